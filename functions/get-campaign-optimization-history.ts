@@ -1,0 +1,14 @@
+import { NotFound } from '../shared/errors.ts';
+import { defineOperation } from '../shared/http/operation.ts';
+import { getOptimizationHistoryRequest } from '../shared/schemas/optimization.ts';
+import { findOptimizationRecord } from '../shared/store/optimization-history.ts';
+
+export const handler = defineOperation({
+  name: 'get_campaign_optimization_history',
+  request: getOptimizationHistoryRequest,
+  run: async ({ input, tenantId }) => {
+    const campaign = await findOptimizationRecord(tenantId, input.userId, input.campaignId);
+    if (!campaign) throw new NotFound('This campaign has no optimization history.');
+    return { campaign };
+  },
+});

@@ -1,0 +1,14 @@
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { MethodNotAllowed, NotFound } from '../shared/errors.ts';
+import { errorResponse, type HttpResponse } from '../shared/http/response.ts';
+import { findRoute } from '../shared/routes.ts';
+
+/** The catch-all route: 404 for an unknown path, 405 for a known path with another method. */
+export async function handler(event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> {
+  const { method, path } = event.requestContext.http;
+  const { allowed } = findRoute(method, path);
+  const error = allowed.length > 0 ? new MethodNotAllowed(allowed) : new NotFound(`There is no operation at ${method} ${path}.`);
+  const response = errorResponse(error);
+  response.headers['x-request-id'] = event.requestContext.requestId ?? context.awsRequestId;
+  return response;
+}

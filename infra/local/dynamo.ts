@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import dynalite from 'dynalite';
+import { tableDefinitions } from '../../shared/store/tables.ts';
+
+/** dynalite persisting under `directory` (LevelDB): DynamoDB's API on loopback. */
+export async function startDynalite(directory: string): Promise<{ endpoint: string; close(): Promise<void> }> {
+  mkdirSync(directory, { recursive: true });
+  const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** Creates every table of shared/store/tables.ts that does not exist yet, named by the environment. */
+export async function ensureTables(client: DynamoDBClient, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  for (const table of tableDefinitions) {
+    const TableName = env[table.configKey];
+    if (!TableName) throw new Error(`${table.configKey} is not set`);
+    try {
+      await client.send(new DescribeTableCommand({ TableName }));
+      continue;
+    } catch (error) {
+      if ((error as Error).name !== 'ResourceNotFoundException') throw error;
+    }
+    const keys = [{ name: table.partitionKey, type: 'HASH' as const }, ...(table.sortKey ? [{ name: table.sortKey, type: 'RANGE' as const }] : [])];
+    await client.send(
+      new CreateTableCommand({
+        TableName,
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: keys.map((key) => ({ AttributeName: key.name, KeyType: key.type })),
+        AttributeDefinitions: keys.map((key) => ({ AttributeName: key.name, AttributeType: 'S' })),
+      }),
+    );
+    if (table.timeToLiveAttribute) {
+      await client
+        .send(new UpdateTimeToLiveCommand({ TableName, TimeToLiveSpecification: { AttributeName: table.timeToLiveAttribute, Enabled: true } }))
+        .catch(() => undefined); // dynalite does not implement TTL; records still carry their expiry
+    }
+  }
+}

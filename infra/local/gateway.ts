@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { fallbackRoute, findRoute, type Route } from '../../shared/routes.ts';
+
+/**
+ * A local stand-in for API Gateway (HTTP API, payload format 2.0) in front of the same handler
+ * exports that Lambda runs: lowercased headers, base64 bodies for binary and multipart content,
+ * Lambda's 6 MB request payload limit, the catch-all route for 404 and 405.
+ */
+export const LAMBDA_PAYLOAD_LIMIT_BYTES = 6 * 1024 * 1024;
+/** API Gateway's own body limit; reading stops beyond it */
+const GATEWAY_BODY_LIMIT_BYTES = 10 * 1024 * 1024;
+const DEFAULT_TIMEOUT_SECONDS = 29;
+
+type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const handlers = new Map<string, Promise<LambdaHandler>>();
+
+function loadHandler(entry: string): Promise<LambdaHandler> {
+  let loaded = handlers.get(entry);
+  if (!loaded) {
+    loaded = import(pathToFileURL(`${projectRoot}${entry}`).href).then((module: { handler: LambdaHandler }) => module.handler);
+    handlers.set(entry, loaded);
+  }
+  return loaded;
+}
+
+const TEXT_TYPES = /^(text\/|application\/(?:[\w.+-]+\+)?(?:json|xml)|application\/x-www-form-urlencoded|application\/javascript)/i;
+
+export function buildEvent(request: IncomingMessage, body: Buffer, routeKey: string): APIGatewayProxyEventV2 {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined || name === 'cookie') continue;
+    headers[name.toLowerCase()] = Array.isArray(value) ? value.join(',') : value;
+  }
+  const contentType = headers['content-type'] ?? '';
+  const asText = body.length === 0 || TEXT_TYPES.test(contentType);
+  const now = new Date();
+  const queryStringParameters = url.search ? Object.fromEntries(url.searchParams) : undefined;
+  return {
+    version: '2.0',
+    routeKey,
+    rawPath: url.pathname,
+    rawQueryString: url.search.slice(1),
+    ...(request.headers.cookie ? { cookies: request.headers.cookie.split(/;\s*/) } : {}),
+    headers,
+    ...(queryStringParameters ? { queryStringParameters } : {}),
+    requestContext: {
+      accountId: '000000000000',
+      apiId: 'local',
+      domainName: headers.host ?? 'localhost',
+      domainPrefix: 'local',
+      http: {
+        method: request.method ?? 'GET',
+        path: url.pathname,
+        protocol: `HTTP/${request.httpVersion}`,
+        sourceIp: request.socket.remoteAddress ?? '127.0.0.1',
+        userAgent: headers['user-agent'] ?? '',
+      },
+      requestId: randomUUID(),
+      routeKey,
+      stage: '$default',
+      time: now.toUTCString(),
+      timeEpoch: now.getTime(),
+    },
+    ...(body.length > 0 ? { body: asText ? body.toString('utf8') : body.toString('base64') } : {}),
+    isBase64Encoded: !asText,
+  };
+}
+
+function lambdaContext(functionName: string, timeoutSeconds: number): Context {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:local:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'local',
+    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+function sendEnvelope(response: ServerResponse, status: number, code: string, error: string): void {
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': randomUUID() });
+  response.end(JSON.stringify({ success: false, results: { success: false, error, code } }));
+}
+
+async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request) {
+    size += (chunk as Buffer).length;
+    if (size > GATEWAY_BODY_LIMIT_BYTES) return undefined;
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+async function invoke(route: Pick<Route, 'operation' | 'entry' | 'timeoutSeconds'>, event: APIGatewayProxyEventV2) {
+  const handler = await loadHandler(route.entry);
+  const timeoutSeconds = route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<undefined>((resolve) => {
+    timer = setTimeout(() => resolve(undefined), timeoutSeconds * 1000);
+  });
+  try {
+    return await Promise.race([handler(event, lambdaContext(route.operation, timeoutSeconds)), timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const body = await readBody(request);
+  if (!body) {
+    request.resume();
+    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the gateway accepts.');
+  }
+  const path = new URL(request.url ?? '/', 'http://localhost').pathname;
+  const method = request.method ?? 'GET';
+  const { route } = findRoute(method, path);
+  const event = buildEvent(request, body, route ? `${route.method} ${route.path}` : '$default');
+  if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_PAYLOAD_LIMIT_BYTES) {
+    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'The request is larger than the 6 MB that a function accepts; send a smaller file.');
+  }
+  const result = await invoke(route ?? fallbackRoute, event);
+  if (!result) return sendEnvelope(response, 500, 'INTERNAL', 'The operation did not finish in time.');
+  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
+  const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+  response.writeHead(result.statusCode ?? 200, headers);
+  response.end(payload);
+}
+
+export interface Gateway {
+  server: Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export async function startGateway(port: number, host = '127.0.0.1'): Promise<Gateway> {
+  const server = createServer((request, response) => {
+    serve(request, response).catch((error: unknown) => {
+      console.error(JSON.stringify({ level: 'ERROR', message: 'gateway failure', error: (error as Error).name }));
+      if (!response.headersSent) sendEnvelope(response, 500, 'INTERNAL', 'An internal error occurred.');
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const { port: boundPort } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://${host}:${boundPort}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

@@ -1,0 +1,30 @@
+import { startLocalStack } from './stack.ts';
+
+/** `npm start`: the service with its embedded local stack, until Ctrl-C. */
+const stack = await startLocalStack();
+
+const sandboxes = Object.entries(stack.sandboxes).map(([name, sandbox]) => `  ${name.padEnd(13)} ${sandbox?.url}`);
+console.log(`
+Ad campaign API (local) listening on ${stack.url}
+  data folder   ${stack.dataDir}
+  API key       ${stack.apiKey}
+  demo user     demo-user
+sandboxes:
+${sandboxes.join('\n') || '  (none: every platform URL is configured)'}
+
+Try:
+  curl -s ${stack.url}/users/get_profile -H 'x-api-key: ${stack.apiKey}' -H 'content-type: application/json' -d '{"userId":"demo-user"}'
+
+Ctrl-C stops everything.
+`);
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  console.log(`\n${signal} received; stopping.`);
+  await stack.stop();
+  process.exit(0);
+}
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,0 +1,32 @@
+/**
+ * The demo user's platform accounts, known to both the sandboxes and the seeded demo user.
+ * These tokens are sandbox-only values; no real platform accepts them.
+ */
+export const DEMO_USER_ID = 'demo-user';
+export const DEMO_TENANT_NAME = 'demo';
+
+export const DEMO_CONNECTIONS = {
+  social: {
+    accessToken: 'EAAsandboxDemoUserToken0000000000',
+    adAccountId: '284756109384756',
+    pageId: '104857392018465',
+  },
+  searchads: {
+    refreshToken: '1//sandbox-demo-refresh-token',
+    customerId: '1234567890',
+  },
+  professional: {
+    accessToken: 'AQVsandboxDemoProfessionalToken',
+    adAccountId: '500000001',
+  },
+} as const;
+
+/** App credentials the sandboxes expect when none are configured. */
+export const SANDBOX_APP_CREDENTIALS = {
+  SOCIAL_APP_SECRET: 'sandbox-social-app-secret',
+  SEARCHADS_DEVELOPER_TOKEN: 'sandbox-developer-token',
+  SEARCHADS_CLIENT_ID: 'sandbox-client-id.apps.example',
+  SEARCHADS_CLIENT_SECRET: 'sandbox-client-secret',
+  PROFESSIONAL_CLIENT_ID: 'sandbox-professional-client',
+  PROFESSIONAL_CLIENT_SECRET: 'sandbox-professional-secret',
+} as const;

@@ -1,0 +1,188 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * The scaffold every platform sandbox is built on: one HTTP server per platform that routes
+ * requests to the platform's handlers, records every request it received (so tests assert what
+ * went upstream), and injects faults on demand.
+ *
+ * Control endpoints (never part of a platform's API):
+ *   POST   /__sandbox/faults    queue a fault: {status?, body?, headers?, delayMs?, times?, pathIncludes?, kind?}
+ *   DELETE /__sandbox/faults    clear queued faults
+ *   GET    /__sandbox/requests  the recorded requests, oldest first
+ *   DELETE /__sandbox/requests  forget them
+ */
+export interface SandboxRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** the body as JSON, or form fields, when it is either */
+  fields: Record<string, unknown>;
+}
+
+export interface SandboxResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** the body as sent, for non-JSON answers */
+  raw?: Buffer | string;
+}
+
+export interface SandboxRoute {
+  method: string;
+  /** matched against the path; named groups become `params` */
+  path: RegExp;
+  handle: (request: SandboxRequest, params: Record<string, string>) => SandboxResponse | Promise<SandboxResponse>;
+}
+
+export interface Fault {
+  kind?: 'status' | 'timeout' | 'malformed' | 'reset';
+  status?: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  delayMs?: number;
+  /** how many matching requests it applies to (default 1) */
+  times?: number;
+  /** only requests whose path contains this */
+  pathIncludes?: string;
+}
+
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface Sandbox {
+  name: string;
+  url: string;
+  server: Server;
+  requests: RecordedRequest[];
+  faults: Fault[];
+  close(): Promise<void>;
+}
+
+function parseFields(headers: Record<string, string>, body: Buffer): Record<string, unknown> {
+  const type = headers['content-type'] ?? '';
+  const text = body.toString('utf8');
+  if (/json/i.test(type) && text.trim()) {
+    try {
+      const parsed: unknown = JSON.parse(text);
+      return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : { $: parsed };
+    } catch {
+      return { $malformed: text };
+    }
+  }
+  if (/x-www-form-urlencoded/i.test(type)) return Object.fromEntries(new URLSearchParams(text));
+  return {};
+}
+
+function send(response: ServerResponse, answer: SandboxResponse): void {
+  const raw = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+  const headers = { ...(answer.raw === undefined ? { 'content-type': 'application/json; charset=UTF-8' } : {}), ...answer.headers };
+  response.writeHead(answer.status, headers);
+  response.end(raw);
+}
+
+function takeFault(faults: Fault[], path: string): Fault | undefined {
+  const index = faults.findIndex((fault) => !fault.pathIncludes || path.includes(fault.pathIncludes));
+  if (index < 0) return undefined;
+  const fault = faults[index] as Fault;
+  const remaining = (fault.times ?? 1) - 1;
+  if (remaining <= 0) faults.splice(index, 1);
+  else faults[index] = { ...fault, times: remaining };
+  return fault;
+}
+
+async function control(sandbox: Sandbox, request: SandboxRequest): Promise<SandboxResponse> {
+  if (request.path === '/__sandbox/faults' && request.method === 'POST') {
+    const fault = request.fields as Fault;
+    sandbox.faults.push(fault);
+    return { status: 201, body: { queued: sandbox.faults.length } };
+  }
+  if (request.path === '/__sandbox/faults' && request.method === 'DELETE') {
+    sandbox.faults.length = 0;
+    return { status: 204 };
+  }
+  if (request.path === '/__sandbox/requests' && request.method === 'GET') return { status: 200, body: sandbox.requests };
+  if (request.path === '/__sandbox/requests' && request.method === 'DELETE') {
+    sandbox.requests.length = 0;
+    return { status: 204 };
+  }
+  return { status: 404, body: { error: 'unknown sandbox control endpoint' } };
+}
+
+const MAX_RECORDED = 10_000;
+
+export async function startSandbox(
+  name: string,
+  routes: SandboxRoute[],
+  notFound: (request: SandboxRequest) => SandboxResponse,
+  port = 0,
+): Promise<Sandbox> {
+  const sandbox = { name, url: '', requests: [] as RecordedRequest[], faults: [] as Fault[] } as Sandbox;
+
+  const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of incoming) chunks.push(chunk as Buffer);
+    const body = Buffer.concat(chunks);
+    const url = new URL(incoming.url ?? '/', 'http://sandbox');
+    const headers = Object.fromEntries(
+      Object.entries(incoming.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : (value ?? '')]),
+    );
+    const request: SandboxRequest = {
+      method: incoming.method ?? 'GET',
+      path: url.pathname,
+      query: url.searchParams,
+      headers,
+      body,
+      fields: parseFields(headers, body),
+    };
+    if (request.path.startsWith('/__sandbox/')) return send(response, await control(sandbox, request));
+
+    if (sandbox.requests.length >= MAX_RECORDED) sandbox.requests.shift();
+    sandbox.requests.push({
+      method: request.method,
+      path: request.path,
+      query: Object.fromEntries(url.searchParams),
+      headers,
+      body: body.toString('utf8'),
+    });
+
+    const fault = takeFault(sandbox.faults, request.path);
+    if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
+    if (fault?.kind === 'timeout') return; // never answers; the client's timeout fires
+    if (fault?.kind === 'reset') return void response.socket?.destroy();
+    if (fault?.kind === 'malformed') return send(response, { status: fault.status ?? 200, raw: '{"data": [', headers: { 'content-type': 'application/json' } });
+    if (fault && fault.status !== undefined) return send(response, { status: fault.status, body: fault.body ?? {}, headers: fault.headers });
+
+    for (const route of routes) {
+      if (route.method !== request.method) continue;
+      const match = route.path.exec(request.path);
+      if (match) return send(response, await route.handle(request, match.groups ?? {}));
+    }
+    return send(response, notFound(request));
+  };
+
+  const server = createServer((incoming, response) => {
+    handle(incoming, response).catch((error: unknown) => {
+      if (!response.headersSent) send(response, { status: 500, body: { error: `sandbox failure: ${(error as Error).message}` } });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  sandbox.server = server;
+  sandbox.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  sandbox.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  return sandbox;
+}

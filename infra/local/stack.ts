@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join, resolve } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import S3rver from 's3rver';
+import { ensureTables, startDynalite } from './dynamo.ts';
+import { startGateway } from './gateway.ts';
+import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
+import { startProfessionalSandbox } from './sandbox/professional.ts';
+import { startSearchadsSandbox } from './sandbox/searchads.ts';
+import type { Sandbox } from './sandbox/server.ts';
+import { startSocialSandbox } from './sandbox/social.ts';
+
+/**
+ * The embedded local stack: dynalite, s3rver, the platform sandboxes and the local gateway in one
+ * process, configured through the same environment variables the functions read in the cloud.
+ */
+export const DEFAULT_LOCAL_API_KEY = 'local-demo-key-do-not-use-in-production';
+export const DEFAULT_DATA_DIR = '.data';
+
+export interface LocalStackOptions {
+  port?: number;
+  dataDir?: string;
+  apiKey?: string;
+}
+
+export interface LocalStack {
+  url: string;
+  apiKey: string;
+  dataDir: string;
+  sandboxes: Partial<Record<'social' | 'searchads' | 'professional', Sandbox>>;
+  /** the environment the functions run with (endpoints, table names, upstream URLs) */
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+/** Sets `name` unless the caller's environment already has it. */
+function preferEnv(env: Record<string, string>, name: string, value: string): void {
+  env[name] = process.env[name] ?? value;
+}
+
+/** The key that seals tokens at rest, created once per data folder. */
+function localEncryptionKey(dataDir: string): string {
+  const file = join(dataDir, 'connection-encryption.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
+}
+
+export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
+  const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? DEFAULT_DATA_DIR);
+  const apiKey = options.apiKey ?? process.env.LOCAL_API_KEY ?? DEFAULT_LOCAL_API_KEY;
+  mkdirSync(dataDir, { recursive: true });
+  const closers: Array<() => Promise<unknown>> = [];
+
+  try {
+    const dynamo = await startDynalite(join(dataDir, 'dynamodb'));
+    closers.push(() => dynamo.close());
+
+    const env: Record<string, string> = {};
+    preferEnv(env, 'AWS_REGION', 'us-east-1');
+    preferEnv(env, 'AWS_ACCESS_KEY_ID', 'local');
+    preferEnv(env, 'AWS_SECRET_ACCESS_KEY', 'local');
+    preferEnv(env, 'TABLE_NAME', 'ad-campaign-api-local-main');
+    preferEnv(env, 'IDEMPOTENCY_TABLE_NAME', 'ad-campaign-api-local-idempotency');
+    preferEnv(env, 'UPLOAD_BUCKET', 'ad-campaign-api-local-uploads');
+    preferEnv(env, 'CONNECTION_ENCRYPTION_KEY', localEncryptionKey(dataDir));
+    env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+
+    const s3 = new S3rver({
+      address: '127.0.0.1',
+      port: 0,
+      silent: true,
+      directory: join(dataDir, 's3'),
+      configureBuckets: [{ name: env.UPLOAD_BUCKET as string, configs: [] }],
+    });
+    const s3Address = (await s3.run()) as AddressInfo;
+    closers.push(() => s3.close());
+    env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${s3Address.port}`;
+
+    // A platform whose API URL is configured is used as it is; the others get a sandbox.
+    const sandboxes: LocalStack['sandboxes'] = {};
+    if (!process.env.SOCIAL_API_URL) {
+      const social = await startSocialSandbox();
+      closers.push(() => social.close());
+      sandboxes.social = social;
+      env.SOCIAL_API_URL = `${social.url}/v26.0`;
+      preferEnv(env, 'SOCIAL_APP_SECRET', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET);
+    }
+    if (!process.env.SEARCHADS_API_URL) {
+      const searchads = await startSearchadsSandbox();
+      closers.push(() => searchads.close());
+      sandboxes.searchads = searchads;
+      env.SEARCHADS_API_URL = `${searchads.url}/v26`;
+      preferEnv(env, 'SEARCHADS_OAUTH_URL', `${searchads.url}/token`);
+      for (const name of ['SEARCHADS_DEVELOPER_TOKEN', 'SEARCHADS_CLIENT_ID', 'SEARCHADS_CLIENT_SECRET'] as const) {
+        preferEnv(env, name, SANDBOX_APP_CREDENTIALS[name]);
+      }
+    }
+    if (!process.env.PROFESSIONAL_API_URL) {
+      const professional = await startProfessionalSandbox();
+      closers.push(() => professional.close());
+      sandboxes.professional = professional;
+      env.PROFESSIONAL_API_URL = `${professional.url}/rest`;
+      preferEnv(env, 'PROFESSIONAL_OAUTH_URL', `${professional.url}/oauth/v2/accessToken`);
+      for (const name of ['PROFESSIONAL_CLIENT_ID', 'PROFESSIONAL_CLIENT_SECRET'] as const) {
+        preferEnv(env, name, SANDBOX_APP_CREDENTIALS[name]);
+      }
+    }
+
+    // The functions read their configuration from the environment, once, on first use.
+    Object.assign(process.env, env);
+    await ensureTables(new DynamoDBClient({}));
+    await seedDemo(apiKey);
+
+    const gateway = await startGateway(options.port ?? Number(process.env.PORT ?? 3000));
+    closers.push(() => gateway.close());
+
+    return {
+      url: gateway.url,
+      apiKey,
+      dataDir,
+      sandboxes,
+      env,
+      stop: async () => {
+        for (const close of closers.reverse()) await close().catch(() => undefined);
+      },
+    };
+  } catch (error) {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    throw error;
+  }
+}
+
+/** The demo tenant with the local API key, and a demo user connected to the sandboxes. */
+async function seedDemo(apiKey: string): Promise<void> {
+  const { ensureApiKey } = await import('../../shared/store/api-keys.ts');
+  const { createUser, findUser } = await import('../../shared/store/users.ts');
+  const tenantId = await ensureApiKey(DEMO_TENANT_NAME, apiKey);
+  if (!(await findUser(tenantId, DEMO_USER_ID))) {
+    await createUser(tenantId, DEMO_USER_ID, {
+      social: { ...DEMO_CONNECTIONS.social },
+      searchads: { ...DEMO_CONNECTIONS.searchads },
+      professional: { ...DEMO_CONNECTIONS.professional },
+    });
+  }
+}

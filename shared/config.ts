@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { UPSTREAM_DEFAULTS } from './platforms/versions.ts';
+
+/**
+ * The service's whole configuration, read from the environment and validated once per container.
+ * AWS endpoints, region and credentials are left to the SDK's own variables
+ * (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_S3, AWS_REGION, …).
+ */
+const optionalSecret = z
+  .string()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+const configSchema = z.object({
+  TABLE_NAME: z.string().min(1).default('ad-campaign-api-main'),
+  IDEMPOTENCY_TABLE_NAME: z.string().min(1).default('ad-campaign-api-idempotency'),
+  UPLOAD_BUCKET: z.string().min(1).default('ad-campaign-api-uploads'),
+  /** base64 of 32 bytes; seals platform tokens before they are stored */
+  CONNECTION_ENCRYPTION_KEY: optionalSecret,
+  API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
+  IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 60 * 60),
+  LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+
+  SOCIAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.socialApiUrl),
+  SEARCHADS_API_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsApiUrl),
+  SEARCHADS_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsOauthUrl),
+  PROFESSIONAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.professionalApiUrl),
+  PROFESSIONAL_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.professionalOauthUrl),
+  PROFESSIONAL_API_VERSION: z.string().regex(/^\d{6}$/).default(UPSTREAM_DEFAULTS.professionalApiVersion),
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
+
+  SOCIAL_APP_SECRET: optionalSecret,
+  SEARCHADS_DEVELOPER_TOKEN: optionalSecret,
+  SEARCHADS_CLIENT_ID: optionalSecret,
+  SEARCHADS_CLIENT_SECRET: optionalSecret,
+  PROFESSIONAL_CLIENT_ID: optionalSecret,
+  PROFESSIONAL_CLIENT_SECRET: optionalSecret,
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+let cached: Config | undefined;
+
+/** The validated configuration; the environment is read on the first call only. */
+export function config(): Config {
+  if (!cached) {
+    const parsed = configSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+      throw new Error(`Invalid configuration: ${problems.join('; ')}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}

@@ -1,0 +1,179 @@
+/**
+ * Every failure the service answers with, one class per row of DESIGN.md's error table.
+ * The envelope middleware turns them into responses; nothing else builds an error body.
+ */
+export type ErrorCode =
+  | 'INVALID_REQUEST'
+  | 'UNAUTHORIZED'
+  | 'USER_NOT_FOUND'
+  | 'USER_ALREADY_EXISTS'
+  | 'PLATFORM_NOT_CONNECTED'
+  | 'NOT_FOUND'
+  | 'METHOD_NOT_ALLOWED'
+  | 'IDEMPOTENCY_CONFLICT'
+  | 'PAYLOAD_TOO_LARGE'
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'PLATFORM_REJECTED'
+  | 'PLATFORM_AUTH_EXPIRED'
+  | 'PLATFORM_RATE_LIMITED'
+  | 'PLATFORM_UNAVAILABLE'
+  | 'PLATFORM_TIMEOUT'
+  | 'INTERNAL';
+
+export interface ProblemDetail {
+  path: string;
+  message: string;
+}
+
+export type Platform = 'social' | 'searchads' | 'professional';
+
+export class ServiceError extends Error {
+  /** HTTP status of the response */
+  readonly status: number;
+  readonly code: ErrorCode;
+  /** extra fields merged into `results` (never secrets) */
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = new.target.name;
+    this.status = status;
+    this.code = code;
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class InvalidRequest extends ServiceError {
+  constructor(message: string, details: ProblemDetail[] = []) {
+    super(400, 'INVALID_REQUEST', message, { extra: details.length > 0 ? { details } : {} });
+  }
+}
+
+export class Unauthorized extends ServiceError {
+  constructor() {
+    super(401, 'UNAUTHORIZED', 'A valid API key is required in the x-api-key header.');
+  }
+}
+
+export class UserNotFound extends ServiceError {
+  constructor() {
+    super(404, 'USER_NOT_FOUND', 'No user with this userId exists for this API key.');
+  }
+}
+
+export class UserAlreadyExists extends ServiceError {
+  constructor() {
+    super(409, 'USER_ALREADY_EXISTS', 'A user with this userId already exists; choose another userId.');
+  }
+}
+
+export class PlatformNotConnected extends ServiceError {
+  constructor(platform: Platform) {
+    super(409, 'PLATFORM_NOT_CONNECTED', `This user has no ${platform} connection; add one with create_user.`);
+  }
+}
+
+export class NotFound extends ServiceError {
+  constructor(message: string) {
+    super(404, 'NOT_FOUND', message);
+  }
+}
+
+export class MethodNotAllowed extends ServiceError {
+  constructor(allowed: string[]) {
+    super(405, 'METHOD_NOT_ALLOWED', `This path only accepts ${allowed.join(', ')}.`, {
+      headers: { allow: allowed.join(', ') },
+    });
+  }
+}
+
+export class IdempotencyConflict extends ServiceError {
+  constructor(message: string) {
+    super(409, 'IDEMPOTENCY_CONFLICT', message);
+  }
+}
+
+export class PayloadTooLarge extends ServiceError {
+  constructor(message: string) {
+    super(413, 'PAYLOAD_TOO_LARGE', message);
+  }
+}
+
+export class UnsupportedMediaType extends ServiceError {
+  constructor(expected: string) {
+    super(415, 'UNSUPPORTED_MEDIA_TYPE', `The request body must be sent as ${expected}.`);
+  }
+}
+
+export class InternalError extends ServiceError {
+  constructor(cause?: unknown) {
+    super(500, 'INTERNAL', 'An internal error occurred; it has been logged. Please retry later.', { cause });
+  }
+}
+
+/** Base of every failure that comes from an upstream ad platform. */
+export class PlatformError extends ServiceError {
+  readonly platform: Platform;
+  constructor(
+    platform: Platform,
+    status: number,
+    code: ErrorCode,
+    message: string,
+    options: { cause?: unknown; extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+  ) {
+    super(status, code, message, options);
+    this.platform = platform;
+  }
+}
+
+/** The platform refused the operation (policy, bad id, limits). Answered 200 with results.success false. */
+export class PlatformRejected extends PlatformError {
+  constructor(platform: Platform, message: string, extra: Record<string, unknown> = {}, cause?: unknown) {
+    super(platform, 200, 'PLATFORM_REJECTED', message, { extra: { platform, ...extra }, cause });
+  }
+}
+
+/** The user's platform token expired or was revoked. Answered 200 with results.success false. */
+export class PlatformAuthExpired extends PlatformError {
+  constructor(platform: Platform, message: string, cause?: unknown) {
+    super(platform, 200, 'PLATFORM_AUTH_EXPIRED', message, { extra: { platform }, cause });
+  }
+}
+
+export class PlatformRateLimited extends PlatformError {
+  readonly retryAfterSeconds: number;
+  constructor(platform: Platform, retryAfterSeconds: number, cause?: unknown) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(platform, 429, 'PLATFORM_RATE_LIMITED', `The ${platform} platform is throttling requests; retry after ${seconds} seconds.`, {
+      extra: { platform },
+      headers: { 'retry-after': String(seconds) },
+      cause,
+    });
+    this.retryAfterSeconds = seconds;
+  }
+}
+
+export class PlatformUnavailable extends PlatformError {
+  constructor(platform: Platform, cause?: unknown) {
+    super(platform, 502, 'PLATFORM_UNAVAILABLE', `The ${platform} platform is unavailable; retry later.`, {
+      extra: { platform },
+      cause,
+    });
+  }
+}
+
+export class PlatformTimeout extends PlatformError {
+  constructor(platform: Platform, cause?: unknown) {
+    super(platform, 504, 'PLATFORM_TIMEOUT', `The ${platform} platform did not answer in time; retry later.`, {
+      extra: { platform },
+      cause,
+    });
+  }
+}

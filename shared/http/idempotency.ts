@@ -1,0 +1,54 @@
+import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { Context } from 'aws-lambda';
+import { config } from '../config.ts';
+import { InvalidRequest } from '../errors.ts';
+import { dynamoClient } from '../store/client.ts';
+
+/**
+ * `Idempotency-Key` for creating operations, on Powertools idempotency with its DynamoDB layer.
+ * The record key is the operation, the tenant and the client's key; the stored payload hash is the
+ * request body's fingerprint, so the same key with another body is refused (IdempotencyValidationError
+ * → 409). Only successful results are stored: a failed run deletes its record, so a retry runs again.
+ */
+const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+export function checkIdempotencyKey(key: string | undefined): string | undefined {
+  if (key === undefined) return undefined;
+  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
+    throw new InvalidRequest('The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [
+      { path: 'headers.idempotency-key', message: 'must be 1 to 255 visible ASCII characters' },
+    ]);
+  }
+  return key;
+}
+
+interface IdempotentCall {
+  scope: string;
+  fingerprint: unknown;
+}
+
+export function idempotentRunner(operation: string) {
+  // one persistence layer per operation: it remembers its key prefix, and the local gateway runs
+  // every operation in one process
+  let persistenceStore: DynamoDBPersistenceLayer | undefined;
+  return async <R>(tenantId: string, idempotencyKey: string, fingerprint: unknown, context: Context, work: () => Promise<R>): Promise<R> => {
+    persistenceStore ??= new DynamoDBPersistenceLayer({
+      tableName: config().IDEMPOTENCY_TABLE_NAME,
+      awsSdkV3Client: dynamoClient(),
+    });
+    const idempotencyConfig = new IdempotencyConfig({
+      eventKeyJmesPath: 'scope',
+      payloadValidationJmesPath: 'fingerprint',
+      expiresAfterSeconds: config().IDEMPOTENCY_TTL_SECONDS,
+      throwOnNoIdempotencyKey: true,
+    });
+    idempotencyConfig.registerLambdaContext(context);
+    const run = makeIdempotent(async (_call: IdempotentCall) => work(), {
+      persistenceStore,
+      config: idempotencyConfig,
+      keyPrefix: operation,
+    });
+    return run({ scope: `${tenantId}#${idempotencyKey}`, fingerprint });
+  };
+}

@@ -1,0 +1,43 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { IdempotencyConflict, InternalError, ServiceError } from '../../errors.ts';
+import { log } from '../logger.ts';
+import { errorResponse, successResponse } from '../response.ts';
+
+/**
+ * The response envelope, written once: a handler's result becomes `results`, and every thrown
+ * error becomes its row of DESIGN.md's error table. Errors below 500 show their message; anything
+ * unexpected is logged (name and stack, never a request body) and answered with a fixed sentence.
+ */
+export function envelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, Context> {
+  return {
+    after: (request) => {
+      request.response = successResponse((request.response ?? {}) as object);
+    },
+    onError: (request) => {
+      request.response = errorResponse(toServiceError(request.error));
+    },
+  };
+}
+
+function toServiceError(error: unknown): ServiceError {
+  if (error instanceof ServiceError) {
+    if (error.status >= 500) log().warn('upstream failure', { code: error.code, reason: describe(error.cause) });
+    return error;
+  }
+  const name = (error as Error | undefined)?.name;
+  if (name === 'IdempotencyValidationError') {
+    return new IdempotencyConflict('This Idempotency-Key was already used with a different request body; use a new key.');
+  }
+  if (name === 'IdempotencyAlreadyInProgressError') {
+    return new IdempotencyConflict('A request with this Idempotency-Key is still being processed; retry once it has finished.');
+  }
+  log().error('unhandled error', { error: describe(error) });
+  return new InternalError(error);
+}
+
+/** Error name and stack frames without the message text, which may quote input. */
+function describe(error: unknown): Record<string, unknown> | undefined {
+  if (!(error instanceof Error)) return error === undefined ? undefined : { type: typeof error };
+  return { name: error.name, stack: error.stack?.split('\n').slice(1, 8).join('\n') };
+}

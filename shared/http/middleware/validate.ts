@@ -1,0 +1,24 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import type { z } from 'zod';
+import { InvalidRequest, type ProblemDetail } from '../../errors.ts';
+import type { OperationContext } from '../operation-context.ts';
+
+/** Validates `context.input` against the operation's schema and hands on the parsed value (defaults applied). */
+export function validate(schema: z.ZodType): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
+  return {
+    before: (request) => {
+      const parsed = schema.safeParse(request.context.input);
+      if (!parsed.success) {
+        const details: ProblemDetail[] = parsed.error.issues.map((issue) => ({
+          path: issue.path.map(String).join('.'),
+          message: issue.message,
+        }));
+        const first = details[0];
+        const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''}; see details)` : '';
+        throw new InvalidRequest(`Invalid request: ${first?.path ? `${first.path}: ` : ''}${first?.message ?? 'invalid body'}${more}.`, details);
+      }
+      request.context.input = parsed.data;
+    },
+  };
+}

@@ -1,0 +1,11 @@
+import type { Context } from 'aws-lambda';
+import type { User } from '../store/users.ts';
+
+/** What the middlewares learn about a request, carried on the Lambda context. */
+export interface OperationContext extends Context {
+  tenantId: string;
+  input: unknown;
+  user?: User;
+  /** digest of the body for idempotency (JSON: the parsed body; multipart: fields and file digest) */
+  payloadFingerprint?: unknown;
+}

@@ -1,0 +1,74 @@
+import middy from '@middy/core';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import type { User } from '../store/users.ts';
+import { header } from './headers.ts';
+import { checkIdempotencyKey, idempotentRunner } from './idempotency.ts';
+import { withRequestLogger } from './logger.ts';
+import { apiKeyAuth } from './middleware/api-key-auth.ts';
+import { envelope } from './middleware/envelope.ts';
+import { jsonBody } from './middleware/json-body.ts';
+import { resolveUser } from './middleware/resolve-user.ts';
+import { requestIdOf, tracing } from './middleware/tracing.ts';
+import { validate } from './middleware/validate.ts';
+import type { OperationContext } from './operation-context.ts';
+import type { HttpResponse } from './response.ts';
+
+export interface OperationCall<Input, WithUser extends boolean> {
+  input: Input;
+  tenantId: string;
+  user: WithUser extends true ? User : undefined;
+  idempotencyKey: string | undefined;
+  context: Context;
+}
+
+interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean> {
+  /** the operation's name, as in the route table */
+  name: string;
+  request: Schema;
+  /** whether `userId` is resolved to a user of the key's tenant (default true) */
+  user?: WithUser;
+  /** whether an `Idempotency-Key` header is honoured */
+  idempotent?: boolean;
+  /** the body parser; JSON unless given (the multipart parser for uploads) */
+  body?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
+  run: (call: OperationCall<z.output<Schema>, WithUser>) => Promise<Result>;
+}
+
+/**
+ * The one way a handler is built: tracing, envelope, API-key auth, body parsing, validation and
+ * user resolution, in that order; then the operation itself, behind idempotency when it creates.
+ */
+export function defineOperation<Schema extends z.ZodType, Result extends object, WithUser extends boolean = true>(
+  definition: OperationDefinition<Schema, Result, WithUser>,
+) {
+  const runIdempotently = definition.idempotent ? idempotentRunner(definition.name) : undefined;
+
+  const pipeline = middy<APIGatewayProxyEventV2, unknown, Error, OperationContext>()
+    .use(tracing())
+    .use(envelope())
+    .use(apiKeyAuth())
+    .use((definition.body ?? jsonBody)())
+    .use(validate(definition.request));
+  if (definition.user !== false) pipeline.use(resolveUser());
+
+  const handler = pipeline.handler(async (event, context) => {
+    const idempotencyKey = runIdempotently ? checkIdempotencyKey(header(event, 'idempotency-key')) : undefined;
+    const call = {
+      input: context.input as z.output<Schema>,
+      tenantId: context.tenantId,
+      user: context.user as OperationCall<z.output<Schema>, WithUser>['user'],
+      idempotencyKey,
+      context,
+    };
+    if (runIdempotently && idempotencyKey) {
+      return runIdempotently(context.tenantId, idempotencyKey, context.payloadFingerprint, context, () => definition.run(call));
+    }
+    return definition.run(call);
+  });
+
+  return (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> =>
+    withRequestLogger({ requestId: requestIdOf(event, context), operation: definition.name }, () =>
+      handler(event, context as OperationContext) as Promise<HttpResponse>,
+    );
+}

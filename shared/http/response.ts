@@ -1,0 +1,30 @@
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { ServiceError } from '../errors.ts';
+
+export type HttpResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
+
+export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
+  return {
+    statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** `{success: true, results: {success: true, …result}}` */
+export function successResponse(result: object): HttpResponse {
+  return jsonResponse(200, { success: true, results: { success: true, ...result } });
+}
+
+/**
+ * The envelope of DESIGN.md's error table. Platform refusals are a successful HTTP exchange
+ * (200, success true) whose operation failed (results.success false).
+ */
+export function errorResponse(error: ServiceError): HttpResponse {
+  const httpOk = error.status === 200;
+  return jsonResponse(
+    error.status,
+    { success: httpOk, results: { success: false, error: error.message, code: error.code, ...error.extra } },
+    error.headers,
+  );
+}

@@ -1,0 +1,13 @@
+/** Upstream hosts and API versions, in one place (DESIGN.md, "Decisions on the contracts' open points"). */
+export const SOCIAL_API_VERSION = 'v26.0';
+export const SEARCHADS_API_VERSION = 'v26';
+export const PROFESSIONAL_API_VERSION = '202608';
+
+export const UPSTREAM_DEFAULTS = {
+  socialApiUrl: `https://graph.facebook.com/${SOCIAL_API_VERSION}`,
+  searchadsApiUrl: `https://googleads.googleapis.com/${SEARCHADS_API_VERSION}`,
+  searchadsOauthUrl: 'https://oauth2.googleapis.com/token',
+  professionalApiUrl: 'https://api.linkedin.com/rest',
+  professionalOauthUrl: 'https://www.linkedin.com/oauth/v2/accessToken',
+  professionalApiVersion: PROFESSIONAL_API_VERSION,
+} as const;

@@ -1,0 +1,48 @@
+/**
+ * The route table: one entry per operation. The local gateway serves it and the CDK stack deploys it,
+ * so the two cannot drift. `entry` is the handler file; each exports `handler`.
+ */
+export type Platform = 'social' | 'searchads' | 'professional';
+
+export interface Route {
+  operation: string;
+  method: 'POST' | 'GET';
+  path: string;
+  entry: string;
+  /** upstream platform the function calls (it then needs the app-credentials secret) */
+  platform?: Platform;
+  /** the function reads uploads from the bucket (the CSV operations) */
+  usesUploadBucket?: boolean;
+  /** DynamoDB access beyond reading keys and users */
+  writes?: boolean;
+  idempotent?: boolean;
+  memoryMb?: number;
+  timeoutSeconds?: number;
+}
+
+export const routes: readonly Route[] = [
+  { operation: 'create_user', method: 'POST', path: '/users/create_user', entry: 'functions/create-user.ts', writes: true, idempotent: true },
+  { operation: 'get_profile', method: 'POST', path: '/users/get_profile', entry: 'functions/get-profile.ts' },
+  {
+    operation: 'get_campaign_optimization_history',
+    method: 'POST',
+    path: '/optimize_me/get_campaign_optimization_history',
+    entry: 'functions/get-campaign-optimization-history.ts',
+  },
+  {
+    operation: 'record_campaign_optimization',
+    method: 'POST',
+    path: '/optimize_me/record_campaign_optimization',
+    entry: 'functions/record-campaign-optimization.ts',
+    writes: true,
+    idempotent: true,
+  },
+];
+
+/** Answers every request that matches no route (404, or 405 when the path exists with another method). */
+export const fallbackRoute = { operation: 'route_not_found', entry: 'functions/route-not-found.ts' } as const;
+
+export function findRoute(method: string, path: string): { route?: Route; allowed: string[] } {
+  const samePath = routes.filter((route) => route.path === path);
+  return { route: samePath.find((route) => route.method === method), allowed: samePath.map((route) => route.method) };
+}

@@ -1,0 +1,42 @@
+import { z } from 'zod';
+
+/** Identifiers we store and put in keys: printable, no separators of our own key scheme. */
+export const userIdSchema = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9._:@-]+$/, 'must contain only letters, digits and . _ : @ -')
+  .describe('The user the operation acts for, as created with create_user.');
+
+export const paginationSchema = z
+  .string()
+  .max(2048)
+  .default('')
+  .describe('Opaque cursor from a previous response’s results.paging.next or .previous; empty for the first page.');
+
+export const dateSchema = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in YYYY-MM-DD format')
+  .refine((value) => {
+    const date = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+  }, 'must be a real calendar date');
+
+/** Digits only; an optional `prefix` (such as `act_`) or dashes are accepted and removed. */
+export function numericIdSchema(what: string, options: { prefix?: string; dashes?: boolean; digits?: number } = {}) {
+  return z
+    .string()
+    .trim()
+    .transform((value) => {
+      let id = options.prefix && value.startsWith(options.prefix) ? value.slice(options.prefix.length) : value;
+      if (options.dashes) id = id.replaceAll('-', '');
+      return id;
+    })
+    .pipe(
+      options.digits
+        ? z.string().regex(new RegExp(`^\\d{${options.digits}}$`), `${what} must be ${options.digits} digits`)
+        : z.string().regex(/^\d{1,32}$/, `${what} must be a numeric id`),
+    );
+}
+
+export const secretSchema = z.string().min(1).max(4096);

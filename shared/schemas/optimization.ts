@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { userIdSchema } from './common.ts';
+
+const text = z.string().max(5000);
+const epochMillis = z.number().int().nonnegative().describe('Milliseconds since the epoch.');
+
+export const textChangeSchema = z.object({ newText: text, oldText: text });
+
+export const optimizationImageSchema = z.object({
+  url: z.url().max(4096),
+  width: z.number().int().nonnegative(),
+  height: z.number().int().nonnegative(),
+  id: z.string().max(256),
+});
+
+export const historyEntryInputSchema = z.object({
+  adId: z.string().min(1).max(256),
+  adSetId: z.string().min(1).max(256),
+  headlines: z.array(textChangeSchema).max(100).default([]),
+  primaryTexts: z.array(textChangeSchema).max(100).default([]),
+  images: z.array(optimizationImageSchema).max(100).default([]),
+  timestamp: epochMillis.describe('Time of the change, milliseconds since the epoch.'),
+});
+
+export const campaignIdSchema = z.string().min(1).max(256);
+
+export const recordOptimizationRequest = z.object({
+  userId: userIdSchema,
+  campaignId: campaignIdSchema,
+  campaignName: z.string().min(1).max(1024),
+  platform: z.string().min(1).max(64),
+  optimizationStatus: z.string().min(1).max(64),
+  startDate: epochMillis.describe('Campaign start, milliseconds since the epoch.'),
+  entry: historyEntryInputSchema,
+});
+
+export const getOptimizationHistoryRequest = z.object({ userId: userIdSchema, campaignId: campaignIdSchema });
+
+export const lastUpdateSchema = z.object({ _seconds: z.number().int(), _nanoseconds: z.number().int() });
+
+export const historyEntrySchema = historyEntryInputSchema.extend({ lastUpdate: lastUpdateSchema });
+
+export const optimizationRecordSchema = z.object({
+  campaignId: z.string(),
+  campaignName: z.string(),
+  startDate: z.number(),
+  timestamp: z.number().describe('The newest history entry’s timestamp.'),
+  optimizationStatus: z.string(),
+  platform: z.string(),
+  history: z.array(historyEntrySchema),
+});
+
+export type RecordOptimizationInput = z.infer<typeof recordOptimizationRequest>;
+export type OptimizationRecord = z.infer<typeof optimizationRecordSchema>;
+export type HistoryEntry = z.infer<typeof historyEntrySchema>;

@@ -1,0 +1,142 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentStore, mainTableName } from './client.ts';
+
+/**
+ * Tenants and their API keys. A key is shown once when created; only its SHA-256 hash is stored.
+ *   KEY#<sha256>          / KEY         → which tenant a key belongs to (the lookup on every request)
+ *   TENANT#<id>           / KEY#<keyId> → the key's listing entry (hash, dates), never the key
+ *   TENANTNAME#<name>     / TENANTNAME  → the tenant: its id, by name, so a name maps to one tenant
+ */
+export interface ApiKeyListing {
+  tenantId: string;
+  tenantName: string;
+  keyId: string;
+  createdAt: string;
+  revokedAt?: string;
+}
+
+export function hashApiKey(apiKey: string): string {
+  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
+}
+
+export function generateApiKey(): string {
+  return `ak_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Returns the tenant of `tenantName`, creating it on first use. */
+export async function ensureTenant(tenantName: string): Promise<string> {
+  const store = documentStore();
+  const TableName = mainTableName();
+  const Key = { pk: `TENANTNAME#${tenantName}`, sk: 'TENANTNAME' };
+  const existing = await store.send(new GetCommand({ TableName, Key }));
+  if (existing.Item) return existing.Item.tenantId as string;
+  const tenantId = `tn_${randomUUID().replaceAll('-', '')}`;
+  try {
+    await store.send(
+      new PutCommand({
+        TableName,
+        Item: { ...Key, tenantId, name: tenantName, createdAt: new Date().toISOString() },
+        ConditionExpression: 'attribute_not_exists(pk)',
+      }),
+    );
+    return tenantId;
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    // another writer created the same tenant name first
+    const winner = await store.send(new GetCommand({ TableName, Key }));
+    return winner.Item?.tenantId as string;
+  }
+}
+
+/**
+ * Stores the hash of `apiKey` for the tenant; `apiKey` defaults to a fresh random key.
+ * The listing entry is written before the lookup entry, so a key that works is always listed
+ * (and so can be revoked), whatever fails in between.
+ */
+export async function createApiKey(
+  tenantName: string,
+  apiKey: string = generateApiKey(),
+): Promise<{ tenantId: string; keyId: string; apiKey: string }> {
+  const tenantId = await ensureTenant(tenantName);
+  const keyHash = hashApiKey(apiKey);
+  const keyId = `key_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const createdAt = new Date().toISOString();
+  const TableName = mainTableName();
+  const store = documentStore();
+  await store.send(
+    new PutCommand({ TableName, Item: { pk: `TENANT#${tenantId}`, sk: `KEY#${keyId}`, keyId, keyHash, tenantName, createdAt } }),
+  );
+  await store.send(
+    new PutCommand({
+      TableName,
+      Item: { pk: `KEY#${keyHash}`, sk: 'KEY', tenantId, keyId, createdAt },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
+  return { tenantId, keyId, apiKey };
+}
+
+/** Stores a key whose value is fixed by configuration (the local demo key); does nothing if it exists. */
+export async function ensureApiKey(tenantName: string, apiKey: string): Promise<string> {
+  const found = await findTenantIdByKeyHash(hashApiKey(apiKey));
+  if (found) return found;
+  return (await createApiKey(tenantName, apiKey)).tenantId;
+}
+
+export async function findTenantIdByKeyHash(keyHash: string): Promise<string | undefined> {
+  const result = await documentStore().send(
+    new GetCommand({ TableName: mainTableName(), Key: { pk: `KEY#${keyHash}`, sk: 'KEY' }, ProjectionExpression: 'tenantId' }),
+  );
+  return result.Item?.tenantId as string | undefined;
+}
+
+async function scanKeyListings(): Promise<Array<Record<string, unknown>>> {
+  const items: Array<Record<string, unknown>> = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentStore().send(
+      new ScanCommand({
+        TableName: mainTableName(),
+        FilterExpression: 'begins_with(pk, :tenant) AND begins_with(sk, :key)',
+        ExpressionAttributeValues: { ':tenant': 'TENANT#', ':key': 'KEY#' },
+        ExclusiveStartKey,
+      }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+}
+
+/** Every key's id and dates (an admin task: it scans). Never the key itself. */
+export async function listApiKeys(): Promise<ApiKeyListing[]> {
+  const items = await scanKeyListings();
+  return items
+    .map((item) => ({
+      tenantId: String(item.pk).slice('TENANT#'.length),
+      tenantName: String(item.tenantName),
+      keyId: String(item.keyId),
+      createdAt: String(item.createdAt),
+      ...(item.revokedAt ? { revokedAt: String(item.revokedAt) } : {}),
+    }))
+    .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+}
+
+/** Deletes the key's lookup entry (requests with it fail from then on) and marks its listing revoked. */
+export async function revokeApiKey(keyId: string): Promise<boolean> {
+  const listing = (await scanKeyListings()).find((item) => item.keyId === keyId);
+  if (!listing) return false;
+  const store = documentStore();
+  const TableName = mainTableName();
+  await store.send(new DeleteCommand({ TableName, Key: { pk: `KEY#${String(listing.keyHash)}`, sk: 'KEY' } }));
+  await store.send(
+    new UpdateCommand({
+      TableName,
+      Key: { pk: listing.pk, sk: listing.sk },
+      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
+      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+    }),
+  );
+  return true;
+}

@@ -1,0 +1,35 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { config } from '../config.ts';
+
+/**
+ * AES-256-GCM for platform tokens at rest. The associated data binds a sealed value to its owner
+ * (tenant, user, field), so a value copied into another record does not open.
+ */
+const VERSION = 'v1';
+
+function key(): Buffer {
+  const encoded = config().CONNECTION_ENCRYPTION_KEY;
+  const bytes = encoded ? Buffer.from(encoded, 'base64') : undefined;
+  if (!bytes || bytes.length !== 32) {
+    throw new Error('CONNECTION_ENCRYPTION_KEY must be set to 32 bytes in base64');
+  }
+  return bytes;
+}
+
+export function seal(plaintext: string, owner: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key(), iv);
+  cipher.setAAD(Buffer.from(owner, 'utf8'));
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  return `${VERSION}.${iv.toString('base64url')}.${body.toString('base64url')}`;
+}
+
+export function open(sealed: string, owner: string): string {
+  const [version, ivText, bodyText] = sealed.split('.');
+  if (version !== VERSION || !ivText || !bodyText) throw new Error('Unrecognised sealed value');
+  const body = Buffer.from(bodyText, 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key(), Buffer.from(ivText, 'base64url'));
+  decipher.setAAD(Buffer.from(owner, 'utf8'));
+  decipher.setAuthTag(body.subarray(body.length - 16));
+  return Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
+}
