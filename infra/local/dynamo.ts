@@ -4,6 +4,12 @@ import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToL
 import dynalite from 'dynalite';
 import { tableDefinitions } from '../../shared/store/tables.ts';
 
+/** Table names the local stack and the admin CLI use for the local data folder. */
+export const LOCAL_TABLE_NAMES = {
+  TABLE_NAME: 'ad-campaign-api-local-main',
+  IDEMPOTENCY_TABLE_NAME: 'ad-campaign-api-local-idempotency',
+} as const;
+
 /** dynalite persisting under `directory` (LevelDB): DynamoDB's API on loopback. */
 export async function startDynalite(directory: string): Promise<{ endpoint: string; close(): Promise<void> }> {
   mkdirSync(directory, { recursive: true });

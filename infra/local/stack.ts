@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
-import { ensureTables, startDynalite } from './dynamo.ts';
+import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
 import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
 import { startProfessionalSandbox } from './sandbox/professional.ts';
@@ -18,6 +18,22 @@ import { startSocialSandbox } from './sandbox/social.ts';
  */
 export const DEFAULT_LOCAL_API_KEY = 'local-demo-key-do-not-use-in-production';
 export const DEFAULT_DATA_DIR = '.data';
+
+/** While `npm start` runs, its pid is in this file of the data folder (dynalite holds the folder's LevelDB). */
+export const PID_FILE = 'server.pid';
+
+/** The pid of a running local stack that holds `dataDir`, if any. */
+export function runningStackPid(dataDir: string): number | undefined {
+  const file = join(dataDir, PID_FILE);
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8'));
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined; // left behind by a stack that was killed
+  }
+}
 
 export interface LocalStackOptions {
   port?: number;
@@ -51,7 +67,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? DEFAULT_DATA_DIR);
   const apiKey = options.apiKey ?? process.env.LOCAL_API_KEY ?? DEFAULT_LOCAL_API_KEY;
   mkdirSync(dataDir, { recursive: true });
-  const closers: Array<() => Promise<unknown>> = [];
+  const holder = runningStackPid(dataDir);
+  if (holder) throw new Error(`Another local stack (pid ${holder}) is using ${dataDir}; stop it or set DATA_DIR.`);
+  writeFileSync(join(dataDir, PID_FILE), String(process.pid));
+  const closers: Array<() => Promise<unknown>> = [async () => rmSync(join(dataDir, PID_FILE), { force: true })];
 
   try {
     const dynamo = await startDynalite(join(dataDir, 'dynamodb'));
@@ -61,8 +80,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     preferEnv(env, 'AWS_REGION', 'us-east-1');
     preferEnv(env, 'AWS_ACCESS_KEY_ID', 'local');
     preferEnv(env, 'AWS_SECRET_ACCESS_KEY', 'local');
-    preferEnv(env, 'TABLE_NAME', 'ad-campaign-api-local-main');
-    preferEnv(env, 'IDEMPOTENCY_TABLE_NAME', 'ad-campaign-api-local-idempotency');
+    preferEnv(env, 'TABLE_NAME', LOCAL_TABLE_NAMES.TABLE_NAME);
+    preferEnv(env, 'IDEMPOTENCY_TABLE_NAME', LOCAL_TABLE_NAMES.IDEMPOTENCY_TABLE_NAME);
     preferEnv(env, 'UPLOAD_BUCKET', 'ad-campaign-api-local-uploads');
     preferEnv(env, 'CONNECTION_ENCRYPTION_KEY', localEncryptionKey(dataDir));
     env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;

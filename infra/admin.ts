@@ -1,0 +1,70 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './local/dynamo.ts';
+import { DEFAULT_DATA_DIR, runningStackPid } from './local/stack.ts';
+
+/**
+ * API-key management: `npm run admin -- <command>`.
+ *   create-api-key --tenant <name>   prints {"tenantId","apiKey"}; the key is shown this once
+ *   list-api-keys                     ids and creation dates, never keys
+ *   revoke-api-key --key-id <id>      requests with that key fail from then on (after the ≤30 s key cache)
+ *
+ * Store: DynamoDB as the AWS SDK is configured (region, credentials) when TABLE_NAME is set, the
+ * deployed table's name; otherwise the local data folder (DATA_DIR), with `npm start` stopped.
+ */
+const USAGE = `usage: npm run admin -- create-api-key --tenant <name>
+       npm run admin -- list-api-keys
+       npm run admin -- revoke-api-key --key-id <id>`;
+
+function fail(message: string): never {
+  console.error(message);
+  process.exit(2);
+}
+
+async function openLocalStore(): Promise<() => Promise<void>> {
+  const dataDir = resolve(process.env.DATA_DIR ?? DEFAULT_DATA_DIR);
+  const holder = runningStackPid(dataDir);
+  if (holder) fail(`The local stack (pid ${holder}) is using ${dataDir}; stop \`npm start\` first, or set TABLE_NAME to use DynamoDB.`);
+  Object.assign(process.env, {
+    AWS_REGION: process.env.AWS_REGION ?? 'us-east-1',
+    AWS_ACCESS_KEY_ID: process.env.AWS_ACCESS_KEY_ID ?? 'local',
+    AWS_SECRET_ACCESS_KEY: process.env.AWS_SECRET_ACCESS_KEY ?? 'local',
+    ...LOCAL_TABLE_NAMES,
+  });
+  const dynamo = await startDynalite(resolve(dataDir, 'dynamodb'));
+  process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+  await ensureTables(new DynamoDBClient({}));
+  return dynamo.close;
+}
+
+async function main(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { tenant: { type: 'string' }, 'key-id': { type: 'string' } },
+  });
+  const command = positionals[0];
+  if (!command || !['create-api-key', 'list-api-keys', 'revoke-api-key'].includes(command)) fail(USAGE);
+
+  const close = process.env.TABLE_NAME ? async () => undefined : await openLocalStore();
+  const keys = await import('../shared/store/api-keys.ts');
+  try {
+    if (command === 'create-api-key') {
+      const tenant = values.tenant?.trim();
+      if (!tenant || !/^[\w.-]{1,64}$/.test(tenant)) fail('--tenant <name> is required: 1 to 64 letters, digits, . _ or -');
+      const { tenantId, apiKey } = await keys.createApiKey(tenant);
+      console.log(JSON.stringify({ tenantId, apiKey }));
+    } else if (command === 'list-api-keys') {
+      for (const listing of await keys.listApiKeys()) console.log(JSON.stringify(listing));
+    } else {
+      const keyId = values['key-id'];
+      if (!keyId) fail('--key-id <id> is required (see list-api-keys)');
+      if (!(await keys.revokeApiKey(keyId))) fail(`No API key with id ${keyId}.`);
+      console.log(JSON.stringify({ keyId, revoked: true }));
+    }
+  } finally {
+    await close();
+  }
+}
+
+await main();

@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+import { inject } from 'vitest';
+import { createApiKey } from '../../shared/store/api-keys.ts';
+
+/** HTTP helpers against the test run's local gateway. */
+export const stack = () => inject('stack');
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+export async function call(
+  path: string,
+  body: unknown,
+  options: { apiKey?: string | null; headers?: Record<string, string>; method?: string; raw?: string | Buffer } = {},
+): Promise<ApiResponse> {
+  const apiKey = options.apiKey === undefined ? stack().apiKey : options.apiKey;
+  const response = await fetch(`${stack().url}${path}`, {
+    method: options.method ?? 'POST',
+    headers: {
+      'content-type': 'application/json',
+      ...(apiKey === null ? {} : { 'x-api-key': apiKey }),
+      ...options.headers,
+    },
+    body: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+  });
+  const text = await response.text();
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    parsed = undefined;
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** A fresh tenant with its own key, so tests do not see each other's users. */
+export async function newTenant(): Promise<string> {
+  const { apiKey } = await createApiKey(`test-${randomUUID()}`);
+  return apiKey;
+}
+
+export async function newUser(apiKey: string, connections: Record<string, unknown> = {}): Promise<string> {
+  const created = await call('/users/create_user', { connections }, { apiKey });
+  if (created.status !== 200) throw new Error(`create_user failed: ${created.text}`);
+  return created.body.results.userId as string;
+}

@@ -1,0 +1,63 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
+
+/** `npm start` and the admin CLI as separate processes, so a test sees all they print. */
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const tsx = `${projectRoot}node_modules/.bin/tsx`;
+
+/** The environment of a fresh shell: without the variables this worker took from the shared test stack. */
+function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(inject('stack').env)) delete env[name];
+  return { ...env, ...extra };
+}
+
+export interface ChildStack {
+  url: string;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+export async function startChildStack(dataDir: string, apiKey: string, extraEnv: Record<string, string> = {}): Promise<ChildStack> {
+  const child: ChildProcess = spawn(tsx, ['infra/local/main.ts'], {
+    cwd: projectRoot,
+    env: cleanEnv({ PORT: '0', DATA_DIR: dataDir, LOCAL_API_KEY: apiKey, LOG_LEVEL: 'DEBUG', ...extraEnv }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`stack did not start:\n${output}`)), 30_000);
+    const check = () => {
+      const match = output.match(/listening on (http:\/\/\S+)/);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    };
+    child.stdout?.on('data', check);
+    void exited.then(() => reject(new Error(`stack exited:\n${output}`)));
+  });
+  return {
+    url,
+    output: () => output,
+    stop: async () => {
+      child.kill('SIGINT');
+      return exited;
+    },
+  };
+}
+
+export function runAdmin(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(tsx, ['infra/admin.ts', ...args], { cwd: projectRoot, env: cleanEnv({ DATA_DIR: dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => resolve({ code, stdout, stderr }));
+  });
+}

@@ -1,0 +1,34 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { stack } from './api.ts';
+
+/** The one fake Lambda context the tests share. */
+export function lambdaContext(functionName = 'test-function'): Context {
+  const deadline = Date.now() + 29_000;
+  return {
+    callbackWaitsForEmptyEventLoop: false,
+    functionName,
+    functionVersion: '$LATEST',
+    invokedFunctionArn: `arn:aws:lambda:us-east-1:000000000000:function:${functionName}`,
+    memoryLimitInMB: '1024',
+    awsRequestId: randomUUID(),
+    logGroupName: `/aws/lambda/${functionName}`,
+    logStreamName: 'test',
+    getRemainingTimeInMillis: () => deadline - Date.now(),
+    done: () => undefined,
+    fail: () => undefined,
+    succeed: () => undefined,
+  };
+}
+
+/**
+ * A sam-style event from test/events, with the test stack's API key in place of the placeholder
+ * `{{API_KEY}}` and a fresh request id.
+ */
+export function loadEvent(name: string): APIGatewayProxyEventV2 {
+  const text = readFileSync(new URL(`../events/${name}.json`, import.meta.url), 'utf8').replaceAll('{{API_KEY}}', stack().apiKey);
+  const event = JSON.parse(text) as APIGatewayProxyEventV2;
+  event.requestContext.requestId = randomUUID();
+  return event;
+}

@@ -1,0 +1,133 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runAdmin, startChildStack } from '../helpers/child-stack.ts';
+
+/**
+ * `npm start` and `npm run admin` as a user runs them: separate processes on one data folder.
+ * Everything they print is captured, so the test can show that no token or API key leaks.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-process-'));
+const demoKey = 'process-test-demo-key-0123456789';
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+async function post(url: string, path: string, apiKey: string, body: string) {
+  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body });
+  return { status: response.status, text: await response.text(), requestId: response.headers.get('x-request-id') };
+}
+
+describe('the local stack and the admin CLI as processes', () => {
+  const secrets = {
+    socialToken: 'EAAleakcheckSocialToken987654321',
+    refreshToken: '1//leakcheck-refresh-token-1234',
+    professionalToken: 'AQVleakcheckProfessionalToken55',
+  };
+  let tenantKey = '';
+  let keyId = '';
+
+  it('creates an API key that is printed once and listed without the key', async () => {
+    const created = await runAdmin(dataDir, ['create-api-key', '--tenant', 'acme']);
+    expect(created.code).toBe(0);
+    const line = JSON.parse(created.stdout.trim()) as { tenantId: string; apiKey: string };
+    expect(Object.keys(line).sort()).toEqual(['apiKey', 'tenantId']);
+    tenantKey = line.apiKey;
+
+    const listed = await runAdmin(dataDir, ['list-api-keys']);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain(tenantKey);
+    const listing = listed.stdout.trim().split('\n').map((row) => JSON.parse(row));
+    expect(listing).toEqual([{ tenantId: line.tenantId, tenantName: 'acme', keyId: expect.stringMatching(/^key_/), createdAt: expect.any(String) }]);
+    keyId = listing[0].keyId;
+  });
+
+  it('serves requests without any token or API key in its logs or responses, and stops cleanly on Ctrl-C', async () => {
+    const stack = await startChildStack(dataDir, demoKey);
+    const responses: string[] = [];
+    const send = async (path: string, apiKey: string, body: string) => {
+      const response = await post(stack.url, path, apiKey, body);
+      responses.push(response.text);
+      return response;
+    };
+    const connections = {
+      social: { accessToken: secrets.socialToken, adAccountId: 'act_42' },
+      searchads: { refreshToken: secrets.refreshToken, customerId: '1234567890' },
+      professional: { accessToken: secrets.professionalToken, adAccountId: '77' },
+    };
+    const created = await send('/users/create_user', tenantKey, JSON.stringify({ userId: 'leak-check', connections }));
+    expect(created.status).toBe(200);
+    expect((await send('/users/get_profile', tenantKey, '{"userId":"leak-check"}')).status).toBe(200);
+    // failures that carry secrets in what they refuse
+    expect((await send('/users/create_user', tenantKey, JSON.stringify({ userId: 'leak-check', connections }))).status).toBe(409);
+    expect((await send('/users/create_user', tenantKey, `{"connections": {"social": {"accessToken": "${secrets.socialToken}", "adAccountId": 5}}}`)).status).toBe(400);
+    expect((await send('/users/create_user', tenantKey, `{"connections": {"social": {"accessToken": "${secrets.socialToken}"`)).status).toBe(400);
+    expect((await send('/users/get_profile', `${tenantKey}x`, '{"userId":"leak-check"}')).status).toBe(401);
+    expect((await send('/users/get_profile', demoKey, '{"userId":"demo-user"}')).status).toBe(200);
+    const tooLarge = await send('/users/create_user', tenantKey, JSON.stringify({ connections, padding: 'x'.repeat(7_000_000) }));
+    expect(tooLarge.status).toBe(413);
+
+    const code = await stack.stop();
+    expect(code).toBe(0);
+    const output = stack.output();
+    expect(output).toContain('SIGINT received; stopping.');
+
+    // every request left a structured log line with its request id
+    const logLines = output.split('\n').filter((line) => line.startsWith('{'));
+    expect(logLines.length).toBeGreaterThanOrEqual(7);
+    for (const line of logLines) expect(JSON.parse(line)).toHaveProperty('requestId');
+    expect(output).toContain(created.requestId as string);
+
+    for (const secret of [...Object.values(secrets), tenantKey]) {
+      expect(output).not.toContain(secret);
+      for (const response of responses) expect(response).not.toContain(secret);
+    }
+    // the demo key is printed in the start banner on purpose, and nowhere else
+    for (const line of logLines) expect(line).not.toContain(demoKey);
+  });
+
+  it('keeps users across a restart, and a revoked key stops working', async () => {
+    const revoked = await runAdmin(dataDir, ['revoke-api-key', '--key-id', keyId]);
+    expect(revoked.code).toBe(0);
+    const listed = await runAdmin(dataDir, ['list-api-keys']);
+    const rows = listed.stdout.trim().split('\n').map((row) => JSON.parse(row));
+    expect(rows.find((row) => row.keyId === keyId)).toMatchObject({ tenantName: 'acme', revokedAt: expect.any(String) });
+
+    const stack = await startChildStack(dataDir, demoKey);
+    try {
+      expect((await post(stack.url, '/users/get_profile', tenantKey, '{"userId":"leak-check"}')).status).toBe(401);
+      const demo = await post(stack.url, '/users/get_profile', demoKey, '{"userId":"demo-user"}');
+      expect(demo.status).toBe(200);
+    } finally {
+      expect(await stack.stop()).toBe(0);
+    }
+  });
+
+  it('refuses to open the data folder while the stack runs', async () => {
+    const stack = await startChildStack(dataDir, demoKey);
+    try {
+      const admin = await runAdmin(dataDir, ['list-api-keys']);
+      expect(admin.code).toBe(2);
+      expect(admin.stderr).toContain('stop `npm start` first');
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  it('starts no sandbox for a platform whose API URL is configured', async () => {
+    const stack = await startChildStack(dataDir, demoKey, { SOCIAL_API_URL: 'http://127.0.0.1:9/v26.0' });
+    try {
+      const banner = stack.output();
+      expect(banner).not.toMatch(/^\s+social\s+http/m);
+      expect(banner).toMatch(/^\s+searchads\s+http/m);
+      expect(banner).toMatch(/^\s+professional\s+http/m);
+    } finally {
+      await stack.stop();
+    }
+  });
+
+  it('rejects an unknown command with its usage', async () => {
+    const admin = await runAdmin(dataDir, ['drop-everything']);
+    expect(admin.code).toBe(2);
+    expect(admin.stderr).toContain('usage: npm run admin -- create-api-key --tenant <name>');
+  });
+});

@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { startLocalStack } from '../../infra/local/stack.ts';
+
+/** One local stack (gateway, dynalite, s3rver, sandboxes) for the whole run, in a throw-away data folder. */
+export const TEST_API_KEY = 'test-suite-api-key-0000000000000000';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    stack: { url: string; apiKey: string; env: Record<string, string>; sandboxes: Record<string, string> };
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-test-'));
+  process.env.LOG_LEVEL = 'SILENT';
+  const stack = await startLocalStack({ port: 0, dataDir, apiKey: TEST_API_KEY });
+  project.provide('stack', {
+    url: stack.url,
+    apiKey: stack.apiKey,
+    env: { ...stack.env, LOG_LEVEL: 'SILENT' },
+    sandboxes: Object.fromEntries(Object.entries(stack.sandboxes).map(([name, sandbox]) => [name, sandbox.url])),
+  });
+  return async () => {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

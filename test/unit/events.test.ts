@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { handler as createUser } from '../../functions/create-user.ts';
+import { handler as getHistory } from '../../functions/get-campaign-optimization-history.ts';
+import { handler as getProfile } from '../../functions/get-profile.ts';
+import { handler as recordOptimization } from '../../functions/record-campaign-optimization.ts';
+import { lambdaContext, loadEvent } from '../helpers/events.ts';
+
+/** Each handler invoked directly with its sam-style events (test/events), through the real middleware. */
+const cases = [
+  { name: 'create-user', handler: createUser, invalidPaths: ['userId', 'connections.social.accessToken', 'connections.social.adAccountId'] },
+  { name: 'get-profile', handler: getProfile, invalidPaths: ['userId'] },
+  { name: 'record-campaign-optimization', handler: recordOptimization, invalidPaths: ['entry.adSetId', 'entry.timestamp'] },
+  { name: 'get-campaign-optimization-history', handler: getHistory, invalidPaths: ['campaignId'] },
+];
+
+describe('handlers with sam-style events', () => {
+  it.each(cases)('$name: the valid event succeeds', async ({ name, handler }) => {
+    if (name === 'get-campaign-optimization-history') {
+      await recordOptimization(loadEvent('record-campaign-optimization.valid'), lambdaContext());
+    }
+    const response = await handler(loadEvent(`${name}.valid`), lambdaContext());
+    expect(response.statusCode, response.body).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ success: true, results: { success: true } });
+    expect(response.headers['x-request-id']).toBeTruthy();
+  });
+
+  it.each(cases)('$name: the invalid event is 400 with details', async ({ name, handler, invalidPaths }) => {
+    const response = await handler(loadEvent(`${name}.invalid`), lambdaContext());
+    expect(response.statusCode).toBe(400);
+    const body = JSON.parse(response.body);
+    expect(body.results.code).toBe('INVALID_REQUEST');
+    expect(body.results.details.map((detail: { path: string }) => detail.path).sort()).toEqual([...invalidPaths].sort());
+  });
+});
