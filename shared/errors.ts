@@ -75,8 +75,8 @@ export class UserAlreadyExists extends ServiceError {
 }
 
 export class PlatformNotConnected extends ServiceError {
-  constructor(platform: Platform) {
-    super(409, 'PLATFORM_NOT_CONNECTED', `This user has no ${platform} connection; add one with create_user.`);
+  constructor(platform: Platform, message = `This user has no ${platform} connection; add one with create_user.`) {
+    super(409, 'PLATFORM_NOT_CONNECTED', message);
   }
 }
 

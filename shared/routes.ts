@@ -37,6 +37,25 @@ export const routes: readonly Route[] = [
     writes: true,
     idempotent: true,
   },
+  { operation: 'get_ad_account_media', method: 'POST', path: '/social/get_ad_account_media', entry: 'functions/get-ad-account-media.ts', platform: 'social' },
+  { operation: 'get_photo_page_media', method: 'POST', path: '/social/get_photo_page_media', entry: 'functions/get-photo-page-media.ts', platform: 'social', writes: true },
+  {
+    operation: 'search_targeting_locations',
+    method: 'POST',
+    path: '/social/search_targeting_locations',
+    entry: 'functions/search-targeting-locations.ts',
+    platform: 'social',
+  },
+  { operation: 'get_campaigns_list', method: 'POST', path: '/social/get_campaigns_list', entry: 'functions/get-campaigns-list.ts', platform: 'social' },
+  {
+    operation: 'create_lead_form',
+    method: 'POST',
+    path: '/social/create_lead_form',
+    entry: 'functions/create-lead-form.ts',
+    platform: 'social',
+    writes: true,
+    idempotent: true,
+  },
 ];
 
 /** Answers every request that matches no route (404, or 405 when the path exists with another method). */

@@ -21,3 +21,10 @@ export async function injectFault(platform: PlatformName, fault: Fault): Promise
     body: JSON.stringify(fault),
   });
 }
+
+/** The requests that carried `marker` (a test user's token) in their query, body or authorization header. */
+export async function upstreamRequestsWith(platform: PlatformName, marker: string): Promise<RecordedRequest[]> {
+  return (await upstreamRequests(platform)).filter((request) =>
+    `${new URLSearchParams(request.query)}\n${request.body}\n${request.headers.authorization ?? ''}`.includes(marker),
+  );
+}

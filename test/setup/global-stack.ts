@@ -16,11 +16,12 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-test-'));
   process.env.LOG_LEVEL = 'SILENT';
+  process.env.UPSTREAM_TIMEOUT_MS = '1000'; // so timeout tests take seconds, not the production 8 s per attempt
   const stack = await startLocalStack({ port: 0, dataDir, apiKey: TEST_API_KEY });
   project.provide('stack', {
     url: stack.url,
     apiKey: stack.apiKey,
-    env: { ...stack.env, LOG_LEVEL: 'SILENT' },
+    env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: '1000' },
     sandboxes: Object.fromEntries(Object.entries(stack.sandboxes).map(([name, sandbox]) => [name, sandbox.url])),
   });
   return async () => {

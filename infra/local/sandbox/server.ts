@@ -47,6 +47,8 @@ export interface Fault {
   times?: number;
   /** only requests whose path contains this */
   pathIncludes?: string;
+  /** only requests whose query string, body or authorization header contains this (a test user's token, say) */
+  requestIncludes?: string;
 }
 
 export interface RecordedRequest {
@@ -88,8 +90,11 @@ function send(response: ServerResponse, answer: SandboxResponse): void {
   response.end(raw);
 }
 
-function takeFault(faults: Fault[], path: string): Fault | undefined {
-  const index = faults.findIndex((fault) => !fault.pathIncludes || path.includes(fault.pathIncludes));
+function takeFault(faults: Fault[], request: RecordedRequest): Fault | undefined {
+  const text = `${new URLSearchParams(request.query)}\n${request.body}\n${request.headers.authorization ?? ''}`;
+  const index = faults.findIndex(
+    (fault) => (!fault.pathIncludes || request.path.includes(fault.pathIncludes)) && (!fault.requestIncludes || text.includes(fault.requestIncludes)),
+  );
   if (index < 0) return undefined;
   const fault = faults[index] as Fault;
   const remaining = (fault.times ?? 1) - 1;
@@ -144,16 +149,17 @@ export async function startSandbox(
     };
     if (request.path.startsWith('/__sandbox/')) return send(response, await control(sandbox, request));
 
-    if (sandbox.requests.length >= MAX_RECORDED) sandbox.requests.shift();
-    sandbox.requests.push({
+    const recorded: RecordedRequest = {
       method: request.method,
       path: request.path,
       query: Object.fromEntries(url.searchParams),
       headers,
       body: body.toString('utf8'),
-    });
+    };
+    if (sandbox.requests.length >= MAX_RECORDED) sandbox.requests.shift();
+    sandbox.requests.push(recorded);
 
-    const fault = takeFault(sandbox.faults, request.path);
+    const fault = takeFault(sandbox.faults, recorded);
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
     if (fault?.kind === 'timeout') return; // never answers; the client's timeout fires
     if (fault?.kind === 'reset') return void response.socket?.destroy();

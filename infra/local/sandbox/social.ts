@@ -1,19 +1,409 @@
-import { startSandbox, type Sandbox, type SandboxRoute } from './server.ts';
+import { createHmac } from 'node:crypto';
+import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
+import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
+import {
+  DEMO_AD_ACCOUNT,
+  DEMO_PAGE_ID,
+  DEMO_PHOTO_ACCOUNT,
+  seedCampaigns,
+  seedImages,
+  seedLocations,
+  seedPhotoMedia,
+  seedVideos,
+  type Row,
+} from './social-data.ts';
 
-/** The social platform (Graph-style Marketing API) sandbox; its endpoints are in the routes below. */
-const routes: SandboxRoute[] = [];
+/**
+ * The social platform sandbox: a Graph-style API as contract social.md describes it. It checks
+ * tokens, appsecret_proof, `fields` and parameters as the platform does, answers with the
+ * platform's error bodies, pages with cursors and with `next` URLs that embed the caller's token,
+ * and keeps what is created (lead forms).
+ *
+ * Tokens: any `EAA…` token is a valid user token with access to the demo ad account and page; one
+ * containing EXPIRED is expired (190/463); anything else cannot be parsed (190).
+ */
+const SUPPORTED_VERSIONS = new Set(['v25.0', 'v26.0']);
 
-export function startSocialSandbox(): Promise<Sandbox> {
-  return startSandbox('social', routes, (request) => ({
-    status: 400,
-    body: {
-      error: {
-        message: `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/').pop()}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-        type: 'GraphMethodException',
-        code: 100,
-        error_subcode: 33,
-        fbtrace_id: 'SandboxTrace',
-      },
+const NODE_FIELDS = {
+  AdImage: ['id', 'account_id', 'created_time', 'creatives', 'hash', 'height', 'is_associated_creatives_in_adgroups', 'name', 'original_height', 'original_width', 'owner_business', 'permalink_url', 'status', 'updated_time', 'url', 'url_128', 'width'],
+  AdVideo: ['id', 'title', 'length', 'picture', 'format', 'source', 'status', 'created_time', 'updated_time', 'permalink_url', 'embed_html', 'description'],
+  IGMedia: ['id', 'caption', 'media_type', 'media_url', 'permalink', 'timestamp', 'ig_id', 'boost_eligibility_info', 'media_product_type', 'thumbnail_url', 'shortcode', 'like_count', 'comments_count', 'is_shared_to_feed', 'username', 'owner', 'legacy_instagram_media_id', 'alt_text'],
+  Campaign: ['id', 'name', 'objective', 'daily_budget', 'lifetime_budget', 'status', 'effective_status', 'configured_status', 'issues_info', 'created_time', 'updated_time', 'start_time', 'stop_time', 'bid_strategy', 'buying_type', 'special_ad_categories', 'budget_remaining', 'spend_cap'],
+  Page: ['id', 'name', 'access_token', 'instagram_business_account', 'category', 'tasks'],
+  LeadgenForm: ['id', 'name', 'status', 'locale', 'questions', 'privacy_policy', 'thank_you_page', 'context_card', 'is_optimized_for_quality', 'question_page_custom_headline', 'created_time'],
+} as const;
+type NodeType = keyof typeof NODE_FIELDS;
+const DEFAULT_FIELDS: Record<NodeType, string[]> = {
+  AdImage: ['id', 'hash'],
+  AdVideo: ['id'],
+  IGMedia: ['id'],
+  Campaign: ['id'],
+  Page: ['id', 'name'],
+  LeadgenForm: ['id'],
+};
+
+const EFFECTIVE_STATUSES = ['ACTIVE', 'PAUSED', 'DELETED', 'PENDING_REVIEW', 'DISAPPROVED', 'PREAPPROVED', 'PENDING_BILLING_INFO', 'CAMPAIGN_PAUSED', 'ARCHIVED', 'ADSET_PAUSED', 'IN_PROCESS', 'WITH_ISSUES'];
+const LOCATION_TYPES = ['country', 'country_group', 'region', 'city', 'zip', 'geo_market', 'electoral_district', 'medium_geo_area', 'subcity', 'neighborhood'];
+const LEADGEN_QUESTION_TYPES = new Set(['CUSTOM', 'CITY', 'COMPANY_NAME', 'COUNTRY', 'DOB', 'EMAIL', 'GENDER', 'FIRST_NAME', 'FULL_NAME', 'JOB_TITLE', 'LAST_NAME', 'MARITIAL_STATUS', 'WHATSAPP_NUMBER', 'EDUCATION_LEVEL', 'WEBSITE', 'PHONE', 'PHONE_OTP', 'POST_CODE', 'PROVINCE', 'RELATIONSHIP_STATUS', 'STATE', 'STREET_ADDRESS', 'ZIP', 'WORK_EMAIL', 'MILITARY_STATUS', 'WORK_PHONE_NUMBER', 'SLIDER', 'STORE_LOOKUP', 'STORE_LOOKUP_WITH_TYPEAHEAD', 'DATE_TIME', 'ID_CPF', 'ID_AR_DNI', 'ID_CL_RUT', 'ID_CO_CC', 'ID_EC_CI', 'ID_PE_DNI', 'ID_MX_RFC', 'JOIN_CODE', 'USER_PROVIDED_PHONE_NUMBER', 'FACEBOOK_LEAD_ID', 'EMAIL_ALIAS', 'MESSENGER', 'VIN', 'LICENSE_PLATE', 'THREAD_LINK', 'ADDRESS_LINE_TWO']);
+const LEADGEN_LOCALES = new Set(['AR_AR', 'CS_CZ', 'DA_DK', 'DE_DE', 'EL_GR', 'EN_GB', 'EN_US', 'ES_ES', 'ES_LA', 'FI_FI', 'FR_FR', 'HE_IL', 'HI_IN', 'HU_HU', 'ID_ID', 'IT_IT', 'JA_JP', 'KO_KR', 'NB_NO', 'NL_NL', 'PL_PL', 'PT_BR', 'PT_PT', 'RO_RO', 'RU_RU', 'SV_SE', 'TH_TH', 'TR_TR', 'VI_VN', 'ZH_CN', 'ZH_HK', 'ZH_TW']);
+const BUTTON_TYPES = new Set(['VIEW_WEBSITE', 'CALL_BUSINESS', 'MESSAGE_BUSINESS', 'DOWNLOAD', 'SCHEDULE_APPOINTMENT', 'VIEW_ON_FACEBOOK', 'PROMO_CODE', 'NONE', 'WHATSAPP', 'P2B_MESSENGER', 'BOOK_ON_WEBSITE']);
+
+let traceCounter = 0;
+const trace = () => `AxSANDBOX${(++traceCounter).toString(36).padStart(6, '0')}`;
+
+export function graphError(code: number, message: string, extra: Record<string, unknown> = {}, status = 400): SandboxResponse {
+  return {
+    status,
+    body: { error: { message, type: code === 100 && extra.error_subcode === 33 ? 'GraphMethodException' : 'OAuthException', code, ...extra, fbtrace_id: trace() } },
+  };
+}
+
+const unknownObject = (method: string, id: string) =>
+  graphError(100, `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`, { error_subcode: 33 });
+
+export interface SocialState {
+  images: Map<string, Row[]>;
+  videos: Map<string, Row[]>;
+  campaigns: Map<string, Row[]>;
+  pages: Map<string, { name: string; photoAccountId?: string }>;
+  photoMedia: Map<string, Row[]>;
+  locations: Row[];
+  leadForms: Map<string, Row & { pageId: string }>;
+  pageTokens: Map<string, string>;
+}
+
+function seedState(): SocialState {
+  return {
+    images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
+    videos: new Map([[DEMO_AD_ACCOUNT, seedVideos(DEMO_PAGE_ID)]]),
+    campaigns: new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]),
+    pages: new Map([[DEMO_PAGE_ID, { name: 'Example Outfitters', photoAccountId: DEMO_PHOTO_ACCOUNT }]]),
+    photoMedia: new Map([[DEMO_PHOTO_ACCOUNT, seedPhotoMedia()]]),
+    locations: seedLocations(),
+    leadForms: new Map(),
+    pageTokens: new Map(),
+  };
+}
+
+export interface GraphCall {
+  request: SandboxRequest;
+  /** query and body parameters together */
+  params: Record<string, unknown>;
+  token: string;
+  publicBase: string;
+}
+
+/** The caller's token, checked like the platform does; a response when the call must stop here. */
+function authenticate(request: SandboxRequest, appSecret: string | undefined): GraphCall | SandboxResponse {
+  const params: Record<string, unknown> = { ...Object.fromEntries(request.query), ...request.fields };
+  const bearer = request.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
+  const token = (params.access_token as string | undefined) ?? bearer;
+  if (!token) return graphError(104, 'An access token is required to request this resource.');
+  if (token.includes('EXPIRED')) {
+    return graphError(190, 'Error validating access token: Session has expired on Tuesday, 20-Oct-26 10:00:00 PDT. The current time is Tuesday, 20-Oct-26 10:14:37 PDT.', { error_subcode: 463 });
+  }
+  if (!/^EAA[A-Za-z0-9]{8,}$/.test(token)) return graphError(190, 'Invalid OAuth access token - Cannot parse access token');
+  if (appSecret) {
+    const proof = params.appsecret_proof;
+    if (proof === undefined) return graphError(100, 'API calls from the server require an appsecret_proof argument', {}, 400);
+    if (proof !== createHmac('sha256', appSecret).update(token).digest('hex')) return graphError(100, 'Invalid appsecret_proof provided in the API argument');
+  }
+  return { request, params, token, publicBase: '' };
+}
+
+/** `fields` checked against the node type; unknown names fail the whole call with code 100. */
+function requestedFields(call: GraphCall, node: NodeType): string[] | SandboxResponse {
+  const raw = call.params.fields;
+  if (raw === undefined || raw === '') return DEFAULT_FIELDS[node];
+  const fields = String(raw).split(',').map((field) => field.trim()).filter(Boolean);
+  const known = NODE_FIELDS[node] as readonly string[];
+  for (const field of fields) {
+    const name = field.replace(/\{.*$/, '');
+    if (!known.includes(name)) return graphError(100, `(#100) Tried accessing nonexisting field (${name}) on node type (${node})`);
+  }
+  return fields;
+}
+
+function project(row: Row, fields: string[]): Row {
+  const out: Row = {};
+  for (const field of [...new Set(['id', ...fields])]) {
+    if (row[field] !== undefined) out[field] = row[field];
+  }
+  return out;
+}
+
+const encodeCursor = (index: number) => Buffer.from(`sandbox:${index}`).toString('base64');
+function decodeCursor(cursor: string): number | undefined {
+  const match = Buffer.from(cursor, 'base64').toString('utf8').match(/^sandbox:(\d+)$/);
+  return match ? Number(match[1]) : undefined;
+}
+
+function parseLimit(call: GraphCall, fallback: number, max: number): number | SandboxResponse {
+  if (call.params.limit === undefined) return fallback;
+  const limit = Number(call.params.limit);
+  if (!Number.isInteger(limit) || limit < 1) return graphError(100, '(#100) Param limit must be a positive integer');
+  return Math.min(limit, max);
+}
+
+/** Cursor paging as the platform does it, `next`/`previous` URLs carrying the caller's token. */
+function page(call: GraphCall, path: string, rows: Row[], fields: string[], defaultLimit = 25): SandboxResponse {
+  const limit = parseLimit(call, defaultLimit, 100);
+  if (typeof limit !== 'number') return limit;
+  let start = 0;
+  if (call.params.after !== undefined) {
+    const index = decodeCursor(String(call.params.after));
+    if (index === undefined) return graphError(100, '(#100) Invalid cursor');
+    start = index + 1;
+  } else if (call.params.before !== undefined) {
+    const index = decodeCursor(String(call.params.before));
+    if (index === undefined) return graphError(100, '(#100) Invalid cursor');
+    start = Math.max(0, index - limit);
+  }
+  const end = call.params.before !== undefined ? Math.min(start + limit, decodeCursor(String(call.params.before)) ?? 0) : start + limit;
+  const slice = rows.slice(start, end);
+  const body: Row = { data: slice.map((row) => project(row, fields)) };
+  if (slice.length > 0) {
+    const link = (cursorName: string, cursor: string) => {
+      const query = new URLSearchParams();
+      query.set('access_token', call.token);
+      if (call.params.fields !== undefined) query.set('fields', String(call.params.fields));
+      for (const name of ['effective_status']) if (call.params[name] !== undefined) query.set(name, String(call.params[name]));
+      query.set('limit', String(limit));
+      query.set(cursorName, cursor);
+      return `${call.publicBase}/${path}?${query}`;
+    };
+    const paging: Row = { cursors: { before: encodeCursor(start), after: encodeCursor(start + slice.length - 1) } };
+    if (start > 0) paging.previous = link('before', encodeCursor(start));
+    if (start + slice.length < rows.length) paging.next = link('after', encodeCursor(start + slice.length - 1));
+    body.paging = paging;
+  }
+  return { status: 200, body };
+}
+
+const usageHeaders = (accountId?: string): Record<string, string> => ({
+  'x-app-usage': JSON.stringify({ call_count: 2, total_cputime: 1, total_time: 1 }),
+  ...(accountId
+    ? {
+        'x-business-use-case-usage': JSON.stringify({
+          [accountId]: [{ type: 'ads_management', call_count: 1, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0, ads_api_access_tier: 'standard_access' }],
+        }),
+        'x-ad-account-usage': JSON.stringify({ acc_id_util_pct: 0.5, reset_time_duration: 0, ads_api_access_tier: 'standard_access' }),
+      }
+    : {}),
+});
+
+function withHeaders(response: SandboxResponse, headers: Record<string, string>): SandboxResponse {
+  return { ...response, headers: { ...headers, ...response.headers } };
+}
+
+function parseJsonArray(value: unknown, name: string): string[] | SandboxResponse {
+  if (Array.isArray(value)) return value.map(String);
+  try {
+    const parsed: unknown = JSON.parse(String(value));
+    if (Array.isArray(parsed)) return parsed.map(String);
+  } catch {
+    // falls through to the error
+  }
+  return graphError(100, `(#100) param ${name} must be an array.`);
+}
+
+const fold = (text: string) => text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+
+type GraphHandler = (call: GraphCall, state: SocialState, params: Record<string, string>) => SandboxResponse;
+
+function accountEdge(edge: 'images' | 'videos' | 'campaigns', node: NodeType): GraphHandler {
+  return (call, state, { account }) => {
+    const rows = state[edge].get(account as string);
+    if (!rows) return unknownObject('GET', `act_${account}`);
+    const fields = requestedFields(call, node);
+    if (!Array.isArray(fields)) return fields;
+    let selected = rows;
+    if (edge === 'campaigns') {
+      const filter = call.params.effective_status === undefined ? ['ACTIVE', 'PAUSED', 'IN_PROCESS', 'WITH_ISSUES'] : parseJsonArray(call.params.effective_status, 'effective_status');
+      if (!Array.isArray(filter)) return filter;
+      const unknown = filter.find((status) => !EFFECTIVE_STATUSES.includes(status));
+      if (unknown) return graphError(100, `(#100) Param effective_status[0] must be one of {${EFFECTIVE_STATUSES.join(', ')}}`);
+      selected = rows.filter((row) => filter.includes(String(row.effective_status)));
+    }
+    return withHeaders(page(call, `act_${account}/${edge === 'images' ? 'adimages' : edge === 'videos' ? 'advideos' : 'campaigns'}`, selected, fields), usageHeaders(account));
+  };
+}
+
+const getPhotoMedia: GraphHandler = (call, state, { node }) => {
+  const rows = state.photoMedia.get(node as string);
+  if (!rows) return unknownObject('GET', node as string);
+  const fields = requestedFields(call, 'IGMedia');
+  if (!Array.isArray(fields)) return fields;
+  return page(call, `${node}/media`, rows, fields);
+};
+
+const search: GraphHandler = (call, state) => {
+  if (call.params.type !== 'adgeolocation') return graphError(100, '(#100) Param type must be one of {adgeolocation, adinterest, adeducationschool, adworkemployer, adlocale}');
+  const query = call.params.q;
+  if (query === undefined || String(query).trim() === '') return graphError(100, '(#100) The parameter q is required');
+  let types = ['country', 'region', 'city', 'zip'];
+  if (call.params.location_types !== undefined) {
+    const parsed = parseJsonArray(call.params.location_types, 'location_types');
+    if (!Array.isArray(parsed)) return parsed;
+    const unknown = parsed.find((type) => !LOCATION_TYPES.includes(type));
+    if (unknown) return graphError(100, `(#100) Param location_types[0] must be one of {${LOCATION_TYPES.join(', ')}}`);
+    // a city search also returns entries reclassified below city level
+    types = parsed.includes('city') ? [...parsed, 'subcity', 'neighborhood'] : parsed;
+  }
+  const limit = parseLimit(call, 25, 1000);
+  if (typeof limit !== 'number') return limit;
+  const needle = fold(String(query).trim());
+  const data = state.locations
+    .filter((location) => types.includes(String(location.type)))
+    .filter((location) => fold(String(location.name)).split(/[\s-]+/).some((word, index, words) => word.startsWith(needle) || words.slice(index).join(' ').startsWith(needle)))
+    .filter((location) => call.params.country_code === undefined || location.country_code === call.params.country_code)
+    .slice(0, limit);
+  return { status: 200, body: { data } };
+};
+
+function pageToken(state: SocialState, pageId: string, userToken: string): string {
+  const token = `EAAPage${createHmac('sha256', pageId).update(userToken).digest('hex').slice(0, 32)}`;
+  state.pageTokens.set(token, pageId);
+  return token;
+}
+
+const getNode: GraphHandler = (call, state, { node }) => {
+  const id = node as string;
+  const pageRecord = state.pages.get(id);
+  if (pageRecord) {
+    const fields = requestedFields(call, 'Page');
+    if (!Array.isArray(fields)) return fields;
+    const row: Row = {
+      id,
+      name: pageRecord.name,
+      category: 'Clothing (Brand)',
+      tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MANAGE'],
+      ...(pageRecord.photoAccountId ? { instagram_business_account: { id: pageRecord.photoAccountId } } : {}),
+      ...(fields.includes('access_token') ? { access_token: pageToken(state, id, call.token) } : {}),
+    };
+    return { status: 200, body: project(row, fields) };
+  }
+  const form = state.leadForms.get(id);
+  if (form) {
+    const fields = requestedFields(call, 'LeadgenForm');
+    if (!Array.isArray(fields)) return fields;
+    return { status: 200, body: project(form, fields) };
+  }
+  return unknownObject('GET', id);
+};
+
+function isHttpUrl(value: unknown): boolean {
+  try {
+    return ['http:', 'https:'].includes(new URL(String(value)).protocol);
+  } catch {
+    return false;
+  }
+}
+
+function parseObject(value: unknown): Row | undefined {
+  if (value && typeof value === 'object' && !Array.isArray(value)) return value as Row;
+  if (typeof value === 'string') {
+    try {
+      const parsed: unknown = JSON.parse(value);
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Row;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+const createLeadgenForm: GraphHandler = (call, state, { node }) => {
+  const pageId = node as string;
+  if (!state.pages.has(pageId)) return unknownObject('POST', pageId);
+  if (state.pageTokens.get(call.token) !== pageId) return graphError(190, '(#190) This method must be called with a Page Access Token');
+  const { params } = call;
+  if (!params.name || typeof params.name !== 'string') return graphError(100, '(#100) The parameter name is required');
+  const questions = typeof params.questions === 'string' ? (JSON.parse(params.questions) as unknown) : params.questions;
+  if (!Array.isArray(questions) || questions.length === 0) return graphError(100, '(#100) The parameter questions is required');
+  const keys = new Set<string>();
+  for (const [index, question] of (questions as Row[]).entries()) {
+    if (!LEADGEN_QUESTION_TYPES.has(String(question.type))) return graphError(100, `(#100) Param questions[${index}][type] must be one of {${[...LEADGEN_QUESTION_TYPES].join(', ')}}`);
+    if (question.type === 'CUSTOM' && !question.label) return graphError(100, `(#100) Custom questions need a label (questions[${index}])`);
+    if (question.key !== undefined) {
+      if (keys.has(String(question.key))) return graphError(100, `(#100) Question keys must be unique: ${String(question.key)}`);
+      keys.add(String(question.key));
+    }
+    for (const option of (question.options as Row[] | undefined) ?? []) {
+      if (typeof option.value !== 'string' || typeof option.key !== 'string') return graphError(100, `(#100) Each option of questions[${index}] needs a value and a key`);
+    }
+  }
+  if (params.locale !== undefined && !LEADGEN_LOCALES.has(String(params.locale))) return graphError(100, `(#100) Param locale must be one of {${[...LEADGEN_LOCALES].join(', ')}}`);
+  const privacy = parseObject(params.privacy_policy);
+  if (!privacy || !isHttpUrl(privacy.url)) return graphError(100, '(#100) A valid privacy policy URL is required', { error_user_msg: 'Please enter a valid privacy policy URL.' });
+  if (privacy.link_text !== undefined && String(privacy.link_text).length > 70) return graphError(100, '(#100) Privacy policy link text must be 70 characters or fewer');
+  const thankYou = params.thank_you_page === undefined ? undefined : parseObject(params.thank_you_page);
+  if (params.thank_you_page !== undefined) {
+    if (!thankYou?.title) return graphError(100, '(#100) Param thank_you_page[title] is required');
+    if (!BUTTON_TYPES.has(String(thankYou.button_type))) return graphError(100, `(#100) Param thank_you_page[button_type] must be one of {${[...BUTTON_TYPES].join(', ')}}`);
+    if (thankYou.button_type === 'VIEW_WEBSITE' && !isHttpUrl(thankYou.website_url)) return graphError(100, '(#100) A website URL is required for this button');
+    if (thankYou.button_type === 'CALL_BUSINESS' && !/^\+?[\d\s().-]{6,20}$/.test(String(thankYou.business_phone_number ?? ''))) {
+      return graphError(192, '(#192) Invalid phone number', { error_user_msg: 'Please enter a valid phone number.' });
+    }
+  }
+  const card = params.context_card === undefined ? undefined : parseObject(params.context_card);
+  if (card && !['LIST_STYLE', 'PARAGRAPH_STYLE'].includes(String(card.style))) return graphError(100, '(#100) Param context_card[style] must be one of {LIST_STYLE, PARAGRAPH_STYLE}');
+  if (params.is_optimized_for_quality !== undefined && typeof params.is_optimized_for_quality !== 'boolean' && !['true', 'false'].includes(String(params.is_optimized_for_quality))) {
+    return graphError(100, '(#100) Param is_optimized_for_quality must be a boolean');
+  }
+  const id = `10293847561${String(2000 + state.leadForms.size).padStart(5, '0')}`;
+  state.leadForms.set(id, {
+    id,
+    pageId,
+    name: params.name,
+    status: 'ACTIVE',
+    locale: params.locale ?? 'EN_US',
+    questions,
+    privacy_policy: privacy,
+    ...(thankYou ? { thank_you_page: thankYou } : {}),
+    ...(card ? { context_card: card } : {}),
+    is_optimized_for_quality: String(params.is_optimized_for_quality) === 'true',
+    ...(params.question_page_custom_headline ? { question_page_custom_headline: params.question_page_custom_headline } : {}),
+    created_time: new Date().toISOString().replace('Z', '+0000'),
+  });
+  return { status: 200, body: { id } };
+};
+
+export interface SocialSandbox extends Sandbox {
+  state: SocialState;
+}
+
+const ID = '(?<node>[0-9]+)';
+const VERSION = '/(?<version>v[0-9]+\\.[0-9]+)';
+
+export async function startSocialSandbox(options: { appSecret?: string } = {}): Promise<SocialSandbox> {
+  const state = seedState();
+  const appSecret = options.appSecret ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET;
+  let publicBase = '';
+  const graph = (method: string, pattern: string, handle: GraphHandler): SandboxRoute => ({
+    method,
+    path: new RegExp(`^${VERSION}${pattern}$`),
+    handle: (request, params) => {
+      if (!SUPPORTED_VERSIONS.has(params.version as string)) {
+        return graphError(2635, `(#2635) You are calling a deprecated version of the Ads API. Please update to the latest version: v26.0.`);
+      }
+      const call = authenticate(request, appSecret);
+      if ('status' in call) return call;
+      return handle({ ...call, publicBase: `${publicBase}/${params.version}` }, state, params);
     },
-  }));
+  });
+  const routes: SandboxRoute[] = [
+    graph('GET', '/act_(?<account>[0-9]+)/adimages', accountEdge('images', 'AdImage')),
+    graph('GET', '/act_(?<account>[0-9]+)/advideos', accountEdge('videos', 'AdVideo')),
+    graph('GET', '/act_(?<account>[0-9]+)/campaigns', accountEdge('campaigns', 'Campaign')),
+    graph('GET', '/search', search),
+    graph('GET', `/${ID}/media`, getPhotoMedia),
+    graph('POST', `/${ID}/leadgen_forms`, createLeadgenForm),
+    graph('GET', `/${ID}`, getNode),
+  ];
+  const sandbox = await startSandbox('social', routes, (request) =>
+    graphError(100, `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/').pop()}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { error_subcode: 33 }),
+  );
+  publicBase = sandbox.url;
+  return Object.assign(sandbox, { state });
 }

@@ -1,0 +1,14 @@
+import { defineOperation } from '../shared/http/operation.ts';
+import { listAdImages, listAdVideos } from '../shared/platforms/social/ad-account-media.ts';
+import { socialSession } from '../shared/platforms/social/session.ts';
+import { getAdAccountMediaRequest } from '../shared/schemas/social.ts';
+
+export const handler = defineOperation({
+  name: 'get_ad_account_media',
+  request: getAdAccountMediaRequest,
+  run: async ({ input, user, context }) => {
+    const session = socialSession(user, context);
+    const list = input.type === 'IMAGE' ? listAdImages : listAdVideos;
+    return list(session, session.connection.adAccountId, input.pagination);
+  },
+});

@@ -1,0 +1,163 @@
+import { createHmac } from 'node:crypto';
+import { config } from '../../config.ts';
+import {
+  PlatformAuthExpired,
+  PlatformRateLimited,
+  PlatformRejected,
+  PlatformUnavailable,
+  type PlatformError,
+} from '../../errors.ts';
+import { log } from '../../http/logger.ts';
+import { SOCIAL_API_VERSION } from '../versions.ts';
+import { TransientFailure, upstreamFetch, withRetries, type CallBudget } from '../upstream.ts';
+
+/**
+ * The social platform's Graph-style API over fetch (keep-alive is undici's default). Every call
+ * carries the token as `access_token` and, when SOCIAL_APP_SECRET is set, `appsecret_proof`.
+ * Errors are dispatched on `error.code` / `error_subcode` / `is_transient` (contract §7), not on the
+ * HTTP status. Tokens never reach a log line or an error message.
+ */
+export interface SocialSession extends CallBudget {
+  accessToken: string;
+}
+
+export type GraphParams = Record<string, unknown>;
+
+interface GraphErrorBody {
+  message?: string;
+  type?: string;
+  code?: number;
+  error_subcode?: number;
+  error_user_title?: string;
+  error_user_msg?: string;
+  is_transient?: boolean;
+  fbtrace_id?: string;
+}
+
+const THROTTLE_CODES = new Set([4, 17, 32, 341, 613]);
+const isThrottleCode = (code: number) => THROTTLE_CODES.has(code) || (code >= 80000 && code <= 80014);
+const TRANSIENT_AUDIENCE_SUBCODES = new Set([1870145, 1870148]);
+/** the wait when a throttled platform names none */
+const DEFAULT_THROTTLE_WAIT_SECONDS = 60;
+
+export function appSecretProof(accessToken: string, appSecret: string): string {
+  return createHmac('sha256', appSecret).update(accessToken).digest('hex');
+}
+
+function withCredentials(params: GraphParams, accessToken: string): GraphParams {
+  const secret = config().SOCIAL_APP_SECRET;
+  return { ...params, access_token: accessToken, ...(secret ? { appsecret_proof: appSecretProof(accessToken, secret) } : {}) };
+}
+
+function toQuery(params: GraphParams): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    query.set(name, typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value));
+  }
+  return query.toString();
+}
+
+/** Seconds the usage headers say to wait before calling again (0 when they name no wait). */
+export function usageWaitSeconds(headers: Headers): number {
+  let minutes = 0;
+  const business = headers.get('x-business-use-case-usage');
+  if (business) {
+    try {
+      for (const entries of Object.values(JSON.parse(business) as Record<string, Array<{ estimated_time_to_regain_access?: number }>>)) {
+        for (const entry of entries ?? []) minutes = Math.max(minutes, Number(entry.estimated_time_to_regain_access) || 0);
+      }
+    } catch {
+      // an unreadable usage header names no wait
+    }
+  }
+  return minutes * 60;
+}
+
+function accountResetSeconds(headers: Headers): number {
+  const account = headers.get('x-ad-account-usage');
+  if (!account) return 0;
+  try {
+    return Number((JSON.parse(account) as { reset_time_duration?: number }).reset_time_duration) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+const redact = (text: string, secret: string) => (secret ? text.split(secret).join('[redacted]') : text);
+
+/** Maps an error body onto DESIGN.md's table: TransientFailure for what is worth another attempt. */
+function classify(error: GraphErrorBody, status: number, headers: Headers, accessToken: string): PlatformError | TransientFailure {
+  const code = Number(error.code);
+  const subcode = error.error_subcode;
+  const platformMessage = redact(error.error_user_msg ?? error.message ?? 'The social platform refused the request.', accessToken);
+  const extra = {
+    platformCode: code,
+    ...(subcode !== undefined ? { platformSubcode: subcode } : {}),
+    ...(error.fbtrace_id ? { fbtraceId: error.fbtrace_id } : {}),
+  };
+
+  if (code === 190 || code === 102) {
+    return new PlatformAuthExpired('social', 'The user’s social platform token has expired or was revoked; reconnect the account with create_user.');
+  }
+  if (isThrottleCode(code)) {
+    const named = usageWaitSeconds(headers);
+    if (named > 0) return new PlatformRateLimited('social', named); // longer than a request can wait
+    const wait = accountResetSeconds(headers) || DEFAULT_THROTTLE_WAIT_SECONDS;
+    return new TransientFailure(new PlatformRateLimited('social', wait));
+  }
+  if (code === 2635) {
+    return new PlatformRejected('social', `The social platform refused API version ${SOCIAL_API_VERSION} as deprecated; the service must move to a newer version.`, extra);
+  }
+  if (code === 1 || code === 2 || (code === 2650 && subcode !== undefined && TRANSIENT_AUDIENCE_SUBCODES.has(subcode)) || error.is_transient === true) {
+    return new TransientFailure(new PlatformUnavailable('social'));
+  }
+  if (!Number.isFinite(code) && status >= 500) return new TransientFailure(new PlatformUnavailable('social'));
+  return new PlatformRejected('social', platformMessage, extra);
+}
+
+export interface GraphResult<T> {
+  body: T;
+  headers: Headers;
+}
+
+/**
+ * One Graph call with retries. `retrySafe` says whether a timed-out attempt may be sent again:
+ * reads may; creating calls may not (the platform may have acted).
+ */
+export async function graphRequest<T>(
+  session: SocialSession,
+  method: 'GET' | 'POST' | 'DELETE',
+  path: string,
+  params: GraphParams,
+  options: { retrySafe?: boolean } = {},
+): Promise<GraphResult<T>> {
+  const retrySafe = options.retrySafe ?? method === 'GET';
+  const base = config().SOCIAL_API_URL.replace(/\/+$/, '');
+  const signed = withCredentials(params, session.accessToken);
+  const url = method === 'GET' ? `${base}/${path}?${toQuery(signed)}` : `${base}/${path}`;
+  const init: RequestInit =
+    method === 'GET'
+      ? { method }
+      : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(Object.entries(signed).filter(([, value]) => value !== undefined))) };
+
+  return withRetries(session, async () => {
+    const response = await upstreamFetch('social', url, init, session, { retrySafe, logPath: `/${path}` });
+    let body: unknown;
+    try {
+      body = JSON.parse(response.text);
+    } catch {
+      const failure = new PlatformUnavailable('social');
+      throw response.status >= 500 && retrySafe ? new TransientFailure(failure) : failure;
+    }
+    const graphError = (body as { error?: GraphErrorBody } | null)?.error;
+    if (graphError || response.status >= 400) {
+      const outcome = classify(graphError ?? {}, response.status, response.headers, session.accessToken);
+      log().warn('social platform error', { path: `/${path}`, status: response.status, platformCode: graphError?.code, platformSubcode: graphError?.error_subcode });
+      // a creating call is sent again only when the platform surely did not act: it was throttled
+      if (outcome instanceof TransientFailure && !retrySafe && !(outcome.finalError instanceof PlatformRateLimited)) throw outcome.finalError;
+      throw outcome;
+    }
+    return { body: body as T, headers: response.headers };
+  });
+}
