@@ -3,6 +3,11 @@ import { handler as createUser } from '../../functions/create-user.ts';
 import { handler as getHistory } from '../../functions/get-campaign-optimization-history.ts';
 import { handler as getProfile } from '../../functions/get-profile.ts';
 import { handler as recordOptimization } from '../../functions/record-campaign-optimization.ts';
+import { handler as createLeadForm } from '../../functions/create-lead-form.ts';
+import { handler as getAdAccountMedia } from '../../functions/get-ad-account-media.ts';
+import { handler as getCampaignsList } from '../../functions/get-campaigns-list.ts';
+import { handler as getPhotoPageMedia } from '../../functions/get-photo-page-media.ts';
+import { handler as searchTargetingLocations } from '../../functions/search-targeting-locations.ts';
 import { lambdaContext, loadEvent } from '../helpers/events.ts';
 
 /** Each handler invoked directly with its sam-style events (test/events), through the real middleware. */
@@ -11,6 +16,11 @@ const cases = [
   { name: 'get-profile', handler: getProfile, invalidPaths: ['userId'] },
   { name: 'record-campaign-optimization', handler: recordOptimization, invalidPaths: ['entry.adSetId', 'entry.timestamp'] },
   { name: 'get-campaign-optimization-history', handler: getHistory, invalidPaths: ['campaignId'] },
+  { name: 'get-ad-account-media', handler: getAdAccountMedia, invalidPaths: ['type', 'pagination'] },
+  { name: 'get-photo-page-media', handler: getPhotoPageMedia, invalidPaths: ['userId'] },
+  { name: 'search-targeting-locations', handler: searchTargetingLocations, invalidPaths: ['query'] },
+  { name: 'get-campaigns-list', handler: getCampaignsList, invalidPaths: ['userId'] },
+  { name: 'create-lead-form', handler: createLeadForm, invalidPaths: ['language', 'thankYouPage.website_url'] },
 ];
 
 describe('handlers with sam-style events', () => {
