@@ -1,0 +1,113 @@
+import type { CountryCode } from 'libphonenumber-js/min';
+import { CsvProblem } from './csv-reader.ts';
+import {
+  HASHED_KEYS,
+  isSha256Hex,
+  normalizeCountry,
+  normalizeEmail,
+  normalizePhone,
+  normalizeValue,
+  sha256Hex,
+  splitDateOfBirth,
+  type ContactKey,
+  type RowContext,
+} from './normalize.ts';
+
+/**
+ * A social contact CSV's columns → the platform's multi-key schema, and each row → the values to
+ * send (normalised, then SHA-256-hex except MADID and EXTERN_ID). Header names are those of the
+ * contract's §5.6, case-insensitive, surrounding spaces ignored. A file with a single unnamed column
+ * of e-mails or phone numbers is taken as a headerless list of that key.
+ */
+export const CONTACT_HEADERS: Readonly<Record<string, ContactKey | 'DOB'>> = {
+  email: 'EMAIL',
+  phone: 'PHONE',
+  fn: 'FN',
+  first_name: 'FN',
+  ln: 'LN',
+  last_name: 'LN',
+  fi: 'FI',
+  ct: 'CT',
+  city: 'CT',
+  st: 'ST',
+  state: 'ST',
+  zip: 'ZIP',
+  country: 'COUNTRY',
+  doby: 'DOBY',
+  dobm: 'DOBM',
+  dobd: 'DOBD',
+  dob: 'DOB',
+  gen: 'GEN',
+  gender: 'GEN',
+  madid: 'MADID',
+  extern_id: 'EXTERN_ID',
+};
+
+export interface ContactLayout {
+  /** the platform's `payload.schema` */
+  schema: ContactKey[];
+  /** for each CSV column, the key it feeds (`DOB` feeds three) */
+  columns: Array<ContactKey | 'DOB'>;
+  /** whether the first record is a header (false for a headerless single-column list) */
+  hasHeader: boolean;
+}
+
+export function contactLayout(firstRecord: string[]): ContactLayout {
+  const names = firstRecord.map((cell) => cell.trim().toLowerCase());
+  if (names.length === 1 && !(names[0] as string in CONTACT_HEADERS)) {
+    const only = firstRecord[0] ?? '';
+    if ('value' in normalizeEmail(only)) return { schema: ['EMAIL'], columns: ['EMAIL'], hasHeader: false };
+    if ('value' in normalizePhone(only)) return { schema: ['PHONE'], columns: ['PHONE'], hasHeader: false };
+  }
+  const unknown = names.filter((name) => !(name in CONTACT_HEADERS));
+  if (unknown.length === names.length) {
+    throw new CsvProblem(`The CSV has no known column; name the columns with any of: ${Object.keys(CONTACT_HEADERS).join(', ')}.`);
+  }
+  if (unknown.length > 0) {
+    throw new CsvProblem(`The CSV has unknown column(s): ${unknown.map((name) => name || '(empty)').join(', ')}; known columns are ${Object.keys(CONTACT_HEADERS).join(', ')}.`);
+  }
+  const columns = names.map((name) => CONTACT_HEADERS[name] as ContactKey | 'DOB');
+  const schema = columns.flatMap((column): ContactKey[] => (column === 'DOB' ? ['DOBY', 'DOBM', 'DOBD'] : [column]));
+  const repeated = schema.find((key, index) => schema.indexOf(key) !== index);
+  if (repeated) throw new CsvProblem(`The CSV gives ${repeated} twice (columns ${names.join(', ')}); keep one column per key.`);
+  return { schema, columns, hasHeader: true };
+}
+
+export type HashedRow = { values: string[] } | { invalid: { value: string; reason: string } };
+
+/** One row's values in schema order; an empty cell stays empty (never hashed); any unusable value rejects the row. */
+export function hashContactRow(cells: string[], layout: ContactLayout): HashedRow {
+  const context: RowContext = {};
+  const countryColumn = layout.columns.indexOf('COUNTRY');
+  if (countryColumn >= 0) {
+    const country = normalizeCountry(cells[countryColumn] ?? '');
+    if ('value' in country) context.country = country.value.toUpperCase() as CountryCode;
+  }
+  const values: string[] = [];
+  let filled = 0;
+  for (const [index, column] of layout.columns.entries()) {
+    const raw = cells[index] ?? '';
+    if (raw.trim() === '') {
+      values.push(...(column === 'DOB' ? ['', '', ''] : ['']));
+      continue;
+    }
+    filled++;
+    if (column === 'DOB') {
+      const parts = splitDateOfBirth(raw);
+      if ('invalid' in parts) return { invalid: { value: raw, reason: parts.invalid } };
+      values.push(sha256Hex(parts.DOBY), sha256Hex(parts.DOBM), sha256Hex(parts.DOBD));
+      continue;
+    }
+    const hashed = HASHED_KEYS.has(column);
+    const lowered = raw.trim().toLowerCase();
+    if (hashed && isSha256Hex(lowered)) {
+      values.push(lowered); // hashed by the client already
+      continue;
+    }
+    const normalized = normalizeValue(column, raw, context);
+    if ('invalid' in normalized) return { invalid: { value: raw, reason: normalized.invalid } };
+    values.push(hashed ? sha256Hex(normalized.value) : normalized.value);
+  }
+  if (filled === 0) return { invalid: { value: cells.join(','), reason: 'no value in the row' } };
+  return { values };
+}

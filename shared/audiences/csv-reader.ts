@@ -1,0 +1,109 @@
+import { Readable } from 'node:stream';
+import { CsvError, parse } from 'csv-parse';
+import { InvalidRequest } from '../errors.ts';
+
+/**
+ * Streams a CSV into records: UTF-8 checked, BOM dropped, CRLF or LF, quoted fields, and the
+ * delimiter (`,` `;` or tab) taken from the first line. Every problem is a 400 whose sentence names
+ * it and its line, so a person can fix the file.
+ */
+export const MAX_LINE_BYTES = 64 * 1024;
+const DELIMITERS = [',', ';', '\t'] as const;
+
+export class CsvProblem extends InvalidRequest {
+  constructor(sentence: string) {
+    super(sentence, [{ path: 'file', message: sentence }]);
+  }
+}
+
+export interface CsvRecord {
+  /** 1-based line number where the record starts */
+  line: number;
+  cells: string[];
+}
+
+/** UTF-8 text chunks of the byte stream; binary content fails here, before any parsing. */
+async function* utf8Text(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
+  const decoder = new TextDecoder('utf-8', { fatal: true });
+  try {
+    for await (const chunk of bytes) {
+      const text = decoder.decode(chunk, { stream: true });
+      if (text.includes('\u0000')) throw new CsvProblem('The file contains binary data (NUL bytes); upload a CSV text file.');
+      if (text) yield text;
+    }
+    const rest = decoder.decode();
+    if (rest) yield rest;
+  } catch (error) {
+    if (error instanceof CsvProblem) throw error;
+    throw new CsvProblem('The file is not UTF-8 text; save the CSV as UTF-8 and upload it again.');
+  }
+}
+
+/** The delimiter that occurs most often outside quotes in the first line (comma when none does). */
+export function detectDelimiter(firstLine: string): string {
+  const counts = new Map<string, number>(DELIMITERS.map((delimiter) => [delimiter, 0]));
+  let quoted = false;
+  for (const char of firstLine) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && counts.has(char)) counts.set(char, (counts.get(char) ?? 0) + 1);
+  }
+  let best: string = ',';
+  for (const [delimiter, count] of counts) if (count > (counts.get(best) ?? 0)) best = delimiter;
+  return best;
+}
+
+function describe(error: CsvError): string {
+  const line = (error as CsvError & { lines?: number }).lines;
+  const where = line ? `line ${line}` : 'the file';
+  switch (error.code) {
+    case 'CSV_QUOTE_NOT_CLOSED':
+      return `The CSV has a quoted field that is never closed (it starts near ${where}); close the quote or remove it.`;
+    case 'CSV_INVALID_CLOSING_QUOTE':
+    case 'CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE':
+      return `The CSV has a stray character after a closing quote at ${where}; quote the whole field or remove the quote.`;
+    case 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH':
+      return `At ${where} the number of fields differs from the header's; every row needs the header's columns.`;
+    case 'CSV_MAX_RECORD_SIZE':
+      return `At ${where} a line is longer than ${MAX_LINE_BYTES / 1024} KB; is this a contact list?`;
+    default:
+      return `The CSV cannot be read at ${where}: ${error.code}.`;
+  }
+}
+
+/** Records of a CSV byte stream, header included, as they are parsed. */
+export async function* readCsv(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<CsvRecord> {
+  const text = utf8Text(bytes);
+  // the first line decides the delimiter; it is read before the parser starts
+  let head = '';
+  let next = await text.next();
+  while (!next.done) {
+    head += next.value;
+    if (/[\r\n]/.test(head) || head.length > MAX_LINE_BYTES) break;
+    next = await text.next();
+  }
+  const firstLine = head.split(/\r\n|\n|\r/, 1)[0] ?? '';
+  if (firstLine.length > MAX_LINE_BYTES) {
+    throw new CsvProblem(`The first line is longer than ${MAX_LINE_BYTES / 1024} KB; is this a contact list?`);
+  }
+  async function* all(): AsyncGenerator<string> {
+    if (head) yield head;
+    for await (const chunk of text) yield chunk;
+  }
+  const parser = parse({
+    delimiter: detectDelimiter(firstLine.replace(/^\uFEFF/, '')),
+    bom: true,
+    skip_empty_lines: true,
+    max_record_size: MAX_LINE_BYTES,
+    info: true,
+  });
+  const source = Readable.from(all());
+  source.on('error', (error) => parser.destroy(error));
+  const records = source.pipe(parser) as AsyncIterable<{ record: string[]; info: { lines: number } }>;
+  try {
+    for await (const { record, info } of records) yield { line: info.lines, cells: record };
+  } catch (error) {
+    if (error instanceof CsvProblem) throw error;
+    if (error instanceof CsvError) throw new CsvProblem(describe(error));
+    throw error;
+  }
+}
