@@ -15,6 +15,8 @@ const configSchema = z.object({
   TABLE_NAME: z.string().min(1).default('ad-campaign-api-main'),
   IDEMPOTENCY_TABLE_NAME: z.string().min(1).default('ad-campaign-api-idempotency'),
   UPLOAD_BUCKET: z.string().min(1).default('ad-campaign-api-uploads'),
+  /** KMS key for staged uploads (the cloud stack sets it; the bucket's default encryption applies anyway) */
+  UPLOAD_KMS_KEY_ID: optionalSecret,
   /** base64 of 32 bytes; seals platform tokens before they are stored */
   CONNECTION_ENCRYPTION_KEY: optionalSecret,
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),

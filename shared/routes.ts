@@ -56,6 +56,30 @@ export const routes: readonly Route[] = [
     writes: true,
     idempotent: true,
   },
+  {
+    operation: 'create_social_csv_audience',
+    method: 'POST',
+    path: '/social/create_social_csv_audience',
+    entry: 'functions/create-social-csv-audience.ts',
+    platform: 'social',
+    usesUploadBucket: true,
+    writes: true,
+    idempotent: true,
+    memoryMb: 1024,
+    timeoutSeconds: 28,
+  },
+  {
+    operation: 'create_csv_audience',
+    method: 'POST',
+    path: '/professional/create_csv_audience',
+    entry: 'functions/create-professional-csv-audience.ts',
+    platform: 'professional',
+    usesUploadBucket: true,
+    writes: true,
+    idempotent: true,
+    memoryMb: 1024,
+    timeoutSeconds: 28,
+  },
 ];
 
 /** Answers every request that matches no route (404, or 405 when the path exists with another method). */

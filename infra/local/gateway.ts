@@ -151,7 +151,7 @@ export interface Gateway {
 export async function startGateway(port: number, host = '127.0.0.1'): Promise<Gateway> {
   const server = createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'gateway failure', error: (error as Error).name }));
+      console.error(JSON.stringify({ level: 'ERROR', message: 'gateway failure', error: (error as Error).name, stack: (error as Error).stack?.split('\n').slice(0, 6).join(' | ') }));
       if (!response.headersSent) sendEnvelope(response, 500, 'INTERNAL', 'An internal error occurred.');
       else response.destroy();
     });

@@ -78,8 +78,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     const env: Record<string, string> = {};
     preferEnv(env, 'AWS_REGION', 'us-east-1');
-    preferEnv(env, 'AWS_ACCESS_KEY_ID', 'local');
-    preferEnv(env, 'AWS_SECRET_ACCESS_KEY', 'local');
+    // the local stores take s3rver's fixed credentials, whatever AWS account the shell is set up for
+    env.AWS_ACCESS_KEY_ID = 'S3RVER';
+    env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
+    delete process.env.AWS_SESSION_TOKEN;
+    delete process.env.AWS_PROFILE;
     preferEnv(env, 'TABLE_NAME', LOCAL_TABLE_NAMES.TABLE_NAME);
     preferEnv(env, 'IDEMPOTENCY_TABLE_NAME', LOCAL_TABLE_NAMES.IDEMPOTENCY_TABLE_NAME);
     preferEnv(env, 'UPLOAD_BUCKET', 'ad-campaign-api-local-uploads');

@@ -50,14 +50,16 @@ export interface ContactLayout {
   columns: Array<ContactKey | 'DOB'>;
   /** whether the first record is a header (false for a headerless single-column list) */
   hasHeader: boolean;
+  /** the CSV's column names as written, for messages */
+  names: string[];
 }
 
 export function contactLayout(firstRecord: string[]): ContactLayout {
   const names = firstRecord.map((cell) => cell.trim().toLowerCase());
   if (names.length === 1 && !(names[0] as string in CONTACT_HEADERS)) {
     const only = firstRecord[0] ?? '';
-    if ('value' in normalizeEmail(only)) return { schema: ['EMAIL'], columns: ['EMAIL'], hasHeader: false };
-    if ('value' in normalizePhone(only)) return { schema: ['PHONE'], columns: ['PHONE'], hasHeader: false };
+    if ('value' in normalizeEmail(only)) return { schema: ['EMAIL'], columns: ['EMAIL'], hasHeader: false, names: ['email'] };
+    if ('value' in normalizePhone(only)) return { schema: ['PHONE'], columns: ['PHONE'], hasHeader: false, names: ['phone'] };
   }
   const unknown = names.filter((name) => !(name in CONTACT_HEADERS));
   if (unknown.length === names.length) {
@@ -70,10 +72,11 @@ export function contactLayout(firstRecord: string[]): ContactLayout {
   const schema = columns.flatMap((column): ContactKey[] => (column === 'DOB' ? ['DOBY', 'DOBM', 'DOBD'] : [column]));
   const repeated = schema.find((key, index) => schema.indexOf(key) !== index);
   if (repeated) throw new CsvProblem(`The CSV gives ${repeated} twice (columns ${names.join(', ')}); keep one column per key.`);
-  return { schema, columns, hasHeader: true };
+  return { schema, columns, hasHeader: true, names };
 }
 
-export type HashedRow = { values: string[] } | { invalid: { value: string; reason: string } };
+/** An unusable row names the column and the reason, never the value (it is personal data). */
+export type HashedRow = { values: string[] } | { invalid: { column: string; reason: string } };
 
 /** One row's values in schema order; an empty cell stays empty (never hashed); any unusable value rejects the row. */
 export function hashContactRow(cells: string[], layout: ContactLayout): HashedRow {
@@ -94,7 +97,7 @@ export function hashContactRow(cells: string[], layout: ContactLayout): HashedRo
     filled++;
     if (column === 'DOB') {
       const parts = splitDateOfBirth(raw);
-      if ('invalid' in parts) return { invalid: { value: raw, reason: parts.invalid } };
+      if ('invalid' in parts) return { invalid: { column: layout.names[index] as string, reason: parts.invalid } };
       values.push(sha256Hex(parts.DOBY), sha256Hex(parts.DOBM), sha256Hex(parts.DOBD));
       continue;
     }
@@ -105,9 +108,9 @@ export function hashContactRow(cells: string[], layout: ContactLayout): HashedRo
       continue;
     }
     const normalized = normalizeValue(column, raw, context);
-    if ('invalid' in normalized) return { invalid: { value: raw, reason: normalized.invalid } };
+    if ('invalid' in normalized) return { invalid: { column: layout.names[index] as string, reason: normalized.invalid } };
     values.push(hashed ? sha256Hex(normalized.value) : normalized.value);
   }
-  if (filled === 0) return { invalid: { value: cells.join(','), reason: 'no value in the row' } };
+  if (filled === 0) return { invalid: { column: '*', reason: 'no value in the row' } };
   return { values };
 }

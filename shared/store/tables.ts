@@ -12,12 +12,13 @@ export interface TableDefinition {
   timeToLiveAttribute?: string;
 }
 
-/** Tenants, API-key hashes, users with their connections, optimization history (single-table design). */
+/** Tenants, API-key hashes, users with their connections, optimization history, upload progress (single-table design). */
 export const mainTable: TableDefinition = {
   id: 'Main',
   configKey: 'TABLE_NAME',
   partitionKey: 'pk',
   sortKey: 'sk',
+  timeToLiveAttribute: 'expiresAt',
 };
 
 /** Powertools idempotency records (its DynamoDB persistence layer's default attribute names). */

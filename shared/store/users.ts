@@ -100,3 +100,21 @@ export async function rememberConnectionField(user: User, platform: ConnectedPla
   const stored = user.connections[platform];
   if (stored) stored[field] = value;
 }
+
+/** Replaces a secret of a connection (a refreshed access token), sealed like the others. */
+export async function replaceConnectionSecret(user: User, platform: ConnectedPlatform, field: string, value: string): Promise<void> {
+  if (!(SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is not a secret field`);
+  const sealed = seal(value, sealOwner(user.tenantId, user.userId, platform, field));
+  await documentStore().send(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: userKey(user.tenantId, user.userId),
+      UpdateExpression: 'SET connections.#platform.#field = :value',
+      ConditionExpression: 'attribute_exists(connections.#platform)',
+      ExpressionAttributeNames: { '#platform': platform, '#field': field },
+      ExpressionAttributeValues: { ':value': sealed },
+    }),
+  );
+  const stored = user.connections[platform];
+  if (stored) stored[field] = sealed;
+}

@@ -61,6 +61,28 @@ export function graphError(code: number, message: string, extra: Record<string, 
 const unknownObject = (method: string, id: string) =>
   graphError(100, `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`, { error_subcode: 33 });
 
+const AUDIENCE_KEYS = new Set(['EXTERN_ID', 'EMAIL', 'PHONE', 'GEN', 'DOBY', 'DOBM', 'DOBD', 'LN', 'FN', 'FI', 'CT', 'ST', 'ZIP', 'MADID', 'COUNTRY', 'EMAIL_SHA256', 'PHONE_SHA256', 'MOBILE_ADVERTISER_ID']);
+const UNHASHED_KEYS = new Set(['EXTERN_ID', 'MADID', 'MOBILE_ADVERTISER_ID']);
+const MAX_AUDIENCE_ROWS = 10_000;
+
+interface UploadSessionState {
+  received: number;
+  invalid: number;
+  lastBatchSeen: boolean;
+  replace: boolean;
+}
+
+export interface CustomAudience {
+  id: string;
+  accountId: string;
+  name: string;
+  subtype: string;
+  members: Set<string>;
+  sessions: Map<string, UploadSessionState>;
+  /** every batch the audience received, for tests: seq, flags and row count */
+  batches: Array<{ edge: string; method: string; session: Record<string, unknown>; rows: number }>;
+}
+
 export interface SocialState {
   images: Map<string, Row[]>;
   videos: Map<string, Row[]>;
@@ -70,6 +92,7 @@ export interface SocialState {
   locations: Row[];
   leadForms: Map<string, Row & { pageId: string }>;
   pageTokens: Map<string, string>;
+  audiences: Map<string, CustomAudience>;
 }
 
 function seedState(): SocialState {
@@ -82,6 +105,7 @@ function seedState(): SocialState {
     locations: seedLocations(),
     leadForms: new Map(),
     pageTokens: new Map(),
+    audiences: new Map(),
   };
 }
 
@@ -283,6 +307,18 @@ const getNode: GraphHandler = (call, state, { node }) => {
     };
     return { status: 200, body: project(row, fields) };
   }
+  const audience = state.audiences.get(id);
+  if (audience) {
+    const row: Row = {
+      id,
+      account_id: audience.accountId,
+      name: audience.name,
+      subtype: audience.subtype,
+      approximate_count_lower_bound: audience.members.size,
+      operation_status: { code: 200, description: 'Normal' },
+    };
+    return { status: 200, body: project(row, String(call.params.fields ?? 'id').split(',')) };
+  }
   const form = state.leadForms.get(id);
   if (form) {
     const fields = requestedFields(call, 'LeadgenForm');
@@ -369,6 +405,104 @@ const createLeadgenForm: GraphHandler = (call, state, { node }) => {
   return { status: 200, body: { id } };
 };
 
+const createCustomAudience: GraphHandler = (call, state, { account }) => {
+  if (!state.images.has(account as string)) return unknownObject('POST', `act_${account}`);
+  const { name, subtype, customer_file_source: source } = call.params;
+  if (!name || typeof name !== 'string') return graphError(100, '(#100) The parameter name is required');
+  if (subtype !== undefined && subtype !== 'CUSTOM') return graphError(100, '(#100) Only customer-file audiences (subtype CUSTOM) are supported by this sandbox');
+  if (source !== undefined && !['USER_PROVIDED_ONLY', 'PARTNER_PROVIDED_ONLY', 'BOTH_USER_AND_PARTNER_PROVIDED'].includes(String(source))) {
+    return graphError(100, '(#100) Param customer_file_source must be one of {USER_PROVIDED_ONLY, PARTNER_PROVIDED_ONLY, BOTH_USER_AND_PARTNER_PROVIDED}');
+  }
+  const id = `1202105550000${String(10000 + state.audiences.size)}`;
+  state.audiences.set(id, { id, accountId: account as string, name, subtype: 'CUSTOM', members: new Set(), sessions: new Map(), batches: [] });
+  return withHeaders({ status: 200, body: { id } }, usageHeaders(account));
+};
+
+function parseParam(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value);
+  } catch {
+    return undefined;
+  }
+}
+
+const audienceError = (subcode: number, message: string) => graphError(2650, `(#2650) ${message}`, { error_subcode: subcode, error_user_title: 'Audience update failed', error_user_msg: message });
+
+/** `POST|DELETE /{audience}/users` and `POST /{audience}/usersreplace`: sessions, limits and the platform's invalid-entry check. */
+function audienceUsers(edge: 'users' | 'usersreplace', method: 'POST' | 'DELETE'): GraphHandler {
+  return (call, state, { node }) => {
+    const audience = state.audiences.get(node as string);
+    if (!audience) return unknownObject(method, node as string);
+    const payload = parseParam(call.params.payload) as { schema?: unknown; data?: unknown; is_raw?: unknown } | undefined;
+    if (!payload || typeof payload !== 'object') return graphError(100, '(#100) The parameter payload is required');
+    const schema = typeof payload.schema === 'string' ? [payload.schema] : payload.schema;
+    if (!Array.isArray(schema) || schema.length === 0) return graphError(100, '(#100) payload.schema must be a key or a list of keys');
+    const unknownKey = schema.find((key) => !AUDIENCE_KEYS.has(String(key)));
+    if (unknownKey !== undefined) return graphError(100, `(#100) Invalid schema key: ${String(unknownKey)}`);
+    if (!Array.isArray(payload.data)) return graphError(100, '(#100) payload.data must be a list');
+    const rows = (payload.data as unknown[]).map((row) => (Array.isArray(row) ? row : [row]));
+    if (rows.length > MAX_AUDIENCE_ROWS) return graphError(100, `(#100) A request may hold at most ${MAX_AUDIENCE_ROWS} rows; it held ${rows.length}`);
+    const badWidth = rows.findIndex((row) => row.length !== schema.length);
+    if (badWidth >= 0) return graphError(100, `(#100) Row ${badWidth} has ${rows[badWidth]?.length} values for ${schema.length} schema keys`);
+
+    const session = parseParam(call.params.session) as Record<string, unknown> | undefined;
+    if (edge === 'usersreplace' && !session) return graphError(100, '(#100) The parameter session is required');
+    const sessionId = session ? String(session.session_id ?? '') : `implicit-${audience.batches.length}`;
+    if (session && !/^[1-9]\d*$/.test(sessionId)) return graphError(100, '(#100) session.session_id must be a positive integer');
+    let upload = audience.sessions.get(sessionId);
+    const batchSeq = Number(session?.batch_seq ?? 1);
+    if (upload?.lastBatchSeen) return audienceError(1870159, 'This upload session has already finished; start a new session.');
+    if (edge === 'usersreplace') {
+      if (!upload && batchSeq !== 1) return audienceError(1870147, 'The first batch of a replace session (batch_seq 1) was not received.');
+      if (upload && batchSeq === 1) return audienceError(1870144, 'A replace session may start only once.');
+    }
+    if (!upload) {
+      upload = { received: 0, invalid: 0, lastBatchSeen: false, replace: edge === 'usersreplace' };
+      audience.sessions.set(sessionId, upload);
+      if (edge === 'usersreplace') audience.members.clear();
+    }
+    audience.batches.push({ edge, method, session: session ?? {}, rows: rows.length });
+
+    const samples: Record<string, string> = {};
+    let invalid = 0;
+    for (const row of rows) {
+      const badIndex = row.findIndex((cell, index) => {
+        const text = String(cell ?? '');
+        if (text === '') return false;
+        const key = String(schema[index]);
+        if (key === 'MADID' || key === 'MOBILE_ADVERTISER_ID') return !/^[0-9a-f-]{10,64}$/.test(text);
+        if (UNHASHED_KEYS.has(key)) return false;
+        return !/^[0-9a-f]{64}$/.test(text);
+      });
+      if (badIndex >= 0 || row.every((cell) => String(cell ?? '') === '')) {
+        invalid++;
+        if (Object.keys(samples).length < 100) samples[String(row[Math.max(0, badIndex)])] = String(schema[Math.max(0, badIndex)]);
+        continue;
+      }
+      const member = JSON.stringify(row);
+      if (method === 'DELETE') audience.members.delete(member);
+      else audience.members.add(member);
+    }
+    upload.received += rows.length;
+    upload.invalid += invalid;
+    if (session?.last_batch_flag === true || session?.last_batch_flag === 'true') upload.lastBatchSeen = true;
+    return withHeaders(
+      {
+        status: 200,
+        body: {
+          audience_id: audience.id,
+          session_id: sessionId,
+          num_received: upload.received,
+          num_invalid_entries: upload.invalid,
+          invalid_entry_samples: samples,
+        },
+      },
+      usageHeaders(audience.accountId),
+    );
+  };
+}
+
 export interface SocialSandbox extends Sandbox {
   state: SocialState;
 }
@@ -399,6 +533,10 @@ export async function startSocialSandbox(options: { appSecret?: string } = {}): 
     graph('GET', '/search', search),
     graph('GET', `/${ID}/media`, getPhotoMedia),
     graph('POST', `/${ID}/leadgen_forms`, createLeadgenForm),
+    graph('POST', '/act_(?<account>[0-9]+)/customaudiences', createCustomAudience),
+    graph('POST', `/${ID}/users`, audienceUsers('users', 'POST')),
+    graph('DELETE', `/${ID}/users`, audienceUsers('users', 'DELETE')),
+    graph('POST', `/${ID}/usersreplace`, audienceUsers('usersreplace', 'POST')),
     graph('GET', `/${ID}`, getNode),
   ];
   const sandbox = await startSandbox('social', routes, (request) =>

@@ -1,0 +1,12 @@
+import { uploadSocialAudience } from '../shared/audiences/social-audience-upload.ts';
+import { multipartBody } from '../shared/http/middleware/multipart-body.ts';
+import { defineOperation } from '../shared/http/operation.ts';
+import { createSocialCsvAudienceRequest, SOCIAL_AUDIENCE_FIELDS } from '../shared/schemas/audiences.ts';
+
+export const handler = defineOperation({
+  name: 'create_social_csv_audience',
+  request: createSocialCsvAudienceRequest,
+  body: multipartBody({ fileField: 'csvFile', fields: SOCIAL_AUDIENCE_FIELDS }),
+  idempotent: true,
+  run: ({ input, tenantId, user, context, idempotencyKey }) => uploadSocialAudience({ ...input, tenantId, user, context, idempotencyKey }),
+});

@@ -1,0 +1,36 @@
+import { CsvProblem, readCsv } from './csv-reader.ts';
+import { contactLayout, hashContactRow, type ContactLayout, type HashedRow } from './contact-rows.ts';
+
+/**
+ * A social contact CSV, row by row: the layout from the first record, then each data row hashed.
+ * `visit` sees every row with its line number; the promise it returns is awaited, so the caller
+ * controls the pace (a batch upload in between).
+ */
+export async function forEachContactRow(
+  bytes: AsyncIterable<Uint8Array>,
+  visit: (row: HashedRow, line: number, layout: ContactLayout) => void | Promise<void>,
+): Promise<{ layout: ContactLayout; dataRows: number }> {
+  let layout: ContactLayout | undefined;
+  let dataRows = 0;
+  for await (const record of readCsv(bytes)) {
+    if (!layout) {
+      layout = contactLayout(record.cells);
+      if (layout.hasHeader) continue;
+    }
+    dataRows++;
+    await visit(hashContactRow(record.cells, layout), record.line, layout);
+  }
+  if (!layout) throw new CsvProblem('The file is empty; upload a CSV with a header row and one row per contact.');
+  if (dataRows === 0) throw new CsvProblem('The file has a header but no data rows.');
+  return { layout, dataRows };
+}
+
+/** At most 100 samples of unusable rows, keyed by line and column: `{"line 12 (phone)": "PHONE: …"}`. */
+export class InvalidRowSamples {
+  readonly samples: Record<string, string> = {};
+  count = 0;
+  add(line: number, invalid: { column: string; reason: string }): void {
+    this.count++;
+    if (Object.keys(this.samples).length < 100) this.samples[`line ${line} (${invalid.column})`] = invalid.reason;
+  }
+}

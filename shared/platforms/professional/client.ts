@@ -1,0 +1,136 @@
+import { config } from '../../config.ts';
+import {
+  PlatformAuthExpired,
+  PlatformRateLimited,
+  PlatformRejected,
+  PlatformUnavailable,
+  type PlatformError,
+} from '../../errors.ts';
+import { log } from '../../http/logger.ts';
+import { TransientFailure, upstreamFetch, withRetries, type CallBudget, type RetryPolicy } from '../upstream.ts';
+
+/**
+ * The professional network's Rest.li API over fetch (contract professional.md §1, §5): bearer token,
+ * `LinkedIn-Version` from configuration, protocol 2.0.0. Errors are dispatched on status and
+ * `code`/`serviceErrorCode`, never on message wording. An expired token (65602) is refreshed once
+ * when the connection has a refresh token, and the call replayed.
+ */
+export interface ProfessionalSession extends CallBudget {
+  accessToken: string;
+  /** refreshes the access token (and stores it); undefined when the connection has no refresh token */
+  refresh?: () => Promise<string>;
+}
+
+export interface RestliResponse {
+  status: number;
+  headers: Headers;
+  body: unknown;
+}
+
+interface RestliErrorBody {
+  status?: number;
+  serviceErrorCode?: number;
+  code?: string;
+  message?: string;
+  errorDetails?: { inputErrors?: Array<{ description?: string; code?: string; input?: { inputPath?: { fieldPath?: string } } }> };
+}
+
+const EXPIRED_TOKEN = 65602;
+
+export const PROFESSIONAL_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 8_000 };
+
+/** The daily quotas reset at 00:00 UTC; the platform names no other wait. */
+export function secondsUntilUtcMidnight(now = new Date()): number {
+  const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
+  return Math.ceil((midnight - now.getTime()) / 1000);
+}
+
+class TokenExpired extends Error {}
+
+function describe(status: number, error: RestliErrorBody): string {
+  const code = error.code ?? (error.serviceErrorCode !== undefined ? String(error.serviceErrorCode) : undefined);
+  const field = error.errorDetails?.inputErrors?.[0];
+  const detail = field ? ` (${field.input?.inputPath?.fieldPath ?? 'field'}: ${field.description ?? field.code ?? 'invalid'})` : '';
+  return `The professional network answered ${status}${code ? ` ${code}` : ''}: ${error.message ?? 'request refused'}${detail}`;
+}
+
+export function classifyRestliError(status: number, error: RestliErrorBody, retrySafe: boolean): PlatformError | TransientFailure | TokenExpired {
+  const extra = { platformStatus: status, ...(error.code ? { platformCode: error.code } : {}), ...(error.serviceErrorCode !== undefined ? { serviceErrorCode: error.serviceErrorCode } : {}) };
+  if (status === 401) {
+    if (error.serviceErrorCode === EXPIRED_TOKEN) return new TokenExpired();
+    return new PlatformAuthExpired('professional', 'The user’s professional-network token is invalid or was revoked; reconnect the account with create_user.');
+  }
+  if (status === 426) {
+    return new PlatformRejected('professional', `The professional network refused API version ${config().PROFESSIONAL_API_VERSION} (${error.code ?? 'NONEXISTENT_VERSION'}); the service must move PROFESSIONAL_API_VERSION forward.`, extra);
+  }
+  if (status === 429) {
+    if (error.code === 'SEGMENT_LIMIT_EXCEEDED') return new PlatformRejected('professional', `${describe(status, error)}. Delete unused audiences first.`, extra);
+    return new TransientFailure(new PlatformRateLimited('professional', secondsUntilUtcMidnight()));
+  }
+  if (status >= 500) {
+    const unavailable = new PlatformUnavailable('professional');
+    return retrySafe ? new TransientFailure(unavailable) : unavailable;
+  }
+  return new PlatformRejected('professional', describe(status, error), extra);
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return { message: text.slice(0, 200) };
+  }
+}
+
+/**
+ * One call with retries. `url` is a path under PROFESSIONAL_API_URL or an absolute URL (the upload
+ * URL the platform hands out). `rawBody` sends bytes as they are (the CSV upload).
+ */
+export async function restliRequest(
+  session: ProfessionalSession,
+  method: 'GET' | 'POST' | 'DELETE',
+  url: string,
+  options: { json?: unknown; rawBody?: { contentType: string; data: string | Buffer }; retrySafe?: boolean; restli?: boolean; policy?: RetryPolicy } = {},
+): Promise<RestliResponse> {
+  const absolute = /^https?:\/\//.test(url) ? url : `${config().PROFESSIONAL_API_URL.replace(/\/+$/, '')}${url}`;
+  const logPath = new URL(absolute).pathname;
+  const retrySafe = options.retrySafe ?? method === 'GET';
+  let refreshed = false;
+  for (;;) {
+    const headers: Record<string, string> = { authorization: `Bearer ${session.accessToken}` };
+    if (options.restli !== false) {
+      headers['linkedin-version'] = config().PROFESSIONAL_API_VERSION;
+      headers['x-restli-protocol-version'] = '2.0.0';
+    }
+    let body: string | Buffer | undefined;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.rawBody) {
+      headers['content-type'] = options.rawBody.contentType;
+      body = options.rawBody.data;
+    }
+    try {
+      return await withRetries(
+        session,
+        async () => {
+          const response = await upstreamFetch('professional', absolute, { method, headers, body }, session, { retrySafe, logPath });
+          const parsed = parseBody(response.text);
+          if (response.status < 400) return { status: response.status, headers: response.headers, body: parsed };
+          const outcome = classifyRestliError(response.status, (parsed ?? {}) as RestliErrorBody, retrySafe);
+          log().warn('professional platform error', { path: logPath, status: response.status, platformCode: (parsed as RestliErrorBody | null)?.code });
+          throw outcome;
+        },
+        options.policy ?? PROFESSIONAL_RETRY_POLICY,
+      );
+    } catch (error) {
+      if (!(error instanceof TokenExpired)) throw error;
+      if (refreshed || !session.refresh) {
+        throw new PlatformAuthExpired('professional', 'The user’s professional-network token has expired; reconnect the account with create_user.');
+      }
+      refreshed = true;
+      session.accessToken = await session.refresh();
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import { PlatformRejected, PlatformUnavailable } from '../../errors.ts';
+import { log } from '../../http/logger.ts';
+import { restliRequest, type ProfessionalSession } from './client.ts';
+
+/**
+ * Contract §2: a CSV list becomes an audience in four calls: an upload URL, the file, the DMP
+ * segment, the attachment of the file to the segment. The answer comes once the list is attached
+ * (the segment is BUILDING); the platform processes it for up to 48 hours after that.
+ */
+export type ListType = 'USER_LIST_UPLOAD' | 'COMPANY_LIST_UPLOAD';
+
+export interface ListUploadResult {
+  /** the uploaded file's media URN (`urn:li:media:/….csv`) */
+  inputFile: string;
+  segmentId: string;
+}
+
+const accountUrn = (adAccountId: string) => `urn:li:sponsoredAccount:${adAccountId}`;
+
+async function generateUploadUrl(session: ProfessionalSession, adAccountId: string): Promise<string> {
+  const { body } = await restliRequest(session, 'POST', '/dmpSegments?action=generateUploadUrl', {
+    json: { owner: accountUrn(adAccountId) },
+    retrySafe: true, // a URL nobody uses is harmless
+  });
+  const value = (body as { value?: unknown } | null)?.value;
+  const url = typeof value === 'string' ? value : (value as { uploadUrl?: string } | undefined)?.uploadUrl;
+  if (!url || !/^https?:\/\//.test(url)) throw new PlatformUnavailable('professional');
+  return url;
+}
+
+async function uploadFile(session: ProfessionalSession, uploadUrl: string, csv: string): Promise<string> {
+  const { headers } = await restliRequest(session, 'POST', uploadUrl, {
+    rawBody: { contentType: 'text/csv', data: csv },
+    restli: false,
+    retrySafe: false, // the URL is single-use
+  });
+  const location = headers.get('location');
+  if (!location) throw new PlatformUnavailable('professional');
+  return location.startsWith('urn:') ? location : `urn:li:media:${location}`;
+}
+
+async function createSegment(session: ProfessionalSession, adAccountId: string, type: ListType, name: string): Promise<string> {
+  const { headers } = await restliRequest(session, 'POST', '/dmpSegments', {
+    json: { name, account: accountUrn(adAccountId), type, sourcePlatform: 'LIST_UPLOAD', destinations: [{ destination: 'LINKEDIN' }] },
+    retrySafe: false, // no idempotency upstream: a blind retry could make a second segment
+  });
+  const id = headers.get('x-restli-id') ?? headers.get('x-linkedin-id') ?? headers.get('location')?.split('/').pop();
+  if (!id) throw new PlatformUnavailable('professional');
+  return id;
+}
+
+async function attachList(session: ProfessionalSession, segmentId: string, inputFile: string): Promise<void> {
+  await restliRequest(session, 'POST', `/dmpSegments/${segmentId}/listUploads`, { json: { inputFile }, retrySafe: true });
+}
+
+export async function uploadContactList(
+  session: ProfessionalSession,
+  adAccountId: string,
+  type: ListType,
+  name: string,
+  csv: string,
+): Promise<ListUploadResult> {
+  const uploadUrl = await generateUploadUrl(session, adAccountId);
+  const inputFile = await uploadFile(session, uploadUrl, csv);
+  const segmentId = await createSegment(session, adAccountId, type, name);
+  try {
+    await attachWith404Retries(session, segmentId, inputFile);
+  } catch (error) {
+    // an empty segment counts against the account's cap of 1,000: remove it, best effort
+    await restliRequest(session, 'DELETE', `/dmpSegments/${segmentId}`, { retrySafe: true }).catch((cleanup: unknown) =>
+      log().warn('could not delete the empty segment', { segmentId, reason: (cleanup as Error).name }),
+    );
+    throw error;
+  }
+  return { inputFile, segmentId };
+}
+
+/** A segment created seconds ago may answer 404 at first: waited for (2, 4, 8 s, within the deadline), then given up on. */
+async function attachWith404Retries(session: ProfessionalSession, segmentId: string, inputFile: string): Promise<void> {
+  const waits = [2_000, 4_000, 8_000];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await attachList(session, segmentId, inputFile);
+    } catch (error) {
+      const notYet = error instanceof PlatformRejected && error.extra.platformStatus === 404;
+      const wait = waits[attempt];
+      if (!notYet || wait === undefined || Date.now() + wait >= session.deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { config } from '../config.ts';
+
+/**
+ * Uploaded CSVs are staged in S3 before they are processed, under a key per tenant, user and
+ * upload, and read back as a stream. A staged file is deleted after success and kept after a
+ * failure, so that a retry with the same Idempotency-Key resumes from it.
+ */
+let client: S3Client | undefined;
+
+function s3(): S3Client {
+  client ??= new S3Client({
+    // a local S3 (s3rver) answers on one host, without per-bucket subdomains
+    forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3),
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  return client;
+}
+
+export function stagedUploadKey(tenantId: string, userId: string, uploadId: string): string {
+  return `uploads/${tenantId}/${encodeURIComponent(userId)}/${uploadId}.csv`;
+}
+
+export async function stageUpload(key: string, content: Buffer): Promise<void> {
+  const kmsKey = config().UPLOAD_KMS_KEY_ID;
+  await s3().send(
+    new PutObjectCommand({
+      Bucket: config().UPLOAD_BUCKET,
+      Key: key,
+      Body: content,
+      ContentType: 'text/csv',
+      ...(kmsKey ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKey } : {}),
+    }),
+  );
+}
+
+export async function isStaged(key: string): Promise<boolean> {
+  try {
+    await s3().send(new HeadObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key }));
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey') return false;
+    throw error;
+  }
+}
+
+/** The staged file as a byte stream; each call reads it anew. */
+export async function readStagedUpload(key: string): Promise<AsyncIterable<Uint8Array>> {
+  const object = await s3().send(new GetObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key }));
+  if (!object.Body) throw new Error('Staged upload has no body');
+  return object.Body as AsyncIterable<Uint8Array>;
+}
+
+export async function deleteStagedUpload(key: string): Promise<void> {
+  await s3().send(new DeleteObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key }));
+}
