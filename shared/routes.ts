@@ -11,7 +11,7 @@ export interface Route {
   entry: string;
   /** upstream platform the function calls (it then needs the app-credentials secret) */
   platform?: Platform;
-  /** the function reads uploads from the bucket (the CSV operations) */
+  /** the body is multipart/form-data (a CSV upload) and the function stages it in the upload bucket */
   usesUploadBucket?: boolean;
   /** DynamoDB access beyond reading keys and users */
   writes?: boolean;

@@ -48,3 +48,28 @@ export async function newUser(apiKey: string, connections: Record<string, unknow
   if (created.status !== 200) throw new Error(`create_user failed: ${created.text}`);
   return created.body.results.userId as string;
 }
+
+/** A multipart upload, as a client's form would send it. */
+export async function upload(
+  path: string,
+  fields: Record<string, string>,
+  file: { field: string; name?: string; content: string | Buffer } | undefined,
+  options: { apiKey?: string; headers?: Record<string, string> } = {},
+): Promise<ApiResponse> {
+  const form = new FormData();
+  for (const [name, value] of Object.entries(fields)) form.append(name, value);
+  if (file) form.append(file.field, new Blob([file.content], { type: 'text/csv' }), file.name ?? 'contacts.csv');
+  const response = await fetch(`${stack().url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': options.apiKey ?? stack().apiKey, ...options.headers },
+    body: form,
+  });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
