@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -66,6 +66,33 @@ describe('the local stack and the admin CLI as processes', () => {
     const tooLarge = await send('/users/create_user', tenantKey, JSON.stringify({ connections, padding: 'x'.repeat(7_000_000) }));
     expect(tooLarge.status).toBe(413);
 
+    // contact lists: their e-mails, phones and names must not reach a log line
+    const contactValues: string[] = [];
+    for (const [path, field, sample, extra] of [
+      ['/social/create_social_csv_audience', 'csvFile', 'social-contacts.csv', { audienceName: 'Leak check' }],
+      ['/professional/create_csv_audience', 'csv', 'professional-contacts.csv', { type: 'USER_LIST_UPLOAD' }],
+    ] as const) {
+      const csv = readFileSync(new URL(`../../samples/${sample}`, import.meta.url), 'utf8');
+      const rows = csv.trim().split('\n').slice(1, 40).map((line) => line.split(','));
+      contactValues.push(...rows.flatMap((cells) => cells.filter((cell) => cell.includes('@') || /\d{3}.*\d{3}/.test(cell))));
+      const form = new FormData();
+      form.append('userId', 'demo-user');
+      for (const [name, value] of Object.entries(extra)) form.append(name, value);
+      form.append(field, new Blob([csv], { type: 'text/csv' }), sample);
+      const uploaded = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'x-api-key': demoKey }, body: form });
+      responses.push(await uploaded.text());
+      expect(uploaded.status).toBe(200);
+    }
+    // a file with a bad row, whose value would be the tempting thing to log
+    const bad = new FormData();
+    bad.append('userId', 'demo-user');
+    bad.append('audienceName', 'Bad rows');
+    bad.append('csvFile', new Blob(['email\nleaky.value@nowhere.example\nnot-an-email-leaky\n'], { type: 'text/csv' }), 'bad.csv');
+    const badResponse = await fetch(`${stack.url}/social/create_social_csv_audience`, { method: 'POST', headers: { 'x-api-key': demoKey }, body: bad });
+    responses.push(await badResponse.text());
+    contactValues.push('leaky.value@nowhere.example', 'not-an-email-leaky');
+    expect(contactValues.length).toBeGreaterThan(20);
+
     const code = await stack.stop();
     expect(code).toBe(0);
     const output = stack.output();
@@ -80,6 +107,10 @@ describe('the local stack and the admin CLI as processes', () => {
     for (const secret of [...Object.values(secrets), tenantKey]) {
       expect(output).not.toContain(secret);
       for (const response of responses) expect(response).not.toContain(secret);
+    }
+    for (const value of contactValues) {
+      expect(output).not.toContain(value);
+      for (const response of responses) expect(response).not.toContain(value);
     }
     // the demo key is printed in the start banner on purpose, and nowhere else
     for (const line of logLines) expect(line).not.toContain(demoKey);

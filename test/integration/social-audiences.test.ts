@@ -153,11 +153,11 @@ describe('create_social_csv_audience', () => {
   it('answers a retried Idempotency-Key from the stored result, without a second upload', async () => {
     const { userId, token } = await newSocialUser(apiKey);
     const headers = { 'idempotency-key': randomUUID() };
-    const first = await upload(PATH, { userId, audienceName: 'Once' }, { field: 'csvFile', content: sample }, { apiKey, headers }, { apiKey });
-    const retry = await upload(PATH, { userId, audienceName: 'Once' }, { field: 'csvFile', content: sample }, { apiKey, headers }, { apiKey });
+    const first = await upload(PATH, { userId, audienceName: 'Once' }, { field: 'csvFile', content: sample }, { apiKey, headers });
+    const retry = await upload(PATH, { userId, audienceName: 'Once' }, { field: 'csvFile', content: sample }, { apiKey, headers });
     expect(retry.body).toEqual(first.body);
     expect(await upstreamRequestsWith('social', token)).toHaveLength(2);
-    const otherFile = await upload(PATH, { userId, audienceName: 'Once' }, { field: 'csvFile', content: contactsCsv(3) }, { apiKey, headers }, { apiKey });
+    const otherFile = await upload(PATH, { userId, audienceName: 'Once' }, { field: 'csvFile', content: contactsCsv(3) }, { apiKey, headers });
     expect(otherFile.status).toBe(409);
     expect(otherFile.body.results.code).toBe('IDEMPOTENCY_CONFLICT');
   });
@@ -167,13 +167,13 @@ describe('create_social_csv_audience', () => {
     const headers = { 'idempotency-key': randomUUID() };
     const csv = contactsCsv(25_000);
     await injectFault('social', { requestIncludes: '"batch_seq":2', status: 500, body: { error: { message: 'An unexpected error has occurred.', code: 2, is_transient: true } }, times: 3 });
-    const failed = await upload(PATH, { userId, audienceName: 'Resumable' }, { field: 'csvFile', content: csv }, { apiKey, headers }, { apiKey });
+    const failed = await upload(PATH, { userId, audienceName: 'Resumable' }, { field: 'csvFile', content: csv }, { apiKey, headers });
     expect(failed.status).toBe(502);
     expect(failed.body.results).toMatchObject({ code: 'PLATFORM_UNAVAILABLE', rows_landed: 10_000, rows_total: 25_000, session_id: expect.stringMatching(/^\d+$/), audienceId: expect.any(String) });
     expect(failed.body.results.error).toContain('10000 of 25000 rows had landed');
     expect(await stagedObjects()).toHaveLength(1); // kept for the retry
 
-    const resumed = await upload(PATH, { userId, audienceName: 'Resumable' }, { field: 'csvFile', content: csv }, { apiKey, headers }, { apiKey });
+    const resumed = await upload(PATH, { userId, audienceName: 'Resumable' }, { field: 'csvFile', content: csv }, { apiKey, headers });
     expect(resumed.status).toBe(200);
     expect(resumed.body.results).toMatchObject({ audienceId: failed.body.results.audienceId, session_id: failed.body.results.session_id, num_received: 25_000 });
 

@@ -4,6 +4,8 @@ import { handler as getHistory } from '../../functions/get-campaign-optimization
 import { handler as getProfile } from '../../functions/get-profile.ts';
 import { handler as recordOptimization } from '../../functions/record-campaign-optimization.ts';
 import { handler as createLeadForm } from '../../functions/create-lead-form.ts';
+import { handler as createProfessionalCsvAudience } from '../../functions/create-professional-csv-audience.ts';
+import { handler as createSocialCsvAudience } from '../../functions/create-social-csv-audience.ts';
 import { handler as getAdAccountMedia } from '../../functions/get-ad-account-media.ts';
 import { handler as getCampaignsList } from '../../functions/get-campaigns-list.ts';
 import { handler as getPhotoPageMedia } from '../../functions/get-photo-page-media.ts';
@@ -21,6 +23,8 @@ const cases = [
   { name: 'search-targeting-locations', handler: searchTargetingLocations, invalidPaths: ['query'] },
   { name: 'get-campaigns-list', handler: getCampaignsList, invalidPaths: ['userId'] },
   { name: 'create-lead-form', handler: createLeadForm, invalidPaths: ['language', 'thankYouPage.website_url'] },
+  { name: 'create-social-csv-audience', handler: createSocialCsvAudience, invalidPaths: ['audienceName'] },
+  { name: 'create-professional-csv-audience', handler: createProfessionalCsvAudience, invalidPaths: ['type', 'csv'] },
 ];
 
 describe('handlers with sam-style events', () => {
