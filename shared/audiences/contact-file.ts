@@ -12,13 +12,16 @@ export async function forEachContactRow(
 ): Promise<{ layout: ContactLayout; dataRows: number }> {
   let layout: ContactLayout | undefined;
   let dataRows = 0;
-  for await (const record of readCsv(bytes)) {
-    if (!layout) {
-      layout = contactLayout(record.cells);
-      if (layout.hasHeader) continue;
+  for await (const records of readCsv(bytes)) {
+    for (const record of records) {
+      if (!layout) {
+        layout = contactLayout(record.cells);
+        if (layout.hasHeader) continue;
+      }
+      dataRows++;
+      const visited = visit(hashContactRow(record.cells, layout), record.line, layout);
+      if (visited) await visited; // only a batch upload waits; plain rows stay synchronous
     }
-    dataRows++;
-    await visit(hashContactRow(record.cells, layout), record.line, layout);
   }
   if (!layout) throw new CsvProblem('The file is empty; upload a CSV with a header row and one row per contact.');
   if (dataRows === 0) throw new CsvProblem('The file has a header but no data rows.');

@@ -88,9 +88,10 @@ export function hashContactRow(cells: string[], layout: ContactLayout): HashedRo
   }
   const values: string[] = [];
   let filled = 0;
-  for (const [index, column] of layout.columns.entries()) {
+  for (let index = 0; index < layout.columns.length; index++) {
+    const column = layout.columns[index] as ContactKey | 'DOB';
     const raw = cells[index] ?? '';
-    if (raw.trim() === '') {
+    if (raw.length === 0 || raw.trim() === '') {
       values.push(...(column === 'DOB' ? ['', '', ''] : ['']));
       continue;
     }
@@ -102,10 +103,12 @@ export function hashContactRow(cells: string[], layout: ContactLayout): HashedRo
       continue;
     }
     const hashed = HASHED_KEYS.has(column);
-    const lowered = raw.trim().toLowerCase();
-    if (hashed && isSha256Hex(lowered)) {
-      values.push(lowered); // hashed by the client already
-      continue;
+    if (hashed && raw.length >= 64) {
+      const lowered = raw.trim().toLowerCase();
+      if (isSha256Hex(lowered)) {
+        values.push(lowered); // hashed by the client already
+        continue;
+      }
     }
     const normalized = normalizeValue(column, raw, context);
     if ('invalid' in normalized) return { invalid: { column: layout.names[index] as string, reason: normalized.invalid } };

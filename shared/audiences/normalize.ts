@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { US_STATE_ABBREVIATIONS, US_STATE_CODES } from './us-states.ts';
 
@@ -37,8 +37,9 @@ export interface RowContext {
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 export const isSha256Hex = (value: string) => SHA256_HEX.test(value);
 
+/** SHA-256 of the UTF-8 bytes, lower-case hex (the one-shot API: about twice as fast for short values). */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value, 'utf8').digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 const countries = new Set<string>(getCountries());

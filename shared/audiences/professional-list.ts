@@ -81,7 +81,9 @@ export async function prepareProfessionalList(type: ListType, bytes: AsyncIterab
   const records: string[][] = [];
   const skipped: string[] = [];
   let dataRows = 0;
-  for await (const record of readCsv(bytes)) {
+  for await (const record of (async function* () {
+    for await (const records of readCsv(bytes)) yield* records;
+  })()) {
     if (!names) {
       names = templateColumns(type, record.cells);
       continue;
