@@ -79,6 +79,23 @@ export const routes: readonly Route[] = [
     nodeOptions: CSV_NODE_OPTIONS,
   },
   {
+    operation: 'get_search_ads_result',
+    method: 'POST',
+    path: '/searchads/get_search_ads_result',
+    entry: 'functions/get-search-ads-result.ts',
+    platform: 'searchads',
+  },
+  {
+    operation: 'create_search_campaign',
+    method: 'POST',
+    path: '/searchads/create_search_campaign',
+    entry: 'functions/create-search-campaign.ts',
+    platform: 'searchads',
+    writes: true,
+    idempotent: true,
+    memoryMb: 512,
+  },
+  {
     operation: 'create_csv_audience',
     method: 'POST',
     path: '/professional/create_csv_audience',

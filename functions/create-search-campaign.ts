@@ -1,0 +1,17 @@
+import { randomBytes } from 'node:crypto';
+import { defineOperation } from '../shared/http/operation.ts';
+import { createSearchCampaign } from '../shared/platforms/searchads/campaign-mutate.ts';
+import { searchadsSession } from '../shared/platforms/searchads/client.ts';
+import { fetchImages } from '../shared/platforms/searchads/images.ts';
+import { createSearchCampaignRequest } from '../shared/schemas/searchads.ts';
+
+export const handler = defineOperation({
+  name: 'create_search_campaign',
+  request: createSearchCampaignRequest,
+  idempotent: true,
+  run: async ({ input, user, context }) => {
+    const session = searchadsSession(user, context);
+    const images = await fetchImages(input.images ?? [], session);
+    return createSearchCampaign(session, input, images, randomBytes(3).toString('hex'));
+  },
+});

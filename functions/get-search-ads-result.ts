@@ -1,0 +1,12 @@
+import { defineOperation } from '../shared/http/operation.ts';
+import { searchadsSession } from '../shared/platforms/searchads/client.ts';
+import { campaignStats, statsRange } from '../shared/platforms/searchads/stats.ts';
+import { getSearchAdsResultRequest } from '../shared/schemas/searchads.ts';
+
+export const handler = defineOperation({
+  name: 'get_search_ads_result',
+  request: getSearchAdsResultRequest,
+  run: async ({ input, user, context }) => ({
+    stats: await campaignStats(searchadsSession(user, context), input.campaignId, statsRange(input.startDate, input.endDate)),
+  }),
+});
