@@ -4,6 +4,8 @@ import { handler as getHistory } from '../../functions/get-campaign-optimization
 import { handler as getProfile } from '../../functions/get-profile.ts';
 import { handler as recordOptimization } from '../../functions/record-campaign-optimization.ts';
 import { handler as createLeadForm } from '../../functions/create-lead-form.ts';
+import { handler as createSearchCampaign } from '../../functions/create-search-campaign.ts';
+import { handler as getSearchAdsResult } from '../../functions/get-search-ads-result.ts';
 import { handler as createProfessionalCsvAudience } from '../../functions/create-professional-csv-audience.ts';
 import { handler as createSocialCsvAudience } from '../../functions/create-social-csv-audience.ts';
 import { handler as getAdAccountMedia } from '../../functions/get-ad-account-media.ts';
@@ -24,6 +26,8 @@ const cases = [
   { name: 'get-campaigns-list', handler: getCampaignsList, invalidPaths: ['userId'] },
   { name: 'create-lead-form', handler: createLeadForm, invalidPaths: ['language', 'thankYouPage.website_url'] },
   { name: 'create-social-csv-audience', handler: createSocialCsvAudience, invalidPaths: ['audienceName'] },
+  { name: 'get-search-ads-result', handler: getSearchAdsResult, invalidPaths: ['endDate'] },
+  { name: 'create-search-campaign', handler: createSearchCampaign, invalidPaths: ['ads.0.headlines', 'locations'] },
   { name: 'create-professional-csv-audience', handler: createProfessionalCsvAudience, invalidPaths: ['type', 'csv'] },
 ];
 

@@ -53,6 +53,7 @@ export async function accessToken(refreshToken: string, budget: CallBudget): Pro
     token: pending.then((result) => result.token),
     expiresAt: Number.POSITIVE_INFINITY,
   };
+  entry.token.catch(() => undefined); // a failed refresh reaches each waiter, not the process
   tokens.set(key, entry);
   try {
     const { token, expiresIn } = await pending;
