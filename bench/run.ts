@@ -23,7 +23,7 @@ const rows: Array<[string, string, string]> = [];
 
 async function audiencePipeline(): Promise<void> {
   const script = join(workDir, 'audience-pipeline.mjs');
-  await build({ entryPoints: ['bench/audience-pipeline.ts'], bundle: true, platform: 'node', format: 'esm', target: 'node22', minify: true, outfile: script, logLevel: 'error' });
+  await build({ entryPoints: ['bench/audience-pipeline.ts'], bundle: true, platform: 'node', format: 'esm', target: 'node24', minify: true, outfile: script, logLevel: 'error' });
   const ROWS = 1_000_000;
   const small = join(workDir, 'contacts-250k.csv');
   const large = join(workDir, 'contacts-1m.csv');

@@ -37,16 +37,19 @@ const configSchema = z.object({
   SEARCHADS_CLIENT_SECRET: optionalSecret,
   PROFESSIONAL_CLIENT_ID: optionalSecret,
   PROFESSIONAL_CLIENT_SECRET: optionalSecret,
+  /** in the cloud: the Secrets Manager secret holding the app credentials above, as JSON */
+  APP_CREDENTIALS_SECRET_ARN: optionalSecret,
 });
 
 export type Config = z.infer<typeof configSchema>;
 
 let cached: Config | undefined;
+let overrides: Record<string, string> = {};
 
 /** The validated configuration; the environment is read on the first call only. */
 export function config(): Config {
   if (!cached) {
-    const parsed = configSchema.safeParse(process.env);
+    const parsed = configSchema.safeParse({ ...process.env, ...overrides });
     if (!parsed.success) {
       const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
       throw new Error(`Invalid configuration: ${problems.join('; ')}`);
@@ -54,4 +57,11 @@ export function config(): Config {
     cached = parsed.data;
   }
   return cached;
+}
+
+/** App credentials read from Secrets Manager at cold start join the configuration (validated again). */
+export function addSecretConfiguration(values: Record<string, string>): void {
+  overrides = { ...overrides, ...values };
+  cached = undefined;
+  config();
 }

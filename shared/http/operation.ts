@@ -1,6 +1,7 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
+import { loadAppCredentials } from '../app-credentials.ts';
 import type { User } from '../store/users.ts';
 import { header } from './headers.ts';
 import { checkIdempotencyKey, idempotentRunner } from './idempotency.ts';
@@ -53,6 +54,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
   if (definition.user !== false) pipeline.use(resolveUser());
 
   const handler = pipeline.handler(async (event, context) => {
+    await loadAppCredentials();
     const idempotencyKey = runIdempotently ? checkIdempotencyKey(header(event, 'idempotency-key')) : undefined;
     const call = {
       input: context.input as z.output<Schema>,

@@ -1,0 +1,212 @@
+import { fileURLToPath } from 'node:url';
+import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Key } from 'aws-cdk-lib/aws-kms';
+import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { NagSuppressions } from 'cdk-nag';
+import type { Construct } from 'constructs';
+import { fallbackRoute, routes, type Route } from '../shared/routes.ts';
+import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
+
+/**
+ * One environment of the service: the HTTP API (payload 2.0) with a route per operation from the
+ * route table the local gateway serves, one function per operation bundled by esbuild, the tables
+ * from the shared definitions, the upload bucket and the app-credentials secret, each function given
+ * only what it uses.
+ */
+export interface AdCampaignApiStackProps extends StackProps {
+  stage: string;
+}
+
+const projectRoot = fileURLToPath(new URL('../', import.meta.url));
+export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
+/** Lambda's ESM runtime has no `require`; bundled CommonJS dependencies need one. */
+export const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
+
+/** esbuild options shared by the stack and the benchmark that measures its bundles. */
+export const BUNDLING = {
+  minify: true,
+  sourceMap: true,
+  format: OutputFormat.ESM,
+  target: 'node24',
+  mainFields: ['module', 'main'],
+  banner: ESM_REQUIRE_BANNER,
+  externalModules: [] as string[],
+};
+
+export class AdCampaignApiStack extends Stack {
+  readonly api: HttpApi;
+  readonly functions = new Map<string, NodejsFunction>();
+
+  constructor(scope: Construct, id: string, props: AdCampaignApiStackProps) {
+    super(scope, id, props);
+    const production = props.stage !== 'dev';
+    const removalPolicy = production ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+
+    const dataKey = new Key(this, 'DataKey', {
+      description: `ad-campaign-api ${props.stage}: tables, uploads and app credentials`,
+      enableKeyRotation: true,
+      removalPolicy,
+    });
+
+    const table = (definition: TableDefinition) =>
+      new Table(this, `${definition.id}Table`, {
+        partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
+        ...(definition.sortKey ? { sortKey: { name: definition.sortKey, type: AttributeType.STRING } } : {}),
+        ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
+        billingMode: BillingMode.PAY_PER_REQUEST,
+        pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+        encryption: TableEncryption.CUSTOMER_MANAGED,
+        encryptionKey: dataKey,
+        deletionProtection: production,
+        removalPolicy,
+      });
+    const main = table(mainTable);
+    const idempotency = table(idempotencyTable);
+
+    const uploads = new Bucket(this, 'UploadBucket', {
+      encryption: BucketEncryption.KMS,
+      encryptionKey: dataKey,
+      bucketKeyEnabled: true,
+      blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+      enforceSSL: true,
+      versioned: false,
+      lifecycleRules: [{ id: 'expire-staged-uploads', prefix: 'uploads/', expiration: Duration.days(2), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      removalPolicy,
+      autoDeleteObjects: !production,
+    });
+    NagSuppressions.addResourceSuppressions(uploads, [
+      { id: 'AwsSolutions-S1', reason: 'Staging bucket for uploads that live at most two days; requests are traced per function, and a server-access-log bucket would hold the same keys longer than the data.' },
+    ]);
+
+    const credentials = new Secret(this, 'AppCredentials', {
+      description: 'App credentials: SOCIAL_APP_SECRET, SEARCHADS_DEVELOPER_TOKEN, SEARCHADS_CLIENT_ID, SEARCHADS_CLIENT_SECRET, PROFESSIONAL_CLIENT_ID, PROFESSIONAL_CLIENT_SECRET (JSON)',
+      encryptionKey: dataKey,
+      removalPolicy,
+    });
+    NagSuppressions.addResourceSuppressions(credentials, [
+      { id: 'AwsSolutions-SMG4', reason: 'Third-party OAuth client secrets and app secrets are rotated in the platforms’ consoles; there is no rotation Lambda for them.' },
+    ]);
+
+    this.api = new HttpApi(this, 'HttpApi', {
+      apiName: `ad-campaign-api-${props.stage}`,
+      description: 'Advertising campaign management API',
+      createDefaultStage: true,
+    });
+    const accessLogs = new LogGroup(this, 'AccessLogs', { retention: RetentionDays.THREE_MONTHS, removalPolicy });
+    const stage = this.api.defaultStage?.node.defaultChild as CfnStage;
+    stage.accessLogSettings = {
+      destinationArn: accessLogs.logGroupArn,
+      format: JSON.stringify({
+        requestId: '$context.requestId',
+        ip: '$context.identity.sourceIp',
+        requestTime: '$context.requestTime',
+        routeKey: '$context.routeKey',
+        status: '$context.status',
+        responseLength: '$context.responseLength',
+        latency: '$context.integrationLatency',
+        error: '$context.integrationErrorMessage',
+      }),
+    };
+    stage.defaultRouteSettings = { throttlingBurstLimit: production ? 200 : 50, throttlingRateLimit: production ? 100 : 20 };
+
+    const makeFunction = (route: Pick<Route, 'operation' | 'entry' | 'platform' | 'usesUploadBucket' | 'writes' | 'idempotent' | 'memoryMb' | 'timeoutSeconds' | 'nodeOptions'>) => {
+      const logGroup = new LogGroup(this, `${route.operation}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy });
+      const fn = new NodejsFunction(this, `${route.operation}Function`, {
+        entry: `${projectRoot}${route.entry}`,
+        handler: 'handler',
+        runtime: LAMBDA_RUNTIME,
+        architecture: Architecture.ARM_64,
+        memorySize: route.memoryMb ?? 256,
+        timeout: Duration.seconds(route.timeoutSeconds ?? 15),
+        tracing: Tracing.ACTIVE,
+        logGroup,
+        projectRoot,
+        depsLockFilePath: `${projectRoot}package-lock.json`,
+        bundling: BUNDLING,
+        environment: {
+          NODE_OPTIONS: ['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '),
+          TABLE_NAME: main.tableName,
+          ...(route.idempotent ? { IDEMPOTENCY_TABLE_NAME: idempotency.tableName } : {}),
+          ...(route.usesUploadBucket ? { UPLOAD_BUCKET: uploads.bucketName, UPLOAD_KMS_KEY_ID: dataKey.keyArn } : {}),
+          ...(route.platform ? { APP_CREDENTIALS_SECRET_ARN: credentials.secretArn } : {}),
+          POWERTOOLS_SERVICE_NAME: 'ad-campaign-api',
+          LOG_LEVEL: 'INFO',
+          STAGE: props.stage,
+        },
+      });
+      // every function looks up API keys and users; some also write
+      const tableActions = ['dynamodb:GetItem', 'dynamodb:Query', ...(route.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : [])];
+      fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: tableActions, resources: [main.tableArn] }));
+      if (route.idempotent) {
+        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], resources: [idempotency.tableArn] }));
+      }
+      dataKey.grantEncryptDecrypt(fn);
+      if (route.usesUploadBucket) {
+        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [uploads.arnForObjects('uploads/*')] }));
+      }
+      if (route.platform) credentials.grantRead(fn);
+      NagSuppressions.addResourceSuppressions(
+        fn,
+        [
+          { id: 'AwsSolutions-IAM4', reason: 'AWSLambdaBasicExecutionRole only lets the function write its own logs.', appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'] },
+          { id: 'AwsSolutions-IAM5', reason: 'Wildcards are scoped: X-Ray trace segments have no resource ARN, KMS data-key actions (GenerateDataKey*, ReEncrypt*) are on the one data key, and uploads/* is the staging prefix of the one bucket.' },
+        ],
+        true,
+      );
+      new Alarm(this, `${route.operation}Throttles`, {
+        metric: fn.metricThrottles({ period: Duration.minutes(5) }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: `${route.operation} is being throttled`,
+      });
+      this.functions.set(route.operation, fn);
+      return fn;
+    };
+
+    const httpRoutes = routes.map(
+      (route) =>
+        new HttpRoute(this, `${route.operation}Route`, {
+          httpApi: this.api,
+          routeKey: HttpRouteKey.with(route.path, route.method === 'GET' ? HttpMethod.GET : HttpMethod.POST),
+          integration: new HttpLambdaIntegration(`${route.operation}Integration`, makeFunction(route)),
+        }),
+    );
+    // unknown paths and methods get the service's 404/405 envelopes
+    httpRoutes.push(
+      new HttpRoute(this, 'DefaultRoute', {
+        httpApi: this.api,
+        routeKey: HttpRouteKey.DEFAULT,
+        integration: new HttpLambdaIntegration('DefaultIntegration', makeFunction(fallbackRoute)),
+      }),
+    );
+    for (const httpRoute of httpRoutes) {
+      NagSuppressions.addResourceSuppressions(httpRoute, [
+        { id: 'AwsSolutions-APIG4', reason: 'Every operation authenticates its x-api-key against hashed keys in DynamoDB in the function’s middleware.' },
+      ]);
+    }
+
+    new Alarm(this, 'Api5xx', {
+      metric: this.api.metricServerError({ period: Duration.minutes(5) }),
+      threshold: 5,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: 'The API answered 5xx responses',
+    });
+
+    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'TableName', { value: main.tableName, description: 'TABLE_NAME for `npm run admin` against this stage' });
+    new CfnOutput(this, 'AppCredentialsSecretArn', { value: credentials.secretArn });
+  }
+}

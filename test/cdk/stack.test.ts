@@ -1,0 +1,153 @@
+import { App, Aspects } from 'aws-cdk-lib';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
+import { AwsSolutionsChecks } from 'cdk-nag';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { AdCampaignApiStack } from '../../infra/stack.ts';
+import { routes } from '../../shared/routes.ts';
+
+/** The CDK stack, proven by synthesis: routes, runtimes, data stores, least privilege, cdk-nag. */
+function synth(stage: string) {
+  const app = new App({ context: { stage } });
+  const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage });
+  Aspects.of(app).add(new AwsSolutionsChecks());
+  app.synth();
+  return { stack, template: Template.fromStack(stack) };
+}
+
+let prod: ReturnType<typeof synth>;
+let dev: ReturnType<typeof synth>;
+beforeAll(() => {
+  prod = synth('prod');
+  dev = synth('dev');
+}, 180_000);
+
+type Resource = { Type: string; Properties: Record<string, any> };
+/** CloudFormation logical ids drop the underscores of the construct ids */
+const logical = (operation: string) => operation.replaceAll('_', '');
+const resources = (template: Template, type: string) => Object.entries(template.findResources(type)) as Array<[string, Resource]>;
+
+describe('cdk-nag AwsSolutions', () => {
+  it('reports no unsuppressed error or warning', () => {
+    for (const { stack } of [prod, dev]) {
+      expect(Annotations.fromStack(stack).findError('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+      expect(Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('AwsSolutions-.*'))).toEqual([]);
+    }
+  });
+
+  it('gives a reason for every suppression', () => {
+    for (const [, resource] of Object.entries(prod.template.toJSON().Resources as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ reason: string }> } } }>)) {
+      for (const rule of resource.Metadata?.cdk_nag?.rules_to_suppress ?? []) expect(rule.reason.length).toBeGreaterThan(30);
+    }
+  });
+});
+
+describe('routes and functions', () => {
+  it('has one route per operation of the route table, each reaching its own function, and the catch-all', () => {
+    const integrations = new Map(resources(prod.template, 'AWS::ApiGatewayV2::Integration'));
+    const routeResources = resources(prod.template, 'AWS::ApiGatewayV2::Route');
+    expect(routeResources).toHaveLength(routes.length + 1);
+    for (const route of [...routes.map((entry) => ({ key: `${entry.method} ${entry.path}`, operation: entry.operation })), { key: '$default', operation: 'route_not_found' }]) {
+      const found = routeResources.find(([, resource]) => resource.Properties.RouteKey === route.key);
+      expect(found, route.key).toBeDefined();
+      const integrationId = found?.[1].Properties.Target['Fn::Join'][1][1].Ref as string;
+      const integration = integrations.get(integrationId);
+      expect(integration?.Properties.IntegrationType).toBe('AWS_PROXY');
+      expect(integration?.Properties.PayloadFormatVersion).toBe('2.0');
+      const functionId = integration?.Properties.IntegrationUri['Fn::GetAtt'][0] as string;
+      expect(functionId.startsWith(`${logical(route.operation)}Function`), functionId).toBe(true);
+    }
+  });
+
+  it('runs every function on Node 24, arm64, traced, with a log retention and a timeout inside API Gateway’s 29 s', () => {
+    const functions = resources(prod.template, 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(routes.length + 1);
+    for (const [, fn] of functions) {
+      expect(fn.Properties.Runtime).toBe('nodejs24.x');
+      expect(fn.Properties.Architectures).toEqual(['arm64']);
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
+      expect(fn.Properties.Timeout).toBeLessThan(29);
+      expect(fn.Properties.Handler).toBe('index.handler');
+    }
+    for (const [, group] of resources(prod.template, 'AWS::Logs::LogGroup')) expect(group.Properties.RetentionInDays).toBeGreaterThan(0);
+    const csv = functions.filter(([id]) => id.startsWith('createsocialcsvaudience') || id.startsWith('createcsvaudience'));
+    expect(csv).toHaveLength(2);
+    for (const [, fn] of csv) {
+      expect(fn.Properties.MemorySize).toBe(1024);
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe('--enable-source-maps --max-semi-space-size=4');
+    }
+  });
+
+  it('throttles the stage, writes access logs and alarms on 5xx and throttles', () => {
+    prod.template.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+      StageName: '$default',
+      DefaultRouteSettings: { ThrottlingBurstLimit: 200, ThrottlingRateLimit: 100 },
+      AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('requestId') },
+    });
+    const alarms = resources(prod.template, 'AWS::CloudWatch::Alarm');
+    expect(alarms.some(([, alarm]) => alarm.Properties.MetricName === '5xx')).toBe(true);
+    expect(alarms.filter(([, alarm]) => alarm.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 1);
+  });
+});
+
+describe('data stores', () => {
+  it('builds the tables from the shared definitions: on demand, point-in-time recovery, customer-managed key', () => {
+    const tables = resources(prod.template, 'AWS::DynamoDB::Table');
+    expect(tables).toHaveLength(2);
+    const keys = tables.map(([, table]) => table.Properties.KeySchema.map((key: { AttributeName: string }) => key.AttributeName).join(','));
+    expect(keys.sort()).toEqual(['id', 'pk,sk']);
+    for (const [, table] of tables) {
+      expect(table.Properties.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(table.Properties.SSESpecification).toMatchObject({ SSEEnabled: true, SSEType: 'KMS', KMSMasterKeyId: expect.anything() });
+      expect(table.Properties.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(table.Properties.DeletionProtectionEnabled).toBe(true);
+      expect(table.Properties.TimeToLiveSpecification?.Enabled).toBe(true);
+    }
+    for (const [, table] of resources(dev.template, 'AWS::DynamoDB::Table')) expect(table.Properties.DeletionProtectionEnabled).toBe(false);
+  });
+
+  it('keeps the upload bucket private, encrypted with KMS, TLS-only, unversioned, with staged uploads expiring', () => {
+    const [[, bucket]] = resources(prod.template, 'AWS::S3::Bucket') as [[string, Resource]];
+    expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('aws:kms');
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 2, Status: 'Enabled' })]);
+    const [[, policy]] = resources(prod.template, 'AWS::S3::BucketPolicy') as [[string, Resource]];
+    const statements = policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>;
+    expect(statements.some((statement) => statement.Effect === 'Deny' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false')).toBe(true);
+    expect(statements.filter((statement) => statement.Effect === 'Allow' && statement.Principal === '*')).toEqual([]);
+  });
+});
+
+describe('least privilege', () => {
+  const policiesOf = (operation: string) =>
+    resources(prod.template, 'AWS::IAM::Policy')
+      .filter(([id]) => id.startsWith(`${logical(operation)}FunctionServiceRoleDefaultPolicy`))
+      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>);
+  const actionsOf = (operation: string) => policiesOf(operation).flatMap((statement) => [statement.Action].flat());
+
+  it.each(routes.map((route) => [route.operation, route] as const))('%s has only what it uses', (operation, route) => {
+    const actions = actionsOf(operation);
+    const s3 = actions.filter((action) => action.startsWith('s3:'));
+    if (route.usesUploadBucket) expect(s3.sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    else expect(s3).toEqual([]);
+    expect(actions.includes('secretsmanager:GetSecretValue')).toBe(Boolean(route.platform));
+    const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
+    const mainTableStatement = policiesOf(operation).find((statement) => [statement.Action].flat().includes('dynamodb:Query'));
+    expect([mainTableStatement?.Action].flat().some((action) => writes.includes(action as string))).toBe(Boolean(route.writes));
+    expect(actions.some((action) => /^dynamodb:(Scan|BatchWriteItem|\*)$/.test(action))).toBe(false);
+  });
+
+  it('lets only the platform functions read the app-credentials secret, by name in their environment', () => {
+    for (const [id, fn] of resources(prod.template, 'AWS::Lambda::Function')) {
+      const route = routes.find((entry) => id.startsWith(`${logical(entry.operation)}Function`));
+      expect(Boolean(fn.Properties.Environment.Variables.APP_CREDENTIALS_SECRET_ARN), id).toBe(Boolean(route?.platform));
+    }
+  });
+});
+
+describe('template snapshot', () => {
+  it('matches, asset hashes aside', () => {
+    const json = JSON.stringify(prod.template.toJSON(), null, 1).replace(/[0-9a-f]{64}(\.zip)?/g, '<asset>');
+    expect(json).toMatchSnapshot();
+  });
+});
