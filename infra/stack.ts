@@ -92,6 +92,15 @@ export class AdCampaignApiStack extends Stack {
       encryptionKey: dataKey,
       removalPolicy,
     });
+    const connectionKey = new Secret(this, 'ConnectionKey', {
+      description: 'Seals users’ platform tokens in the table (CONNECTION_ENCRYPTION_KEY)',
+      encryptionKey: dataKey,
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy,
+    });
+    NagSuppressions.addResourceSuppressions(connectionKey, [
+      { id: 'AwsSolutions-SMG4', reason: 'Rotating this key would make the tokens sealed with it unreadable; rotation needs a re-sealing job, which is not built yet.' },
+    ]);
     NagSuppressions.addResourceSuppressions(credentials, [
       { id: 'AwsSolutions-SMG4', reason: 'Third-party OAuth client secrets and app secrets are rotated in the platforms’ consoles; there is no rotation Lambda for them.' },
     ]);
@@ -118,7 +127,8 @@ export class AdCampaignApiStack extends Stack {
     };
     stage.defaultRouteSettings = { throttlingBurstLimit: production ? 200 : 50, throttlingRateLimit: production ? 100 : 20 };
 
-    const makeFunction = (route: Pick<Route, 'operation' | 'entry' | 'platform' | 'usesUploadBucket' | 'writes' | 'idempotent' | 'memoryMb' | 'timeoutSeconds' | 'nodeOptions'>) => {
+    const makeFunction = (route: Pick<Route, 'operation' | 'entry' | 'platform' | 'usesUploadBucket' | 'writes' | 'idempotent' | 'sealsConnections' | 'memoryMb' | 'timeoutSeconds' | 'nodeOptions'>) => {
+      const seals = Boolean(route.platform || route.sealsConnections);
       const logGroup = new LogGroup(this, `${route.operation}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy });
       const fn = new NodejsFunction(this, `${route.operation}Function`, {
         entry: `${projectRoot}${route.entry}`,
@@ -138,6 +148,7 @@ export class AdCampaignApiStack extends Stack {
           ...(route.idempotent ? { IDEMPOTENCY_TABLE_NAME: idempotency.tableName } : {}),
           ...(route.usesUploadBucket ? { UPLOAD_BUCKET: uploads.bucketName, UPLOAD_KMS_KEY_ID: dataKey.keyArn } : {}),
           ...(route.platform ? { APP_CREDENTIALS_SECRET_ARN: credentials.secretArn } : {}),
+          ...(seals ? { CONNECTION_KEY_SECRET_ARN: connectionKey.secretArn } : {}),
           POWERTOOLS_SERVICE_NAME: 'ad-campaign-api',
           LOG_LEVEL: 'INFO',
           STAGE: props.stage,
@@ -154,6 +165,7 @@ export class AdCampaignApiStack extends Stack {
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [uploads.arnForObjects('uploads/*')] }));
       }
       if (route.platform) credentials.grantRead(fn);
+      if (seals) connectionKey.grantRead(fn);
       NagSuppressions.addResourceSuppressions(
         fn,
         [

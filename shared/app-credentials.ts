@@ -2,8 +2,9 @@ import { config, addSecretConfiguration } from './config.ts';
 
 /**
  * In the cloud the app credentials (search-ads OAuth client and developer token, professional OAuth
- * client, social app secret) live in one Secrets Manager secret, read once per cold start by the
- * functions that call a platform; only those are given its ARN and the right to read it.
+ * client, social app secret) live in one Secrets Manager secret, and the key that seals platform
+ * tokens in another; each is read once per cold start by the functions given its ARN (and only those
+ * may read it).
  */
 const CREDENTIAL_KEYS = [
   'SOCIAL_APP_SECRET',
@@ -17,15 +18,21 @@ const CREDENTIAL_KEYS = [
 let loading: Promise<void> | undefined;
 
 export function loadAppCredentials(): Promise<void> {
-  const arn = config().APP_CREDENTIALS_SECRET_ARN;
-  if (!arn) return Promise.resolve();
+  const { APP_CREDENTIALS_SECRET_ARN: credentialsArn, CONNECTION_KEY_SECRET_ARN: connectionKeyArn } = config();
+  if (!credentialsArn && !connectionKeyArn) return Promise.resolve();
   loading ??= (async () => {
     const { getSecret } = await import('@aws-lambda-powertools/parameters/secrets');
-    const secret = (await getSecret(arn, { transform: 'json', maxAge: 24 * 60 * 60 })) as Record<string, unknown> | undefined;
     const values: Record<string, string> = {};
-    for (const key of CREDENTIAL_KEYS) {
-      const value = secret?.[key];
-      if (typeof value === 'string' && value !== '') values[key] = value;
+    if (credentialsArn) {
+      const secret = (await getSecret(credentialsArn, { transform: 'json', maxAge: 24 * 60 * 60 })) as Record<string, unknown> | undefined;
+      for (const key of CREDENTIAL_KEYS) {
+        const value = secret?.[key];
+        if (typeof value === 'string' && value !== '') values[key] = value;
+      }
+    }
+    if (connectionKeyArn) {
+      const connectionKey = await getSecret(connectionKeyArn, { maxAge: 24 * 60 * 60 });
+      if (typeof connectionKey === 'string') values.CONNECTION_ENCRYPTION_KEY = connectionKey;
     }
     addSecretConfiguration(values);
   })().catch((error: unknown) => {

@@ -17,7 +17,7 @@ const configSchema = z.object({
   UPLOAD_BUCKET: z.string().min(1).default('ad-campaign-api-uploads'),
   /** KMS key for staged uploads (the cloud stack sets it; the bucket's default encryption applies anyway) */
   UPLOAD_KMS_KEY_ID: optionalSecret,
-  /** base64 of 32 bytes; seals platform tokens before they are stored */
+  /** a random secret of at least 32 characters; platform tokens are sealed with a key derived from it */
   CONNECTION_ENCRYPTION_KEY: optionalSecret,
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 60 * 60),
@@ -39,6 +39,8 @@ const configSchema = z.object({
   PROFESSIONAL_CLIENT_SECRET: optionalSecret,
   /** in the cloud: the Secrets Manager secret holding the app credentials above, as JSON */
   APP_CREDENTIALS_SECRET_ARN: optionalSecret,
+  /** in the cloud: the Secrets Manager secret holding CONNECTION_ENCRYPTION_KEY */
+  CONNECTION_KEY_SECRET_ARN: optionalSecret,
 });
 
 export type Config = z.infer<typeof configSchema>;

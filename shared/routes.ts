@@ -15,6 +15,8 @@ export interface Route {
   usesUploadBucket?: boolean;
   /** DynamoDB access beyond reading keys and users */
   writes?: boolean;
+  /** seals or opens platform tokens (needs the connection key); every platform operation does */
+  sealsConnections?: boolean;
   idempotent?: boolean;
   memoryMb?: number;
   timeoutSeconds?: number;
@@ -30,7 +32,7 @@ export interface Route {
 export const CSV_NODE_OPTIONS = '--max-semi-space-size=4';
 
 export const routes: readonly Route[] = [
-  { operation: 'create_user', method: 'POST', path: '/users/create_user', entry: 'functions/create-user.ts', writes: true, idempotent: true },
+  { operation: 'create_user', method: 'POST', path: '/users/create_user', entry: 'functions/create-user.ts', writes: true, idempotent: true, sealsConnections: true },
   { operation: 'get_profile', method: 'POST', path: '/users/get_profile', entry: 'functions/get-profile.ts' },
   {
     operation: 'get_campaign_optimization_history',

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { config } from '../config.ts';
 
 /**
@@ -7,13 +7,11 @@ import { config } from '../config.ts';
  */
 const VERSION = 'v1';
 
+/** The AES key: SHA-256 of the configured secret (at least 32 characters of randomness). */
 function key(): Buffer {
-  const encoded = config().CONNECTION_ENCRYPTION_KEY;
-  const bytes = encoded ? Buffer.from(encoded, 'base64') : undefined;
-  if (!bytes || bytes.length !== 32) {
-    throw new Error('CONNECTION_ENCRYPTION_KEY must be set to 32 bytes in base64');
-  }
-  return bytes;
+  const secret = config().CONNECTION_ENCRYPTION_KEY;
+  if (!secret || secret.length < 32) throw new Error('CONNECTION_ENCRYPTION_KEY must be set to a random secret of at least 32 characters');
+  return createHash('sha256').update(secret, 'utf8').digest();
 }
 
 export function seal(plaintext: string, owner: string): string {

@@ -130,18 +130,23 @@ describe('least privilege', () => {
     const s3 = actions.filter((action) => action.startsWith('s3:'));
     if (route.usesUploadBucket) expect(s3.sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
     else expect(s3).toEqual([]);
-    expect(actions.includes('secretsmanager:GetSecretValue')).toBe(Boolean(route.platform));
+    expect(actions.includes('secretsmanager:GetSecretValue')).toBe(Boolean(route.platform || route.sealsConnections));
     const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
     const mainTableStatement = policiesOf(operation).find((statement) => [statement.Action].flat().includes('dynamodb:Query'));
     expect([mainTableStatement?.Action].flat().some((action) => writes.includes(action as string))).toBe(Boolean(route.writes));
     expect(actions.some((action) => /^dynamodb:(Scan|BatchWriteItem|\*)$/.test(action))).toBe(false);
   });
 
-  it('lets only the platform functions read the app-credentials secret, by name in their environment', () => {
+  it('lets only the platform functions read the app credentials, and only those and create_user the connection key', () => {
     for (const [id, fn] of resources(prod.template, 'AWS::Lambda::Function')) {
       const route = routes.find((entry) => id.startsWith(`${logical(entry.operation)}Function`));
       expect(Boolean(fn.Properties.Environment.Variables.APP_CREDENTIALS_SECRET_ARN), id).toBe(Boolean(route?.platform));
+      expect(Boolean(fn.Properties.Environment.Variables.CONNECTION_KEY_SECRET_ARN), id).toBe(Boolean(route?.platform || route?.sealsConnections));
     }
+    const readers = resources(prod.template, 'AWS::IAM::Policy').filter(([, policy]) =>
+      (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue')),
+    );
+    expect(readers).toHaveLength(routes.filter((route) => route.platform || route.sealsConnections).length);
   });
 });
 
