@@ -1,8 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../shared/routes.ts';
+import { coldStart } from './cold-start.ts';
+import { loadTest, roundTrips } from './end-to-end.ts';
 
 /**
  * `npm run bench`: every benchmark, each measurement in a fresh Node process running esbuild
@@ -54,10 +57,91 @@ async function audiencePipeline(): Promise<void> {
   );
 }
 
-await audiencePipeline();
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(0)} KB`;
+
+async function coldStartFigures(): Promise<void> {
+  const { functions, baselines } = await coldStart(workDir);
+  const googleAds = baselines.find((baseline) => baseline.name === 'google-ads-api')?.importMs ?? 0;
+  const facebook = baselines.find((baseline) => baseline.name === 'facebook-nodejs-business-sdk')?.importMs ?? 0;
+  for (const figures of functions) {
+    const goals = [
+      googleAds / figures.importMs >= 10 ? `${(googleAds / figures.importMs).toFixed(1)}× google-ads-api` : `only ${(googleAds / figures.importMs).toFixed(1)}× google-ads-api (goal 10×)`,
+      figures.importMs < facebook ? 'faster than facebook sdk' : 'NOT faster than facebook sdk',
+      figures.foreignCode.length === 0 ? 'no other platform’s code' : `HOLDS ${figures.foreignCode.join(', ')} code`,
+    ];
+    rows.push([`cold start: ${figures.name}`, `${kb(figures.bytes)} / ${kb(figures.gzipBytes)} gz, ${figures.importMs.toFixed(1)} ms`, goals.join('; ')]);
+  }
+  for (const figures of baselines) rows.push([`cold start baseline: ${figures.name}`, `${kb(figures.bytes)} / ${kb(figures.gzipBytes)} gz, ${figures.importMs.toFixed(1)} ms`, 'one-line handler, same bundling']);
+}
+
+async function warmOverheadFigures(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-'));
+  process.env.LOG_LEVEL = 'SILENT';
+  const { startLocalStack } = await import('../infra/local/stack.ts');
+  const stack = await startLocalStack({ port: 0, dataDir });
+  try {
+    const { warmOverhead } = await import('./warm-overhead.ts');
+    const figures = await warmOverhead(stack.apiKey);
+    rows.push(
+      ['warm: full middleware stack', `${figures.fullMedianUs.toFixed(1)} µs median, ${figures.fullP99Us.toFixed(1)} µs p99`, 'validated operation, in-process'],
+      ['warm: bare handler, same work', `${figures.bareMedianUs.toFixed(1)} µs median, ${figures.bareP99Us.toFixed(1)} µs p99`, `overhead ${(figures.fullMedianUs - figures.bareMedianUs).toFixed(1)} µs at the median`],
+    );
+  } finally {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The local stack as `npm start` runs it, in its own process so the load generator does not share its CPU time. */
+async function endToEndFigures(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-e2e-'));
+  const child = spawn(join('node_modules', '.bin', 'tsx'), ['infra/local/main.ts'], {
+    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the local stack did not start')), 30_000);
+      child.stdout.on('data', () => {
+        const match = output.match(/listening on (http:\/\/\S+)/);
+        if (match?.[1]) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+    });
+    const sandboxes = Object.fromEntries([...output.matchAll(/^\s+(social|searchads|professional)\s+(http:\/\/\S+)/gm)].map((match) => [match[1], match[2]]));
+    const load = await loadTest(url, 'bench-api-key-0000000000000000');
+    rows.push([
+      'e2e: get_campaigns_list, 50 connections, 20 s',
+      `${Math.round(load.requestsPerSecond)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms`,
+      `${load.total} requests, ${load.errors} errors, ${load.non2xx} non-2xx${load.errors + load.non2xx === 0 ? '' : ' (goal 0 MISSED)'}`,
+    ]);
+    const trips = await roundTrips(url, 'bench-api-key-0000000000000000', { searchads: sandboxes.searchads as string, social: sandboxes.social as string });
+    rows.push(
+      ['upstream: create_search_campaign, cold token cache', `${trips.createCampaignCold.mutate} mutate + ${trips.createCampaignCold.token} token`, trips.createCampaignCold.mutate === 1 && trips.createCampaignCold.total === 2 ? 'goal met' : 'goal MISSED'],
+      ['upstream: create_search_campaign, warm token cache', `${trips.createCampaignWarm.mutate} mutate + ${trips.createCampaignWarm.token} token`, trips.createCampaignWarm.mutate === 1 && trips.createCampaignWarm.total === 1 ? 'goal met' : 'goal MISSED'],
+      ['upstream: 25,000-row social audience', `${trips.audience25k.create} create + ${trips.audience25k.uploads} uploads`, trips.audience25k.uploads === 3 ? 'goal met' : 'goal MISSED'],
+    );
+  } finally {
+    child.kill('SIGINT');
+    await new Promise((resolve) => child.once('exit', resolve));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const only = process.argv[2];
+if (!only || only === 'cold') await coldStartFigures();
+if (!only || only === 'warm') await warmOverheadFigures();
+if (!only || only === 'audience') await audiencePipeline();
+if (!only || only === 'e2e') await endToEndFigures();
 
 const width = Math.max(...rows.map(([name]) => name.length));
-console.log(`\n${'benchmark'.padEnd(width)}  ${'figure'.padEnd(22)}  note`);
-console.log(`${'-'.repeat(width)}  ${'-'.repeat(22)}  ${'-'.repeat(24)}`);
-for (const [name, figure, note] of rows) console.log(`${name.padEnd(width)}  ${figure.padEnd(22)}  ${note}`);
+const figureWidth = Math.max(...rows.map(([, figure]) => figure.length));
+console.log(`\n${'benchmark'.padEnd(width)}  ${'figure'.padEnd(figureWidth)}  note`);
+console.log(`${'-'.repeat(width)}  ${'-'.repeat(figureWidth)}  ${'-'.repeat(24)}`);
+for (const [name, figure, note] of rows) console.log(`${name.padEnd(width)}  ${figure.padEnd(figureWidth)}  ${note}`);
+process.exit(0);
 rmSync(workDir, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { fallbackRoute, routes, type Route } from '../shared/routes.ts';
+import { FUNCTION_BUNDLING } from './bundling.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
 
 /**
@@ -28,19 +29,7 @@ export interface AdCampaignApiStackProps extends StackProps {
 
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
-/** Lambda's ESM runtime has no `require`; bundled CommonJS dependencies need one. */
-export const ESM_REQUIRE_BANNER = "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);";
-
-/** esbuild options shared by the stack and the benchmark that measures its bundles. */
-export const BUNDLING = {
-  minify: true,
-  sourceMap: true,
-  format: OutputFormat.ESM,
-  target: 'node24',
-  mainFields: ['module', 'main'],
-  banner: ESM_REQUIRE_BANNER,
-  externalModules: [] as string[],
-};
+const BUNDLING = { ...FUNCTION_BUNDLING, mainFields: [...FUNCTION_BUNDLING.mainFields], externalModules: [...FUNCTION_BUNDLING.externalModules], format: OutputFormat.ESM };
 
 export class AdCampaignApiStack extends Stack {
   readonly api: HttpApi;
