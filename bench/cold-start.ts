@@ -50,9 +50,9 @@ async function bundle(entry: string, outfile: string): Promise<void> {
 
 function importTime(file: string): number {
   const times: number[] = [];
-  const script = `const started = process.hrtime.bigint(); await import(${JSON.stringify(file)}); console.log(Number(process.hrtime.bigint() - started) / 1e6);`;
+  const script = `const started = process.hrtime.bigint(); import(${JSON.stringify(file)}).then(() => console.log(Number(process.hrtime.bigint() - started) / 1e6));`;
   for (let run = 0; run < IMPORT_RUNS; run++) {
-    const output = execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
+    const output = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
     times.push(Number(output.trim().split('\n').at(-1)));
   }
   return median(times);

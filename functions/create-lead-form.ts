@@ -1,7 +1,7 @@
 import { defineOperation } from '../shared/http/operation.ts';
 import { createLeadForm } from '../shared/platforms/social/lead-forms.ts';
 import { socialSession } from '../shared/platforms/social/session.ts';
-import { createLeadFormRequest } from '../shared/schemas/social.ts';
+import { createLeadFormRequest } from '../shared/schemas/lead-form.ts';
 
 export const handler = defineOperation({
   name: 'create_lead_form',

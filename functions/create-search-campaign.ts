@@ -3,7 +3,7 @@ import { defineOperation } from '../shared/http/operation.ts';
 import { createSearchCampaign } from '../shared/platforms/searchads/campaign-mutate.ts';
 import { searchadsSession } from '../shared/platforms/searchads/client.ts';
 import { fetchImages } from '../shared/platforms/searchads/images.ts';
-import { createSearchCampaignRequest } from '../shared/schemas/searchads.ts';
+import { createSearchCampaignRequest } from '../shared/schemas/search-campaign.ts';
 
 export const handler = defineOperation({
   name: 'create_search_campaign',

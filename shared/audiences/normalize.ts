@@ -1,4 +1,3 @@
-import { hash } from 'node:crypto';
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
 import { US_STATE_ABBREVIATIONS, US_STATE_CODES } from './us-states.ts';
 
@@ -34,13 +33,7 @@ export interface RowContext {
   country?: CountryCode;
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
-export const isSha256Hex = (value: string) => SHA256_HEX.test(value);
-
-/** SHA-256 of the UTF-8 bytes, lower-case hex (the one-shot API: about twice as fast for short values). */
-export function sha256Hex(value: string): string {
-  return hash('sha256', value, 'hex');
-}
+export { isSha256Hex, sha256Hex } from './sha256.ts';
 
 const countries = new Set<string>(getCountries());
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

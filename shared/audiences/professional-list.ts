@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
 import { CsvProblem, readCsv } from './csv-reader.ts';
-import { isSha256Hex, sha256Hex } from './normalize.ts';
+import { isSha256Hex, sha256Hex } from './sha256.ts';
 
 /**
  * A professional-network list CSV checked against the template of its type (contract

@@ -1,5 +1,5 @@
 import { PlatformRejected } from '../../errors.ts';
-import type { CreateSearchCampaignInput } from '../../schemas/searchads.ts';
+import type { CreateSearchCampaignInput } from '../../schemas/search-campaign.ts';
 import { adsRequest, type SearchadsSession } from './client.ts';
 import type { FetchedImage } from './images.ts';
 import { languageConstantId } from './languages.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { PlatformAuthExpired, PlatformNotConnected, PlatformRejected } from '../../errors.ts';
-import type { CreateLeadFormInput } from '../../schemas/social.ts';
+import type { CreateLeadFormInput } from '../../schemas/lead-form.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 
 /**
