@@ -13,6 +13,8 @@ import { loadTest, roundTrips } from './end-to-end.ts';
  * the machine is shared, so absolute numbers move between runs.
  */
 const workDir = join(process.cwd(), '.bench');
+/** the environment before any local stack of this run set its endpoints in it */
+const initialEnv = { ...process.env };
 rmSync(workDir, { recursive: true, force: true });
 mkdirSync(workDir, { recursive: true });
 
@@ -96,7 +98,7 @@ async function warmOverheadFigures(): Promise<void> {
 async function endToEndFigures(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-e2e-'));
   const child = spawn(join('node_modules', '.bin', 'tsx'), ['infra/local/main.ts'], {
-    env: { ...process.env, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' },
+    env: { ...initialEnv, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
