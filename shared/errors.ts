@@ -2,23 +2,25 @@
  * Every failure the service answers with, one class per row of DESIGN.md's error table.
  * The envelope middleware turns them into responses; nothing else builds an error body.
  */
-export type ErrorCode =
-  | 'INVALID_REQUEST'
-  | 'UNAUTHORIZED'
-  | 'USER_NOT_FOUND'
-  | 'USER_ALREADY_EXISTS'
-  | 'PLATFORM_NOT_CONNECTED'
-  | 'NOT_FOUND'
-  | 'METHOD_NOT_ALLOWED'
-  | 'IDEMPOTENCY_CONFLICT'
-  | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE'
-  | 'PLATFORM_REJECTED'
-  | 'PLATFORM_AUTH_EXPIRED'
-  | 'PLATFORM_RATE_LIMITED'
-  | 'PLATFORM_UNAVAILABLE'
-  | 'PLATFORM_TIMEOUT'
-  | 'INTERNAL';
+export const ERROR_CODES = [
+  'INVALID_REQUEST',
+  'UNAUTHORIZED',
+  'USER_NOT_FOUND',
+  'USER_ALREADY_EXISTS',
+  'PLATFORM_NOT_CONNECTED',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'IDEMPOTENCY_CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PLATFORM_REJECTED',
+  'PLATFORM_AUTH_EXPIRED',
+  'PLATFORM_RATE_LIMITED',
+  'PLATFORM_UNAVAILABLE',
+  'PLATFORM_TIMEOUT',
+  'INTERNAL',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 export interface ProblemDetail {
   path: string;

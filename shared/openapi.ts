@@ -1,0 +1,197 @@
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode } from './errors.ts';
+import { routes } from './routes.ts';
+import { operationDocs } from './schemas/catalog.ts';
+
+/**
+ * The OpenAPI 3.1 document, generated from the zod schemas of shared/schemas/catalog.ts and the
+ * route table: every operation with its request and result, the `x-api-key` scheme, the envelope,
+ * every error code with its HTTP status, the multipart bodies, pagination and `Idempotency-Key`.
+ */
+type JsonSchema = Record<string, unknown>;
+
+const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: string }> = [
+  { status: '400', codes: ['INVALID_REQUEST'], description: 'Malformed JSON or form, or a schema violation; `details` has one `{path, message}` per problem.' },
+  { status: '401', codes: ['UNAUTHORIZED'], description: 'Missing or unknown `x-api-key`.' },
+  { status: '404', codes: ['USER_NOT_FOUND', 'NOT_FOUND'], description: 'The user is unknown to this API key’s tenant, or the record asked for is not stored.' },
+  { status: '409', codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'], description: 'The user has no connection for this platform, the userId exists, or the Idempotency-Key was used with another body.' },
+  { status: '413', codes: ['PAYLOAD_TOO_LARGE'], description: 'The body or file is larger than a function accepts (6 MB).' },
+  { status: '415', codes: ['UNSUPPORTED_MEDIA_TYPE'], description: 'Wrong content type.' },
+  { status: '429', codes: ['PLATFORM_RATE_LIMITED'], description: 'The platform still throttles after bounded retries; see `Retry-After`.' },
+  { status: '500', codes: ['INTERNAL'], description: 'Anything else (no stack trace, no secret).' },
+  { status: '502', codes: ['PLATFORM_UNAVAILABLE'], description: 'The platform is unreachable or failing after bounded retries.' },
+  { status: '504', codes: ['PLATFORM_TIMEOUT'], description: 'The platform did not answer in time.' },
+];
+const PLATFORM_STATUSES = new Set(['429', '502', '504']);
+
+/** JSON Schema of a zod schema; a file (z.custom) becomes a binary string. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const converted = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    override: (context) => {
+      const definition = (context.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def;
+      if (definition?.type === 'custom') Object.assign(context.jsonSchema, { type: 'string', format: 'binary', contentMediaType: 'text/csv' });
+    },
+  }) as JsonSchema;
+  delete converted.$schema;
+  return converted;
+}
+
+/** The success envelope around an operation's result. */
+function successEnvelope(result: JsonSchema): JsonSchema {
+  const properties = (result.properties ?? {}) as Record<string, unknown>;
+  return {
+    type: 'object',
+    required: ['success', 'results'],
+    properties: {
+      success: { type: 'boolean', const: true },
+      results: {
+        type: 'object',
+        required: ['success', ...((result.required as string[] | undefined) ?? [])],
+        properties: { success: { type: 'boolean', const: true }, ...properties },
+      },
+    },
+  };
+}
+
+export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown> {
+  const paths: Record<string, unknown> = {};
+  for (const route of routes) {
+    const doc = operationDocs[route.operation];
+    if (!doc) continue; // the document's own routes
+    const requestSchema = jsonSchema(doc.request, 'input');
+    const resultSchema = jsonSchema(doc.result, 'output');
+    const content = doc.fileField
+      ? { 'multipart/form-data': { schema: requestSchema, encoding: { [doc.fileField]: { contentType: 'text/csv' } }, example: doc.requestExample } }
+      : { 'application/json': { schema: requestSchema, example: doc.requestExample } };
+    const responses: Record<string, unknown> = {
+      '200': {
+        description: route.platform
+          ? 'The operation ran. When the platform refused it (`PLATFORM_REJECTED`, `PLATFORM_AUTH_EXPIRED`), `success` is true and `results.success` false.'
+          : 'The operation ran.',
+        headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
+        content: {
+          'application/json': {
+            schema: route.platform ? { anyOf: [successEnvelope(resultSchema), { $ref: '#/components/schemas/PlatformRefusal' }] } : successEnvelope(resultSchema),
+            example: { success: true, results: { success: true, ...doc.resultExample } },
+          },
+        },
+      },
+    };
+    for (const entry of ERROR_STATUSES) {
+      if (PLATFORM_STATUSES.has(entry.status) && !route.platform) continue;
+      responses[entry.status] = { $ref: `#/components/responses/Error${entry.status}` };
+    }
+    paths[route.path] = {
+      [route.method.toLowerCase()]: {
+        operationId: route.operation,
+        summary: doc.summary,
+        description: doc.description,
+        tags: [doc.tag],
+        ...(route.idempotent ? { parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }] } : {}),
+        requestBody: { required: true, content },
+        responses,
+      },
+    };
+  }
+
+  const errorResponses = Object.fromEntries(
+    ERROR_STATUSES.map((entry) => [
+      `Error${entry.status}`,
+      {
+        description: `${entry.description} Codes: ${entry.codes.join(', ')}.`,
+        headers: {
+          'x-request-id': { $ref: '#/components/headers/RequestId' },
+          ...(entry.status === '429' ? { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } } : {}),
+        },
+        content: {
+          'application/json': {
+            schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+            example: { success: false, results: { success: false, code: entry.codes[0], error: entry.description } },
+          },
+        },
+      },
+    ]),
+  );
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Ad campaign management API',
+      version: '1.0.0',
+      summary: 'One API over the social, search-ads and professional-network ad platforms.',
+      description: [
+        'Every operation is a POST with a JSON body (the two CSV uploads: multipart/form-data) and the `x-api-key` header, and answers with the envelope `{success, results: {success, error?, code?, details?, …}}`.',
+        '',
+        '**Pagination**: list operations return `results.paging.next` and/or `.previous` when there is such a page; send one back as `pagination`. They are opaque cursors.',
+        '',
+        '**Idempotency-Key**: creating operations accept the header; a retry with the same key and body returns the stored result without doing the work again (24 hours), the same key with another body is 409 IDEMPOTENCY_CONFLICT.',
+        '',
+        '**Errors**: a request that fails validation never reaches a platform. `results.code` is one of: ' + ERROR_CODES.join(', ') + '.',
+      ].join('\n'),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+    },
+    servers: [{ url: serverUrl ?? 'http://localhost:3000', description: serverUrl ? 'This server' : 'The local stack (`npm start`)' }],
+    security: [{ apiKey: [] }],
+    tags: [
+      { name: 'Users', description: 'Users of your tenant and their platform connections.' },
+      { name: 'Optimization', description: 'Campaign optimization history.' },
+      { name: 'Social', description: 'The social platform: media, locations, campaigns, lead forms.' },
+      { name: 'Audiences', description: 'Contact-list audiences from CSV uploads.' },
+      { name: 'Search ads', description: 'Search campaigns and their statistics.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (`npm run admin -- create-api-key`).' } },
+      parameters: {
+        IdempotencyKey: {
+          name: 'Idempotency-Key',
+          in: 'header',
+          required: false,
+          description: 'Makes a retry safe: the same key and body return the stored result; another body is 409.',
+          schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+        },
+      },
+      headers: { RequestId: { description: 'Identifies the request in the service’s logs.', schema: { type: 'string' } } },
+      schemas: {
+        PlatformRefusal: {
+          description: 'The platform refused the operation: HTTP 200, `success` true, `results.success` false.',
+          type: 'object',
+          required: ['success', 'results'],
+          properties: {
+            success: { type: 'boolean', const: true },
+            results: {
+              type: 'object',
+              required: ['success', 'error', 'code'],
+              properties: {
+                success: { type: 'boolean', const: false },
+                error: { type: 'string', description: 'The platform’s own message, as a person can act on it.' },
+                code: { type: 'string', enum: ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED'] },
+                details: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+              },
+            },
+          },
+        },
+        ErrorEnvelope: {
+          type: 'object',
+          required: ['success', 'results'],
+          properties: {
+            success: { type: 'boolean', description: 'true only for platform refusals (HTTP 200).' },
+            results: {
+              type: 'object',
+              required: ['success', 'error', 'code'],
+              properties: {
+                success: { type: 'boolean', const: false },
+                error: { type: 'string', description: 'A sentence a person can act on.' },
+                code: { type: 'string', enum: ERROR_CODES },
+                details: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
+              },
+            },
+          },
+        },
+      },
+      responses: errorResponses,
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+import { createProfessionalCsvAudienceRequest, createSocialCsvAudienceRequest, socialAudienceResultSchema } from './audiences.ts';
+import { createLeadFormRequest } from './lead-form.ts';
+import { getOptimizationHistoryRequest, historyEntrySchema, optimizationRecordSchema, recordOptimizationRequest } from './optimization.ts';
+import { createSearchCampaignRequest, createSearchCampaignResultSchema } from './search-campaign.ts';
+import { getSearchAdsResultRequest, searchAdsStatsSchema } from './searchads.ts';
+import {
+  campaignListItemSchema,
+  getAdAccountMediaRequest,
+  getCampaignsListRequest,
+  getPhotoPageMediaRequest,
+  imageMediaSchema,
+  pagingSchema,
+  photoPageMediaSchema,
+  searchTargetingLocationsRequest,
+  targetingLocationSchema,
+  videoMediaSchema,
+} from './social.ts';
+import { createUserRequest, getProfileRequest } from './users.ts';
+
+/**
+ * Every operation's request and result schema with a summary and examples: the source of the
+ * OpenAPI document (no hand-written copy). Only the document's generator imports this module, so no
+ * function bundle carries the other operations' schemas.
+ */
+export interface OperationDoc {
+  summary: string;
+  description: string;
+  tag: 'Users' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences';
+  request: z.ZodType;
+  result: z.ZodType;
+  /** the file part of a multipart/form-data request */
+  fileField?: string;
+  requestExample: Record<string, unknown>;
+  resultExample: Record<string, unknown>;
+}
+
+const connectionsView = z.object({
+  social: z.object({ adAccountId: z.string(), pageId: z.string().optional(), photoAccountId: z.string().optional() }).optional(),
+  searchads: z.object({ customerId: z.string(), loginCustomerId: z.string().optional() }).optional(),
+  professional: z.object({ adAccountId: z.string() }).optional(),
+});
+
+const WINTER_CAMPAIGN = {
+  userId: 'demo-user',
+  objective: 'TRAFFIC',
+  campaignName: 'Winter Tune-Up 2026',
+  dailyBudget: '50',
+  startDate: '2026-12-01',
+  endDate: '2027-02-28',
+  keywords: [{ text: 'furnace repair', match_type: 'EXACT' }],
+  proximityTargeting: [{ radius_units: 'MILES', radius: 15, longitude_in_micro_degrees: -104990300, latitude_in_micro_degrees: 39739200 }],
+  languages: ['en'],
+  ads: [{ url: 'https://www.example.com/heating-repair', headlines: ['Furnace Repair in Denver', 'Same-Day Heating Service', 'Licensed & Insured Techs'], descriptions: ['Fast, reliable furnace and heating repair.', 'Upfront pricing, no overtime fees.'], headlineIndexToPinFirstSlot: 0 }],
+  callouts: ['24/7 Emergency Service'],
+  phoneNumber: '(303) 555-0147',
+  phoneNumberCountryCode: 'US',
+};
+
+export const operationDocs: Record<string, OperationDoc> = {
+  create_user: {
+    summary: 'Register a user',
+    description: 'Creates a user of your API key’s tenant with its platform connections. Tokens are stored encrypted and never returned.',
+    tag: 'Users',
+    request: createUserRequest,
+    result: z.object({ userId: z.string() }),
+    requestExample: { userId: 'alice', connections: { searchads: { refreshToken: '1//refresh-token', customerId: '123-456-7890' } } },
+    resultExample: { userId: 'alice' },
+  },
+  get_profile: {
+    summary: 'Read a user',
+    description: 'The user and its connections, without any token.',
+    tag: 'Users',
+    request: getProfileRequest,
+    result: z.object({ user: z.object({ userId: z.string(), createdAt: z.string(), connections: connectionsView }) }),
+    requestExample: { userId: 'demo-user' },
+    resultExample: { user: { userId: 'demo-user', createdAt: '2026-11-22T11:10:12.655Z', connections: { searchads: { customerId: '1234567890' } } } },
+  },
+  get_campaign_optimization_history: {
+    summary: 'Get campaign optimization history (operation 3)',
+    description: 'The log of changes made by audience and creative optimizations of a campaign. 404 NOT_FOUND for a campaign never optimized.',
+    tag: 'Optimization',
+    request: getOptimizationHistoryRequest,
+    result: z.object({ campaign: optimizationRecordSchema }),
+    requestExample: { userId: 'demo-user', campaignId: '120210000000001' },
+    resultExample: {
+      campaign: {
+        campaignId: '120210000000001', campaignName: 'Autumn sale', startDate: 1760000000000, timestamp: 1760000100000, optimizationStatus: 'ACTIVE', platform: 'social',
+        history: [{ adId: '1', adSetId: '2', headlines: [{ newText: 'Fresh bread daily', oldText: 'Bread' }], primaryTexts: [], images: [], timestamp: 1760000100000, lastUpdate: { _seconds: 1760000200, _nanoseconds: 0 } }],
+      },
+    },
+  },
+  record_campaign_optimization: {
+    summary: 'Record a campaign optimization',
+    description: 'Appends one history entry to a campaign’s optimization record (the first call creates it). The service stamps `lastUpdate`.',
+    tag: 'Optimization',
+    request: recordOptimizationRequest,
+    result: z.object({ campaignId: z.string(), entry: historyEntrySchema }),
+    requestExample: { userId: 'demo-user', campaignId: '120210000000001', campaignName: 'Autumn sale', platform: 'social', optimizationStatus: 'ACTIVE', startDate: 1760000000000, entry: { adId: '1', adSetId: '2', headlines: [], primaryTexts: [], images: [], timestamp: 1760000100000 } },
+    resultExample: { campaignId: '120210000000001', entry: { adId: '1', adSetId: '2', headlines: [], primaryTexts: [], images: [], timestamp: 1760000100000, lastUpdate: { _seconds: 1760000200, _nanoseconds: 0 } } },
+  },
+  get_ad_account_media: {
+    summary: 'Get ad-account media (operation 1)',
+    description: 'The images (type IMAGE) or videos (type VIDEO) of the user’s social ad account, a page at a time: send `results.paging.next` back as `pagination`.',
+    tag: 'Social',
+    request: getAdAccountMediaRequest,
+    result: z.object({ media: z.array(z.union([imageMediaSchema, videoMediaSchema])), paging: pagingSchema }),
+    requestExample: { userId: 'demo-user', type: 'IMAGE', pagination: '' },
+    resultExample: { media: [{ id: '284756109384756:53c4f08234afb5224d6eb437d379363a', url: 'https://scontent.xx.fbcdn.net/v/t45.1600-4/image.jpg', width: 1200, height: 628 }], paging: { next: 'after:MjA=' } },
+  },
+  get_photo_page_media: {
+    summary: 'Get photo-page media (operation 4)',
+    description: 'The posts of the user’s photo-sharing page, a page at a time.',
+    tag: 'Social',
+    request: getPhotoPageMediaRequest,
+    result: z.object({ media: z.array(photoPageMediaSchema), paging: pagingSchema }),
+    requestExample: { userId: 'demo-user' },
+    resultExample: { media: [{ id: '17988000000000301', caption: 'New autumn collection', media_type: 'IMAGE', media_url: 'https://scontent.cdninstagram.com/v/p.jpg', permalink: 'https://www.instagram.com/p/DFakeShrt01/', timestamp: '2026-10-14T17:22:05+0000', ig_id: '3468821947712345678', boost_eligibility_info: { eligible_to_boost: true }, media_product_type: 'FEED' }], paging: {} },
+  },
+  search_targeting_locations: {
+    summary: 'Search targeting locations (operation 5)',
+    description: 'City-level targeting locations whose names start with the query.',
+    tag: 'Social',
+    request: searchTargetingLocationsRequest,
+    result: z.object({ locations: z.array(targetingLocationSchema) }),
+    requestExample: { userId: 'demo-user', query: 'dub' },
+    resultExample: { locations: [{ key: '1051234', name: 'Dublin', region: 'Dublin', country_name: 'Ireland', type: 'city', country_code: 'IE', region_id: 1405, supports_region: true, supports_city: true }] },
+  },
+  get_campaigns_list: {
+    summary: 'Get campaigns list (operation 6)',
+    description: 'Every campaign of the user’s social ad account, archived and deleted included.',
+    tag: 'Social',
+    request: getCampaignsListRequest,
+    result: z.object({ campaigns: z.array(campaignListItemSchema) }),
+    requestExample: { userId: 'demo-user' },
+    resultExample: { campaigns: [{ id: '120210987000000101', name: 'Autumn leads', objective: 'OUTCOME_LEADS', daily_budget: '5000', status: 'ACTIVE', issues_info: '', created_time: '2026-10-01T10:15:32-0700' }] },
+  },
+  create_lead_form: {
+    summary: 'Create a lead form (operation 10)',
+    description: 'Creates the lead form on the user’s page. Every rule of the spec is checked first.',
+    tag: 'Social',
+    request: createLeadFormRequest,
+    result: z.object({ leadFormId: z.string() }),
+    requestExample: {
+      userId: 'demo-user', leadsFormName: 'Autumn offer', language: 'EN_US', form_type: 'HIGHER_INTENT', privacyPolicyUrl: 'https://www.example.com/privacy', privacyPolicyName: 'Privacy policy',
+      leadFormQuestions: [{ type: 'FULL_NAME' }, { type: 'EMAIL' }],
+      thankYouPage: { title: 'Thanks!', body: 'We will call you.', button_text: 'Visit website', button_type: 'VIEW_WEBSITE', website_url: 'https://www.example.com' },
+    },
+    resultExample: { leadFormId: '1029384756102938' },
+  },
+  create_social_csv_audience: {
+    summary: 'Create or modify a social contact-list audience (operation 7)',
+    description: 'Uploads a CSV of contacts (multipart/form-data, at most 6 MB): normalised, SHA-256-hashed and sent in batches of 10,000 in one upload session. Modes: create, append, replace, remove.',
+    tag: 'Audiences',
+    request: createSocialCsvAudienceRequest,
+    result: socialAudienceResultSchema,
+    fileField: 'csvFile',
+    requestExample: { userId: 'demo-user', audienceName: 'Newsletter subscribers', mode: 'create', csvFile: 'email,phone\nmary@example.com,+1 555 987 6543\n' },
+    resultExample: { audienceId: '120210555000010000', audienceName: 'Newsletter subscribers', invalid_entry_samples: {}, num_invalid_entries: 0, num_received: 10, session_id: '1795347041159573' },
+  },
+  create_csv_audience: {
+    summary: 'Create a professional-network contact-list audience (operation 8)',
+    description: 'Uploads a contact or company list CSV in the platform’s template (multipart/form-data). `csvFileId` is the uploaded file’s media URN.',
+    tag: 'Audiences',
+    request: createProfessionalCsvAudienceRequest,
+    result: z.object({ audience: z.object({ csvFileId: z.string() }), warnings: z.array(z.string()).optional() }),
+    fileField: 'csv',
+    requestExample: { userId: 'demo-user', type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees', csv: 'email,firstname,lastname\navery@example.com,Avery,Lindqvist\n' },
+    resultExample: { audience: { csvFileId: 'urn:li:media:/AAYAAgQFakeListUploadMediaToken0000000000000001.csv' } },
+  },
+  get_search_ads_result: {
+    summary: 'Get search-ads campaign result (operation 2)',
+    description: 'Daily performance of one search-ads campaign; default range the 30 days ending today (UTC).',
+    tag: 'Search ads',
+    request: getSearchAdsResultRequest,
+    result: z.object({ stats: z.array(searchAdsStatsSchema) }),
+    requestExample: { userId: 'demo-user', campaignId: '21234567890', startDate: '2026-11-01', endDate: '2026-11-03' },
+    resultExample: {
+      stats: [{
+        campaignid: '21234567890', campaignName: 'Winter Tune-Up 2026', servingStatus: 'SERVING', advertising_channel_type: 'SEARCH', status: 'ENABLED', avgPosition: '0', clicks: '47', conversions: '3', cost: '61.43', ctr: '0.038907',
+        impressions: '1208', interactions: '47', topImpressionPercentage: '0.6125', videoViews: '0', videoViewRate: '0', averageCpv: '0', cpm: '50.852649', conversionRateRanking: 'UNKNOWN', costPerConversion: '20.476667',
+        dateStart: '2026-11-01', cpc: '1.307021', timeUnit: 'DAY', spend: '61.43', phone_calls: '2', phone_impressions: '318', phone_through_rate: '0.006289', searchImpressionShare: '0.4321', searchBudgetLostImpressionShare: '0.1837',
+        searchRankLostImpressionShare: '0.3842', primary_status: 'LIMITED', primary_status_reasons: ['BUDGET_CONSTRAINED'], all_conversions: '4', all_conversions_value: '412.5', display_spend: '0', display_cpc: '0', display_costPerConversion: '0',
+      }],
+    },
+  },
+  create_search_campaign: {
+    summary: 'Create a search campaign (operation 9)',
+    description: 'Creates the whole campaign (budget, campaign, criteria, ad group, ads, keywords, assets, goals) in ONE atomic request. `validateOnly: true` runs it as a dry run.',
+    tag: 'Search ads',
+    request: createSearchCampaignRequest,
+    result: createSearchCampaignResultSchema,
+    requestExample: WINTER_CAMPAIGN,
+    resultExample: { campaignResourceName: 'customers/1234567890/campaigns/21234567890', adGroupResourceName: 'customers/1234567890/adGroups/158765432109', additionalMessage: '' },
+  },
+};
