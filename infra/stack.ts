@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -30,6 +31,17 @@ export interface AdCampaignApiStackProps extends StackProps {
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
 const BUNDLING = { ...FUNCTION_BUNDLING, mainFields: [...FUNCTION_BUNDLING.mainFields], externalModules: [...FUNCTION_BUNDLING.externalModules], format: OutputFormat.ESM };
+
+/** esbuild hooks that copy files a function reads at run time (file name → module) beside its bundle. */
+function copyBeside(files: Record<string, string>) {
+  const resolve = createRequire(import.meta.url).resolve;
+  return {
+    beforeBundling: () => [],
+    beforeInstall: () => [],
+    afterBundling: (_inputDir: string, outputDir: string) =>
+      Object.entries(files).map(([name, module]) => `cp ${JSON.stringify(resolve(module))} ${JSON.stringify(`${outputDir}/${name}`)}`),
+  };
+}
 
 export class AdCampaignApiStack extends Stack {
   readonly api: HttpApi;
@@ -116,7 +128,7 @@ export class AdCampaignApiStack extends Stack {
     };
     stage.defaultRouteSettings = { throttlingBurstLimit: production ? 200 : 50, throttlingRateLimit: production ? 100 : 20 };
 
-    const makeFunction = (route: Pick<Route, 'operation' | 'entry' | 'platform' | 'usesUploadBucket' | 'writes' | 'idempotent' | 'sealsConnections' | 'memoryMb' | 'timeoutSeconds' | 'nodeOptions'>) => {
+    const makeFunction = (route: Omit<Route, 'method' | 'path'>) => {
       const seals = Boolean(route.platform || route.sealsConnections);
       const logGroup = new LogGroup(this, `${route.operation}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy });
       const fn = new NodejsFunction(this, `${route.operation}Function`, {
@@ -130,10 +142,10 @@ export class AdCampaignApiStack extends Stack {
         logGroup,
         projectRoot,
         depsLockFilePath: `${projectRoot}package-lock.json`,
-        bundling: BUNDLING,
+        bundling: { ...BUNDLING, ...(route.bundledFiles ? { commandHooks: copyBeside(route.bundledFiles) } : {}) },
         environment: {
           NODE_OPTIONS: ['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '),
-          TABLE_NAME: main.tableName,
+          ...(route.public ? {} : { TABLE_NAME: main.tableName }),
           ...(route.idempotent ? { IDEMPOTENCY_TABLE_NAME: idempotency.tableName } : {}),
           ...(route.usesUploadBucket ? { UPLOAD_BUCKET: uploads.bucketName, UPLOAD_KMS_KEY_ID: dataKey.keyArn } : {}),
           ...(route.platform ? { APP_CREDENTIALS_SECRET_ARN: credentials.secretArn } : {}),
@@ -143,13 +155,15 @@ export class AdCampaignApiStack extends Stack {
           STAGE: props.stage,
         },
       });
-      // every function looks up API keys and users; some also write
-      const tableActions = ['dynamodb:GetItem', 'dynamodb:Query', ...(route.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : [])];
-      fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: tableActions, resources: [main.tableArn] }));
+      // every operation looks up API keys and users; some also write; the published interface reads nothing
+      if (!route.public) {
+        const tableActions = ['dynamodb:GetItem', 'dynamodb:Query', ...(route.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : [])];
+        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: tableActions, resources: [main.tableArn] }));
+        dataKey.grantEncryptDecrypt(fn);
+      }
       if (route.idempotent) {
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], resources: [idempotency.tableArn] }));
       }
-      dataKey.grantEncryptDecrypt(fn);
       if (route.usesUploadBucket) {
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [uploads.arnForObjects('uploads/*')] }));
       }
@@ -175,27 +189,30 @@ export class AdCampaignApiStack extends Stack {
       return fn;
     };
 
-    const httpRoutes = routes.map(
-      (route) =>
-        new HttpRoute(this, `${route.operation}Route`, {
-          httpApi: this.api,
-          routeKey: HttpRouteKey.with(route.path, route.method === 'GET' ? HttpMethod.GET : HttpMethod.POST),
-          integration: new HttpLambdaIntegration(`${route.operation}Integration`, makeFunction(route)),
-        }),
-    );
-    // unknown paths and methods get the service's 404/405 envelopes
-    httpRoutes.push(
-      new HttpRoute(this, 'DefaultRoute', {
+    for (const route of routes) {
+      const httpRoute = new HttpRoute(this, `${route.operation}Route`, {
         httpApi: this.api,
-        routeKey: HttpRouteKey.DEFAULT,
-        integration: new HttpLambdaIntegration('DefaultIntegration', makeFunction(fallbackRoute)),
-      }),
-    );
-    for (const httpRoute of httpRoutes) {
+        routeKey: HttpRouteKey.with(route.path, route.method === 'GET' ? HttpMethod.GET : HttpMethod.POST),
+        integration: new HttpLambdaIntegration(`${route.operation}Integration`, makeFunction(route)),
+      });
       NagSuppressions.addResourceSuppressions(httpRoute, [
-        { id: 'AwsSolutions-APIG4', reason: 'Every operation authenticates its x-api-key against hashed keys in DynamoDB in the function’s middleware.' },
+        {
+          id: 'AwsSolutions-APIG4',
+          reason: route.public
+            ? 'The API reference and its OpenAPI document are public by design; their functions read no table, bucket or secret.'
+            : 'Every operation authenticates its x-api-key against hashed keys in DynamoDB in the function’s middleware.',
+        },
       ]);
     }
+    // unknown paths and methods get the service's 404/405 envelopes
+    const defaultRoute = new HttpRoute(this, 'DefaultRoute', {
+      httpApi: this.api,
+      routeKey: HttpRouteKey.DEFAULT,
+      integration: new HttpLambdaIntegration('DefaultIntegration', makeFunction(fallbackRoute)),
+    });
+    NagSuppressions.addResourceSuppressions(defaultRoute, [
+      { id: 'AwsSolutions-APIG4', reason: 'The catch-all route only answers 404 or 405 envelopes.' },
+    ]);
 
     new Alarm(this, 'Api5xx', {
       metric: this.api.metricServerError({ period: Duration.minutes(5) }),

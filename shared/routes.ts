@@ -1,3 +1,5 @@
+import { REFERENCE_SCRIPT_FILE, REFERENCE_SCRIPT_MODULE, REFERENCE_SCRIPT_PATH } from './docs/reference-files.ts';
+
 /**
  * The route table: one entry per operation. The local gateway serves it and the CDK stack deploys it,
  * so the two cannot drift. `entry` is the handler file; each exports `handler`.
@@ -22,6 +24,10 @@ export interface Route {
   timeoutSeconds?: number;
   /** NODE_OPTIONS the function runs with (the bench measures with the same) */
   nodeOptions?: string;
+  /** answers without an API key and touches no table, bucket or secret (the published interface) */
+  public?: boolean;
+  /** files the function reads at run time, copied beside its bundle: file name → module specifier */
+  bundledFiles?: Record<string, string>;
 }
 
 /**
@@ -109,6 +115,16 @@ export const routes: readonly Route[] = [
     memoryMb: 1024,
     timeoutSeconds: 28,
     nodeOptions: CSV_NODE_OPTIONS,
+  },
+  { operation: 'get_openapi_document', method: 'GET', path: '/openapi.json', entry: 'functions/openapi-document.ts', public: true },
+  { operation: 'get_api_reference', method: 'GET', path: '/docs', entry: 'functions/api-reference-page.ts', public: true },
+  {
+    operation: 'get_api_reference_script',
+    method: 'GET',
+    path: REFERENCE_SCRIPT_PATH,
+    entry: 'functions/api-reference-script.ts',
+    public: true,
+    bundledFiles: { [REFERENCE_SCRIPT_FILE]: REFERENCE_SCRIPT_MODULE },
   },
 ];
 

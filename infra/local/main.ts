@@ -9,6 +9,7 @@ Ad campaign API (local) listening on ${stack.url}
   data folder   ${stack.dataDir}
   API key       ${stack.apiKey}
   demo user     demo-user
+  reference     ${stack.url}/docs  (OpenAPI document: ${stack.url}/openapi.json)
 sandboxes:
 ${sandboxes.join('\n') || '  (none: every platform URL is configured)'}
 

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
@@ -10,8 +12,8 @@ function synth(stage: string) {
   const app = new App({ context: { stage } });
   const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage });
   Aspects.of(app).add(new AwsSolutionsChecks());
-  app.synth();
-  return { stack, template: Template.fromStack(stack) };
+  const assembly = app.synth();
+  return { stack, template: Template.fromStack(stack), assemblyDirectory: assembly.directory };
 }
 
 let prod: ReturnType<typeof synth>;
@@ -135,6 +137,14 @@ describe('least privilege', () => {
     const mainTableStatement = policiesOf(operation).find((statement) => [statement.Action].flat().includes('dynamodb:Query'));
     expect([mainTableStatement?.Action].flat().some((action) => writes.includes(action as string))).toBe(Boolean(route.writes));
     expect(actions.some((action) => /^dynamodb:(Scan|BatchWriteItem|\*)$/.test(action))).toBe(false);
+    if (route.public) expect(actions.filter((action) => /^(dynamodb|kms|s3|secretsmanager):/.test(action))).toEqual([]);
+  });
+
+  it('gives the published interface’s functions no table name, no key and no secret', () => {
+    for (const route of routes.filter((entry) => entry.public)) {
+      const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [[string, Resource]];
+      expect(Object.keys(fn.Properties.Environment.Variables).sort(), route.operation).toEqual(['LOG_LEVEL', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'STAGE']);
+    }
   });
 
   it('lets only the platform functions read the app credentials, and only those and create_user the connection key', () => {
@@ -147,6 +157,17 @@ describe('least privilege', () => {
       (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue')),
     );
     expect(readers).toHaveLength(routes.filter((route) => route.platform || route.sealsConnections).length);
+  });
+});
+
+describe('bundles', () => {
+  it('puts the files a function reads at run time beside its code', () => {
+    for (const route of routes.filter((entry) => entry.bundledFiles)) {
+      const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [[string, Resource]];
+      const assetHash = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
+      const files = readdirSync(join(prod.assemblyDirectory, `asset.${assetHash}`));
+      expect(files).toEqual(expect.arrayContaining(['index.mjs', ...Object.keys(route.bundledFiles ?? {})]));
+    }
   });
 });
 

@@ -1,0 +1,178 @@
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { gunzipSync } from 'node:zlib';
+import { afterAll, describe, expect, inject, it } from 'vitest';
+import {
+  ERROR_CODES,
+  IdempotencyConflict,
+  InternalError,
+  InvalidRequest,
+  NotFound,
+  PayloadTooLarge,
+  PlatformNotConnected,
+  PlatformRateLimited,
+  PlatformTimeout,
+  PlatformUnavailable,
+  Unauthorized,
+  UnsupportedMediaType,
+  UserAlreadyExists,
+  UserNotFound,
+  type ServiceError,
+} from '../../shared/errors.ts';
+import { buildOpenApiDocument } from '../../shared/openapi.ts';
+import { routes } from '../../shared/routes.ts';
+import { operationDocs } from '../../shared/schemas/catalog.ts';
+
+/** The published interface: the OpenAPI document lints clean, matches the route table and the errors. */
+type Operation = {
+  operationId: string;
+  parameters?: Array<{ $ref: string }>;
+  requestBody: { content: Record<string, { schema: { properties: Record<string, { format?: string }> } }> };
+  responses: Record<string, unknown>;
+};
+type OpenApi = {
+  openapi: string;
+  servers: Array<{ url: string }>;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, unknown>; responses: Record<string, { description: string }> };
+  security: unknown[];
+};
+
+const { url: baseUrl } = inject('stack');
+const document = buildOpenApiDocument() as unknown as OpenApi;
+const workDir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+async function lint(candidate: unknown): Promise<{ totals: { errors: number; warnings: number }; problems: Array<{ ruleId: string; message: string }> }> {
+  const file = join(workDir, `openapi-${Date.now()}.json`);
+  writeFileSync(file, JSON.stringify(candidate));
+  const result = await promisify(execFile)(join('node_modules', '.bin', 'redocly'), ['lint', file, '--config', 'redocly.yaml', '--format', 'json'], {
+    env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: { stdout: string }) => ({ stdout: error.stdout }));
+  return JSON.parse(result.stdout);
+}
+
+describe('the OpenAPI document', () => {
+  it('lints clean with @redocly/cli: no error, no warning', async () => {
+    const report = await lint(document);
+    expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 60_000);
+
+  it('is what the lint would catch if it broke (a dangling $ref is an error)', async () => {
+    const broken = structuredClone(document);
+    (broken.paths['/users/get_profile']?.post as Operation).responses['401'] = { $ref: '#/components/responses/Nope' };
+    const report = await lint(broken);
+    expect(report.totals.errors).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('documents every route of the route table, and only those', () => {
+    const operations = routes.filter((route) => !route.public);
+    for (const route of operations) {
+      expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, route.path).toBe(route.operation);
+    }
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operationId: operation.operationId })));
+    expect(documented).toHaveLength(operations.length);
+    for (const entry of documented) {
+      expect(routes.find((route) => route.operation === entry.operationId), entry.operationId).toMatchObject({ path: entry.path, method: entry.method.toUpperCase() });
+    }
+  });
+
+  it('requires the x-api-key scheme, and marks creating operations with Idempotency-Key and uploads as multipart', () => {
+    expect(document.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
+    expect(document.security).toEqual([{ apiKey: [] }]);
+    for (const route of routes.filter((entry) => !entry.public)) {
+      const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Operation;
+      expect(Boolean(operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey')), route.operation).toBe(Boolean(route.idempotent));
+      const [contentType, body] = Object.entries(operation.requestBody.content)[0] as [string, Operation['requestBody']['content'][string]];
+      if (route.usesUploadBucket) {
+        expect(contentType).toBe('multipart/form-data');
+        expect(Object.values(body.schema.properties).some((property) => property.format === 'binary'), route.operation).toBe(true);
+      } else {
+        expect(contentType).toBe('application/json');
+      }
+    }
+  });
+
+  it('gives each error code the HTTP status the service answers it with', () => {
+    const errors: ServiceError[] = [
+      new InvalidRequest('x'),
+      new Unauthorized(),
+      new UserNotFound(),
+      new NotFound('x'),
+      new UserAlreadyExists(),
+      new PlatformNotConnected('social'),
+      new IdempotencyConflict('x'),
+      new PayloadTooLarge('x'),
+      new UnsupportedMediaType('x'),
+      new InternalError(),
+      new PlatformRateLimited('social', 1),
+      new PlatformUnavailable('social'),
+      new PlatformTimeout('social'),
+    ];
+    for (const error of errors) {
+      expect(document.components.responses[`Error${error.status}`]?.description, error.code).toContain(error.code);
+    }
+    const described = JSON.stringify(document);
+    for (const code of ERROR_CODES) expect(described, code).toContain(code);
+  });
+
+  it('has examples that the operations’ own schemas accept', () => {
+    for (const [operation, doc] of Object.entries(operationDocs)) {
+      const example = doc.fileField ? { ...doc.requestExample, [doc.fileField]: { filename: 'contacts.csv', mimetype: 'text/csv', content: Buffer.from(String(doc.requestExample[doc.fileField])) } } : doc.requestExample;
+      const request = doc.request.safeParse(example);
+      expect(request.success ? [] : request.error.issues, `${operation} request`).toEqual([]);
+      const result = doc.result.safeParse(doc.resultExample);
+      expect(result.success ? [] : result.error.issues, `${operation} result`).toEqual([]);
+    }
+  });
+});
+
+describe('the published routes of the local stack', () => {
+  it('GET /openapi.json answers the document, without an API key, naming this server', async () => {
+    const response = await fetch(`${baseUrl}/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const served = (await response.json()) as OpenApi;
+    expect(served.openapi).toBe('3.1.0');
+    expect(served.servers[0]?.url).toBe(baseUrl);
+    expect(Object.keys(served.paths)).toEqual(Object.keys(document.paths));
+  });
+
+  it('GET /docs answers the reference page that loads its renderer from this service only', async () => {
+    const response = await fetch(`${baseUrl}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(response.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    const html = await response.text();
+    expect(html).toContain('src="/docs/scalar-api-reference.js"');
+    expect(html).not.toMatch(/https?:\/\//);
+  });
+
+  it('GET /docs/scalar-api-reference.js answers the renderer, gzip when asked', async () => {
+    const { request } = await import('node:http');
+    const gzipped = await new Promise<{ status: number; encoding?: string; body: Buffer }>((resolve, reject) => {
+      request(`${baseUrl}/docs/scalar-api-reference.js`, { headers: { 'accept-encoding': 'gzip' } }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }));
+      })
+        .on('error', reject)
+        .end();
+    });
+    expect(gzipped.status).toBe(200);
+    expect(gzipped.encoding).toBe('gzip');
+    expect(gunzipSync(gzipped.body).toString('utf8')).toContain('@scalar/api-reference');
+  });
+
+  it('POST /openapi.json is 405 and the operations still need a key', async () => {
+    const wrongMethod = await fetch(`${baseUrl}/openapi.json`, { method: 'POST' });
+    expect(wrongMethod.status).toBe(405);
+    const noKey = await fetch(`${baseUrl}/users/get_profile`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"userId":"demo-user"}' });
+    expect(noKey.status).toBe(401);
+  });
+});
