@@ -1,0 +1,69 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+
+/**
+ * GET /docs in a real browser (Debian's chromium, installed by `npm test`'s pretest step): the page
+ * lists every operation of the document and its "Test Request" panel sends a request that the local
+ * stack answers with 200. Nothing is loaded from anywhere but the service itself.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const { url: baseUrl, apiKey } = inject('stack');
+
+let browser: Browser;
+let page: Page;
+const foreignRequests: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`No chromium at ${CHROMIUM}: run \`npm run test:browser-setup\` (or set CHROMIUM_PATH).`);
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'] });
+  page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await page.route('**/*', (route) => {
+    const requested = route.request().url();
+    if (requested.startsWith(baseUrl) || requested.startsWith('data:') || requested.startsWith('blob:')) return route.continue();
+    foreignRequests.push(requested);
+    return route.abort();
+  });
+  await page.goto(`${baseUrl}/docs`, { waitUntil: 'networkidle' });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+describe('the API reference page', () => {
+  it('lists every operation of the OpenAPI document', async () => {
+    const document = (await (await fetch(`${baseUrl}/openapi.json`)).json()) as { paths: Record<string, Record<string, { summary: string }>> };
+    const summaries = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.summary));
+    expect(summaries.length).toBeGreaterThanOrEqual(13);
+    for (const summary of summaries) {
+      await expect.poll(() => page.getByRole('button', { name: summary }).count(), { message: summary }).toBeGreaterThan(0);
+    }
+  });
+
+  it('sends a request from the "Test Request" panel and shows the 200 answer', async () => {
+    await page.getByRole('button', { name: 'Read a user' }).first().click();
+    const section = page.locator('section', { has: page.getByRole('heading', { name: 'Read a user', exact: true }) }).last();
+    await section.getByRole('button', { name: 'Test Request' }).click();
+
+    const client = page.getByRole('dialog');
+    const keyField = client.getByPlaceholder(/.+/).and(page.locator('input[type="password"], input[autocomplete="off"]')).first();
+    await keyField.fill(apiKey);
+    const answered = page.waitForResponse((response) => response.url() === `${baseUrl}/users/get_profile` && response.request().method() === 'POST');
+    await client.getByRole('button', { name: 'Send' }).first().click();
+    const response = await answered;
+
+    expect(response.status()).toBe(200);
+    expect(response.request().headers()['x-api-key']).toBe(apiKey);
+    expect(JSON.parse(response.request().postData() ?? '{}')).toEqual({ userId: 'demo-user' });
+    expect(await response.json()).toMatchObject({ success: true, results: { success: true, user: { userId: 'demo-user' } } });
+    await expect.poll(() => client.getByText('200', { exact: false }).count()).toBeGreaterThan(0);
+  });
+
+  it('loaded nothing from outside the service and threw no error', () => {
+    expect(foreignRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
