@@ -55,6 +55,32 @@ function successEnvelope(result: JsonSchema): JsonSchema {
   };
 }
 
+/** `{success, results: {success: false, error, code, details?}}` */
+function failureEnvelope(description: string, success: boolean, codes: readonly ErrorCode[], error: string): JsonSchema {
+  return {
+    description,
+    type: 'object',
+    required: ['success', 'results'],
+    properties: {
+      success: { type: 'boolean', const: success },
+      results: {
+        type: 'object',
+        required: ['success', 'error', 'code'],
+        properties: {
+          success: { type: 'boolean', const: false },
+          error: { type: 'string', description: error },
+          code: { type: 'string', enum: codes },
+          details: {
+            description: 'With INVALID_REQUEST: one entry per problem.',
+            type: 'array',
+            items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+          },
+        },
+      },
+    },
+  };
+}
+
 export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const route of routes) {
@@ -155,41 +181,13 @@ export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown
       },
       headers: { RequestId: { description: 'Identifies the request in the service’s logs.', schema: { type: 'string' } } },
       schemas: {
-        PlatformRefusal: {
-          description: 'The platform refused the operation: HTTP 200, `success` true, `results.success` false.',
-          type: 'object',
-          required: ['success', 'results'],
-          properties: {
-            success: { type: 'boolean', const: true },
-            results: {
-              type: 'object',
-              required: ['success', 'error', 'code'],
-              properties: {
-                success: { type: 'boolean', const: false },
-                error: { type: 'string', description: 'The platform’s own message, as a person can act on it.' },
-                code: { type: 'string', enum: ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED'] },
-                details: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-              },
-            },
-          },
-        },
-        ErrorEnvelope: {
-          type: 'object',
-          required: ['success', 'results'],
-          properties: {
-            success: { type: 'boolean', description: 'true only for platform refusals (HTTP 200).' },
-            results: {
-              type: 'object',
-              required: ['success', 'error', 'code'],
-              properties: {
-                success: { type: 'boolean', const: false },
-                error: { type: 'string', description: 'A sentence a person can act on.' },
-                code: { type: 'string', enum: ERROR_CODES },
-                details: { type: 'array', items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } } },
-              },
-            },
-          },
-        },
+        PlatformRefusal: failureEnvelope(
+          'The platform refused the operation: HTTP 200, `success` true, `results.success` false.',
+          true,
+          ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED'],
+          'The platform’s own message, as a person can act on it.',
+        ),
+        ErrorEnvelope: failureEnvelope('Any other failure: `success` false.', false, ERROR_CODES, 'A sentence a person can act on.'),
       },
       responses: errorResponses,
     },

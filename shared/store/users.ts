@@ -87,24 +87,17 @@ export function publicConnections(user: User): Record<string, Record<string, str
 /** Remembers a non-secret connection field discovered later (the photo-page account id, for one). */
 export async function rememberConnectionField(user: User, platform: ConnectedPlatform, field: string, value: string): Promise<void> {
   if ((SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is a secret field`);
-  await documentStore().send(
-    new UpdateCommand({
-      TableName: mainTableName(),
-      Key: userKey(user.tenantId, user.userId),
-      UpdateExpression: 'SET connections.#platform.#field = :value',
-      ConditionExpression: 'attribute_exists(connections.#platform)',
-      ExpressionAttributeNames: { '#platform': platform, '#field': field },
-      ExpressionAttributeValues: { ':value': value },
-    }),
-  );
-  const stored = user.connections[platform];
-  if (stored) stored[field] = value;
+  await setConnectionField(user, platform, field, value);
 }
 
 /** Replaces a secret of a connection (a refreshed access token), sealed like the others. */
 export async function replaceConnectionSecret(user: User, platform: ConnectedPlatform, field: string, value: string): Promise<void> {
   if (!(SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is not a secret field`);
-  const sealed = seal(value, sealOwner(user.tenantId, user.userId, platform, field));
+  await setConnectionField(user, platform, field, seal(value, sealOwner(user.tenantId, user.userId, platform, field)));
+}
+
+/** Sets one field of an existing connection, in the table and in the user read for this request. */
+async function setConnectionField(user: User, platform: ConnectedPlatform, field: string, stored: string): Promise<void> {
   await documentStore().send(
     new UpdateCommand({
       TableName: mainTableName(),
@@ -112,9 +105,9 @@ export async function replaceConnectionSecret(user: User, platform: ConnectedPla
       UpdateExpression: 'SET connections.#platform.#field = :value',
       ConditionExpression: 'attribute_exists(connections.#platform)',
       ExpressionAttributeNames: { '#platform': platform, '#field': field },
-      ExpressionAttributeValues: { ':value': sealed },
+      ExpressionAttributeValues: { ':value': stored },
     }),
   );
-  const stored = user.connections[platform];
-  if (stored) stored[field] = sealed;
+  const connection = user.connections[platform];
+  if (connection) connection[field] = stored;
 }
