@@ -2,15 +2,15 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { FUNCTION_BUNDLING } from '../infra/bundling.ts';
+import { bundleFunction } from '../infra/bundling.ts';
 import { fallbackRoute, routes, type Platform } from '../shared/routes.ts';
 
 /**
  * Cold start: every function bundled exactly as the stack bundles it (esbuild, the stack's options),
- * its size minified and gzipped, and its import time: the median of 9 fresh Node processes, timed
- * inside each process around the `import()` so Node's own start is left out. Beside them, in the same
- * run, one-line handlers on the platforms' own Node libraries, bundled the same way.
+ * its size minified and gzipped, and its import time: the median of 9 fresh Node processes (in
+ * rounds across all bundles), timed inside each process around the `import()` so Node's own start is
+ * left out. Beside them, in the same run, one-line handlers on the platforms' own Node libraries,
+ * bundled the same way.
  */
 export interface BundleFigures {
   name: string;
@@ -31,54 +31,43 @@ const PLATFORM_MARKERS: Record<Platform, string> = {
   professional: 'generateUploadUrl',
 };
 
-async function bundle(entry: string, outfile: string): Promise<void> {
-  await build({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    outfile,
-    minify: FUNCTION_BUNDLING.minify,
-    sourcemap: FUNCTION_BUNDLING.sourceMap,
-    target: FUNCTION_BUNDLING.target,
-    mainFields: [...FUNCTION_BUNDLING.mainFields],
-    banner: { js: FUNCTION_BUNDLING.banner },
-    external: [...FUNCTION_BUNDLING.externalModules],
-    logLevel: 'error',
+/** One fresh Node process importing the bundle, timed inside the process around the `import()`. */
+function importOnce(file: string): number {
+  const script = `const started = process.hrtime.bigint(); import(${JSON.stringify(file)}).then(() => console.log(Number(process.hrtime.bigint() - started) / 1e6));`;
+  const output = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
+  return Number(output.trim().split('\n').at(-1));
+}
+
+/**
+ * Sizes, foreign code and the median import time of every bundle. The imports run in rounds (each
+ * round imports every bundle once), so the machine's drift during the run touches all alike.
+ */
+function measureAll(bundles: Array<{ name: string; file: string; platform?: Platform }>): BundleFigures[] {
+  const times = bundles.map(() => [] as number[]);
+  for (let round = 0; round < IMPORT_RUNS; round++) bundles.forEach((entry, index) => times[index]?.push(importOnce(entry.file)));
+  return bundles.map(({ name, file, platform }, index) => {
+    const code = readFileSync(file);
+    const text = code.toString('utf8');
+    const foreignCode = Object.entries(PLATFORM_MARKERS)
+      .filter(([other, marker]) => other !== platform && text.includes(marker))
+      .map(([other]) => other);
+    return { name, bytes: code.length, gzipBytes: gzipSync(code).length, importMs: median(times[index] ?? []), ...(platform ? { platform } : {}), foreignCode };
   });
 }
 
-function importTime(file: string): number {
-  const times: number[] = [];
-  const script = `const started = process.hrtime.bigint(); import(${JSON.stringify(file)}).then(() => console.log(Number(process.hrtime.bigint() - started) / 1e6));`;
-  for (let run = 0; run < IMPORT_RUNS; run++) {
-    const output = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', env: { ...process.env, AWS_REGION: 'us-east-1' } });
-    times.push(Number(output.trim().split('\n').at(-1)));
-  }
-  return median(times);
-}
-
-function measure(name: string, file: string, platform?: Platform): BundleFigures {
-  const code = readFileSync(file);
-  const text = code.toString('utf8');
-  const foreignCode = Object.entries(PLATFORM_MARKERS)
-    .filter(([other, marker]) => other !== platform && text.includes(marker))
-    .map(([other]) => other);
-  return { name, bytes: code.length, gzipBytes: gzipSync(code).length, importMs: importTime(file), ...(platform ? { platform } : {}), foreignCode };
-}
-
 export async function coldStart(workDir: string): Promise<{ functions: BundleFigures[]; baselines: BundleFigures[] }> {
-  const functions: BundleFigures[] = [];
+  const functionBundles = [];
   for (const route of [...routes, fallbackRoute]) {
-    const outfile = join(workDir, 'functions', route.operation, 'index.mjs');
-    await bundle(route.entry, outfile);
-    functions.push(measure(route.operation, outfile, 'platform' in route ? route.platform : undefined));
+    const file = join(workDir, 'functions', route.operation, 'index.mjs');
+    await bundleFunction(route.entry, file);
+    functionBundles.push({ name: route.operation, file, ...('platform' in route && route.platform ? { platform: route.platform } : {}) });
   }
-  const baselines: BundleFigures[] = [];
+  const baselineBundles = [];
   for (const library of ['google-ads-api', 'facebook-nodejs-business-sdk', 'linkedin-api-client']) {
-    const outfile = join(workDir, 'baselines', library, 'index.mjs');
-    await bundle(`bench/baselines/${library}.ts`, outfile);
-    baselines.push(measure(library, outfile));
+    const file = join(workDir, 'baselines', library, 'index.mjs');
+    await bundleFunction(`bench/baselines/${library}.ts`, file);
+    baselineBundles.push({ name: library, file });
   }
-  return { functions, baselines };
+  const figures = measureAll([...functionBundles, ...baselineBundles]);
+  return { functions: figures.slice(0, functionBundles.length), baselines: figures.slice(functionBundles.length) };
 }

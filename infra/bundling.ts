@@ -1,3 +1,5 @@
+import { build } from 'esbuild';
+
 /**
  * How every function is bundled, in one place: the CDK stack hands these to NodejsFunction and the
  * benchmark builds the same bundles with esbuild to measure them.
@@ -15,3 +17,21 @@ export const FUNCTION_BUNDLING = {
   banner: ESM_REQUIRE_BANNER,
   externalModules: [] as string[],
 } as const;
+
+/** Builds one function's bundle with esbuild exactly as the stack does (the bench and the bundle test). */
+export async function bundleFunction(entry: string, outfile: string): Promise<void> {
+  await build({
+    entryPoints: [entry],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    outfile,
+    minify: FUNCTION_BUNDLING.minify,
+    sourcemap: FUNCTION_BUNDLING.sourceMap,
+    target: FUNCTION_BUNDLING.target,
+    mainFields: [...FUNCTION_BUNDLING.mainFields],
+    banner: { js: FUNCTION_BUNDLING.banner },
+    external: [...FUNCTION_BUNDLING.externalModules],
+    logLevel: 'error',
+  });
+}

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
 import { routes } from './routes.ts';
 import { operationDocs } from './schemas/catalog.ts';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import type { UploadedFile } from '../http/middleware/multipart-body.ts';
 import { numericIdSchema, userIdSchema } from './common.ts';
 

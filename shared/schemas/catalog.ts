@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { createProfessionalCsvAudienceRequest, createSocialCsvAudienceRequest, socialAudienceResultSchema } from './audiences.ts';
 import { createLeadFormRequest } from './lead-form.ts';
 import { getOptimizationHistoryRequest, historyEntrySchema, optimizationRecordSchema, recordOptimizationRequest } from './optimization.ts';

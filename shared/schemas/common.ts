@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Identifiers we store and put in keys: printable, no separators of our own key scheme. */
 export const userIdSchema = z

@@ -1,5 +1,5 @@
 import { getCountries, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/min';
-import { z } from 'zod';
+import * as z from 'zod';
 import { userIdSchema } from './common.ts';
 
 /** Operation 10's request: every rule of the spec, checked before anything is sent. */

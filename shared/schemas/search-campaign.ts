@@ -1,5 +1,5 @@
 import { getCountries, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/min';
-import { z } from 'zod';
+import * as z from 'zod';
 import { languageConstantId } from '../platforms/searchads/languages.ts';
 import { dateSchema, numericIdSchema, userIdSchema } from './common.ts';
 

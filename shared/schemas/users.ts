@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { numericIdSchema, secretSchema, userIdSchema } from './common.ts';
 
 export const socialConnectionSchema = z.object({
