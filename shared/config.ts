@@ -30,6 +30,8 @@ const configSchema = z.object({
   PROFESSIONAL_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.professionalOauthUrl),
   PROFESSIONAL_API_VERSION: z.string().regex(/^\d{6}$/).default(UPSTREAM_DEFAULTS.professionalApiVersion),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
+  /** image URLs may point to loopback and private networks: only the local stack, whose sandboxes are there */
+  IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
 
   SOCIAL_APP_SECRET: optionalSecret,
   SEARCHADS_DEVELOPER_TOKEN: optionalSecret,

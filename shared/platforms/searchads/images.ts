@@ -1,12 +1,13 @@
 import { imageSize } from 'image-size';
 import { config } from '../../config.ts';
 import { InvalidRequest } from '../../errors.ts';
+import { DownloadRefused, downloadPublicUrl, type DownloadFailure } from '../../net/public-download.ts';
 import type { CallBudget } from '../upstream.ts';
 
 /**
  * Image URLs fetched for image assets (contract §2.6): JPEG or PNG, at most 5 MB each and 20 MB in
  * all, landscape 1.91:1 (at least 600×314) or square (at least 300×300). A URL that cannot be used
- * is the client's problem (400), found before the mutate is sent.
+ * is the client's problem (400), found before the mutate is sent. Only public addresses are fetched.
  */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 const MAX_TOTAL_BYTES = 20 * 1024 * 1024;
@@ -19,19 +20,6 @@ export interface FetchedImage {
 
 function refuse(index: number, message: string): never {
   throw new InvalidRequest(`images.${index}: ${message}.`, [{ path: `images.${index}`, message }]);
-}
-
-async function readLimited(response: Response, index: number): Promise<Buffer> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > MAX_IMAGE_BYTES) refuse(index, 'the image is larger than 5 MB');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of response.body ?? []) {
-    size += (chunk as Uint8Array).length;
-    if (size > MAX_IMAGE_BYTES) refuse(index, 'the image is larger than 5 MB');
-    chunks.push(Buffer.from(chunk as Uint8Array));
-  }
-  return Buffer.concat(chunks);
 }
 
 export function checkImage(bytes: Buffer, index: number): void {
@@ -54,18 +42,28 @@ export function checkImage(bytes: Buffer, index: number): void {
   }
 }
 
+const DOWNLOAD_FAILURES: Record<DownloadFailure, string> = {
+  'not-public': 'the image URL must point to a public internet address',
+  'too-large': 'the image is larger than 5 MB',
+  unreachable: 'the image could not be downloaded',
+  'too-many-redirects': 'the image URL redirects more than 3 times',
+};
+
 export async function fetchImages(urls: string[], budget: CallBudget): Promise<FetchedImage[]> {
   let total = 0;
   return Promise.all(
     urls.map(async (url, index) => {
-      let response: Response;
+      let bytes: Buffer;
       try {
-        response = await fetch(url, { redirect: 'follow', signal: AbortSignal.timeout(Math.max(1, Math.min(config().UPSTREAM_TIMEOUT_MS, budget.deadline - Date.now()))) });
-      } catch {
-        refuse(index, 'the image could not be downloaded');
+        bytes = await downloadPublicUrl(url, {
+          maxBytes: MAX_IMAGE_BYTES,
+          signal: AbortSignal.timeout(Math.max(1, Math.min(config().UPSTREAM_TIMEOUT_MS, budget.deadline - Date.now()))),
+          allowPrivateAddresses: config().IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES,
+        });
+      } catch (error) {
+        if (error instanceof DownloadRefused && error.status) refuse(index, `downloading the image answered HTTP ${error.status}`);
+        refuse(index, DOWNLOAD_FAILURES[error instanceof DownloadRefused ? error.reason : 'unreachable']);
       }
-      if (!response.ok) refuse(index, `downloading the image answered HTTP ${response.status}`);
-      const bytes = await readLimited(response, index);
       total += bytes.length;
       if (total > MAX_TOTAL_BYTES) refuse(index, 'the images add up to more than 20 MB');
       checkImage(bytes, index);
