@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { REFERENCE_PAGE_CSP, referencePageHtml } from '../shared/docs/reference-page.ts';
+import { REFERENCE_PAGE_CSP, REFERENCE_PAGE_HTML } from '../shared/docs/reference-page.ts';
+import { requestIdOf } from '../shared/http/middleware/tracing.ts';
 import type { HttpResponse } from '../shared/http/response.ts';
 
 /** GET /docs: the interactive API reference (no API key needed to read it). */
@@ -11,8 +12,8 @@ export async function handler(event: APIGatewayProxyEventV2, context: Context): 
       'content-security-policy': REFERENCE_PAGE_CSP,
       'cache-control': 'public, max-age=300',
       'x-content-type-options': 'nosniff',
-      'x-request-id': event.requestContext.requestId ?? context.awsRequestId,
+      'x-request-id': requestIdOf(event, context),
     },
-    body: referencePageHtml(),
+    body: REFERENCE_PAGE_HTML,
   };
 }

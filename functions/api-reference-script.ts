@@ -1,6 +1,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { referenceScript } from '../shared/docs/reference-page.ts';
 import { header } from '../shared/http/headers.ts';
+import { requestIdOf } from '../shared/http/middleware/tracing.ts';
 import type { HttpResponse } from '../shared/http/response.ts';
 
 /** GET /docs/scalar-api-reference.js: the reference page's renderer, gzip when the client takes it (3.5 MB plain). */
@@ -15,7 +16,7 @@ export async function handler(event: APIGatewayProxyEventV2, context: Context): 
       'x-content-type-options': 'nosniff',
       vary: 'accept-encoding',
       ...(gzip ? { 'content-encoding': 'gzip' } : {}),
-      'x-request-id': event.requestContext.requestId ?? context.awsRequestId,
+      'x-request-id': requestIdOf(event, context),
     },
     body: (gzip ? script.gzip : script.plain).toString('base64'),
     isBase64Encoded: true,

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { header } from '../shared/http/headers.ts';
+import { requestIdOf } from '../shared/http/middleware/tracing.ts';
 import type { HttpResponse } from '../shared/http/response.ts';
 import { buildOpenApiDocument } from '../shared/openapi.ts';
 
@@ -20,7 +21,7 @@ export async function handler(event: APIGatewayProxyEventV2, context: Context): 
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'public, max-age=300',
       'access-control-allow-origin': '*',
-      'x-request-id': event.requestContext.requestId ?? context.awsRequestId,
+      'x-request-id': requestIdOf(event, context),
     },
     body: document,
   };

@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { MethodNotAllowed, NotFound } from '../shared/errors.ts';
+import { requestIdOf } from '../shared/http/middleware/tracing.ts';
 import { errorResponse, type HttpResponse } from '../shared/http/response.ts';
 import { findRoute } from '../shared/routes.ts';
 
@@ -9,6 +10,6 @@ export async function handler(event: APIGatewayProxyEventV2, context: Context): 
   const { allowed } = findRoute(method, path);
   const error = allowed.length > 0 ? new MethodNotAllowed(allowed) : new NotFound(`There is no operation at ${method} ${path}.`);
   const response = errorResponse(error);
-  response.headers['x-request-id'] = event.requestContext.requestId ?? context.awsRequestId;
+  response.headers['x-request-id'] = requestIdOf(event, context);
   return response;
 }

@@ -38,46 +38,38 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
   return converted;
 }
 
+/** `{success, results}` */
+function envelope(success: boolean, results: JsonSchema): JsonSchema {
+  return { type: 'object', required: ['success', 'results'], properties: { success: { type: 'boolean', const: success }, results } };
+}
+
 /** The success envelope around an operation's result. */
 function successEnvelope(result: JsonSchema): JsonSchema {
-  const properties = (result.properties ?? {}) as Record<string, unknown>;
-  return {
+  return envelope(true, {
     type: 'object',
-    required: ['success', 'results'],
-    properties: {
-      success: { type: 'boolean', const: true },
-      results: {
-        type: 'object',
-        required: ['success', ...((result.required as string[] | undefined) ?? [])],
-        properties: { success: { type: 'boolean', const: true }, ...properties },
-      },
-    },
-  };
+    required: ['success', ...((result.required as string[] | undefined) ?? [])],
+    properties: { success: { type: 'boolean', const: true }, ...((result.properties ?? {}) as Record<string, unknown>) },
+  });
 }
 
 /** `{success, results: {success: false, error, code, details?}}` */
 function failureEnvelope(description: string, success: boolean, codes: readonly ErrorCode[], error: string): JsonSchema {
   return {
     description,
-    type: 'object',
-    required: ['success', 'results'],
-    properties: {
-      success: { type: 'boolean', const: success },
-      results: {
-        type: 'object',
-        required: ['success', 'error', 'code'],
-        properties: {
-          success: { type: 'boolean', const: false },
-          error: { type: 'string', description: error },
-          code: { type: 'string', enum: codes },
-          details: {
-            description: 'With INVALID_REQUEST: one entry per problem.',
-            type: 'array',
-            items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
-          },
+    ...envelope(success, {
+      type: 'object',
+      required: ['success', 'error', 'code'],
+      properties: {
+        success: { type: 'boolean', const: false },
+        error: { type: 'string', description: error },
+        code: { type: 'string', enum: codes },
+        details: {
+          description: 'With INVALID_REQUEST: one entry per problem.',
+          type: 'array',
+          items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
         },
       },
-    },
+    }),
   };
 }
 

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { gzipSync } from 'node:zlib';
 import { REFERENCE_SCRIPT_FILE, REFERENCE_SCRIPT_MODULE, REFERENCE_SCRIPT_PATH } from './reference-files.ts';
 
-/**
+/*
  * The interactive reference at GET /docs: Scalar's standalone bundle, served by this service itself
  * (no CDN, no fonts or proxy from elsewhere), reading GET /openapi.json from the same origin.
  */
@@ -31,8 +31,7 @@ const SCALAR_CONFIGURATION = {
   authentication: { preferredSecurityScheme: 'apiKey' },
 };
 
-export function referencePageHtml(): string {
-  return `<!doctype html>
+export const REFERENCE_PAGE_HTML = `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
@@ -45,7 +44,6 @@ export function referencePageHtml(): string {
   </body>
 </html>
 `;
-}
 
 let script: { plain: Buffer; gzip: Buffer } | undefined;
 

@@ -49,7 +49,7 @@ describe('the API reference page', () => {
     await section.getByRole('button', { name: 'Test Request' }).click();
 
     const client = page.getByRole('dialog');
-    const keyField = client.getByPlaceholder(/.+/).and(page.locator('input[type="password"], input[autocomplete="off"]')).first();
+    const keyField = client.getByLabel('Value', { exact: true }).first();
     await keyField.fill(apiKey);
     const answered = page.waitForResponse((response) => response.url() === `${baseUrl}/users/get_profile` && response.request().method() === 'POST');
     await client.getByRole('button', { name: 'Send' }).first().click();
