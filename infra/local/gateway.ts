@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { clock } from '../../shared/clock.ts';
 import { fallbackRoute, findRoute, type Route } from '../../shared/routes.ts';
 
 /**
@@ -29,6 +30,14 @@ function loadHandler(entry: string): Promise<LambdaHandler> {
   return loaded;
 }
 
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** API Gateway's `requestContext.time`: `22/Nov/2026:10:00:00 +0000`. */
+export function requestTime(date: Date): string {
+  const hms = date.toISOString().slice(11, 19);
+  return `${String(date.getUTCDate()).padStart(2, '0')}/${MONTHS[date.getUTCMonth()]}/${date.getUTCFullYear()}:${hms} +0000`;
+}
+
 const TEXT_TYPES = /^(text\/|application\/(?:[\w.+-]+\+)?(?:json|xml)|application\/x-www-form-urlencoded|application\/javascript)/i;
 
 export function buildEvent(request: IncomingMessage, body: Buffer, routeKey: string): APIGatewayProxyEventV2 {
@@ -40,7 +49,7 @@ export function buildEvent(request: IncomingMessage, body: Buffer, routeKey: str
   }
   const contentType = headers['content-type'] ?? '';
   const asText = body.length === 0 || TEXT_TYPES.test(contentType);
-  const now = new Date();
+  const now = clock.date();
   const queryStringParameters = url.search ? Object.fromEntries(url.searchParams) : undefined;
   return {
     version: '2.0',
@@ -65,7 +74,7 @@ export function buildEvent(request: IncomingMessage, body: Buffer, routeKey: str
       requestId: randomUUID(),
       routeKey,
       stage: '$default',
-      time: now.toUTCString(),
+      time: requestTime(now),
       timeEpoch: now.getTime(),
     },
     ...(body.length > 0 ? { body: asText ? body.toString('utf8') : body.toString('base64') } : {}),

@@ -1,3 +1,4 @@
+import { clock } from '../../shared/clock.ts';
 import { startLocalStack } from './stack.ts';
 
 /** `npm start`: the service with its embedded local stack, until Ctrl-C. */
@@ -9,7 +10,7 @@ Ad campaign API (local) listening on ${stack.url}
   data folder   ${stack.dataDir}
   API key       ${stack.apiKey}
   demo user     demo-user
-  reference     ${stack.url}/docs  (OpenAPI document: ${stack.url}/openapi.json)
+${process.env.LOCAL_CLOCK_OFFSET_DAYS ? `  clock         ${clock.date().toISOString()} (LOCAL_CLOCK_OFFSET_DAYS=${process.env.LOCAL_CLOCK_OFFSET_DAYS})\n` : ''}  reference     ${stack.url}/docs  (OpenAPI document: ${stack.url}/openapi.json)
 sandboxes:
 ${sandboxes.join('\n') || '  (none: every platform URL is configured)'}
 

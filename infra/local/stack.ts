@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
+import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
 import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
@@ -39,6 +40,8 @@ export interface LocalStackOptions {
   port?: number;
   dataDir?: string;
   apiKey?: string;
+  /** default: the system clock moved by LOCAL_CLOCK_OFFSET_DAYS */
+  clock?: LocalClock;
 }
 
 export interface LocalStack {
@@ -66,6 +69,7 @@ function localEncryptionKey(dataDir: string): string {
 export async function startLocalStack(options: LocalStackOptions = {}): Promise<LocalStack> {
   const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? DEFAULT_DATA_DIR);
   const apiKey = options.apiKey ?? process.env.LOCAL_API_KEY ?? DEFAULT_LOCAL_API_KEY;
+  installLocalClock(options.clock ?? new LocalClock({ offsetMs: clockOffsetFromEnv() }));
   mkdirSync(dataDir, { recursive: true });
   const holder = runningStackPid(dataDir);
   if (holder) throw new Error(`Another local stack (pid ${holder}) is using ${dataDir}; stop it or set DATA_DIR.`);

@@ -1,4 +1,5 @@
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
+import { clock } from '../clock.ts';
 import { US_STATE_ABBREVIATIONS, US_STATE_CODES } from './us-states.ts';
 
 /**
@@ -75,7 +76,7 @@ export function normalizeGender(raw: string): Normalized {
   return bad('GEN: must be m, f, male or female');
 }
 
-export function normalizeBirthYear(raw: string, now = new Date()): Normalized {
+export function normalizeBirthYear(raw: string, now = clock.date()): Normalized {
   const value = raw.trim();
   const year = Number(value);
   return /^\d{4}$/.test(value) && year >= 1900 && year <= now.getUTCFullYear() ? ok(value) : bad('DOBY: must be a year from 1900 to this year');
@@ -91,7 +92,7 @@ export const normalizeBirthMonth = (raw: string) => twoDigits(raw, 12, 'DOBM');
 export const normalizeBirthDay = (raw: string) => twoDigits(raw, 31, 'DOBD');
 
 /** A full date of birth, YYYY-MM-DD (or YYYYMMDD), split into DOBY, DOBM and DOBD. */
-export function splitDateOfBirth(raw: string, now = new Date()): { DOBY: string; DOBM: string; DOBD: string } | { invalid: string } {
+export function splitDateOfBirth(raw: string, now = clock.date()): { DOBY: string; DOBM: string; DOBD: string } | { invalid: string } {
   const match = raw.trim().match(/^(\d{4})-?(\d{2})-?(\d{2})$/);
   if (!match) return { invalid: 'DOB: must be a date in YYYY-MM-DD format' };
   const [, year, month, day] = match as unknown as [string, string, string, string];

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { clock } from '../clock.ts';
 import type { UploadedFile } from '../http/middleware/multipart-body.ts';
 import { uploadContactList } from '../platforms/professional/list-upload.ts';
 import { professionalSession } from '../platforms/professional/session.ts';
@@ -25,8 +26,8 @@ export interface ProfessionalAudienceRequest {
 
 const TYPE_LABELS: Record<ListType, string> = { USER_LIST_UPLOAD: 'Contact list', COMPANY_LIST_UPLOAD: 'Company list' };
 
-/** Without a name: "Contact list upload 2026-11-17T07:20Z" (UTC). */
-export const defaultAudienceName = (type: ListType, now = new Date()) => `${TYPE_LABELS[type]} upload ${now.toISOString().slice(0, 16)}Z`;
+/** Without a name: "Contact list upload YYYY-MM-DDTHH:MMZ", the upload time in UTC. */
+export const defaultAudienceName = (type: ListType, now = clock.date()) => `${TYPE_LABELS[type]} upload ${now.toISOString().slice(0, 16)}Z`;
 
 export async function uploadProfessionalAudience(request: ProfessionalAudienceRequest): Promise<{ audience: { csvFileId: string }; warnings?: string[] }> {
   const { tenantId, user, type } = request;
@@ -49,7 +50,7 @@ export async function uploadProfessionalAudience(request: ProfessionalAudienceRe
     type,
     name,
     rows: prepared.rows,
-    createdAt: new Date().toISOString(),
+    createdAt: clock.date().toISOString(),
   });
   await deleteStagedUpload(stagedKey);
   return { audience: { csvFileId: uploaded.inputFile }, ...(prepared.warnings.length > 0 ? { warnings: prepared.warnings } : {}) };

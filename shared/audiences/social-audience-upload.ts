@@ -1,5 +1,6 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { clock } from '../clock.ts';
 import { PlatformError } from '../errors.ts';
 import { log } from '../http/logger.ts';
 import type { UploadedFile } from '../http/middleware/multipart-body.ts';
@@ -44,7 +45,7 @@ export interface SocialAudienceResult {
 }
 
 /** A positive int64 unique within the ad account: milliseconds × 1000 plus a random tail. */
-const newSessionId = () => Date.now() * 1000 + randomInt(1000);
+const newSessionId = () => clock.now() * 1000 + randomInt(1000);
 
 function uploadIdFor(tenantId: string, idempotencyKey: string | undefined): string {
   if (!idempotencyKey) return randomUUID();

@@ -1,3 +1,4 @@
+import { clock } from '../clock.ts';
 import { config } from '../config.ts';
 import { PlatformError, PlatformTimeout, PlatformUnavailable, type Platform } from '../errors.ts';
 import { log } from '../http/logger.ts';
@@ -16,7 +17,7 @@ export interface CallBudget {
 }
 
 export function budgetFrom(context: { getRemainingTimeInMillis(): number }): CallBudget {
-  return { deadline: Date.now() + context.getRemainingTimeInMillis() - ANSWER_MARGIN_MS };
+  return { deadline: clock.now() + context.getRemainingTimeInMillis() - ANSWER_MARGIN_MS };
 }
 
 /** A failure worth another attempt; `finalError` is thrown when no attempt is left (or no time). */
@@ -38,8 +39,6 @@ export interface RetryPolicy {
 
 export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 300, maxDelayMs: 5_000 };
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export async function withRetries<T>(
   budget: CallBudget,
   attempt: (attemptNumber: number) => Promise<T>,
@@ -51,11 +50,11 @@ export async function withRetries<T>(
     } catch (error) {
       if (!(error instanceof TransientFailure)) throw error;
       if (attemptNumber >= policy.maxAttempts) throw error.finalError;
-      const backoff = Math.random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1));
+      const backoff = clock.jitter(Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attemptNumber - 1)));
       const delay = Math.max(error.waitAtLeastMs, backoff);
-      if (Date.now() + delay >= budget.deadline) throw error.finalError;
+      if (clock.now() + delay >= budget.deadline) throw error.finalError;
       log().info('upstream retry', { platform: error.finalError.platform, code: error.finalError.code, attempt: attemptNumber, delayMs: Math.round(delay) });
-      await sleep(delay);
+      await clock.sleep(delay);
     }
   }
 }
@@ -78,10 +77,10 @@ export async function upstreamFetch(
   budget: CallBudget,
   options: { retrySafe: boolean; logPath: string },
 ): Promise<UpstreamResponse> {
-  const remaining = budget.deadline - Date.now();
+  const remaining = budget.deadline - clock.now();
   if (remaining <= 0) throw new PlatformTimeout(platform);
   const timeoutMs = Math.min(config().UPSTREAM_TIMEOUT_MS, remaining);
-  const started = Date.now();
+  const started = performance.now();
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
     const text = await response.text();
@@ -90,13 +89,13 @@ export async function upstreamFetch(
       method: init.method ?? 'GET',
       path: options.logPath,
       status: response.status,
-      durationMs: Date.now() - started,
+      durationMs: Math.round(performance.now() - started),
     });
     return { status: response.status, headers: response.headers, text };
   } catch (error) {
     const name = (error as Error).name;
     const timedOut = name === 'TimeoutError' || name === 'AbortError';
-    log().warn('upstream call failed', { platform, method: init.method ?? 'GET', path: options.logPath, reason: timedOut ? 'timeout' : name, durationMs: Date.now() - started });
+    log().warn('upstream call failed', { platform, method: init.method ?? 'GET', path: options.logPath, reason: timedOut ? 'timeout' : name, durationMs: Math.round(performance.now() - started) });
     const failure = timedOut ? new PlatformTimeout(platform) : new PlatformUnavailable(platform);
     if (options.retrySafe) throw new TransientFailure(failure);
     throw failure;

@@ -1,5 +1,6 @@
 import { getCountries, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/min';
 import * as z from 'zod';
+import { clock } from '../clock.ts';
 import { languageConstantId } from '../platforms/searchads/languages.ts';
 import { dateSchema, numericIdSchema, userIdSchema } from './common.ts';
 
@@ -46,7 +47,6 @@ const adSchema = z
 
 const geoId = numericIdSchema('location id');
 const countries = new Set<string>(getCountries());
-const yesterdayUtc = () => new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
 
 export const createSearchCampaignRequest = z
   .object({
@@ -58,7 +58,7 @@ export const createSearchCampaignRequest = z
       .trim()
       .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a positive amount such as "50" or "19.99"')
       .refine((amount) => Number(amount) > 0, 'must be more than 0'),
-    startDate: dateSchema.refine((date) => date >= yesterdayUtc(), 'must not be in the past'),
+    startDate: dateSchema.refine((date) => date >= clock.today(-1), 'must not be in the past'),
     endDate: dateSchema.optional(),
     keywords: z.array(keywordSchema).min(1, 'must have at least one keyword').max(5000),
     negativeKeywords: z.array(keywordSchema).max(5000).optional(),

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.ts';
 import { documentStore, mainTableName } from './client.ts';
 
 /**
@@ -36,7 +37,7 @@ export async function ensureTenant(tenantName: string): Promise<string> {
     await store.send(
       new PutCommand({
         TableName,
-        Item: { ...Key, tenantId, name: tenantName, createdAt: new Date().toISOString() },
+        Item: { ...Key, tenantId, name: tenantName, createdAt: clock.date().toISOString() },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -61,7 +62,7 @@ export async function createApiKey(
   const tenantId = await ensureTenant(tenantName);
   const keyHash = hashApiKey(apiKey);
   const keyId = `key_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
-  const createdAt = new Date().toISOString();
+  const createdAt = clock.date().toISOString();
   const TableName = mainTableName();
   const store = documentStore();
   await store.send(
@@ -135,7 +136,7 @@ export async function revokeApiKey(keyId: string): Promise<boolean> {
       TableName,
       Key: { pk: listing.pk, sk: listing.sk },
       UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
-      ExpressionAttributeValues: { ':now': new Date().toISOString() },
+      ExpressionAttributeValues: { ':now': clock.date().toISOString() },
     }),
   );
   return true;

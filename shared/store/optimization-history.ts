@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.ts';
 import type { HistoryEntry, OptimizationRecord, RecordOptimizationInput } from '../schemas/optimization.ts';
 import { documentStore, mainTableName } from './client.ts';
 
@@ -11,7 +12,7 @@ import { documentStore, mainTableName } from './client.ts';
  */
 const recordKey = (tenantId: string, userId: string, campaignId: string) => `TENANT#${tenantId}#USER#${userId}#CAMPAIGN#${campaignId}`;
 
-export async function appendOptimizationEntry(tenantId: string, input: RecordOptimizationInput, now = new Date()): Promise<HistoryEntry> {
+export async function appendOptimizationEntry(tenantId: string, input: RecordOptimizationInput, now = clock.date()): Promise<HistoryEntry> {
   const pk = recordKey(tenantId, input.userId, input.campaignId);
   const millis = now.getTime();
   const entry: HistoryEntry = {

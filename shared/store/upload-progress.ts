@@ -1,4 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.ts';
 import { documentStore, mainTableName } from './client.ts';
 
 /**
@@ -30,7 +31,7 @@ export async function saveUploadProgress(tenantId: string, uploadId: string, pro
   await documentStore().send(
     new PutCommand({
       TableName: mainTableName(),
-      Item: { ...key(tenantId, uploadId), progress, expiresAt: Math.floor(Date.now() / 1000) + KEEP_SECONDS },
+      Item: { ...key(tenantId, uploadId), progress, expiresAt: Math.floor(clock.now() / 1000) + KEEP_SECONDS },
     }),
   );
 }

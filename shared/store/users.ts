@@ -1,4 +1,5 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.ts';
 import { PlatformNotConnected, UserAlreadyExists } from '../errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
 import { documentStore, mainTableName } from './client.ts';
@@ -38,7 +39,7 @@ function sealConnections(tenantId: string, userId: string, connections: Connecti
 }
 
 export async function createUser(tenantId: string, userId: string, connections: Connections): Promise<User> {
-  const user: User = { tenantId, userId, createdAt: new Date().toISOString(), connections: sealConnections(tenantId, userId, connections) };
+  const user: User = { tenantId, userId, createdAt: clock.date().toISOString(), connections: sealConnections(tenantId, userId, connections) };
   try {
     await documentStore().send(
       new PutCommand({

@@ -28,3 +28,9 @@ export async function upstreamRequestsWith(platform: PlatformName, marker: strin
     `${new URLSearchParams(request.query)}\n${request.body}\n${request.headers.authorization ?? ''}`.includes(marker),
   );
 }
+
+/** The shared test stack's clock (epoch ms): it runs ahead of this process's by the waits it skipped. */
+export async function stackNow(): Promise<number> {
+  const response = await fetch(`${stack().sandboxes.social}/__sandbox/clock`);
+  return ((await response.json()) as { now: number }).now;
+}

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { LocalClock } from '../../infra/local/clock.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
 
 /** One local stack (gateway, dynalite, s3rver, sandboxes) for the whole run, in a throw-away data folder. */
@@ -17,7 +18,8 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-test-'));
   process.env.LOG_LEVEL = 'SILENT';
   process.env.UPSTREAM_TIMEOUT_MS = '1000'; // so timeout tests take seconds, not the production 8 s per attempt
-  const stack = await startLocalStack({ port: 0, dataDir, apiKey: TEST_API_KEY });
+  // retry waits pass at once: the clock moves forward instead of the test sleeping
+  const stack = await startLocalStack({ port: 0, dataDir, apiKey: TEST_API_KEY, clock: new LocalClock({ instantSleeps: true }) });
   project.provide('stack', {
     url: stack.url,
     apiKey: stack.apiKey,

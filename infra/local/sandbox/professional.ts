@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
+import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
@@ -63,7 +64,7 @@ function checkRestliHeaders(request: SandboxRequest): SandboxResponse | undefine
 }
 
 function segmentView(segment: Segment): Record<string, unknown> {
-  const ready = segment.attachedAt !== undefined && Date.now() - segment.attachedAt >= PROCESSING_MS;
+  const ready = segment.attachedAt !== undefined && clock.now() - segment.attachedAt >= PROCESSING_MS;
   const matched = Math.floor((segment.rows ?? 0) * 0.7);
   return {
     id: segment.id,
@@ -129,7 +130,7 @@ const createSegment: Handler = (request, state) => {
   const count = [...state.segments.values()].filter((segment) => segment.account === account).length;
   if (count >= MAX_SEGMENTS_PER_ACCOUNT) return restliError(429, { code: 'SEGMENT_LIMIT_EXCEEDED', message: 'The number of DMP segments for this ad account exceeds the allowed limit' });
   const id = 90000001 + state.segments.size;
-  const now = Date.now();
+  const now = clock.now();
   state.segments.set(id, { id, name, account, type: String(type), sourcePlatform: String(sourcePlatform), created: now, lastModified: now, adSegmentId: 80000001 + state.segments.size });
   return { status: 201, raw: '', headers: { 'x-restli-id': String(id), 'x-linkedin-id': String(id), location: `/dmpSegments/${id}`, 'x-restli-protocol-version': '2.0.0' } };
 };
@@ -159,7 +160,7 @@ const attachList: Handler = (request, state, { id }) => {
     const plain = rows.slice(1).find((row) => row[column] && !/^[0-9a-f]{64}$/.test(row[column] as string));
     if (plain) return restliError(400, { serviceErrorCode: 100, message: 'email values must be SHA-256 hashes in this sandbox' });
   }
-  Object.assign(segment, { inputFile, rows: dataRows, attachedAt: Date.now(), lastModified: Date.now() });
+  Object.assign(segment, { inputFile, rows: dataRows, attachedAt: clock.now(), lastModified: clock.now() });
   return { status: 201, raw: '', headers: { 'x-restli-id': String(70000000 + segment.id - 90000000), 'x-restli-protocol-version': '2.0.0' } };
 };
 

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { clock } from '../../../shared/clock.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { checkAgainstProtos, type ProtoProblem } from './searchads-proto.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
@@ -27,7 +28,7 @@ export interface SearchadsState {
 }
 
 const requestId = () => randomBytes(16).toString('base64url').slice(0, 22);
-const day = (offset: number, from = new Date()) => new Date(Date.UTC(from.getUTCFullYear(), from.getUTCMonth(), from.getUTCDate() + offset)).toISOString().slice(0, 10);
+const day = (offset: number) => clock.today(offset);
 
 function newAccount(cid: string): Account {
   const account: Account = { nextId: 100, resources: new Map() };
@@ -70,7 +71,7 @@ const invalid = (category: string, value: string, message: string, location?: Pr
 function authenticate(request: SandboxRequest, state: SearchadsState): SandboxResponse | undefined {
   const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1];
   const expiresAt = token ? state.tokens.get(token) : undefined;
-  if (!expiresAt || expiresAt < Date.now()) {
+  if (!expiresAt || expiresAt < clock.now()) {
     return failure(401, 'UNAUTHENTICATED', [{ errorCode: { authenticationError: expiresAt ? 'OAUTH_TOKEN_EXPIRED' : 'OAUTH_TOKEN_INVALID' }, message: 'Authentication of the request failed.' }]);
   }
   const login = request.headers['login-customer-id'];
@@ -90,7 +91,7 @@ const token: (request: SandboxRequest, state: SearchadsState) => SandboxResponse
     return { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
   }
   const access = `ya29.sandbox-${randomBytes(24).toString('base64url')}`;
-  state.tokens.set(access, Date.now() + 3599 * 1000);
+  state.tokens.set(access, clock.now() + 3599 * 1000);
   return { status: 200, body: { access_token: access, expires_in: 3599, scope: 'https://www.googleapis.com/auth/adwords', token_type: 'Bearer' } };
 };
 

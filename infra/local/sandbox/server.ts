@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { clock } from '../../../shared/clock.ts';
+import { installedLocalClock } from '../clock.ts';
 
 /**
  * The scaffold every platform sandbox is built on: one HTTP server per platform that routes
@@ -11,6 +13,8 @@ import type { AddressInfo } from 'node:net';
  *   DELETE /__sandbox/faults    clear queued faults
  *   GET    /__sandbox/requests  the recorded requests, oldest first
  *   DELETE /__sandbox/requests  forget them
+ *   GET    /__sandbox/clock     the local stack's clock: {now} (epoch ms)
+ *   POST   /__sandbox/clock     move it forward: {advanceMs}
  */
 export interface SandboxRequest {
   method: string;
@@ -117,6 +121,14 @@ async function control(sandbox: Sandbox, request: SandboxRequest): Promise<Sandb
   if (request.path === '/__sandbox/requests' && request.method === 'DELETE') {
     sandbox.requests.length = 0;
     return { status: 204 };
+  }
+  if (request.path === '/__sandbox/clock' && request.method === 'GET') return { status: 200, body: { now: clock.now() } };
+  if (request.path === '/__sandbox/clock' && request.method === 'POST') {
+    const advanceMs = Number(request.fields.advanceMs);
+    const localClock = installedLocalClock();
+    if (!localClock || !Number.isFinite(advanceMs) || advanceMs < 0) return { status: 400, body: { error: 'send {advanceMs} (≥ 0) to a local stack' } };
+    localClock.advance(advanceMs);
+    return { status: 200, body: { now: clock.now() } };
   }
   return { status: 404, body: { error: 'unknown sandbox control endpoint' } };
 }

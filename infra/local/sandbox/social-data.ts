@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clock } from '../../../shared/clock.ts';
 import { DEMO_CONNECTIONS } from './demo-data.ts';
 
 /**
@@ -15,13 +16,15 @@ const cdn = (path: string, signature: string) => `https://scontent.xx.fbcdn.net/
 
 export type Row = Record<string, unknown>;
 
+/** A Graph-style timestamp `days` before the day the sandbox seeds its data, at `time` in `zone`. */
+const daysAgo = (days: number, time: string, zone = '-0700') => `${clock.today(-days)}T${time}${zone}`;
+
 const IMAGE_SIZES: Array<[number, number]> = [[1200, 628], [1080, 1080], [1080, 1920], [600, 600], [1920, 1080], [1200, 1500]];
 
 export function seedImages(accountId: string): Row[] {
   return Array.from({ length: 60 }, (_, index) => {
     const hash = md5(`${accountId}:image:${index}`);
     const [width, height] = IMAGE_SIZES[index % IMAGE_SIZES.length] as [number, number];
-    const day = String(1 + (index % 28)).padStart(2, '0');
     return {
       id: `${accountId}:${hash}`,
       account_id: accountId,
@@ -34,8 +37,8 @@ export function seedImages(accountId: string): Row[] {
       original_width: width * 2,
       original_height: height * 2,
       status: 'ACTIVE',
-      created_time: `2026-09-${day}T08:12:44-0700`,
-      updated_time: `2026-09-${day}T08:12:44-0700`,
+      created_time: daysAgo(60 - (index % 28), '08:12:44'),
+      updated_time: daysAgo(60 - (index % 28), '08:12:44'),
     };
   });
 }
@@ -65,7 +68,7 @@ export function seedVideos(pageId: string): Row[] {
       length: 15 + index * 5.5,
       picture: cdn(`t15.5256-10/${id}_thumb.jpg`, id.slice(-6)),
       format,
-      created_time: `2026-08-${String(10 + index).padStart(2, '0')}T12:00:00-0700`,
+      created_time: daysAgo(100 - index, '12:00:00'),
     };
   });
 }
@@ -88,7 +91,7 @@ export function seedPhotoMedia(): Row[] {
       media_type: kind.media_type,
       media_url: `https://scontent.cdninstagram.com/v/t51.29350-15/${shortcode}.${kind.media_type === 'VIDEO' ? 'mp4' : 'jpg'}?oh=00_SANDBOX&oe=674C1A2B`,
       permalink: `https://www.instagram.com/${kind.path}/${shortcode}/`,
-      timestamp: `2026-10-${String(28 - index).padStart(2, '0')}T17:22:05+0000`,
+      timestamp: daysAgo(26 + index, '17:22:05', '+0000'),
       ig_id: `34688219477123456${String(index).padStart(2, '0')}`,
       boost_eligibility_info: ineligible
         ? { eligible_to_boost: false, boost_ineligible_reason: 'This reel can’t be boosted because it uses audio that isn’t available for ads.' }
@@ -123,8 +126,8 @@ export function seedCampaigns(): Row[] {
       configured_status: status,
       effective_status: effective,
       buying_type: 'AUCTION',
-      created_time: `2026-0${1 + (index % 9)}-15T10:15:32-0700`,
-      updated_time: '2026-10-01T10:15:32-0700',
+      created_time: daysAgo(300 - 30 * (index % 9), '10:15:32'),
+      updated_time: daysAgo(50, '10:15:32'),
     };
     if (index % 4 !== 2) campaign.daily_budget = String(2000 + index * 500);
     else campaign.lifetime_budget = '150000';

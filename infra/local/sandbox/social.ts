@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 import {
@@ -400,7 +401,7 @@ const createLeadgenForm: GraphHandler = (call, state, { node }) => {
     ...(card ? { context_card: card } : {}),
     is_optimized_for_quality: String(params.is_optimized_for_quality) === 'true',
     ...(params.question_page_custom_headline ? { question_page_custom_headline: params.question_page_custom_headline } : {}),
-    created_time: new Date().toISOString().replace('Z', '+0000'),
+    created_time: clock.date().toISOString().replace('Z', '+0000'),
   });
   return { status: 200, body: { id } };
 };

@@ -1,5 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { clock } from '../../clock.ts';
 import { config } from '../../config.ts';
 import { Unauthorized } from '../../errors.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../store/api-keys.ts';
@@ -12,7 +13,7 @@ const cache = new Map<string, { tenantId: string | null; expiresAt: number }>();
 
 async function tenantOf(apiKey: string): Promise<string | null> {
   const keyHash = hashApiKey(apiKey);
-  const now = Date.now();
+  const now = clock.now();
   const cached = cache.get(keyHash);
   if (cached && cached.expiresAt > now) return cached.tenantId;
   const tenantId = (await findTenantIdByKeyHash(keyHash)) ?? null;

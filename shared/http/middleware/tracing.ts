@@ -17,12 +17,12 @@ export function tracing(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, 
     log().info('request completed', {
       status: response.statusCode,
       ...(code ? { code } : {}),
-      durationMs: Date.now() - (started.get(request) ?? Date.now()),
+      durationMs: Math.round(performance.now() - (started.get(request) ?? performance.now())),
     });
   };
   return {
     before: (request) => {
-      started.set(request, Date.now());
+      started.set(request, performance.now());
     },
     after: finish,
     onError: finish,

@@ -1,3 +1,4 @@
+import { clock } from '../../clock.ts';
 import { config } from '../../config.ts';
 import {
   PlatformAuthExpired,
@@ -40,7 +41,7 @@ const EXPIRED_TOKEN = 65602;
 export const PROFESSIONAL_RETRY_POLICY: RetryPolicy = { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 8_000 };
 
 /** The daily quotas reset at 00:00 UTC; the platform names no other wait. */
-export function secondsUntilUtcMidnight(now = new Date()): number {
+export function secondsUntilUtcMidnight(now = clock.date()): number {
   const midnight = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1);
   return Math.ceil((midnight - now.getTime()) / 1000);
 }

@@ -1,3 +1,4 @@
+import { clock } from '../../clock.ts';
 import { PlatformRejected, PlatformUnavailable } from '../../errors.ts';
 import { log } from '../../http/logger.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
@@ -84,8 +85,8 @@ async function attachWith404Retries(session: ProfessionalSession, segmentId: str
     } catch (error) {
       const notYet = error instanceof PlatformRejected && error.extra.platformStatus === 404;
       const wait = waits[attempt];
-      if (!notYet || wait === undefined || Date.now() + wait >= session.deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, wait));
+      if (!notYet || wait === undefined || clock.now() + wait >= session.deadline) throw error;
+      await clock.sleep(wait);
     }
   }
 }

@@ -1,4 +1,5 @@
 import { imageSize } from 'image-size';
+import { clock } from '../../clock.ts';
 import { config } from '../../config.ts';
 import { InvalidRequest } from '../../errors.ts';
 import { DownloadRefused, downloadPublicUrl, type DownloadFailure } from '../../net/public-download.ts';
@@ -57,7 +58,7 @@ export async function fetchImages(urls: string[], budget: CallBudget): Promise<F
       try {
         bytes = await downloadPublicUrl(url, {
           maxBytes: MAX_IMAGE_BYTES,
-          signal: AbortSignal.timeout(Math.max(1, Math.min(config().UPSTREAM_TIMEOUT_MS, budget.deadline - Date.now()))),
+          signal: AbortSignal.timeout(Math.max(1, Math.min(config().UPSTREAM_TIMEOUT_MS, budget.deadline - clock.now()))),
           allowPrivateAddresses: config().IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES,
         });
       } catch (error) {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clock } from '../../clock.ts';
 import { config } from '../../config.ts';
 import { PlatformAuthExpired, PlatformUnavailable } from '../../errors.ts';
 import { TransientFailure, upstreamFetch, withRetries, type CallBudget } from '../upstream.ts';
@@ -47,7 +48,7 @@ async function requestToken(refreshToken: string, budget: CallBudget): Promise<{
 export async function accessToken(refreshToken: string, budget: CallBudget): Promise<string> {
   const key = keyOf(refreshToken);
   const cached = tokens.get(key);
-  if (cached && cached.expiresAt - RENEW_BEFORE_MS > Date.now()) return cached.token;
+  if (cached && cached.expiresAt - RENEW_BEFORE_MS > clock.now()) return cached.token;
   const pending = requestToken(refreshToken, budget);
   const entry: { token: Promise<string>; value?: string; expiresAt: number } = {
     token: pending.then((result) => result.token),
@@ -58,7 +59,7 @@ export async function accessToken(refreshToken: string, budget: CallBudget): Pro
   try {
     const { token, expiresIn } = await pending;
     entry.value = token;
-    entry.expiresAt = Date.now() + expiresIn * 1000;
+    entry.expiresAt = clock.now() + expiresIn * 1000;
   } catch (error) {
     if (tokens.get(key) === entry) tokens.delete(key);
     throw error;

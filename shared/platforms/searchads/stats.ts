@@ -1,3 +1,4 @@
+import { clock, isoDate } from '../../clock.ts';
 import type { SearchAdsStats } from '../../schemas/searchads.ts';
 import { adsRequest, type SearchadsSession } from './client.ts';
 
@@ -26,9 +27,9 @@ export function contentNetworkQuery(campaignId: string, startDate: string, endDa
 }
 
 /** The default range: the 30 days ending today (UTC), or ending at the given end date. */
-export function statsRange(startDate: string | undefined, endDate: string | undefined, now = new Date()): { startDate: string; endDate: string } {
-  const end = endDate ?? now.toISOString().slice(0, 10);
-  const start = startDate ?? new Date(Date.parse(`${end}T00:00:00Z`) - 29 * 86_400_000).toISOString().slice(0, 10);
+export function statsRange(startDate: string | undefined, endDate: string | undefined, today = clock.today()): { startDate: string; endDate: string } {
+  const end = endDate ?? today;
+  const start = startDate ?? isoDate(Date.parse(`${end}T00:00:00Z`), -29);
   return { startDate: start, endDate: end };
 }
 

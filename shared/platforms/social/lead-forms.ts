@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { clock } from '../../clock.ts';
 import { PlatformAuthExpired, PlatformNotConnected, PlatformRejected } from '../../errors.ts';
 import type { CreateLeadFormInput } from '../../schemas/lead-form.ts';
 import { graphRequest, type SocialSession } from './client.ts';
@@ -15,12 +16,12 @@ const cacheKey = (pageId: string, userToken: string) => `${pageId}:${createHash(
 async function pageAccessToken(session: SocialSession, pageId: string): Promise<{ token: string; cached: boolean }> {
   const key = cacheKey(pageId, session.accessToken);
   const cached = pageTokens.get(key);
-  if (cached && cached.expiresAt > Date.now()) return { token: cached.token, cached: true };
+  if (cached && cached.expiresAt > clock.now()) return { token: cached.token, cached: true };
   const { body } = await graphRequest<{ access_token?: string }>(session, 'GET', pageId, { fields: 'access_token' });
   if (!body.access_token) {
     throw new PlatformRejected('social', 'The user cannot advertise for this page: the platform gave no page access token.');
   }
-  pageTokens.set(key, { token: body.access_token, expiresAt: Date.now() + PAGE_TOKEN_TTL_MS });
+  pageTokens.set(key, { token: body.access_token, expiresAt: clock.now() + PAGE_TOKEN_TTL_MS });
   return { token: body.access_token, cached: false };
 }
 

@@ -1,0 +1,55 @@
+import { setTimeout as wait } from 'node:timers/promises';
+import { useClock, type Clock } from '../../shared/clock.ts';
+
+/**
+ * The local stack's clock: the system's, moved by `offsetMs` (to try the service on another day), and,
+ * for the tests, with waits that pass at once by moving the clock forward instead of sleeping, so a
+ * retry after 5 s takes no real time but everything that reads the clock sees the 5 s gone.
+ */
+export class LocalClock implements Clock {
+  private offsetMs: number;
+  private readonly instantSleeps: boolean;
+
+  constructor(options: { offsetMs?: number; instantSleeps?: boolean } = {}) {
+    this.offsetMs = options.offsetMs ?? 0;
+    this.instantSleeps = options.instantSleeps ?? false;
+  }
+
+  now(): number {
+    return Date.now() + this.offsetMs;
+  }
+
+  async sleep(ms: number): Promise<void> {
+    if (this.instantSleeps) this.advance(ms);
+    else await wait(ms);
+  }
+
+  random(): number {
+    return Math.random();
+  }
+
+  advance(ms: number): void {
+    this.offsetMs += Math.ceil(ms); // whole milliseconds, as the system clock gives
+  }
+}
+
+/** `LOCAL_CLOCK_OFFSET_DAYS` (may be negative or fractional): the local stack runs that far from today. */
+export function clockOffsetFromEnv(value = process.env.LOCAL_CLOCK_OFFSET_DAYS): number {
+  if (value === undefined || value === '') return 0;
+  const days = Number(value);
+  if (!Number.isFinite(days)) throw new Error(`LOCAL_CLOCK_OFFSET_DAYS must be a number of days, not "${value}"`);
+  return Math.round(days * 86_400_000);
+}
+
+let installed: LocalClock | undefined;
+
+/** Makes `localClock` the clock of this process (the stack's functions, gateway and sandboxes). */
+export function installLocalClock(localClock: LocalClock): void {
+  installed = localClock;
+  useClock(localClock);
+}
+
+/** The clock the local stack installed, for the sandboxes' clock control endpoint. */
+export function installedLocalClock(): LocalClock | undefined {
+  return installed;
+}
