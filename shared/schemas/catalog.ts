@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { clock } from '../clock.ts';
 import { createProfessionalCsvAudienceRequest, createSocialCsvAudienceRequest, socialAudienceResultSchema } from './audiences.ts';
 import { createLeadFormRequest } from './lead-form.ts';
 import { getOptimizationHistoryRequest, historyEntrySchema, optimizationRecordSchema, recordOptimizationRequest } from './optimization.ts';
@@ -41,13 +42,16 @@ const connectionsView = z.object({
   professional: z.object({ adAccountId: z.string() }).optional(),
 });
 
+/** Examples' dates are relative to the day the document is built, so they stay valid on any day. */
+const day = (offset: number) => clock.today(offset);
+
 const WINTER_CAMPAIGN = {
   userId: 'demo-user',
   objective: 'TRAFFIC',
   campaignName: 'Winter Tune-Up 2026',
   dailyBudget: '50',
-  startDate: '2026-12-01',
-  endDate: '2027-02-28',
+  startDate: day(1),
+  endDate: day(90),
   keywords: [{ text: 'furnace repair', match_type: 'EXACT' }],
   proximityTargeting: [{ radius_units: 'MILES', radius: 15, longitude_in_micro_degrees: -104990300, latitude_in_micro_degrees: 39739200 }],
   languages: ['en'],
@@ -74,7 +78,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     request: getProfileRequest,
     result: z.object({ user: z.object({ userId: z.string(), createdAt: z.string(), connections: connectionsView }) }),
     requestExample: { userId: 'demo-user' },
-    resultExample: { user: { userId: 'demo-user', createdAt: '2026-11-22T11:10:12.655Z', connections: { searchads: { customerId: '1234567890' } } } },
+    resultExample: { user: { userId: 'demo-user', createdAt: `${day(-1)}T11:10:12.655Z`, connections: { searchads: { customerId: '1234567890' } } } },
   },
   get_campaign_optimization_history: {
     summary: 'Get campaign optimization history (operation 3)',
@@ -115,7 +119,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     request: getPhotoPageMediaRequest,
     result: z.object({ media: z.array(photoPageMediaSchema), paging: pagingSchema }),
     requestExample: { userId: 'demo-user' },
-    resultExample: { media: [{ id: '17988000000000301', caption: 'New autumn collection', media_type: 'IMAGE', media_url: 'https://scontent.cdninstagram.com/v/p.jpg', permalink: 'https://www.instagram.com/p/DFakeShrt01/', timestamp: '2026-10-14T17:22:05+0000', ig_id: '3468821947712345678', boost_eligibility_info: { eligible_to_boost: true }, media_product_type: 'FEED' }], paging: {} },
+    resultExample: { media: [{ id: '17988000000000301', caption: 'New autumn collection', media_type: 'IMAGE', media_url: 'https://scontent.cdninstagram.com/v/p.jpg', permalink: 'https://www.instagram.com/p/DFakeShrt01/', timestamp: `${day(-40)}T17:22:05+0000`, ig_id: '3468821947712345678', boost_eligibility_info: { eligible_to_boost: true }, media_product_type: 'FEED' }], paging: {} },
   },
   search_targeting_locations: {
     summary: 'Search targeting locations (operation 5)',
@@ -133,7 +137,7 @@ export const operationDocs: Record<string, OperationDoc> = {
     request: getCampaignsListRequest,
     result: z.object({ campaigns: z.array(campaignListItemSchema) }),
     requestExample: { userId: 'demo-user' },
-    resultExample: { campaigns: [{ id: '120210987000000101', name: 'Autumn leads', objective: 'OUTCOME_LEADS', daily_budget: '5000', status: 'ACTIVE', issues_info: '', created_time: '2026-10-01T10:15:32-0700' }] },
+    resultExample: { campaigns: [{ id: '120210987000000101', name: 'Autumn leads', objective: 'OUTCOME_LEADS', daily_budget: '5000', status: 'ACTIVE', issues_info: '', created_time: `${day(-53)}T10:15:32-0700` }] },
   },
   create_lead_form: {
     summary: 'Create a lead form (operation 10)',
@@ -174,12 +178,12 @@ export const operationDocs: Record<string, OperationDoc> = {
     tag: 'Search ads',
     request: getSearchAdsResultRequest,
     result: z.object({ stats: z.array(searchAdsStatsSchema) }),
-    requestExample: { userId: 'demo-user', campaignId: '21234567890', startDate: '2026-11-01', endDate: '2026-11-03' },
+    requestExample: { userId: 'demo-user', campaignId: '21234567890', startDate: day(-10), endDate: day(-8) },
     resultExample: {
       stats: [{
         campaignid: '21234567890', campaignName: 'Winter Tune-Up 2026', servingStatus: 'SERVING', advertising_channel_type: 'SEARCH', status: 'ENABLED', avgPosition: '0', clicks: '47', conversions: '3', cost: '61.43', ctr: '0.038907',
         impressions: '1208', interactions: '47', topImpressionPercentage: '0.6125', videoViews: '0', videoViewRate: '0', averageCpv: '0', cpm: '50.852649', conversionRateRanking: 'UNKNOWN', costPerConversion: '20.476667',
-        dateStart: '2026-11-01', cpc: '1.307021', timeUnit: 'DAY', spend: '61.43', phone_calls: '2', phone_impressions: '318', phone_through_rate: '0.006289', searchImpressionShare: '0.4321', searchBudgetLostImpressionShare: '0.1837',
+        dateStart: day(-10), cpc: '1.307021', timeUnit: 'DAY', spend: '61.43', phone_calls: '2', phone_impressions: '318', phone_through_rate: '0.006289', searchImpressionShare: '0.4321', searchBudgetLostImpressionShare: '0.1837',
         searchRankLostImpressionShare: '0.3842', primary_status: 'LIMITED', primary_status_reasons: ['BUDGET_CONSTRAINED'], all_conversions: '4', all_conversions_value: '412.5', display_spend: '0', display_cpc: '0', display_costPerConversion: '0',
       }],
     },

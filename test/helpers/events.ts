@@ -1,7 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import { requestTime } from '../../infra/local/gateway.ts';
+import { clock } from '../../shared/clock.ts';
 import { stack } from './api.ts';
+import { fillDates } from './fixtures.ts';
 
 /** The one fake Lambda context the tests share. */
 export function lambdaContext(functionName = 'test-function'): Context {
@@ -24,11 +27,14 @@ export function lambdaContext(functionName = 'test-function'): Context {
 
 /**
  * A sam-style event from test/events, with the test stack's API key in place of the placeholder
- * `{{API_KEY}}` and a fresh request id.
+ * `{{API_KEY}}`, dates such as `{{DAY+1}}` filled in from today, a fresh request id and the request
+ * time of now.
  */
 export function loadEvent(name: string): APIGatewayProxyEventV2 {
-  const text = readFileSync(new URL(`../events/${name}.json`, import.meta.url), 'utf8').replaceAll('{{API_KEY}}', stack().apiKey);
+  const text = fillDates(readFileSync(new URL(`../events/${name}.json`, import.meta.url), 'utf8').replaceAll('{{API_KEY}}', stack().apiKey));
   const event = JSON.parse(text) as APIGatewayProxyEventV2;
   event.requestContext.requestId = randomUUID();
+  event.requestContext.timeEpoch = clock.now();
+  event.requestContext.time = requestTime(clock.date());
   return event;
 }

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { clock } from '../../shared/clock.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';
+import { stackNow } from '../helpers/sandbox.ts';
 
 const entry = (timestamp: number, adId = 'ad-1') => ({
   adId,
@@ -26,7 +28,7 @@ describe('optimization history', () => {
   it('appends one entry per call and stamps lastUpdate', async () => {
     const apiKey = await newTenant();
     const userId = await newUser(apiKey);
-    const before = Date.now();
+    const before = await stackNow();
     const first = await call('/optimize_me/record_campaign_optimization', record(userId), { apiKey });
     expect(first.status).toBe(200);
     const second = await call(
@@ -50,9 +52,10 @@ describe('optimization history', () => {
     expect(campaign.history).toHaveLength(2);
     expect(campaign.history[0]).toEqual({ ...entry(1_760_000_100_000), lastUpdate: expect.any(Object) });
     expect(campaign.history[1].adId).toBe('ad-2');
+    const after = await stackNow();
     for (const item of campaign.history) {
       expect(item.lastUpdate._seconds * 1000).toBeGreaterThanOrEqual(Math.floor(before / 1000) * 1000);
-      expect(item.lastUpdate._seconds * 1000).toBeLessThanOrEqual(Date.now());
+      expect(item.lastUpdate._seconds * 1000).toBeLessThanOrEqual(after);
       expect(Number.isInteger(item.lastUpdate._nanoseconds)).toBe(true);
       expect(item.lastUpdate._nanoseconds).toBeLessThan(1e9);
     }
@@ -73,7 +76,7 @@ describe('optimization history', () => {
     const apiKey = await newTenant();
     const userId = await newUser(apiKey);
     const bad = record(userId, {
-      startDate: '2026-01-01',
+      startDate: clock.today(), // a date string where milliseconds belong
       entry: { ...entry(1), adId: '', images: [{ url: 'not a url', width: -1, height: 10, id: 'x' }], timestamp: 'yesterday' },
     });
     const response = await call('/optimize_me/record_campaign_optimization', bad, { apiKey });

@@ -1,13 +1,14 @@
 import { randomBytes, randomInt } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../shared/clock.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';
+import { fixture as recorded } from '../helpers/fixtures.ts';
 import { injectFault, upstreamRequests, upstreamRequestsWith } from '../helpers/sandbox.ts';
 
 /** Operations 2 and 9 through the gateway against the search-ads sandbox. */
-const fixture = (name: string) => JSON.parse(readFileSync(new URL(`../fixtures/searchads/${name}`, import.meta.url), 'utf8'));
+const fixture = (name: string) => recorded(`searchads/${name}`);
 let apiKey = '';
 let imageServer: Server;
 let imageBase = '';
@@ -60,8 +61,8 @@ const winterCampaign = (userId: string) => ({
   objective: 'TRAFFIC',
   campaignName: 'Winter Tune-Up 2026',
   dailyBudget: '50',
-  startDate: '2026-12-01',
-  endDate: '2027-02-28',
+  startDate: clock.today(1),
+  endDate: clock.today(90),
   keywords: [
     { text: 'furnace repair', match_type: 'EXACT' },
     { text: 'heating repair near me', match_type: 'PHRASE' },
@@ -287,10 +288,10 @@ describe('create_search_campaign validation: every rule → 400 with details, no
     ['budget zero', (input) => (input.dailyBudget = '0'), 'dailyBudget'],
     ['budget negative', (input) => (input.dailyBudget = '-5'), 'dailyBudget'],
     ['budget as a number', (input) => (input.dailyBudget = 50), 'dailyBudget'],
-    ['start date format', (input) => (input.startDate = '01/12/2026'), 'startDate'],
-    ['start date not a real date', (input) => (input.startDate = '2026-02-30'), 'startDate'],
-    ['start date in the past', (input) => (input.startDate = '2020-01-01'), 'startDate'],
-    ['end before start', (input) => (input.endDate = '2026-11-30'), 'endDate'],
+    ['start date format', (input) => (input.startDate = clock.today(1).split('-').reverse().join('/')), 'startDate'],
+    ['start date not a real date', (input) => (input.startDate = `${clock.today(400).slice(0, 4)}-02-30`), 'startDate'],
+    ['start date in the past', (input) => (input.startDate = clock.today(-2)), 'startDate'],
+    ['end before start', (input) => (input.endDate = clock.today(0)), 'endDate'],
     ['no keywords', (input) => (input.keywords = []), 'keywords'],
     ['keyword match type', (input) => (input.keywords[0].match_type = 'FUZZY'), 'keywords.0.match_type'],
     ['keyword too long', (input) => (input.keywords[0].text = 'k'.repeat(81)), 'keywords.0.text'],
@@ -359,34 +360,35 @@ describe('get_search_ads_result', () => {
   it('maps every statistics field as the contract computes it (its 3-day example)', async () => {
     const { userId, customerId } = await searchUser();
     await injectFault('searchads', { pathIncludes: `${customerId}/googleAds:searchStream`, requestIncludes: 'ORDER BY', status: 200, body: fixture('search-stream-campaign-daily.response.json') });
-    const response = await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890', startDate: '2026-11-01', endDate: '2026-11-03' }, { apiKey });
+    const response = await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890', startDate: clock.today(-10), endDate: clock.today(-8) }, { apiKey });
     expect(response.status).toBe(200);
     const [first] = response.body.results.stats;
     expect(first).toEqual({
       campaignid: '21234567890', campaignName: 'Winter Tune-Up 2026', servingStatus: 'SERVING', advertising_channel_type: 'SEARCH', status: 'ENABLED',
       avgPosition: '0', clicks: '47', conversions: '3', cost: '61.43', ctr: '0.038907', impressions: '1208', interactions: '47',
       topImpressionPercentage: '0.6125', videoViews: '0', videoViewRate: '0', averageCpv: '0', cpm: '50.852649', conversionRateRanking: 'UNKNOWN',
-      costPerConversion: '20.476667', dateStart: '2026-11-01', cpc: '1.307021', timeUnit: 'DAY', spend: '61.43', phone_calls: '2',
+      costPerConversion: '20.476667', dateStart: clock.today(-10), cpc: '1.307021', timeUnit: 'DAY', spend: '61.43', phone_calls: '2',
       phone_impressions: '318', phone_through_rate: '0.006289', searchImpressionShare: '0.4321', searchBudgetLostImpressionShare: '0.1837',
       searchRankLostImpressionShare: '0.3842', primary_status: 'LIMITED', primary_status_reasons: ['BUDGET_CONSTRAINED'], all_conversions: '4',
       all_conversions_value: '412.5', display_spend: '0', display_cpc: '0', display_costPerConversion: '0',
     });
-    expect(response.body.results.stats.map((item: { dateStart: string }) => item.dateStart)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03']);
+    expect(response.body.results.stats.map((item: { dateStart: string }) => item.dateStart)).toEqual([clock.today(-10), clock.today(-9), clock.today(-8)]);
   });
 
   it('sends the daily and the content-network query, and joins display figures by day', async () => {
     const { userId, customerId } = await searchUser();
-    const response = await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567891', startDate: '2026-11-01', endDate: '2026-11-10' }, { apiKey });
+    const response = await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567891', startDate: clock.today(-10), endDate: clock.today(-1) }, { apiKey });
     expect(response.status).toBe(200);
     const queries = (await upstreamRequests('searchads'))
       .filter((request) => request.path === `/v26/customers/${customerId}/googleAds:searchStream`)
       .map((request) => JSON.parse(request.body).query as string);
     expect(queries).toHaveLength(2);
+    const [from, to] = [clock.today(-10), clock.today(-1)];
     expect(queries).toContain(
-      "SELECT campaign.id, campaign.name, campaign.status, campaign.serving_status, campaign.advertising_channel_type, campaign.primary_status, campaign.primary_status_reasons, segments.date, metrics.impressions, metrics.clicks, metrics.ctr, metrics.cost_micros, metrics.average_cpc, metrics.average_cpm, metrics.interactions, metrics.conversions, metrics.cost_per_conversion, metrics.all_conversions, metrics.all_conversions_value, metrics.top_impression_percentage, metrics.search_impression_share, metrics.search_budget_lost_impression_share, metrics.search_rank_lost_impression_share, metrics.phone_calls, metrics.phone_impressions, metrics.phone_through_rate, metrics.video_trueview_views, metrics.video_trueview_view_rate, metrics.trueview_average_cpv FROM campaign WHERE campaign.id = 21234567891 AND segments.date BETWEEN '2026-11-01' AND '2026-11-10' ORDER BY segments.date",
+      `SELECT campaign.id, campaign.name, campaign.status, campaign.serving_status, campaign.advertising_channel_type, campaign.primary_status, campaign.primary_status_reasons, segments.date, metrics.impressions, metrics.clicks, metrics.ctr, metrics.cost_micros, metrics.average_cpc, metrics.average_cpm, metrics.interactions, metrics.conversions, metrics.cost_per_conversion, metrics.all_conversions, metrics.all_conversions_value, metrics.top_impression_percentage, metrics.search_impression_share, metrics.search_budget_lost_impression_share, metrics.search_rank_lost_impression_share, metrics.phone_calls, metrics.phone_impressions, metrics.phone_through_rate, metrics.video_trueview_views, metrics.video_trueview_view_rate, metrics.trueview_average_cpv FROM campaign WHERE campaign.id = 21234567891 AND segments.date BETWEEN '${from}' AND '${to}' ORDER BY segments.date`,
     );
     expect(queries).toContain(
-      "SELECT campaign.id, segments.date, metrics.cost_micros, metrics.average_cpc, metrics.cost_per_conversion FROM campaign WHERE campaign.id = 21234567891 AND segments.date BETWEEN '2026-11-01' AND '2026-11-10' AND segments.ad_network_type = 'CONTENT'",
+      `SELECT campaign.id, segments.date, metrics.cost_micros, metrics.average_cpc, metrics.cost_per_conversion FROM campaign WHERE campaign.id = 21234567891 AND segments.date BETWEEN '${from}' AND '${to}' AND segments.ad_network_type = 'CONTENT'`,
     );
     const stats = response.body.results.stats;
     expect(stats.length).toBeGreaterThan(5);
@@ -398,9 +400,7 @@ describe('get_search_ads_result', () => {
     const { userId, customerId } = await searchUser();
     await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890' }, { apiKey });
     const query = JSON.parse((await upstreamRequests('searchads')).filter((request) => request.path.includes(customerId)).at(-1)?.body ?? '{}').query as string;
-    const today = new Date().toISOString().slice(0, 10);
-    const start = new Date(Date.now() - 29 * 86_400_000).toISOString().slice(0, 10);
-    expect(query).toContain(`BETWEEN '${start}' AND '${today}'`);
+    expect(query).toContain(`BETWEEN '${clock.today(-29)}' AND '${clock.today()}'`);
   });
 
   it('shares one token refresh between many concurrent calls', async () => {
@@ -415,9 +415,9 @@ describe('get_search_ads_result', () => {
   });
 
   it.each([
-    [{ startDate: '2026-13-01' }, 'startDate'],
-    [{ endDate: '2026-11-31' }, 'endDate'],
-    [{ startDate: '2026-11-10', endDate: '2026-11-01' }, 'endDate'],
+    [{ startDate: `${clock.today().slice(0, 4)}-13-01` }, 'startDate'],
+    [{ endDate: `${clock.today().slice(0, 4)}-11-31` }, 'endDate'],
+    [{ startDate: clock.today(-1), endDate: clock.today(-10) }, 'endDate'],
     [{ campaignId: 'winter' }, 'campaignId'],
   ])('refuses %j', async (fields, path) => {
     const { userId, refreshToken } = await searchUser();
