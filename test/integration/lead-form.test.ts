@@ -11,9 +11,10 @@ beforeAll(async () => {
   apiKey = await newTenant();
 });
 
+/** A valid form; its name is unique, so each test finds its own creation among every file's. */
 const validForm = (userId: string) => ({
   userId,
-  leadsFormName: 'Autumn offer – quote request',
+  leadsFormName: `Autumn offer – quote request ${randomUUID().slice(0, 8)}`,
   language: 'EN_US',
   form_type: 'HIGHER_INTENT',
   privacyPolicyUrl: 'https://www.example.com/privacy',
@@ -34,10 +35,20 @@ async function pageTokenExchanges(userToken: string) {
   return (await upstreamRequestsWith('social', userToken)).filter((request) => request.path === `/v26.0/${PAGE}` && request.query.fields === 'access_token');
 }
 
+/** The one form creation sent upstream for the form named `name`. */
+async function creationOf(name: string) {
+  const creations = (await upstreamRequests('social')).filter(
+    (request) => request.path === `/v26.0/${PAGE}/leadgen_forms` && JSON.parse(request.body || '{}').name === name,
+  );
+  expect(creations).toHaveLength(1);
+  return creations[0];
+}
+
 describe('create_lead_form', () => {
   it('creates the form with a page token and the exact mapped body', async () => {
     const { userId, token } = await newSocialUser(apiKey);
-    const response = await call('/social/create_lead_form', validForm(userId), { apiKey });
+    const form = validForm(userId);
+    const response = await call('/social/create_lead_form', form, { apiKey });
     expect(response.status).toBe(200);
     expect(response.body).toEqual({ success: true, results: { success: true, leadFormId: expect.stringMatching(/^\d+$/) } });
 
@@ -45,14 +56,14 @@ describe('create_lead_form', () => {
     expect(more).toEqual([]);
     expect(exchange?.query).toEqual({ fields: 'access_token', access_token: token, appsecret_proof: expectedProof(token) });
 
-    const creation = (await upstreamRequests('social')).findLast((request) => request.path === `/v26.0/${PAGE}/leadgen_forms`);
+    const creation = await creationOf(form.leadsFormName);
     expect(creation?.method).toBe('POST');
     const body = JSON.parse(creation?.body ?? '{}');
     const pageToken = body.access_token as string;
     expect(pageToken).toMatch(/^EAAPage/);
     expect(pageToken).not.toBe(token);
     expect(body).toEqual({
-      name: 'Autumn offer – quote request',
+      name: form.leadsFormName,
       locale: 'EN_US',
       is_optimized_for_quality: true,
       privacy_policy: { url: 'https://www.example.com/privacy', link_text: 'Privacy policy' },
@@ -79,8 +90,7 @@ describe('create_lead_form', () => {
       { apiKey },
     );
     expect(response.status).toBe(200);
-    const creation = (await upstreamRequests('social')).findLast((request) => request.path === `/v26.0/${PAGE}/leadgen_forms`);
-    const body = JSON.parse(creation?.body ?? '{}');
+    const body = JSON.parse((await creationOf(form.leadsFormName))?.body ?? '{}');
     expect(body.thank_you_page.button_type).toBe('VIEW_WEBSITE');
     expect(body.is_optimized_for_quality).toBe(false);
     expect(body).not.toHaveProperty('context_card');
@@ -89,9 +99,10 @@ describe('create_lead_form', () => {
   it('sends the phone and country for CALL_BUSINESS, and no website', async () => {
     const { userId } = await newSocialUser(apiKey);
     const thankYouPage = { title: 'Thanks!', body: 'Call us.', button_text: 'Call', button_type: 'CALL_BUSINESS', country_code: 'US', business_phone_number: '+1 650 253 0000', website_url: 'https://www.example.com' };
-    const response = await call('/social/create_lead_form', { ...validForm(userId), thankYouPage }, { apiKey });
+    const form = validForm(userId);
+    const response = await call('/social/create_lead_form', { ...form, thankYouPage }, { apiKey });
     expect(response.status).toBe(200);
-    const creation = (await upstreamRequests('social')).findLast((request) => request.path === `/v26.0/${PAGE}/leadgen_forms`);
+    const creation = await creationOf(form.leadsFormName);
     expect(JSON.parse(creation?.body ?? '{}').thank_you_page).toEqual({
       title: 'Thanks!',
       body: 'Call us.',

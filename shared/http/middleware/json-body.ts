@@ -4,6 +4,29 @@ import { InvalidRequest, UnsupportedMediaType } from '../../errors.ts';
 import { header } from '../headers.ts';
 import type { OperationContext } from '../operation-context.ts';
 
+/** Far deeper than any operation's body (4 levels at most), far shallower than a stack overflow. */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether the JSON text nests objects and arrays deeper than `max`, found by one scan of the text
+ * (no recursion, nothing parsed), so that nothing later walks a hostile tree.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++; // a backslash escapes the next character
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x7b || char === 0x5b) {
+      if (++depth > max) return true;
+    } else if (char === 0x7d || char === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** Parses an `application/json` body into `context.input`; 415 for another type, 400 for bad JSON. */
 export function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
   return {
@@ -13,6 +36,11 @@ export function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown,
       const { body, isBase64Encoded } = request.event;
       const text = body === undefined ? '' : isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
       if (text.trim() === '') throw new InvalidRequest('The request body is empty; send a JSON object.');
+      if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+        throw new InvalidRequest(`The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`, [
+          { path: '', message: `nests deeper than ${MAX_JSON_DEPTH} levels` },
+        ]);
+      }
       try {
         request.context.input = JSON.parse(text);
       } catch {
