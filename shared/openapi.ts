@@ -15,7 +15,7 @@ const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: s
   { status: '401', codes: ['UNAUTHORIZED'], description: 'Missing or unknown `x-api-key`.' },
   { status: '404', codes: ['USER_NOT_FOUND', 'NOT_FOUND'], description: 'The user is unknown to this API key’s tenant, or the record asked for is not stored.' },
   { status: '409', codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'], description: 'The user has no connection for this platform, the userId exists, or the Idempotency-Key was used with another body.' },
-  { status: '413', codes: ['PAYLOAD_TOO_LARGE'], description: 'The body or file is larger than a function accepts (6 MB).' },
+  { status: '413', codes: ['PAYLOAD_TOO_LARGE'], description: 'The body or file is larger than a function accepts (a JSON body of 6 MB; a multipart upload with a file of 4 MB).' },
   { status: '415', codes: ['UNSUPPORTED_MEDIA_TYPE'], description: 'Wrong content type.' },
   { status: '429', codes: ['PLATFORM_RATE_LIMITED'], description: 'The platform still throttles after bounded retries; see `Retry-After`.' },
   { status: '500', codes: ['INTERNAL'], description: 'Anything else (no stack trace, no secret).' },

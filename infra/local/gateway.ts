@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { clock } from '../../shared/clock.ts';
+import { TOO_LARGE_FOR_A_REQUEST } from '../../shared/http/middleware/multipart-body.ts';
 import { fallbackRoute, findRoute, type Route } from '../../shared/routes.ts';
 
 /**
@@ -101,7 +102,14 @@ function lambdaContext(functionName: string, timeoutSeconds: number): Context {
 }
 
 function sendEnvelope(response: ServerResponse, status: number, code: string, error: string): void {
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': randomUUID() });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store',
+    'x-request-id': randomUUID(),
+    // a refused body is not read to its end: the connection cannot carry another request
+    ...(status === 413 ? { connection: 'close' } : {}),
+  });
   response.end(JSON.stringify({ success: false, results: { success: false, error, code } }));
 }
 
@@ -141,7 +149,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   const { route } = findRoute(method, path);
   const event = buildEvent(request, body, route ? `${route.method} ${route.path}` : '$default');
   if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_PAYLOAD_LIMIT_BYTES) {
-    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'The request is larger than the 6 MB that a function accepts; send a smaller file.');
+    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', TOO_LARGE_FOR_A_REQUEST);
   }
   const result = await invoke(route ?? fallbackRoute, event);
   if (!result) return sendEnvelope(response, 500, 'INTERNAL', 'The operation did not finish in time.');

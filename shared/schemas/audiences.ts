@@ -1,10 +1,10 @@
 import * as z from 'zod';
-import type { UploadedFile } from '../http/middleware/multipart-body.ts';
+import { isUploadedFile, type UploadedFile } from '../http/middleware/multipart-body.ts';
 import { numericIdSchema, userIdSchema } from './common.ts';
 
 const csvFileSchema = (field: string) =>
   z
-    .custom<UploadedFile>((value) => typeof value === 'object' && value !== null && Buffer.isBuffer((value as UploadedFile).content), {
+    .custom<UploadedFile>(isUploadedFile, {
       error: `must be one attached CSV file (form field ${field})`,
     })
     .refine((file) => file.content.length > 0, 'the file is empty');

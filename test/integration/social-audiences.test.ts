@@ -250,7 +250,7 @@ describe('create_social_csv_audience: bad uploads → 400 with a sentence, nothi
     expect(response.body.results.code).toBe('INVALID_REQUEST');
   });
 
-  it('a file beyond the 6 MB payload limit → 413', async () => {
+  it('a file beyond the 4 MB a request can carry → 413', async () => {
     const { userId, token } = await newSocialUser(apiKey);
     const response = await upload(PATH, { userId, audienceName: 'Huge' }, { field: 'csvFile', content: contactsCsv(150_000) }, { apiKey });
     expect(response.status).toBe(413);

@@ -1,0 +1,109 @@
+import fc from 'fast-check';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, newTenant, newUser, type ApiResponse } from '../helpers/api.ts';
+
+/**
+ * Hostile and clumsy multipart forms through the real gateway on both upload routes: each is a 4xx
+ * envelope, promptly, and the service keeps answering.
+ */
+const ROUTES = [
+  { path: '/social/create_social_csv_audience', fileField: 'csvFile', required: ['audienceName', 'Newsletter'] },
+  { path: '/professional/create_csv_audience', fileField: 'csv', required: ['type', 'USER_LIST_UPLOAD'] },
+];
+const CRLF = '\r\n';
+let apiKey = '';
+let userId = '';
+beforeAll(async () => {
+  apiKey = await newTenant();
+  userId = await newUser(apiKey); // no connection: a form that parses and validates stops at 409, before any platform
+});
+
+const part = (name: string, value: string, filename?: string) =>
+  `--b${CRLF}Content-Disposition: form-data; name="${name}"${filename === undefined ? '' : `; filename="${filename}"${CRLF}Content-Type: text/csv`}${CRLF}${CRLF}${value}${CRLF}`;
+const closed = (...parts: string[]) => `${parts.join('')}--b--${CRLF}`;
+
+function send(path: string, body: string | Buffer, contentType = 'multipart/form-data; boundary=b'): Promise<ApiResponse> {
+  return call(path, undefined, { apiKey, raw: body, headers: { 'content-type': contentType } });
+}
+
+async function expectAlive(): Promise<void> {
+  const profile = await call('/users/get_profile', { userId }, { apiKey });
+  expect(profile.status).toBe(200);
+}
+
+describe.each(ROUTES)('$path', ({ path, fileField, required }) => {
+  const named = () => part(required[0] as string, required[1] as string);
+  it('the issue’s 245-byte body (file part without its closing boundary) → 400, and the service answers on', async () => {
+    const body = `--b${CRLF}Content-Disposition: form-data; name="userId"${CRLF}${CRLF}demo-user${CRLF}--b${CRLF}Content-Disposition: form-data; name="${fileField}"; filename="a.csv"${CRLF}Content-Type: text/csv${CRLF}${CRLF}email\na@example.com\n`;
+    const response = await send(path, body);
+    expect(response.status).toBe(400);
+    expect(response.body.results).toMatchObject({ code: 'INVALID_REQUEST', error: expect.stringContaining('malformed') });
+    await expectAlive();
+  });
+
+  it.each(['userId[]', '__proto__[]'])('a field %s after userId → 400, and the service answers on', async (name) => {
+    const response = await send(path, closed(part('userId', userId), named(), part(name, 'x'), part(fileField, 'email\na@example.com', 'a.csv')));
+    expect(response.status).toBe(name === 'userId[]' ? 400 : 409); // __proto__ is no field of ours: ignored, the form goes on to the user's missing connection
+    if (name === 'userId[]') expect(response.body.results.details).toEqual([{ path: 'userId', message: 'must be a single value' }]);
+    await expectAlive();
+  });
+
+  it('more than the parts limit, then a part over 64 KB → 400 at once, not a stalled function', async () => {
+    const many = Array.from({ length: 31 }, (_, index) => part(`extra${index}`, 'x'));
+    const started = performance.now();
+    const response = await send(path, closed(...many, part('userId', 'y'.repeat(70_000))));
+    expect(response.status).toBe(400);
+    expect(response.body.results.error).toContain('more than 30');
+    expect(performance.now() - started).toBeLessThan(10_000); // well inside the 29 s the gateway would wait
+  });
+
+  it.each([
+    'multipart/form-data; boundary="b"',
+    'multipart/form-data;boundary=b',
+    'multipart/form-data; charset=utf-8; boundary=b',
+  ])('the valid content type %s is read', async (contentType) => {
+    const response = await send(path, closed(part('userId', userId), named(), part(fileField, 'email\na@example.com', 'a.csv')), contentType);
+    expect(response.status).toBe(409); // read and valid: it stops at the user's missing connection
+    expect(response.body.results.code).toBe('PLATFORM_NOT_CONNECTED');
+  });
+
+  it('a second file → 400 instead of being ignored', async () => {
+    const response = await send(path, closed(part('userId', userId), part(fileField, 'email\na@example.com', 'a.csv'), part(fileField, 'email\nb@example.com', 'b.csv')));
+    expect(response.status).toBe(400);
+    expect(response.body.results.error).toContain('more than one file');
+  });
+
+  it('answers carry nosniff and no-store', async () => {
+    const response = await send(path, 'garbage');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+});
+
+describe('property: no generated multipart body answers 5xx or hangs', () => {
+  const token = fc.constantFrom('userId', 'userId[]', '__proto__', '__proto__[]', 'constructor', 'csvFile', 'csv', 'csv[]', 'mode', 'type', 'audienceName', 'audienceId', 'x');
+  const value = fc.oneof(fc.string({ maxLength: 40 }), fc.constantFrom('email\na@example.com\n', 'USER_LIST_UPLOAD', 'create', ''), fc.string({ minLength: 60_000, maxLength: 70_000 }));
+  const generatedPart = fc.record({ name: token, value, filename: fc.option(fc.constantFrom('a.csv', '', 'x"y.csv'), { nil: undefined }), crlf: fc.boolean() });
+  const body = fc.record({
+    parts: fc.array(generatedPart, { maxLength: 14 }),
+    close: fc.constantFrom('--b--\r\n', '--b--', '', '--b\r\n', '--c--\r\n'),
+    cut: fc.option(fc.nat(), { nil: undefined }),
+  });
+  const contentType = fc.constantFrom('multipart/form-data; boundary=b', 'multipart/form-data; boundary="b"', 'multipart/form-data;boundary=b', 'multipart/form-data', 'multipart/form-data; boundary=', 'multipart/mixed; boundary=b');
+
+  it.each(ROUTES)('$path: 2,000 bodies', async ({ path }) => {
+    await fc.assert(
+      fc.asyncProperty(body, contentType, async ({ parts, close, cut }, type) => {
+        let raw = parts.map((item) => part(item.name, item.value, item.filename).replace(item.crlf ? '' : `${CRLF}${CRLF}`, item.crlf ? '' : CRLF)).join('') + close;
+        if (cut !== undefined) raw = raw.slice(0, cut % (raw.length + 1));
+        const started = performance.now();
+        const response = await send(path, raw, type);
+        expect(performance.now() - started, `${type} ${JSON.stringify(raw.slice(0, 300))}`).toBeLessThan(2_000);
+        expect(response.status, `${type} ${JSON.stringify(raw.slice(0, 300))}`).toBeLessThan(500);
+        expect(response.body.success).toBe(false);
+      }),
+      { numRuns: 2_000 },
+    );
+    await expectAlive();
+  }, 300_000);
+});
