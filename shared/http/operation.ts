@@ -4,10 +4,11 @@ import type { z } from 'zod';
 import { loadAppCredentials } from '../app-credentials.ts';
 import type { User } from '../store/users.ts';
 import { header } from './headers.ts';
+import { guardEscapes } from './escape-guard.ts';
 import { checkIdempotencyKey, idempotentRunner } from './idempotency.ts';
 import { withRequestLogger } from './logger.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
-import { envelope } from './middleware/envelope.ts';
+import { envelope, errorEnvelope } from './middleware/envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
 import { resolveUser } from './middleware/resolve-user.ts';
 import { requestIdOf, tracing } from './middleware/tracing.ts';
@@ -69,8 +70,15 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
     return definition.run(call);
   });
 
-  return (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> =>
-    withRequestLogger({ requestId: requestIdOf(event, context), operation: definition.name }, () =>
-      handler(event, context as OperationContext) as Promise<HttpResponse>,
+  return (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> => {
+    const requestId = requestIdOf(event, context);
+    return withRequestLogger({ requestId, operation: definition.name }, () =>
+      guardEscapes(() => handler(event, context as OperationContext) as Promise<HttpResponse>).catch((error: unknown) => {
+        // only an escaped error gets here: the middleware answered everything else
+        const response = errorEnvelope(error);
+        response.headers['x-request-id'] = requestId;
+        return response;
+      }),
     );
+  };
 }

@@ -3,10 +3,13 @@ import { ServiceError } from '../errors.ts';
 
 export type HttpResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
 
+/** Every JSON answer: never sniffed as another type, never cached (it may hold a user's data). */
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' };
+
 export function jsonResponse(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResponse {
   return {
     statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+    headers: { ...JSON_HEADERS, ...headers },
     body: JSON.stringify(body),
   };
 }

@@ -1,8 +1,9 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { IdempotencyConflict, InternalError, ServiceError } from '../../errors.ts';
+import { EscapedError } from '../escape-guard.ts';
 import { log } from '../logger.ts';
-import { errorResponse, successResponse } from '../response.ts';
+import { errorResponse, successResponse, type HttpResponse } from '../response.ts';
 
 /**
  * The response envelope, written once: a handler's result becomes `results`, and every thrown
@@ -15,9 +16,14 @@ export function envelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown,
       request.response = successResponse((request.response ?? {}) as object);
     },
     onError: (request) => {
-      request.response = errorResponse(toServiceError(request.error));
+      request.response = errorEnvelope(request.error);
     },
   };
+}
+
+/** Any error as its row of the error table. */
+export function errorEnvelope(error: unknown): HttpResponse {
+  return errorResponse(toServiceError(error));
 }
 
 function toServiceError(error: unknown): ServiceError {
@@ -32,7 +38,7 @@ function toServiceError(error: unknown): ServiceError {
   if (name === 'IdempotencyAlreadyInProgressError') {
     return new IdempotencyConflict('A request with this Idempotency-Key is still being processed; retry once it has finished.');
   }
-  log().error('unhandled error', { error: describe(error) });
+  log().error(error instanceof EscapedError ? 'error escaped a handler' : 'unhandled error', { error: describe(error instanceof EscapedError ? error.escaped : error) });
   return new InternalError(error);
 }
 
