@@ -7,8 +7,8 @@ export const handler = defineOperation({
   name: 'get_campaign_optimization_history',
   request: getOptimizationHistoryRequest,
   run: async ({ input, tenantId }) => {
-    const campaign = await findOptimizationRecord(tenantId, input.userId, input.campaignId);
-    if (!campaign) throw new NotFound('This campaign has no optimization history.');
-    return { campaign };
+    const page = await findOptimizationRecord(tenantId, input.userId, input.campaignId, input.pagination);
+    if (!page) throw new NotFound('This campaign has no optimization history.');
+    return page;
   },
 });

@@ -82,16 +82,17 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   get_campaign_optimization_history: {
     summary: 'Get campaign optimization history (operation 3)',
-    description: 'The log of changes made by audience and creative optimizations of a campaign. 404 NOT_FOUND for a campaign never optimized.',
+    description: 'The log of changes made by audience and creative optimizations of a campaign, oldest first. One answer holds the newest entries up to 4 MB; `results.paging.next`, sent back as `pagination`, gives the older ones. 404 NOT_FOUND for a campaign never optimized.',
     tag: 'Optimization',
     request: getOptimizationHistoryRequest,
-    result: z.object({ campaign: optimizationRecordSchema }),
+    result: z.object({ campaign: optimizationRecordSchema, paging: pagingSchema }),
     requestExample: { userId: 'demo-user', campaignId: '120210000000001' },
     resultExample: {
       campaign: {
         campaignId: '120210000000001', campaignName: 'Autumn sale', startDate: 1760000000000, timestamp: 1760000100000, optimizationStatus: 'ACTIVE', platform: 'social',
         history: [{ adId: '1', adSetId: '2', headlines: [{ newText: 'Fresh bread daily', oldText: 'Bread' }], primaryTexts: [], images: [], timestamp: 1760000100000, lastUpdate: { _seconds: 1760000200, _nanoseconds: 0 } }],
       },
+      paging: {},
     },
   },
   record_campaign_optimization: {
@@ -154,7 +155,7 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   create_social_csv_audience: {
     summary: 'Create or modify a social contact-list audience (operation 7)',
-    description: 'Uploads a CSV of contacts (multipart/form-data, at most 6 MB): normalised, SHA-256-hashed and sent in batches of 10,000 in one upload session. Modes: create, append, replace, remove.',
+    description: 'Uploads a CSV of contacts (multipart/form-data, a file of at most 4 MB): normalised, SHA-256-hashed and sent in batches of 10,000 in one upload session. Modes: create, append, replace, remove.',
     tag: 'Audiences',
     request: createSocialCsvAudienceRequest,
     result: socialAudienceResultSchema,

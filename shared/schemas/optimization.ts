@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { userIdSchema } from './common.ts';
+import { paginationSchema, userIdSchema } from './common.ts';
 
 const text = z.string().max(5000);
 const epochMillis = z.number().int().nonnegative().describe('Milliseconds since the epoch.');
@@ -24,6 +24,9 @@ export const historyEntryInputSchema = z.object({
 
 export const campaignIdSchema = z.string().min(1).max(256);
 
+/** One stored entry must fit a DynamoDB item (400 KB) with the campaign's fields beside it. */
+export const MAX_ENTRY_BYTES = 300 * 1024;
+
 export const recordOptimizationRequest = z.object({
   userId: userIdSchema,
   campaignId: campaignIdSchema,
@@ -31,10 +34,19 @@ export const recordOptimizationRequest = z.object({
   platform: z.string().min(1).max(64),
   optimizationStatus: z.string().min(1).max(64),
   startDate: epochMillis.describe('Campaign start, milliseconds since the epoch.'),
-  entry: historyEntryInputSchema,
+  entry: historyEntryInputSchema.superRefine((entry, ctx) => {
+    const bytes = Buffer.byteLength(JSON.stringify(entry));
+    if (bytes > MAX_ENTRY_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `is ${Math.ceil(bytes / 1024)} KB of JSON; one entry may have at most ${MAX_ENTRY_BYTES / 1024} KB` });
+    }
+  }),
 });
 
-export const getOptimizationHistoryRequest = z.object({ userId: userIdSchema, campaignId: campaignIdSchema });
+export const getOptimizationHistoryRequest = z.object({
+  userId: userIdSchema,
+  campaignId: campaignIdSchema,
+  pagination: paginationSchema.describe('Empty for the newest entries; results.paging.next for older ones.'),
+});
 
 export const lastUpdateSchema = z.object({ _seconds: z.number().int(), _nanoseconds: z.number().int() });
 

@@ -1,16 +1,48 @@
-import { randomUUID } from 'node:crypto';
-import { PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.ts';
+import { InvalidRequest } from '../errors.ts';
 import type { HistoryEntry, OptimizationRecord, RecordOptimizationInput } from '../schemas/optimization.ts';
 import { documentStore, mainTableName } from './client.ts';
 
 /**
- * A campaign's optimization record: one META item for the campaign's fields and one item per
- * history entry, so the history grows without hitting DynamoDB's item size limit.
- *   TENANT#<t>#USER#<u>#CAMPAIGN#<campaignId> / META
- *   TENANT#<t>#USER#<u>#CAMPAIGN#<campaignId> / ENTRY#<stored at, ISO>#<uuid>
+ * A campaign's optimization record as a chain of items, one per history entry, numbered in order:
+ *   TENANT#<t>#USER#<u>#CAMPAIGN#<campaignId> / ENTRY#<sequence, 12 digits>
+ * Each item holds its entry and the campaign's fields as that call left them, plus the newest entry
+ * timestamp so far. Appending is one conditional put of the next number: the campaign's fields change
+ * exactly when the entry is stored (there is no second item to half-update), and a concurrent append
+ * that took the number first makes this one retry on top of it. The history grows without bound and
+ * is read newest first, a page at a time.
  */
 const recordKey = (tenantId: string, userId: string, campaignId: string) => `TENANT#${tenantId}#USER#${userId}#CAMPAIGN#${campaignId}`;
+const entryKey = (sequence: number) => `ENTRY#${String(sequence).padStart(12, '0')}`;
+const APPEND_ATTEMPTS = 5;
+/** the entries' JSON in one answer: a page stays well inside Lambda's 6 MB response limit */
+export const HISTORY_PAGE_BYTES = 4 * 1024 * 1024;
+
+interface EntryItem {
+  pk: string;
+  sk: string;
+  entry: HistoryEntry;
+  campaignName: string;
+  platform: string;
+  optimizationStatus: string;
+  startDate: number;
+  newestTimestamp: number;
+}
+
+async function latestItem(pk: string): Promise<EntryItem | undefined> {
+  const page = await documentStore().send(
+    new QueryCommand({
+      TableName: mainTableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
+      ExpressionAttributeValues: { ':pk': pk, ':entry': 'ENTRY#' },
+      ScanIndexForward: false,
+      Limit: 1,
+      ConsistentRead: true,
+    }),
+  );
+  return page.Items?.[0] as EntryItem | undefined;
+}
 
 export async function appendOptimizationEntry(tenantId: string, input: RecordOptimizationInput, now = clock.date()): Promise<HistoryEntry> {
   const pk = recordKey(tenantId, input.userId, input.campaignId);
@@ -19,62 +51,90 @@ export async function appendOptimizationEntry(tenantId: string, input: RecordOpt
     ...input.entry,
     lastUpdate: { _seconds: Math.floor(millis / 1000), _nanoseconds: (millis % 1000) * 1_000_000 },
   };
-  const TableName = mainTableName();
-  const store = documentStore();
-  // The campaign's fields first, then the entry: a failure in between leaves no orphan entry, and
-  // the retried call writes the entry once.
-  await store.send(
-    new UpdateCommand({
-      TableName,
-      Key: { pk, sk: 'META' },
-      UpdateExpression:
-        'SET campaignName = :name, #platform = :platform, optimizationStatus = :status, startDate = :start, createdAt = if_not_exists(createdAt, :now)',
-      ExpressionAttributeNames: { '#platform': 'platform' },
-      ExpressionAttributeValues: {
-        ':name': input.campaignName,
-        ':platform': input.platform,
-        ':status': input.optimizationStatus,
-        ':start': input.startDate,
-        ':now': now.toISOString(),
-      },
-    }),
-  );
-  await store.send(
-    new PutCommand({
-      TableName,
-      Item: { pk, sk: `ENTRY#${now.toISOString()}#${randomUUID()}`, entry },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
-  );
-  return entry;
+  for (let attempt = 1; ; attempt++) {
+    const latest = await latestItem(pk);
+    const sequence = latest ? Number(latest.sk.slice('ENTRY#'.length)) + 1 : 1;
+    const item: EntryItem = {
+      pk,
+      sk: entryKey(sequence),
+      entry,
+      campaignName: input.campaignName,
+      platform: input.platform,
+      optimizationStatus: input.optimizationStatus,
+      startDate: input.startDate,
+      newestTimestamp: Math.max(latest?.newestTimestamp ?? entry.timestamp, entry.timestamp),
+    };
+    try {
+      await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: item, ConditionExpression: 'attribute_not_exists(sk)' }));
+      return entry;
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException' || attempt >= APPEND_ATTEMPTS) throw error;
+    }
+  }
 }
 
-export async function findOptimizationRecord(tenantId: string, userId: string, campaignId: string): Promise<OptimizationRecord | undefined> {
-  const items: Array<Record<string, unknown>> = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
+/** The cursor of a history page: the number of the oldest entry it showed, opaque to clients. */
+const encodeCursor = (sk: string) => Buffer.from(JSON.stringify({ before: sk })).toString('base64url');
+
+function decodeCursor(cursor: string): string {
+  try {
+    const { before } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { before?: unknown };
+    if (typeof before === 'string' && /^ENTRY#\d{12}$/.test(before)) return before;
+  } catch {
+    // answered below
+  }
+  throw new InvalidRequest('pagination must be empty or a value from results.paging.next.', [{ path: 'pagination', message: 'is not a cursor this operation gave' }]);
+}
+
+export interface HistoryPage {
+  campaign: OptimizationRecord;
+  paging: { next?: string };
+}
+
+/** The record with its newest entries up to HISTORY_PAGE_BYTES (oldest first), and a cursor to older ones. */
+export async function findOptimizationRecord(tenantId: string, userId: string, campaignId: string, pagination = ''): Promise<HistoryPage | undefined> {
+  const pk = recordKey(tenantId, userId, campaignId);
+  const before = pagination ? decodeCursor(pagination) : undefined;
+  const latest = await latestItem(pk);
+  if (!latest) return undefined;
+
+  const items: EntryItem[] = [];
+  let bytes = 0;
+  let more = false;
+  let ExclusiveStartKey: Record<string, unknown> | undefined = before ? { pk, sk: before } : undefined;
+  collect: do {
     const page = await documentStore().send(
       new QueryCommand({
         TableName: mainTableName(),
-        KeyConditionExpression: 'pk = :pk',
-        ExpressionAttributeValues: { ':pk': recordKey(tenantId, userId, campaignId) },
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
+        ExpressionAttributeValues: { ':pk': pk, ':entry': 'ENTRY#' },
+        ScanIndexForward: false,
         ExclusiveStartKey,
       }),
     );
-    items.push(...(page.Items ?? []));
+    for (const item of (page.Items ?? []) as EntryItem[]) {
+      const size = Buffer.byteLength(JSON.stringify(item.entry));
+      if (items.length > 0 && bytes + size > HISTORY_PAGE_BYTES) {
+        more = true;
+        break collect;
+      }
+      items.push(item);
+      bytes += size;
+    }
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
+  const oldest = items.at(-1);
 
-  const meta = items.find((item) => item.sk === 'META');
-  if (!meta) return undefined;
-  const history = items.filter((item) => String(item.sk).startsWith('ENTRY#')).map((item) => item.entry as HistoryEntry);
   return {
-    campaignId,
-    campaignName: String(meta.campaignName),
-    startDate: Number(meta.startDate),
-    timestamp: history.reduce((newest, entry) => Math.max(newest, entry.timestamp), 0),
-    optimizationStatus: String(meta.optimizationStatus),
-    platform: String(meta.platform),
-    history,
+    campaign: {
+      campaignId,
+      campaignName: latest.campaignName,
+      startDate: Number(latest.startDate),
+      timestamp: Number(latest.newestTimestamp),
+      optimizationStatus: latest.optimizationStatus,
+      platform: latest.platform,
+      history: items.reverse().map((item) => item.entry),
+    },
+    paging: more && oldest ? { next: encodeCursor(oldest.sk) } : {},
   };
 }

@@ -99,6 +99,72 @@ describe('optimization history', () => {
   });
 });
 
+describe('history that storage can hold', () => {
+  /** an entry of about `kilobytes` KB of JSON */
+  const bigEntry = (kilobytes: number, timestamp: number) => ({
+    ...entry(timestamp, `ad-${timestamp}`),
+    headlines: Array.from({ length: Math.ceil(kilobytes / 10) }, () => ({ newText: 'n'.repeat(5000), oldText: 'o'.repeat(5000) })),
+  });
+  const history = (apiKey: string, userId: string, pagination?: string) =>
+    call('/optimize_me/get_campaign_optimization_history', { userId, campaignId: 'cmp-42', ...(pagination ? { pagination } : {}) }, { apiKey });
+
+  it('an entry too large to store → 400 naming it, and the campaign is left as it was', async () => {
+    const apiKey = await newTenant();
+    const userId = await newUser(apiKey);
+    const tooLarge = record(userId, { campaignName: 'Renamed', optimizationStatus: 'PAUSED', entry: bigEntry(400, 1_760_000_200_000) });
+    // a campaign never recorded gets no empty record
+    const refusedFirst = await call('/optimize_me/record_campaign_optimization', tooLarge, { apiKey });
+    expect(refusedFirst.status).toBe(400);
+    expect(refusedFirst.body.results.details).toEqual([{ path: 'entry', message: expect.stringContaining('at most 300 KB') }]);
+    expect((await history(apiKey, userId)).status).toBe(404);
+
+    expect((await call('/optimize_me/record_campaign_optimization', record(userId), { apiKey })).status).toBe(200);
+    const refused = await call('/optimize_me/record_campaign_optimization', tooLarge, { apiKey });
+    expect(refused.status).toBe(400);
+    const after = (await history(apiKey, userId)).body.results.campaign;
+    expect(after).toMatchObject({ campaignName: 'Autumn sale', optimizationStatus: 'ACTIVE', timestamp: 1_760_000_100_000 });
+    expect(after.history).toHaveLength(1);
+  });
+
+  it('grows without bound and is read in pages that fit an answer, newest page first', async () => {
+    const apiKey = await newTenant();
+    const userId = await newUser(apiKey);
+    for (let index = 0; index < 17; index++) {
+      const response = await call('/optimize_me/record_campaign_optimization', record(userId, { entry: bigEntry(290, 1_760_000_000_000 + index) }), { apiKey });
+      expect(response.status).toBe(200);
+    }
+    const first = await history(apiKey, userId);
+    expect(first.status).toBe(200);
+    expect(first.text.length).toBeLessThan(5 * 1024 * 1024);
+    const newest = first.body.results.campaign.history.map((item: { timestamp: number }) => item.timestamp - 1_760_000_000_000);
+    expect(newest.length).toBeLessThan(17);
+    expect(newest.at(-1)).toBe(16);
+    expect(first.body.results.campaign.timestamp).toBe(1_760_000_000_016);
+    expect(first.body.results.paging.next).toEqual(expect.any(String));
+
+    const second = await history(apiKey, userId, first.body.results.paging.next);
+    const older = second.body.results.campaign.history.map((item: { timestamp: number }) => item.timestamp - 1_760_000_000_000);
+    expect([...older, ...newest]).toEqual(Array.from({ length: 17 }, (_, index) => index));
+    expect(second.body.results.paging).toEqual({});
+
+    const forged = await history(apiKey, userId, Buffer.from('{"before":"META"}').toString('base64url'));
+    expect(forged.status).toBe(400);
+    expect(forged.body.results.details).toEqual([{ path: 'pagination', message: 'is not a cursor this operation gave' }]);
+  });
+
+  it('concurrent appends are all kept, each once', async () => {
+    const apiKey = await newTenant();
+    const userId = await newUser(apiKey);
+    const responses = await Promise.all(
+      Array.from({ length: 4 }, (_, index) => call('/optimize_me/record_campaign_optimization', record(userId, { entry: entry(1_760_000_000_000 + index, `ad-${index}`) }), { apiKey })),
+    );
+    for (const response of responses) expect(response.status).toBe(200);
+    const stored = (await history(apiKey, userId)).body.results.campaign;
+    expect(stored.history.map((item: { adId: string }) => item.adId).sort()).toEqual(['ad-0', 'ad-1', 'ad-2', 'ad-3']);
+    expect(stored.timestamp).toBe(1_760_000_000_003);
+  });
+});
+
 describe('tenant isolation', () => {
   it('keeps each tenant to its own users and history', async () => {
     const keyA = await newTenant();
