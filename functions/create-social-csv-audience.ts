@@ -1,6 +1,7 @@
 import { uploadSocialAudience } from '../shared/audiences/social-audience-upload.ts';
 import { multipartBody } from '../shared/http/middleware/multipart-body.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { config } from '../shared/config.ts';
 import { createSocialCsvAudienceRequest, SOCIAL_AUDIENCE_FIELDS } from '../shared/schemas/audiences.ts';
 
 export const handler = defineOperation({
@@ -8,5 +9,6 @@ export const handler = defineOperation({
   request: createSocialCsvAudienceRequest,
   body: multipartBody({ fileField: 'csvFile', fields: SOCIAL_AUDIENCE_FIELDS }),
   idempotent: true,
+  idempotencyInProgressMs: () => config().UPLOAD_LEASE_MS, // the upload's own lease keeps two runs apart
   run: ({ input, tenantId, user, context, idempotencyKey }) => uploadSocialAudience({ ...input, tenantId, user, context, idempotencyKey }),
 });

@@ -21,6 +21,8 @@ const configSchema = z.object({
   CONNECTION_ENCRYPTION_KEY: optionalSecret,
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 60 * 60),
+  /** how long an audience upload's lease outlives its last save: a retry after a crash waits at most this */
+  UPLOAD_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(20_000),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
 
   SOCIAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.socialApiUrl),

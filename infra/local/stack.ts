@@ -109,7 +109,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // A platform whose API URL is configured is used as it is; the others get a sandbox.
     const sandboxes: LocalStack['sandboxes'] = {};
     if (!process.env.SOCIAL_API_URL) {
-      const social = await startSocialSandbox();
+      const social = await startSocialSandbox({ audiencesFile: join(dataDir, 'sandbox-social-audiences.json') });
       closers.push(() => social.close());
       sandboxes.social = social;
       env.SOCIAL_API_URL = `${social.url}/v26.0`;

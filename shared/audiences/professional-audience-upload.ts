@@ -7,7 +7,6 @@ import { professionalSession } from '../platforms/professional/session.ts';
 import { recordProfessionalAudience } from '../store/professional-audiences.ts';
 import type { User } from '../store/users.ts';
 import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../uploads/staging.ts';
-import { CsvProblem } from './csv-reader.ts';
 import { prepareProfessionalList, type ListType } from './professional-list.ts';
 
 /**
@@ -38,11 +37,15 @@ export async function uploadProfessionalAudience(request: ProfessionalAudienceRe
   try {
     prepared = await prepareProfessionalList(type, await readStagedUpload(stagedKey));
   } catch (error) {
-    if (error instanceof CsvProblem) await deleteStagedUpload(stagedKey);
+    await deleteStagedUpload(stagedKey);
     throw error;
   }
   const name = request.audienceName ?? defaultAudienceName(type);
-  const uploaded = await uploadContactList(session, session.adAccountId, type, name, prepared.csv);
+  // the contacts are not kept after a failure either: the staged copy is this request's alone
+  const uploaded = await uploadContactList(session, session.adAccountId, type, name, prepared.csv).catch(async (error: unknown) => {
+    await deleteStagedUpload(stagedKey);
+    throw error;
+  });
   await recordProfessionalAudience(tenantId, user.userId, {
     csvFileId: uploaded.inputFile,
     segmentId: uploaded.segmentId,

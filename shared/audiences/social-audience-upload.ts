@@ -1,7 +1,7 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { clock } from '../clock.ts';
-import { PlatformError } from '../errors.ts';
+import { IdempotencyConflict, PlatformError } from '../errors.ts';
 import { log } from '../http/logger.ts';
 import type { UploadedFile } from '../http/middleware/multipart-body.ts';
 import {
@@ -12,7 +12,7 @@ import {
   type BatchAcknowledgement,
 } from '../platforms/social/custom-audiences.ts';
 import { socialSession } from '../platforms/social/session.ts';
-import { forgetUploadProgress, loadUploadProgress, saveUploadProgress, type UploadProgress } from '../store/upload-progress.ts';
+import { forgetUploadProgress, loadUploadProgress, releaseUploadLease, saveUploadProgress, type UploadProgress } from '../store/upload-progress.ts';
 import type { User } from '../store/users.ts';
 import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../uploads/staging.ts';
 import { CsvProblem } from './csv-reader.ts';
@@ -60,15 +60,16 @@ export async function uploadSocialAudience(request: SocialAudienceRequest): Prom
   try {
     return await uploadStaged(request, stagedKey, uploadId);
   } catch (error) {
-    // a file that cannot be used is not kept; after a platform failure it stays for the retry
-    if (error instanceof CsvProblem) await deleteStagedUpload(stagedKey);
+    // whatever failed, the contacts are not kept (a retry sends the file again), unless another live
+    // run of the same Idempotency-Key is reading them
+    if (!(error instanceof IdempotencyConflict)) await deleteStagedUpload(stagedKey);
     throw error;
   }
 }
 
 async function uploadStaged(request: SocialAudienceRequest, stagedKey: string, uploadId: string): Promise<SocialAudienceResult> {
-  const { tenantId, user, context, mode } = request;
-  const session = socialSession(user, context);
+  const { tenantId } = request;
+  socialSession(request.user, request.context); // a user without a social connection is a 409 before the file is read
 
   // First pass: the whole file must read, and some row must be usable, before anything is sent.
   let usableRows = 0;
@@ -85,18 +86,42 @@ async function uploadStaged(request: SocialAudienceRequest, stagedKey: string, u
   }
 
   const resumed = request.idempotencyKey ? await loadUploadProgress(tenantId, uploadId) : undefined;
-  const progress: UploadProgress = resumed ?? {
+  const progress: UploadProgress = {
     sessionId: newSessionId(),
     batchesAcked: 0,
     rowsAcked: 0,
     platformReceived: 0,
     platformInvalid: 0,
+    duplicateReceived: 0,
+    duplicateInvalid: 0,
     platformSamples: {},
+    ...resumed,
   };
-  if (resumed) log().info('resuming audience upload', { batchesAcked: resumed.batchesAcked });
+  const leaseOwner = randomUUID();
+  const save = () => saveUploadProgress(tenantId, uploadId, progress, leaseOwner);
+  if (resumed) log().info('resuming audience upload', { batchesAcked: resumed.batchesAcked, inFlightBatch: resumed.inFlightBatch });
+  await save(); // takes the lease before anything goes upstream
+  try {
+    return await sendBatches(request, stagedKey, uploadId, progress, save, usableRows);
+  } catch (error) {
+    await releaseUploadLease(tenantId, uploadId, leaseOwner);
+    throw error;
+  }
+}
+
+async function sendBatches(
+  request: SocialAudienceRequest,
+  stagedKey: string,
+  uploadId: string,
+  progress: UploadProgress,
+  save: () => Promise<void>,
+  usableRows: number,
+): Promise<SocialAudienceResult> {
+  const { tenantId, user, context, mode } = request;
+  const session = socialSession(user, context);
   progress.audienceId ??= mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, request.audienceName) : request.audienceId;
   const audienceId = progress.audienceId as string;
-  await saveUploadProgress(tenantId, uploadId, progress);
+  await save();
 
   const local = new InvalidRowSamples();
   let batch: string[][] = [];
@@ -105,6 +130,9 @@ async function uploadStaged(request: SocialAudienceRequest, stagedKey: string, u
   const send = async (rows: string[][], schema: Parameters<typeof sendAudienceBatch>[4]) => {
     batchSeq++;
     if (batchSeq <= progress.batchesAcked) return; // acknowledged before this retry
+    const resent = progress.inFlightBatch === batchSeq; // the platform may have counted it already
+    progress.inFlightBatch = batchSeq;
+    await save();
     let acknowledgement: BatchAcknowledgement;
     try {
       acknowledgement = await sendAudienceBatch(
@@ -118,12 +146,18 @@ async function uploadStaged(request: SocialAudienceRequest, stagedKey: string, u
     } catch (error) {
       throw describeLandedRows(error, progress, audienceId, usableRows);
     }
+    if (resent && acknowledgement.numReceived - progress.platformReceived >= 2 * rows.length) {
+      // counted twice: once before the crash, once now; the answer reports distinct rows
+      progress.duplicateReceived += rows.length;
+      progress.duplicateInvalid += Math.floor((acknowledgement.numInvalid - progress.platformInvalid) / 2);
+    }
     progress.batchesAcked = batchSeq;
+    progress.inFlightBatch = undefined;
     progress.rowsAcked += rows.length;
     progress.platformReceived = acknowledgement.numReceived;
     progress.platformInvalid = acknowledgement.numInvalid;
     progress.platformSamples = { ...progress.platformSamples, ...acknowledgement.samples };
-    await saveUploadProgress(tenantId, uploadId, progress);
+    await save();
   };
 
   // Second pass: the same rows, in batches.
@@ -150,8 +184,8 @@ async function uploadStaged(request: SocialAudienceRequest, stagedKey: string, u
     audienceId,
     audienceName: request.audienceName,
     invalid_entry_samples: samples,
-    num_invalid_entries: local.count + progress.platformInvalid,
-    num_received: local.count + progress.platformReceived,
+    num_invalid_entries: local.count + progress.platformInvalid - progress.duplicateInvalid,
+    num_received: local.count + progress.platformReceived - progress.duplicateReceived,
     session_id: String(progress.sessionId),
   };
 }

@@ -28,7 +28,12 @@ interface IdempotentCall {
   fingerprint: unknown;
 }
 
-export function idempotentRunner(operation: string) {
+/**
+ * `inProgressMs`: how long a run that never finished (a crashed process) blocks a retry with 409;
+ * by default the function's remaining time. An operation that guards its own work with a lease
+ * (audience uploads) sets it short, so a retry after a crash proceeds within seconds.
+ */
+export function idempotentRunner(operation: string, options: { inProgressMs?: () => number } = {}) {
   // one persistence layer per operation: it remembers its key prefix, and the local gateway runs
   // every operation in one process
   let persistenceStore: DynamoDBPersistenceLayer | undefined;
@@ -43,7 +48,10 @@ export function idempotentRunner(operation: string) {
       expiresAfterSeconds: config().IDEMPOTENCY_TTL_SECONDS,
       throwOnNoIdempotencyKey: true,
     });
-    idempotencyConfig.registerLambdaContext(context);
+    const inProgressMs = options.inProgressMs?.();
+    idempotencyConfig.registerLambdaContext(
+      inProgressMs === undefined ? context : { ...context, getRemainingTimeInMillis: () => Math.min(context.getRemainingTimeInMillis(), inProgressMs) },
+    );
     const run = makeIdempotent(async (_call: IdempotentCall) => work(), {
       persistenceStore,
       config: idempotencyConfig,

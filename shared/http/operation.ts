@@ -32,6 +32,8 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
   user?: WithUser;
   /** whether an `Idempotency-Key` header is honoured */
   idempotent?: boolean;
+  /** how long an unfinished run blocks a retry (default: the function's timeout) */
+  idempotencyInProgressMs?: () => number;
   /** the body parser; JSON unless given (the multipart parser for uploads) */
   body?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
   run: (call: OperationCall<z.output<Schema>, WithUser>) => Promise<Result>;
@@ -44,7 +46,7 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
 export function defineOperation<Schema extends z.ZodType, Result extends object, WithUser extends boolean = true>(
   definition: OperationDefinition<Schema, Result, WithUser>,
 ) {
-  const runIdempotently = definition.idempotent ? idempotentRunner(definition.name) : undefined;
+  const runIdempotently = definition.idempotent ? idempotentRunner(definition.name, { inProgressMs: definition.idempotencyInProgressMs }) : undefined;
 
   const pipeline = middy<APIGatewayProxyEventV2, unknown, Error, OperationContext>()
     .use(tracing())

@@ -1,5 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PID_FILE } from '../../infra/local/stack.ts';
 import { inject } from 'vitest';
 
 /** `npm start` and the admin CLI as separate processes, so a test sees all they print. */
@@ -17,6 +20,8 @@ export interface ChildStack {
   url: string;
   output: () => string;
   stop: () => Promise<number | null>;
+  /** SIGKILL to the stack's own process (tsx runs it as a child of its own), as a crash would */
+  kill: () => Promise<void>;
 }
 
 export async function startChildStack(dataDir: string, apiKey: string, extraEnv: Record<string, string> = {}): Promise<ChildStack> {
@@ -47,6 +52,10 @@ export async function startChildStack(dataDir: string, apiKey: string, extraEnv:
     stop: async () => {
       child.kill('SIGINT');
       return exited;
+    },
+    kill: async () => {
+      process.kill(Number(readFileSync(join(dataDir, PID_FILE), 'utf8')), 'SIGKILL');
+      await exited;
     },
   };
 }

@@ -9,7 +9,7 @@ import { installedLocalClock } from '../clock.ts';
  * went upstream), and injects faults on demand.
  *
  * Control endpoints (never part of a platform's API):
- *   POST   /__sandbox/faults    queue a fault: {status?, body?, headers?, delayMs?, times?, pathIncludes?, kind?}
+ *   POST   /__sandbox/faults    queue a fault: {status?, body?, headers?, delayMs?, answerDelayMs?, times?, pathIncludes?, kind?}
  *   DELETE /__sandbox/faults    clear queued faults
  *   GET    /__sandbox/requests  the recorded requests, oldest first
  *   DELETE /__sandbox/requests  forget them
@@ -47,6 +47,8 @@ export interface Fault {
   body?: unknown;
   headers?: Record<string, string>;
   delayMs?: number;
+  /** the request is handled as usual, and its answer held back this long (the platform did the work; the client has not heard) */
+  answerDelayMs?: number;
   /** how many matching requests it applies to (default 1) */
   times?: number;
   /** only requests whose path contains this */
@@ -181,7 +183,11 @@ export async function startSandbox(
     for (const route of routes) {
       if (route.method !== request.method) continue;
       const match = route.path.exec(request.path);
-      if (match) return send(response, await route.handle(request, match.groups ?? {}));
+      if (match) {
+        const answer = await route.handle(request, match.groups ?? {});
+        if (fault?.answerDelayMs) await new Promise((resolve) => setTimeout(resolve, fault.answerDelayMs));
+        return send(response, answer);
+      }
     }
     return send(response, notFound(request));
   };

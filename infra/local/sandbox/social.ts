@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
@@ -511,8 +512,29 @@ export interface SocialSandbox extends Sandbox {
 const ID = '(?<node>[0-9]+)';
 const VERSION = '/(?<version>v[0-9]+\\.[0-9]+)';
 
-export async function startSocialSandbox(options: { appSecret?: string } = {}): Promise<SocialSandbox> {
+/** The audiences as JSON: what a restart of the local stack must not forget (the platform would not). */
+function saveAudiences(file: string, audiences: Map<string, CustomAudience>): void {
+  const rows = [...audiences.values()].map((audience) => ({ ...audience, members: [...audience.members], sessions: [...audience.sessions] }));
+  writeFileSync(`${file}.tmp`, JSON.stringify(rows));
+  renameSync(`${file}.tmp`, file);
+}
+
+function loadAudiences(file: string): Map<string, CustomAudience> {
+  if (!existsSync(file)) return new Map();
+  const rows = JSON.parse(readFileSync(file, 'utf8')) as Array<CustomAudience & { members: string[]; sessions: Array<[string, UploadSessionState]> }>;
+  return new Map(rows.map((row) => [row.id, { ...row, members: new Set(row.members), sessions: new Map(row.sessions) }]));
+}
+
+/** `audiencesFile`: where audiences and their upload sessions are kept across restarts (the data folder). */
+export async function startSocialSandbox(options: { appSecret?: string; audiencesFile?: string } = {}): Promise<SocialSandbox> {
   const state = seedState();
+  const { audiencesFile } = options;
+  if (audiencesFile) state.audiences = loadAudiences(audiencesFile);
+  const persisted = (handle: GraphHandler): GraphHandler => (call, state, params) => {
+    const answer = handle(call, state, params);
+    if (audiencesFile && 'status' in answer && answer.status === 200) saveAudiences(audiencesFile, state.audiences);
+    return answer;
+  };
   const appSecret = options.appSecret ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET;
   let publicBase = '';
   const graph = (method: string, pattern: string, handle: GraphHandler): SandboxRoute => ({
@@ -534,10 +556,10 @@ export async function startSocialSandbox(options: { appSecret?: string } = {}): 
     graph('GET', '/search', search),
     graph('GET', `/${ID}/media`, getPhotoMedia),
     graph('POST', `/${ID}/leadgen_forms`, createLeadgenForm),
-    graph('POST', '/act_(?<account>[0-9]+)/customaudiences', createCustomAudience),
-    graph('POST', `/${ID}/users`, audienceUsers('users', 'POST')),
-    graph('DELETE', `/${ID}/users`, audienceUsers('users', 'DELETE')),
-    graph('POST', `/${ID}/usersreplace`, audienceUsers('usersreplace', 'POST')),
+    graph('POST', '/act_(?<account>[0-9]+)/customaudiences', persisted(createCustomAudience)),
+    graph('POST', `/${ID}/users`, persisted(audienceUsers('users', 'POST'))),
+    graph('DELETE', `/${ID}/users`, persisted(audienceUsers('users', 'DELETE'))),
+    graph('POST', `/${ID}/usersreplace`, persisted(audienceUsers('usersreplace', 'POST'))),
     graph('GET', `/${ID}`, getNode),
   ];
   const sandbox = await startSandbox('social', routes, (request) =>
