@@ -69,6 +69,15 @@ describe('error table over HTTP', () => {
     expect((await call('/users/get_profile', { userId: 'huge' }, { apiKey })).status).toBe(404);
   });
 
+  it('413 above the gateway’s 10 MB: answered without reading the rest, and the connection closed', async () => {
+    const response = await call('/users/get_profile', undefined, { raw: 'x'.repeat(11 * 1024 * 1024) });
+    expect(response.status).toBe(413);
+    expect(response.body.results.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(response.headers.get('connection')).toBe('close');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect((await call('/users/get_profile', { userId: 'demo-user' })).status).toBe(200); // the next request, on a new connection, is served
+  });
+
   it('accepts a body just under the limit', async () => {
     const apiKey = await newTenant();
     const response = await call('/users/create_user', { userId: 'big', padding: 'x'.repeat(5 * 1024 * 1024) }, { apiKey });
