@@ -30,17 +30,21 @@ interface EntryItem {
   newestTimestamp: number;
 }
 
-async function latestItem(pk: string): Promise<EntryItem | undefined> {
-  const page = await documentStore().send(
+/** The record's entries, newest first: one page of DynamoDB's. */
+function newestEntries(pk: string, options: { Limit?: number; ConsistentRead?: boolean; ExclusiveStartKey?: Record<string, unknown> } = {}) {
+  return documentStore().send(
     new QueryCommand({
       TableName: mainTableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
       ExpressionAttributeValues: { ':pk': pk, ':entry': 'ENTRY#' },
       ScanIndexForward: false,
-      Limit: 1,
-      ConsistentRead: true,
+      ...options,
     }),
   );
+}
+
+async function latestItem(pk: string): Promise<EntryItem | undefined> {
+  const page = await newestEntries(pk, { Limit: 1, ConsistentRead: true });
   return page.Items?.[0] as EntryItem | undefined;
 }
 
@@ -103,15 +107,7 @@ export async function findOptimizationRecord(tenantId: string, userId: string, c
   let more = false;
   let ExclusiveStartKey: Record<string, unknown> | undefined = before ? { pk, sk: before } : undefined;
   collect: do {
-    const page = await documentStore().send(
-      new QueryCommand({
-        TableName: mainTableName(),
-        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
-        ExpressionAttributeValues: { ':pk': pk, ':entry': 'ENTRY#' },
-        ScanIndexForward: false,
-        ExclusiveStartKey,
-      }),
-    );
+    const page = await newestEntries(pk, { ExclusiveStartKey });
     for (const item of (page.Items ?? []) as EntryItem[]) {
       const size = Buffer.byteLength(JSON.stringify(item.entry));
       if (items.length > 0 && bytes + size > HISTORY_PAGE_BYTES) {
