@@ -174,7 +174,7 @@ async function sendBatches(
   });
 
   await deleteStagedUpload(stagedKey);
-  if (request.idempotencyKey) await forgetUploadProgress(tenantId, uploadId);
+  await forgetUploadProgress(tenantId, uploadId);
   const samples = { ...local.samples };
   for (const [sample, reason] of Object.entries(progress.platformSamples)) {
     if (Object.keys(samples).length >= 100) break;
