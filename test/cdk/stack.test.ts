@@ -171,9 +171,17 @@ describe('bundles', () => {
   });
 });
 
-describe('template snapshot', () => {
-  it('matches, asset hashes aside', () => {
-    const json = JSON.stringify(prod.template.toJSON(), null, 1).replace(/[0-9a-f]{64}(\.zip)?/g, '<asset>');
-    expect(json).toMatchSnapshot();
+describe('what the snapshot used to pin, asserted by name', () => {
+  it('gives each function the memory and NODE_OPTIONS its route declares', () => {
+    for (const route of routes) {
+      const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [[string, Resource]];
+      expect(fn.Properties.MemorySize, route.operation).toBe(route.memoryMb ?? 256);
+      expect(fn.Properties.Environment.Variables.NODE_OPTIONS, route.operation).toBe(['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '));
+    }
+  });
+
+  it('rotates its customer-managed keys and names what an operator needs in its outputs', () => {
+    for (const [, key] of resources(prod.template, 'AWS::KMS::Key')) expect(key.Properties.EnableKeyRotation).toBe(true);
+    expect(Object.keys(prod.template.toJSON().Outputs ?? {}).sort()).toEqual(['ApiUrl', 'AppCredentialsSecretArn', 'TableName']);
   });
 });
