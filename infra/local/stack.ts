@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
+import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../../shared/platforms/versions.ts';
 import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
@@ -112,14 +113,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const social = await startSocialSandbox({ audiencesFile: join(dataDir, 'sandbox-social-audiences.json') });
       closers.push(() => social.close());
       sandboxes.social = social;
-      env.SOCIAL_API_URL = `${social.url}/v26.0`;
+      env.SOCIAL_API_URL = `${social.url}/${SOCIAL_API_VERSION}`;
       preferEnv(env, 'SOCIAL_APP_SECRET', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET);
     }
     if (!process.env.SEARCHADS_API_URL) {
       const searchads = await startSearchadsSandbox();
       closers.push(() => searchads.close());
       sandboxes.searchads = searchads;
-      env.SEARCHADS_API_URL = `${searchads.url}/v26`;
+      env.SEARCHADS_API_URL = `${searchads.url}/${SEARCHADS_API_VERSION}`;
       preferEnv(env, 'SEARCHADS_OAUTH_URL', `${searchads.url}/token`);
       for (const name of ['SEARCHADS_DEVELOPER_TOKEN', 'SEARCHADS_CLIENT_ID', 'SEARCHADS_CLIENT_SECRET'] as const) {
         preferEnv(env, name, SANDBOX_APP_CREDENTIALS[name]);

@@ -3,6 +3,11 @@ export const SOCIAL_API_VERSION = 'v26.0';
 export const SEARCHADS_API_VERSION = 'v26';
 export const PROFESSIONAL_API_VERSION = '202608';
 
+/** The version a base URL's path carries (`…/v26.0`), which is the one actually called; else `fallback`. */
+export function versionInUrl(url: string, fallback: string): string {
+  return /\/(v\d+(?:\.\d+)?)\/?$/.exec(new URL(url).pathname)?.[1] ?? fallback;
+}
+
 export const UPSTREAM_DEFAULTS = {
   socialApiUrl: `https://graph.facebook.com/${SOCIAL_API_VERSION}`,
   searchadsApiUrl: `https://googleads.googleapis.com/${SEARCHADS_API_VERSION}`,

@@ -8,7 +8,7 @@ import {
   type PlatformError,
 } from '../../errors.ts';
 import { log } from '../../http/logger.ts';
-import { SOCIAL_API_VERSION } from '../versions.ts';
+import { SOCIAL_API_VERSION, versionInUrl } from '../versions.ts';
 import { TransientFailure, upstreamFetch, withRetries, type CallBudget } from '../upstream.ts';
 
 /**
@@ -107,7 +107,7 @@ function classify(error: GraphErrorBody, status: number, headers: Headers, acces
     return new TransientFailure(new PlatformRateLimited('social', wait));
   }
   if (code === 2635) {
-    return new PlatformRejected('social', `The social platform refused API version ${SOCIAL_API_VERSION} as deprecated; the service must move to a newer version.`, extra);
+    return new PlatformRejected('social', `The social platform refused API version ${versionInUrl(config().SOCIAL_API_URL, SOCIAL_API_VERSION)} as deprecated; the service must move to a newer version.`, extra);
   }
   if (code === 1 || code === 2 || (code === 2650 && subcode !== undefined && TRANSIENT_AUDIENCE_SUBCODES.has(subcode)) || error.is_transient === true) {
     return new TransientFailure(new PlatformUnavailable('social'));
