@@ -15,6 +15,8 @@ const configSchema = z.object({
   TABLE_NAME: z.string().min(1).default('ad-campaign-api-main'),
   IDEMPOTENCY_TABLE_NAME: z.string().min(1).default('ad-campaign-api-idempotency'),
   UPLOAD_BUCKET: z.string().min(1).default('ad-campaign-api-uploads'),
+  /** an S3-compatible store that answers on one host, without per-bucket subdomains (s3rver, MinIO) */
+  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
   /** KMS key for staged uploads (the cloud stack sets it; the bucket's default encryption applies anyway) */
   UPLOAD_KMS_KEY_ID: optionalSecret,
   /** a random secret of at least 32 characters; platform tokens are sealed with a key derived from it */

@@ -106,6 +106,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const s3Address = (await s3.run()) as AddressInfo;
     closers.push(() => s3.close());
     env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${s3Address.port}`;
+    env.S3_FORCE_PATH_STYLE = 'true';
 
     // A platform whose API URL is configured is used as it is; the others get a sandbox.
     const sandboxes: LocalStack['sandboxes'] = {};

@@ -3,15 +3,13 @@ import { config } from '../config.ts';
 
 /**
  * Uploaded CSVs are staged in S3 before they are processed, under a key per tenant, user and
- * upload, and read back as a stream. A staged file is deleted after success and kept after a
- * failure, so that a retry with the same Idempotency-Key resumes from it.
+ * upload, and read back as a stream. The caller deletes a staged file once its request ends.
  */
 let client: S3Client | undefined;
 
 function s3(): S3Client {
   client ??= new S3Client({
-    // a local S3 (s3rver) answers on one host, without per-bucket subdomains
-    forcePathStyle: Boolean(process.env.AWS_ENDPOINT_URL_S3),
+    forcePathStyle: config().S3_FORCE_PATH_STYLE,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   });
