@@ -46,7 +46,8 @@ export function secondsUntilUtcMidnight(now = clock.date()): number {
   return Math.ceil((midnight - now.getTime()) / 1000);
 }
 
-class TokenExpired extends Error {}
+/** A 401 with 65602: refresh the token (when there is a refresh token) and replay once. */
+export class TokenExpired extends Error {}
 
 function describe(status: number, error: RestliErrorBody): string {
   const code = error.code ?? (error.serviceErrorCode !== undefined ? String(error.serviceErrorCode) : undefined);
