@@ -1,35 +1,20 @@
 import type { Context } from 'aws-lambda';
 import { config } from '../../config.ts';
-import { PlatformAuthExpired, PlatformUnavailable } from '../../errors.ts';
 import { openConnection, replaceConnectionSecret, type User } from '../../store/users.ts';
-import { budgetFrom, upstreamFetch, type CallBudget } from '../upstream.ts';
+import { accessTokenFor, forgetAccessToken, type TokenEndpoint } from '../oauth-token-client.ts';
+import { budgetFrom } from '../upstream.ts';
 import type { ProfessionalSession } from './client.ts';
 
-/** Contract §4.3: a new access token from the refresh token; `invalid_grant` means the user must reconnect. */
-export async function refreshProfessionalToken(refreshToken: string, budget: CallBudget): Promise<string> {
+/** The professional network's token endpoint (contract §4.3) with our app's credentials. */
+export function professionalTokenEndpoint(): TokenEndpoint {
   const { PROFESSIONAL_OAUTH_URL, PROFESSIONAL_CLIENT_ID, PROFESSIONAL_CLIENT_SECRET } = config();
-  const form = new URLSearchParams({
-    grant_type: 'refresh_token',
-    refresh_token: refreshToken,
-    client_id: PROFESSIONAL_CLIENT_ID ?? '',
-    client_secret: PROFESSIONAL_CLIENT_SECRET ?? '',
-  });
-  const response = await upstreamFetch(
-    'professional',
-    PROFESSIONAL_OAUTH_URL,
-    { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form.toString() },
-    budget,
-    { retrySafe: false, logPath: new URL(PROFESSIONAL_OAUTH_URL).pathname },
-  );
-  let body: { access_token?: string; error?: string } = {};
-  try {
-    body = JSON.parse(response.text) as typeof body;
-  } catch {
-    throw new PlatformUnavailable('professional');
-  }
-  if (response.status === 200 && body.access_token) return body.access_token;
-  if (response.status >= 500) throw new PlatformUnavailable('professional');
-  throw new PlatformAuthExpired('professional', 'The user’s professional-network authorisation has expired; reconnect the account with create_user.');
+  return {
+    platform: 'professional',
+    url: PROFESSIONAL_OAUTH_URL,
+    clientId: PROFESSIONAL_CLIENT_ID,
+    clientSecret: PROFESSIONAL_CLIENT_SECRET,
+    reconnectHint: 'reconnect the account with create_user.',
+  };
 }
 
 /** The user's professional connection, with a refresh that stores the new token sealed. */
@@ -44,7 +29,9 @@ export function professionalSession(user: User, context: Context): ProfessionalS
     ...(refreshToken
       ? {
           refresh: async () => {
-            const accessToken = await refreshProfessionalToken(refreshToken, budget);
+            // the token the platform just called expired must not come back from the cache
+            forgetAccessToken(professionalTokenEndpoint(), refreshToken, connection.accessToken);
+            const accessToken = await accessTokenFor(professionalTokenEndpoint(), refreshToken, budget);
             await replaceConnectionSecret(user, 'professional', 'accessToken', accessToken);
             return accessToken;
           },

@@ -4,7 +4,8 @@ import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUna
 import { log } from '../../http/logger.ts';
 import { openConnection, type User } from '../../store/users.ts';
 import { budgetFrom, TransientFailure, upstreamFetch, withRetries, type CallBudget } from '../upstream.ts';
-import { accessToken, forgetAccessToken } from './oauth.ts';
+import { accessTokenFor, forgetAccessToken } from '../oauth-token-client.ts';
+import { searchadsTokenEndpoint } from './oauth.ts';
 
 /**
  * The search-ads REST interface over fetch (contract §1, §4): bearer token from the refresh token,
@@ -75,7 +76,7 @@ export function classifyAdsError(status: number, text: string, retrySafe: boolea
 export async function adsRequest<T>(session: SearchadsSession, method: string, body: unknown, options: { retrySafe: boolean }): Promise<T> {
   const url = `${config().SEARCHADS_API_URL.replace(/\/+$/, '')}/customers/${session.customerId}/${method}`;
   for (let refreshed = false; ; refreshed = true) {
-    const token = await accessToken(session.refreshToken, session);
+    const token = await accessTokenFor(searchadsTokenEndpoint(), session.refreshToken, session);
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
     if (session.loginCustomerId) headers['login-customer-id'] = session.loginCustomerId;
     const developerToken = config().SEARCHADS_DEVELOPER_TOKEN;
@@ -98,7 +99,7 @@ export async function adsRequest<T>(session: SearchadsSession, method: string, b
       throw classified;
     });
     if ('ok' in outcome) return outcome.ok as T;
-    forgetAccessToken(session.refreshToken, token);
+    forgetAccessToken(searchadsTokenEndpoint(), session.refreshToken, token);
     if (refreshed) throw new PlatformAuthExpired('searchads', 'The search-ads platform refused a fresh access token; reconnect the account with create_user.');
   }
 }

@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import { clock } from '../clock.ts';
+import { PlatformAuthExpired, PlatformUnavailable, type Platform } from '../errors.ts';
+import { log } from '../http/logger.ts';
+import { TransientFailure, upstreamFetch, withRetries, type CallBudget } from './upstream.ts';
+
+/**
+ * The one OAuth 2.0 token client of every platform (RFC 6749 §6 refresh; the connect links' code
+ * exchange will use the same endpoint handling): retried like any safe call, `invalid_grant` is the
+ * user's (PLATFORM_AUTH_EXPIRED: reconnect), `invalid_client` and the like are ours (502, logged as
+ * an operator error, never blamed on the user). Access tokens are cached per container until a
+ * minute before they expire, and concurrent refreshes of one token share one request.
+ */
+export interface TokenEndpoint {
+  platform: Platform;
+  url: string;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+  /** what the user is told to do when the grant is gone */
+  reconnectHint: string;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  /** seconds */
+  expiresIn: number;
+}
+
+const RENEW_BEFORE_MS = 60_000;
+const DEFAULT_LIFETIME_SECONDS = 3600;
+
+export async function refreshGrant(endpoint: TokenEndpoint, refreshToken: string, budget: CallBudget): Promise<IssuedToken> {
+  const body = new URLSearchParams({
+    grant_type: 'refresh_token',
+    client_id: endpoint.clientId ?? '',
+    client_secret: endpoint.clientSecret ?? '',
+    refresh_token: refreshToken,
+  }).toString();
+  return withRetries(budget, async () => {
+    const response = await upstreamFetch(
+      endpoint.platform,
+      endpoint.url,
+      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
+      budget,
+      { retrySafe: true, logPath: new URL(endpoint.url).pathname },
+    );
+    let parsed: { access_token?: string; expires_in?: number; error?: string } = {};
+    try {
+      parsed = JSON.parse(response.text) as typeof parsed;
+    } catch {
+      throw new TransientFailure(new PlatformUnavailable(endpoint.platform));
+    }
+    if (response.status === 200 && parsed.access_token) {
+      return { accessToken: parsed.access_token, expiresIn: Number(parsed.expires_in) || DEFAULT_LIFETIME_SECONDS };
+    }
+    if (response.status >= 500 || response.status === 429) throw new TransientFailure(new PlatformUnavailable(endpoint.platform));
+    if (parsed.error === 'invalid_grant') {
+      throw new PlatformAuthExpired(endpoint.platform, `The user’s ${endpoint.platform} authorisation has expired or was revoked; ${endpoint.reconnectHint}`);
+    }
+    log().error('the platform refused our app credentials', { platform: endpoint.platform, status: response.status, error: parsed.error });
+    throw new PlatformUnavailable(endpoint.platform, new Error(`token endpoint answered ${response.status} ${parsed.error ?? ''}`));
+  });
+}
+
+interface CachedToken {
+  token: Promise<string>;
+  value?: string;
+  expiresAt: number;
+}
+
+const cache = new Map<string, CachedToken>();
+const keyOf = (endpoint: TokenEndpoint, refreshToken: string) => createHash('sha256').update(`${endpoint.platform}\n${refreshToken}`).digest('hex');
+
+/** An access token for the refresh token: cached, and one request however many callers ask at once. */
+export async function accessTokenFor(endpoint: TokenEndpoint, refreshToken: string, budget: CallBudget): Promise<string> {
+  const key = keyOf(endpoint, refreshToken);
+  const cached = cache.get(key);
+  if (cached && cached.expiresAt - RENEW_BEFORE_MS > clock.now()) return cached.token;
+  const pending = refreshGrant(endpoint, refreshToken, budget);
+  const entry: CachedToken = { token: pending.then((issued) => issued.accessToken), expiresAt: Number.POSITIVE_INFINITY };
+  entry.token.catch(() => undefined); // a failed refresh reaches each waiter, not the process
+  cache.set(key, entry);
+  try {
+    const { accessToken, expiresIn } = await pending;
+    entry.value = accessToken;
+    entry.expiresAt = clock.now() + expiresIn * 1000;
+    return accessToken;
+  } catch (error) {
+    if (cache.get(key) === entry) cache.delete(key);
+    throw error;
+  }
+}
+
+/** Forgets an access token the platform refused (401), so the next call refreshes. */
+export function forgetAccessToken(endpoint: TokenEndpoint, refreshToken: string, refused: string): void {
+  const key = keyOf(endpoint, refreshToken);
+  if (cache.get(key)?.value === refused) cache.delete(key);
+}
