@@ -30,6 +30,7 @@ export interface MultipartForm {
 
 const MAX_FIELD_BYTES = 64 * 1024;
 const MAX_PARTS = 30;
+const LIST_SUFFIX = /\[.*\]$/;
 
 export function readMultipartForm(body: Buffer, contentType: string, spec: FormSpec): Promise<MultipartForm> {
   let parser: InstanceType<typeof Busboy>;
@@ -62,12 +63,12 @@ export function readMultipartForm(body: Buffer, contentType: string, spec: FormS
       if (file) file.content = Buffer.concat(chunks, fileSize);
       resolve({ fields, file });
     };
+    /** `userId[]` and the like: one of our fields sent as a list is refused by its name */
     const refuseName = (name: string) => {
-      if (/\[.*\]$/.test(name) && spec.fields.concat(spec.fileField).includes(name.replace(/\[.*\]$/, ''))) {
-        fail(new InvalidRequest(`The form field "${name.replace(/\[.*\]$/, '')}" must be sent once, not as a list.`, [{ path: name.replace(/\[.*\]$/, ''), message: 'must be a single value' }]));
-        return true;
-      }
-      return false;
+      const base = name.replace(LIST_SUFFIX, '');
+      if (base === name || !spec.fields.concat(spec.fileField).includes(base)) return false;
+      fail(new InvalidRequest(`The form field "${base}" must be sent once, not as a list.`, [{ path: base, message: 'must be a single value' }]));
+      return true;
     };
 
     parser.on('field', (name: string, value: string, nameTruncated: boolean, valueTruncated: boolean) => {
@@ -86,7 +87,7 @@ export function readMultipartForm(body: Buffer, contentType: string, spec: FormS
       stream.on('error', (error: Error) => fail(new InvalidRequest(`The file part is malformed and cannot be read (${error.message}).`)));
       if (settled || refuseName(name) || name !== spec.fileField || file) {
         stream.resume();
-        if (!settled && name !== spec.fileField && !/\[.*\]$/.test(name)) {
+        if (!settled && name !== spec.fileField && !LIST_SUFFIX.test(name)) {
           fail(new InvalidRequest(`The form carries a file in "${name}"; send exactly one file, in the ${spec.fileField} field.`, [{ path: name, message: `only ${spec.fileField} takes a file` }]));
         }
         return;
