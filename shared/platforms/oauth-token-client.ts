@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { clock } from '../clock.ts';
 import { PlatformAuthExpired, PlatformUnavailable, type Platform } from '../errors.ts';
 import { log } from '../http/logger.ts';
-import { TransientFailure, upstreamFetch, withRetries, type CallBudget } from './upstream.ts';
+import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from './upstream.ts';
 
 /**
  * The one OAuth 2.0 token client of every platform (RFC 6749 §6 refresh; the connect links' code
@@ -29,6 +29,20 @@ export interface IssuedToken {
 const RENEW_BEFORE_MS = 60_000;
 const DEFAULT_LIFETIME_SECONDS = 3600;
 
+/** The token endpoint's answer (RFC 6749 §5.1, §5.2): whose problem a refusal is decides its code. */
+export function classifyTokenResponse(endpoint: TokenEndpoint, response: UpstreamResponse): Verdict<IssuedToken> {
+  const parsed = parseJson(response.text) as { access_token?: string; expires_in?: number; error?: string } | undefined;
+  if (parsed === undefined || response.status >= 500 || response.status === 429) return retry(new PlatformUnavailable(endpoint.platform));
+  if (response.status === 200 && parsed.access_token) {
+    return ok({ accessToken: parsed.access_token, expiresIn: Number(parsed.expires_in) || DEFAULT_LIFETIME_SECONDS });
+  }
+  if (parsed.error === 'invalid_grant') {
+    return fail(new PlatformAuthExpired(endpoint.platform, `The user’s ${endpoint.platform} authorisation has expired or was revoked; ${endpoint.reconnectHint}`));
+  }
+  log().error('the platform refused our app credentials', { platform: endpoint.platform, status: response.status, error: parsed.error });
+  return fail(new PlatformUnavailable(endpoint.platform, new Error(`token endpoint answered ${response.status} ${parsed.error ?? ''}`)));
+}
+
 export async function refreshGrant(endpoint: TokenEndpoint, refreshToken: string, budget: CallBudget): Promise<IssuedToken> {
   const body = new URLSearchParams({
     grant_type: 'refresh_token',
@@ -36,29 +50,15 @@ export async function refreshGrant(endpoint: TokenEndpoint, refreshToken: string
     client_secret: endpoint.clientSecret ?? '',
     refresh_token: refreshToken,
   }).toString();
-  return withRetries(budget, async () => {
-    const response = await upstreamFetch(
-      endpoint.platform,
-      endpoint.url,
-      { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
-      budget,
-      { retrySafe: true, logPath: new URL(endpoint.url).pathname },
-    );
-    let parsed: { access_token?: string; expires_in?: number; error?: string } = {};
-    try {
-      parsed = JSON.parse(response.text) as typeof parsed;
-    } catch {
-      throw new TransientFailure(new PlatformUnavailable(endpoint.platform));
-    }
-    if (response.status === 200 && parsed.access_token) {
-      return { accessToken: parsed.access_token, expiresIn: Number(parsed.expires_in) || DEFAULT_LIFETIME_SECONDS };
-    }
-    if (response.status >= 500 || response.status === 429) throw new TransientFailure(new PlatformUnavailable(endpoint.platform));
-    if (parsed.error === 'invalid_grant') {
-      throw new PlatformAuthExpired(endpoint.platform, `The user’s ${endpoint.platform} authorisation has expired or was revoked; ${endpoint.reconnectHint}`);
-    }
-    log().error('the platform refused our app credentials', { platform: endpoint.platform, status: response.status, error: parsed.error });
-    throw new PlatformUnavailable(endpoint.platform, new Error(`token endpoint answered ${response.status} ${parsed.error ?? ''}`));
+  return callPlatform(budget, {
+    platform: endpoint.platform,
+    request: () => ({
+      url: endpoint.url,
+      init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
+      logPath: new URL(endpoint.url).pathname,
+    }),
+    classify: (response) => classifyTokenResponse(endpoint, response),
+    retrySafe: true,
   });
 }
 

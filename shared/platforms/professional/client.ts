@@ -1,14 +1,8 @@
 import { clock } from '../../clock.ts';
 import { config } from '../../config.ts';
-import {
-  PlatformAuthExpired,
-  PlatformRateLimited,
-  PlatformRejected,
-  PlatformUnavailable,
-  type PlatformError,
-} from '../../errors.ts';
+import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../errors.ts';
 import { log } from '../../http/logger.ts';
-import { TransientFailure, upstreamFetch, withRetries, type CallBudget, type RetryPolicy } from '../upstream.ts';
+import { callPlatform, fail, ok, parseJson, refreshAuth, retry, type CallBudget, type RetryPolicy, type UpstreamRequest, type Verdict } from '../upstream.ts';
 
 /**
  * The professional network's Rest.li API over fetch (contract professional.md §1, §5): bearer token,
@@ -46,9 +40,6 @@ export function secondsUntilUtcMidnight(now = clock.date()): number {
   return Math.ceil((midnight - now.getTime()) / 1000);
 }
 
-/** A 401 with 65602: refresh the token (when there is a refresh token) and replay once. */
-export class TokenExpired extends Error {}
-
 function describe(status: number, error: RestliErrorBody): string {
   const code = error.code ?? (error.serviceErrorCode !== undefined ? String(error.serviceErrorCode) : undefined);
   const field = error.errorDetails?.inputErrors?.[0];
@@ -56,50 +47,66 @@ function describe(status: number, error: RestliErrorBody): string {
   return `The professional network answered ${status}${code ? ` ${code}` : ''}: ${error.message ?? 'request refused'}${detail}`;
 }
 
-export function classifyRestliError(status: number, error: RestliErrorBody, retrySafe: boolean): PlatformError | TransientFailure | TokenExpired {
+export interface RestliCallOptions {
+  retrySafe: boolean;
+  /** a 404 means "not there yet" (a segment created seconds ago) and is waited for */
+  notFoundIsTransient?: boolean;
+}
+
+/** The wait before asking again for an object the platform has not made visible yet. */
+const NOT_YET_VISIBLE_WAIT_MS = 2_000;
+
+/** One answer of the Rest.li API, dispatched on status and `code`/`serviceErrorCode`, never on wording. */
+export function classifyRestliResponse(status: number, error: RestliErrorBody, options: RestliCallOptions): Verdict<never> {
   const extra = { platformStatus: status, ...(error.code ? { platformCode: error.code } : {}), ...(error.serviceErrorCode !== undefined ? { serviceErrorCode: error.serviceErrorCode } : {}) };
   if (status === 401) {
-    if (error.serviceErrorCode === EXPIRED_TOKEN) return new TokenExpired();
-    return new PlatformAuthExpired('professional', 'The user’s professional-network token is invalid or was revoked; reconnect the account with create_user.');
+    if (error.serviceErrorCode === EXPIRED_TOKEN) {
+      return refreshAuth(new PlatformAuthExpired('professional', 'The user’s professional-network token has expired; reconnect the account with create_user.'));
+    }
+    return fail(new PlatformAuthExpired('professional', 'The user’s professional-network token is invalid or was revoked; reconnect the account with create_user.'));
   }
   if (status === 426) {
-    return new PlatformRejected('professional', `The professional network refused API version ${config().PROFESSIONAL_API_VERSION} (${error.code ?? 'NONEXISTENT_VERSION'}); the service must move PROFESSIONAL_API_VERSION forward.`, extra);
+    return fail(new PlatformRejected('professional', `The professional network refused API version ${config().PROFESSIONAL_API_VERSION} (${error.code ?? 'NONEXISTENT_VERSION'}); the service must move PROFESSIONAL_API_VERSION forward.`, extra));
   }
   if (status === 429) {
-    if (error.code === 'SEGMENT_LIMIT_EXCEEDED') return new PlatformRejected('professional', `${describe(status, error)}. Delete unused audiences first.`, extra);
-    return new TransientFailure(new PlatformRateLimited('professional', secondsUntilUtcMidnight()));
+    if (error.code === 'SEGMENT_LIMIT_EXCEEDED') return fail(new PlatformRejected('professional', `${describe(status, error)}. Delete unused audiences first.`, extra));
+    return retry(new PlatformRateLimited('professional', secondsUntilUtcMidnight()));
   }
   if (status >= 500) {
     const unavailable = new PlatformUnavailable('professional');
-    return retrySafe ? new TransientFailure(unavailable) : unavailable;
+    return options.retrySafe ? retry(unavailable) : fail(unavailable);
   }
-  return new PlatformRejected('professional', describe(status, error), extra);
+  const rejected = new PlatformRejected('professional', describe(status, error), extra);
+  return status === 404 && options.notFoundIsTransient ? retry(rejected, NOT_YET_VISIBLE_WAIT_MS) : fail(rejected);
 }
 
 function parseBody(text: string): unknown {
   if (!text) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return { message: text.slice(0, 200) };
-  }
+  return parseJson(text) ?? { message: text.slice(0, 200) };
 }
 
 /**
  * One call with retries. `url` is a path under PROFESSIONAL_API_URL or an absolute URL (the upload
- * URL the platform hands out). `rawBody` sends bytes as they are (the CSV upload).
+ * URL the platform hands out). `rawBody` sends bytes as they are (the CSV upload). An expired token
+ * is refreshed once when the session can, and the call replayed.
  */
 export async function restliRequest(
   session: ProfessionalSession,
   method: 'GET' | 'POST' | 'DELETE',
   url: string,
-  options: { json?: unknown; rawBody?: { contentType: string; data: string | Buffer }; retrySafe?: boolean; restli?: boolean; policy?: RetryPolicy } = {},
+  options: {
+    json?: unknown;
+    rawBody?: { contentType: string; data: string | Buffer };
+    retrySafe?: boolean;
+    restli?: boolean;
+    policy?: RetryPolicy;
+    notFoundIsTransient?: boolean;
+  } = {},
 ): Promise<RestliResponse> {
   const absolute = /^https?:\/\//.test(url) ? url : `${config().PROFESSIONAL_API_URL.replace(/\/+$/, '')}${url}`;
   const logPath = new URL(absolute).pathname;
-  const retrySafe = options.retrySafe ?? method === 'GET';
-  let refreshed = false;
-  for (;;) {
+  const callOptions: RestliCallOptions = { retrySafe: options.retrySafe ?? method === 'GET', notFoundIsTransient: options.notFoundIsTransient };
+  const request = (): UpstreamRequest => {
     const headers: Record<string, string> = { authorization: `Bearer ${session.accessToken}` };
     if (options.restli !== false) {
       headers['linkedin-version'] = config().PROFESSIONAL_API_VERSION;
@@ -113,26 +120,26 @@ export async function restliRequest(
       headers['content-type'] = options.rawBody.contentType;
       body = options.rawBody.data;
     }
-    try {
-      return await withRetries(
-        session,
-        async () => {
-          const response = await upstreamFetch('professional', absolute, { method, headers, body }, session, { retrySafe, logPath });
-          const parsed = parseBody(response.text);
-          if (response.status < 400) return { status: response.status, headers: response.headers, body: parsed };
-          const outcome = classifyRestliError(response.status, (parsed ?? {}) as RestliErrorBody, retrySafe);
-          log().warn('professional platform error', { path: logPath, status: response.status, platformCode: (parsed as RestliErrorBody | null)?.code });
-          throw outcome;
-        },
-        options.policy ?? PROFESSIONAL_RETRY_POLICY,
-      );
-    } catch (error) {
-      if (!(error instanceof TokenExpired)) throw error;
-      if (refreshed || !session.refresh) {
-        throw new PlatformAuthExpired('professional', 'The user’s professional-network token has expired; reconnect the account with create_user.');
-      }
-      refreshed = true;
-      session.accessToken = await session.refresh();
-    }
-  }
+    return { url: absolute, init: { method, headers, body }, logPath };
+  };
+  const refresh = session.refresh;
+  return callPlatform(session, {
+    platform: 'professional',
+    request,
+    classify: (response) => {
+      const parsed = parseBody(response.text);
+      if (response.status < 400) return ok({ status: response.status, headers: response.headers, body: parsed });
+      log().warn('professional platform error', { path: logPath, status: response.status, platformCode: (parsed as RestliErrorBody | null)?.code });
+      return classifyRestliResponse(response.status, (parsed ?? {}) as RestliErrorBody, callOptions);
+    },
+    retrySafe: callOptions.retrySafe,
+    policy: options.policy ?? PROFESSIONAL_RETRY_POLICY,
+    ...(refresh
+      ? {
+          refreshAuth: async () => {
+            session.accessToken = await refresh();
+          },
+        }
+      : {}),
+  });
 }

@@ -1,5 +1,4 @@
-import { clock } from '../../clock.ts';
-import { PlatformRejected, PlatformUnavailable } from '../../errors.ts';
+import { PlatformUnavailable } from '../../errors.ts';
 import { log } from '../../http/logger.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
 
@@ -50,10 +49,6 @@ async function createSegment(session: ProfessionalSession, adAccountId: string, 
   return id;
 }
 
-async function attachList(session: ProfessionalSession, segmentId: string, inputFile: string): Promise<void> {
-  await restliRequest(session, 'POST', `/dmpSegments/${segmentId}/listUploads`, { json: { inputFile }, retrySafe: true });
-}
-
 export async function uploadContactList(
   session: ProfessionalSession,
   adAccountId: string,
@@ -65,7 +60,7 @@ export async function uploadContactList(
   const inputFile = await uploadFile(session, uploadUrl, csv);
   const segmentId = await createSegment(session, adAccountId, type, name);
   try {
-    await attachWith404Retries(session, segmentId, inputFile);
+    await attachWhenVisible(session, segmentId, inputFile);
   } catch (error) {
     // an empty segment counts against the account's cap of 1,000: remove it, best effort
     await restliRequest(session, 'DELETE', `/dmpSegments/${segmentId}`, { retrySafe: true }).catch((cleanup: unknown) =>
@@ -76,17 +71,9 @@ export async function uploadContactList(
   return { inputFile, segmentId };
 }
 
-/** A segment created seconds ago may answer 404 at first: waited for (2, 4, 8 s, within the deadline), then given up on. */
-async function attachWith404Retries(session: ProfessionalSession, segmentId: string, inputFile: string): Promise<void> {
-  const waits = [2_000, 4_000, 8_000];
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await attachList(session, segmentId, inputFile);
-    } catch (error) {
-      const notYet = error instanceof PlatformRejected && error.extra.platformStatus === 404;
-      const wait = waits[attempt];
-      if (!notYet || wait === undefined || clock.now() + wait >= session.deadline) throw error;
-      await clock.sleep(wait);
-    }
-  }
+/** A segment created seconds ago may answer 404 at first: asked again about 2, 4, 8 s later, within the deadline. */
+const ATTACH_POLICY = { maxAttempts: 4, baseDelayMs: 2_000, maxDelayMs: 8_000 };
+
+async function attachWhenVisible(session: ProfessionalSession, segmentId: string, inputFile: string): Promise<void> {
+  await restliRequest(session, 'POST', `/dmpSegments/${segmentId}/listUploads`, { json: { inputFile }, retrySafe: true, notFoundIsTransient: true, policy: ATTACH_POLICY });
 }

@@ -1,15 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { config } from '../../config.ts';
-import {
-  PlatformAuthExpired,
-  PlatformRateLimited,
-  PlatformRejected,
-  PlatformUnavailable,
-  type PlatformError,
-} from '../../errors.ts';
+import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../errors.ts';
 import { log } from '../../http/logger.ts';
 import { SOCIAL_API_VERSION, versionInUrl } from '../versions.ts';
-import { TransientFailure, upstreamFetch, withRetries, type CallBudget } from '../upstream.ts';
+import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from '../upstream.ts';
 
 /**
  * The social platform's Graph-style API over fetch (keep-alive is undici's default). Every call
@@ -86,8 +80,8 @@ function accountResetSeconds(headers: Headers): number {
 
 const redact = (text: string, secret: string) => (secret ? text.split(secret).join('[redacted]') : text);
 
-/** Maps an error body onto DESIGN.md's table: TransientFailure for what is worth another attempt. */
-function classify(error: GraphErrorBody, status: number, headers: Headers, accessToken: string): PlatformError | TransientFailure {
+/** Maps an error body onto DESIGN.md's table (contract §7): dispatched on code, subcode and is_transient. */
+function classifyGraphError(error: GraphErrorBody, status: number, headers: Headers, accessToken: string): Verdict<never> {
   const code = Number(error.code);
   const subcode = error.error_subcode;
   const platformMessage = redact(error.error_user_msg ?? error.message ?? 'The social platform refused the request.', accessToken);
@@ -98,22 +92,41 @@ function classify(error: GraphErrorBody, status: number, headers: Headers, acces
   };
 
   if (code === 190 || code === 102) {
-    return new PlatformAuthExpired('social', 'The user’s social platform token has expired or was revoked; reconnect the account with create_user.');
+    return fail(new PlatformAuthExpired('social', 'The user’s social platform token has expired or was revoked; reconnect the account with create_user.'));
   }
   if (isThrottleCode(code)) {
+    // a wait the usage headers name is honoured (one longer than the request has fails at once as a
+    // 429); without one, backoff, and the account's reset time is what the client is told
     const named = usageWaitSeconds(headers);
-    if (named > 0) return new PlatformRateLimited('social', named); // longer than a request can wait
-    const wait = accountResetSeconds(headers) || DEFAULT_THROTTLE_WAIT_SECONDS;
-    return new TransientFailure(new PlatformRateLimited('social', wait));
+    if (named > 0) return retry(new PlatformRateLimited('social', named), named * 1000);
+    return retry(new PlatformRateLimited('social', accountResetSeconds(headers) || DEFAULT_THROTTLE_WAIT_SECONDS));
   }
   if (code === 2635) {
-    return new PlatformRejected('social', `The social platform refused API version ${versionInUrl(config().SOCIAL_API_URL, SOCIAL_API_VERSION)} as deprecated; the service must move to a newer version.`, extra);
+    return fail(new PlatformRejected('social', `The social platform refused API version ${versionInUrl(config().SOCIAL_API_URL, SOCIAL_API_VERSION)} as deprecated; the service must move to a newer version.`, extra));
   }
   if (code === 1 || code === 2 || (code === 2650 && subcode !== undefined && TRANSIENT_AUDIENCE_SUBCODES.has(subcode)) || error.is_transient === true) {
-    return new TransientFailure(new PlatformUnavailable('social'));
+    return retry(new PlatformUnavailable('social'));
   }
-  if (!Number.isFinite(code) && status >= 500) return new TransientFailure(new PlatformUnavailable('social'));
-  return new PlatformRejected('social', platformMessage, extra);
+  if (!Number.isFinite(code) && status >= 500) return retry(new PlatformUnavailable('social'));
+  return fail(new PlatformRejected('social', platformMessage, extra));
+}
+
+/**
+ * One answer of the Graph API. A creating call (not `retrySafe`) is sent again only when the platform
+ * surely did not act: it was throttled.
+ */
+export function classifyGraphResponse<T>(response: UpstreamResponse, options: { retrySafe: boolean; accessToken: string }): Verdict<GraphResult<T>> {
+  const body = parseJson(response.text);
+  if (body === undefined) {
+    const failure = new PlatformUnavailable('social');
+    return response.status >= 500 && options.retrySafe ? retry(failure) : fail(failure);
+  }
+  const graphError = (body as { error?: GraphErrorBody } | null)?.error;
+  if (!graphError && response.status < 400) return ok({ body: body as T, headers: response.headers });
+  log().warn('social platform error', { status: response.status, platformCode: graphError?.code, platformSubcode: graphError?.error_subcode });
+  const verdict = classifyGraphError(graphError ?? {}, response.status, response.headers, options.accessToken);
+  if (verdict.outcome === 'retry' && !options.retrySafe && !(verdict.error instanceof PlatformRateLimited)) return fail(verdict.error);
+  return verdict;
 }
 
 export interface GraphResult<T> {
@@ -140,24 +153,10 @@ export async function graphRequest<T>(
     method === 'GET'
       ? { method }
       : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(Object.entries(signed).filter(([, value]) => value !== undefined))) };
-
-  return withRetries(session, async () => {
-    const response = await upstreamFetch('social', url, init, session, { retrySafe, logPath: `/${path}` });
-    let body: unknown;
-    try {
-      body = JSON.parse(response.text);
-    } catch {
-      const failure = new PlatformUnavailable('social');
-      throw response.status >= 500 && retrySafe ? new TransientFailure(failure) : failure;
-    }
-    const graphError = (body as { error?: GraphErrorBody } | null)?.error;
-    if (graphError || response.status >= 400) {
-      const outcome = classify(graphError ?? {}, response.status, response.headers, session.accessToken);
-      log().warn('social platform error', { path: `/${path}`, status: response.status, platformCode: graphError?.code, platformSubcode: graphError?.error_subcode });
-      // a creating call is sent again only when the platform surely did not act: it was throttled
-      if (outcome instanceof TransientFailure && !retrySafe && !(outcome.finalError instanceof PlatformRateLimited)) throw outcome.finalError;
-      throw outcome;
-    }
-    return { body: body as T, headers: response.headers };
+  return callPlatform(session, {
+    platform: 'social',
+    request: () => ({ url, init, logPath: `/${path}` }),
+    classify: (response) => classifyGraphResponse<T>(response, { retrySafe, accessToken: session.accessToken }),
+    retrySafe,
   });
 }

@@ -1,0 +1,49 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ScriptedAnswer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** never answer (the client's timeout is what ends the exchange) */
+  hang?: boolean;
+}
+
+export interface ReceivedRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+/** A loopback HTTP server that answers from a script, then with `fallback`, and records what it received. */
+export async function scriptedServer(fallback: () => ScriptedAnswer): Promise<{
+  url: string;
+  answers: ScriptedAnswer[];
+  received: ReceivedRequest[];
+  close: () => Promise<void>;
+}> {
+  const answers: ScriptedAnswer[] = [];
+  const received: ReceivedRequest[] = [];
+  const server: Server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
+      const answer = answers.shift() ?? fallback();
+      if (answer.hang) return;
+      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    answers,
+    received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
