@@ -1,4 +1,4 @@
-import { uploadProfessionalAudience } from '../shared/audiences/professional-audience-upload.ts';
+import { uploadProfessionalAudience } from './use-cases/upload-professional-audience.ts';
 import { multipartBody } from '../shared/http/middleware/multipart-body.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { createProfessionalCsvAudienceRequest, PROFESSIONAL_AUDIENCE_FIELDS } from '../shared/schemas/audiences.ts';

@@ -1,4 +1,4 @@
-import { uploadSocialAudience } from '../shared/audiences/social-audience-upload.ts';
+import { uploadSocialAudience } from './use-cases/upload-social-audience.ts';
 import { multipartBody } from '../shared/http/middleware/multipart-body.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { config } from '../shared/config.ts';

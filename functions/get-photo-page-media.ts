@@ -2,13 +2,15 @@ import { defineOperation } from '../shared/http/operation.ts';
 import { listPhotoPageMedia, photoAccountId } from '../shared/platforms/social/photo-page-media.ts';
 import { socialSession } from '../shared/platforms/social/session.ts';
 import { getPhotoPageMediaRequest } from '../shared/schemas/social.ts';
+import { rememberConnectionField } from '../shared/store/users.ts';
 
 export const handler = defineOperation({
   name: 'get_photo_page_media',
   request: getPhotoPageMediaRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);
-    const accountId = await photoAccountId(session, user, session.connection);
-    return listPhotoPageMedia(session, accountId, input.pagination);
+    const account = await photoAccountId(session, session.connection);
+    if (account.discovered) await rememberConnectionField(user, 'social', 'photoAccountId', account.id);
+    return listPhotoPageMedia(session, account.id, input.pagination);
   },
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { parseNetworks } from './net/addresses.ts';
 import { UPSTREAM_DEFAULTS } from './platforms/versions.ts';
 
 /**
@@ -34,8 +35,22 @@ const configSchema = z.object({
   PROFESSIONAL_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.professionalOauthUrl),
   PROFESSIONAL_API_VERSION: z.string().regex(/^\d{6}$/).default(UPSTREAM_DEFAULTS.professionalApiVersion),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
-  /** image URLs may point to loopback and private networks: only the local stack, whose sandboxes are there */
-  IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  /**
+   * Non-public networks that URLs given by clients (images, webhooks) may reach besides the public
+   * internet, as comma-separated CIDRs; none by default (the local stack names loopback)
+   */
+  OUTBOUND_ALLOWED_NETWORKS: z
+    .string()
+    .default('')
+    .transform((value, context) => {
+      const cidrs = value.split(',').map((part) => part.trim()).filter(Boolean);
+      try {
+        return { cidrs, networks: parseNetworks(cidrs) };
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 
   SOCIAL_APP_SECRET: optionalSecret,
   SEARCHADS_DEVELOPER_TOKEN: optionalSecret,

@@ -92,8 +92,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     preferEnv(env, 'IDEMPOTENCY_TABLE_NAME', LOCAL_TABLE_NAMES.IDEMPOTENCY_TABLE_NAME);
     preferEnv(env, 'UPLOAD_BUCKET', 'ad-campaign-api-local-uploads');
     preferEnv(env, 'CONNECTION_ENCRYPTION_KEY', localEncryptionKey(dataDir));
-    // the sandboxes and the tests' image servers listen on 127.0.0.1
-    preferEnv(env, 'IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES', 'true');
+    // the sandboxes, the tests' image servers and the webhook receiver listen on loopback
+    preferEnv(env, 'OUTBOUND_ALLOWED_NETWORKS', '127.0.0.0/8,::1/128');
     env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
 
     const s3 = new S3rver({

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { clock } from '../clock.ts';
+import { config } from '../config.ts';
 import { PlatformAuthExpired, PlatformUnavailable, type Platform } from '../errors.ts';
 import { log } from '../http/logger.ts';
 import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from './upstream.ts';
@@ -24,6 +25,16 @@ export interface IssuedToken {
   accessToken: string;
   /** seconds */
   expiresIn: number;
+}
+
+/** Our app's token endpoint on a platform that refreshes grants (contracts: searchads §1.1, professional §4.3). */
+export function tokenEndpoint(platform: 'searchads' | 'professional'): TokenEndpoint {
+  const settings = config();
+  const [url, clientId, clientSecret] =
+    platform === 'searchads'
+      ? [settings.SEARCHADS_OAUTH_URL, settings.SEARCHADS_CLIENT_ID, settings.SEARCHADS_CLIENT_SECRET]
+      : [settings.PROFESSIONAL_OAUTH_URL, settings.PROFESSIONAL_CLIENT_ID, settings.PROFESSIONAL_CLIENT_SECRET];
+  return { platform, url, clientId, clientSecret, reconnectHint: 'reconnect the account with create_user.' };
 }
 
 const RENEW_BEFORE_MS = 60_000;

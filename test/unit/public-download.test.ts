@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DownloadRefused, downloadPublicUrl, isPublicAddress } from '../../shared/net/public-download.ts';
+import { isAllowedAddress, isPublicAddress, parseNetworks } from '../../shared/net/addresses.ts';
+import { DownloadRefused, downloadPublicUrl } from '../../shared/net/public-download.ts';
 
 /** Image URLs from clients are fetched only from the public internet, with a size cap. */
 let server: Server;
@@ -29,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-const options = (allowPrivateAddresses: boolean) => ({ maxBytes: 1_000_000, signal: AbortSignal.timeout(5_000), allowPrivateAddresses });
+const LOOPBACK = parseNetworks(['127.0.0.0/8', '::1/128']);
+const options = (allowLoopback: boolean) => ({ maxBytes: 1_000_000, signal: AbortSignal.timeout(5_000), ...(allowLoopback ? { allowedNetworks: LOOPBACK } : {}) });
 const reason = (promise: Promise<unknown>) => promise.then(() => 'downloaded', (error: unknown) => (error instanceof DownloadRefused ? error.reason : String(error)));
 
 describe('isPublicAddress', () => {
@@ -59,6 +61,18 @@ describe('isPublicAddress', () => {
   });
 });
 
+describe('networks allowed by configuration', () => {
+  it('admit only the named networks, and a malformed CIDR is refused', () => {
+    expect(isAllowedAddress('127.0.0.1', LOOPBACK)).toBe(true);
+    expect(isAllowedAddress('::1', LOOPBACK)).toBe(true);
+    expect(isAllowedAddress('10.0.0.1', LOOPBACK)).toBe(false);
+    expect(isAllowedAddress('169.254.169.254', LOOPBACK)).toBe(false);
+    expect(isAllowedAddress('127.0.0.1')).toBe(false);
+    expect(() => parseNetworks(['127.0.0.1'])).toThrow(/not a CIDR/);
+    expect(() => parseNetworks(['localhost/8'])).toThrow(/not a CIDR/);
+  });
+});
+
 describe('downloadPublicUrl', () => {
   it('refuses a loopback address without sending anything', async () => {
     received.length = 0;
@@ -74,6 +88,11 @@ describe('downloadPublicUrl', () => {
     received.length = 0;
     expect(await reason(downloadPublicUrl(`${base.replace('127.0.0.1', 'localhost')}/image`, options(false)))).toBe('not-public');
     expect(received).toEqual([]);
+  });
+
+  it('with loopback allowed, still refuses the metadata service and private networks', async () => {
+    expect(await reason(downloadPublicUrl('http://169.254.169.254/latest/meta-data/', options(true)))).toBe('not-public');
+    expect(await reason(downloadPublicUrl('http://10.1.2.3/image', options(true)))).toBe('not-public');
   });
 
   it('downloads from an allowed address, following redirects up to the limit', async () => {

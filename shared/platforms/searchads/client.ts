@@ -4,8 +4,7 @@ import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUna
 import { log } from '../../http/logger.ts';
 import { openConnection, type User } from '../../store/users.ts';
 import { budgetFrom, callPlatform, fail, ok, parseJson, refreshAuth, retry, type CallBudget, type Verdict } from '../upstream.ts';
-import { accessTokenFor, forgetAccessToken } from '../oauth-token-client.ts';
-import { searchadsTokenEndpoint } from './oauth.ts';
+import { accessTokenFor, forgetAccessToken, tokenEndpoint } from '../oauth-token-client.ts';
 
 /**
  * The search-ads REST interface over fetch (contract §1, §4): bearer token from the refresh token,
@@ -78,7 +77,7 @@ export function classifyAdsResponse<T>(status: number, text: string, retrySafe: 
 export async function adsRequest<T>(session: SearchadsSession, method: string, body: unknown, options: { retrySafe: boolean }): Promise<T> {
   const url = `${config().SEARCHADS_API_URL.replace(/\/+$/, '')}/customers/${session.customerId}/${method}`;
   const logPath = `/customers/${session.customerId}/${method}`;
-  const endpoint = searchadsTokenEndpoint();
+  const endpoint = tokenEndpoint('searchads');
   let token: string | undefined;
   return callPlatform(session, {
     platform: 'searchads',

@@ -59,7 +59,7 @@ export async function fetchImages(urls: string[], budget: CallBudget): Promise<F
         bytes = await downloadPublicUrl(url, {
           maxBytes: MAX_IMAGE_BYTES,
           signal: AbortSignal.timeout(Math.max(1, Math.min(config().UPSTREAM_TIMEOUT_MS, budget.deadline - clock.now()))),
-          allowPrivateAddresses: config().IMAGE_FETCH_ALLOW_PRIVATE_ADDRESSES,
+          allowedNetworks: config().OUTBOUND_ALLOWED_NETWORKS.networks,
         });
       } catch (error) {
         if (error instanceof DownloadRefused && error.status) refuse(index, `downloading the image answered HTTP ${error.status}`);

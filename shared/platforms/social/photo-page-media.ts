@@ -1,6 +1,5 @@
 import { PlatformNotConnected, PlatformRejected } from '../../errors.ts';
 import type { PhotoPageMedia } from '../../schemas/social.ts';
-import { rememberConnectionField, type User } from '../../store/users.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 import { cursorParams, toPaging, type GraphPaging, type Paging } from './paging.ts';
 import { pickPresent } from './pick.ts';
@@ -19,9 +18,12 @@ export const PHOTO_MEDIA_FIELDS = [
   'media_product_type',
 ] as const;
 
-/** The photo-page account id from the connection, or looked up from the page once and remembered. */
-export async function photoAccountId(session: SocialSession, user: User, connection: { pageId?: string; photoAccountId?: string }): Promise<string> {
-  if (connection.photoAccountId) return connection.photoAccountId;
+/**
+ * The photo-page account id from the connection, or looked up from the page (`discovered`: the caller
+ * remembers it, so the lookup happens once).
+ */
+export async function photoAccountId(session: SocialSession, connection: { pageId?: string; photoAccountId?: string }): Promise<{ id: string; discovered: boolean }> {
+  if (connection.photoAccountId) return { id: connection.photoAccountId, discovered: false };
   if (!connection.pageId) {
     throw new PlatformNotConnected('social', 'The user’s social connection names no pageId or photoAccountId; add one with create_user.');
   }
@@ -30,8 +32,7 @@ export async function photoAccountId(session: SocialSession, user: User, connect
   });
   const id = body.instagram_business_account?.id;
   if (!id) throw new PlatformRejected('social', 'The user’s page has no linked photo-page business account.');
-  await rememberConnectionField(user, 'social', 'photoAccountId', id);
-  return id;
+  return { id, discovered: true };
 }
 
 function toPhotoPageMedia(item: Record<string, unknown>): PhotoPageMedia {

@@ -1,22 +1,22 @@
 import { createHash, randomInt, randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { clock } from '../clock.ts';
-import { IdempotencyConflict, PlatformError } from '../errors.ts';
-import { log } from '../http/logger.ts';
-import type { UploadedFile } from '../http/middleware/multipart-body.ts';
+import { clock } from '../../shared/clock.ts';
+import { IdempotencyConflict, PlatformError } from '../../shared/errors.ts';
+import { log } from '../../shared/http/logger.ts';
+import type { UploadedFile } from '../../shared/http/middleware/multipart-body.ts';
 import {
   createCustomAudience,
   MAX_ROWS_PER_BATCH,
   sendAudienceBatch,
   type AudienceMode,
   type BatchAcknowledgement,
-} from '../platforms/social/custom-audiences.ts';
-import { socialSession } from '../platforms/social/session.ts';
-import { forgetUploadProgress, loadUploadProgress, releaseUploadLease, saveUploadProgress, type UploadProgress } from '../store/upload-progress.ts';
-import type { User } from '../store/users.ts';
-import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../uploads/staging.ts';
-import { CsvProblem } from './csv-reader.ts';
-import { forEachContactRow, InvalidRowSamples } from './contact-file.ts';
+} from '../../shared/platforms/social/custom-audiences.ts';
+import { socialSession } from '../../shared/platforms/social/session.ts';
+import { forgetUploadProgress, loadUploadProgress, releaseUploadLease, saveUploadProgress, type UploadProgress } from '../../shared/store/upload-progress.ts';
+import type { User } from '../../shared/store/users.ts';
+import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/uploads/staging.ts';
+import { CsvProblem } from '../../shared/audiences/csv-reader.ts';
+import { forEachContactRow, InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
 
 /**
  * Operation 7 end to end: stage the CSV in S3; read it back once to check it whole (nothing goes

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { clock } from '../clock.ts';
-import type { UploadedFile } from '../http/middleware/multipart-body.ts';
-import { uploadContactList } from '../platforms/professional/list-upload.ts';
-import { professionalSession } from '../platforms/professional/session.ts';
-import { recordProfessionalAudience } from '../store/professional-audiences.ts';
-import type { User } from '../store/users.ts';
-import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../uploads/staging.ts';
-import { prepareProfessionalList, type ListType } from './professional-list.ts';
+import { clock } from '../../shared/clock.ts';
+import type { UploadedFile } from '../../shared/http/middleware/multipart-body.ts';
+import { uploadContactList } from '../../shared/platforms/professional/list-upload.ts';
+import { professionalSession } from '../../shared/platforms/professional/session.ts';
+import { recordProfessionalAudience } from '../../shared/store/professional-audiences.ts';
+import { replaceConnectionSecret, type User } from '../../shared/store/users.ts';
+import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/uploads/staging.ts';
+import { prepareProfessionalList, type ListType } from '../../shared/audiences/professional-list.ts';
 
 /**
  * Operation 8 end to end: stage the CSV, check and rewrite it against its type's template (nothing
@@ -46,6 +46,7 @@ export async function uploadProfessionalAudience(request: ProfessionalAudienceRe
     await deleteStagedUpload(stagedKey);
     throw error;
   });
+  if (session.refreshedAccessToken) await replaceConnectionSecret(user, 'professional', 'accessToken', session.refreshedAccessToken);
   await recordProfessionalAudience(tenantId, user.userId, {
     csvFileId: uploaded.inputFile,
     segmentId: uploaded.segmentId,
