@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bundleFunction } from '../infra/bundling.ts';
-import { fallbackRoute, routes, type Platform } from '../shared/routes.ts';
+import { fallbackRoute, routes } from '../functions/routes.ts';
+import type { Platform } from '../shared/errors.ts';
 
 /**
  * Cold start: every function bundled exactly as the stack bundles it (esbuild, the stack's options),

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { routes } from '../shared/routes.ts';
+import { routes } from '../functions/routes.ts';
 import { coldStart } from './cold-start.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
 

@@ -16,7 +16,7 @@ export async function warmOverhead(apiKey: string): Promise<{ fullMedianUs: numb
   const { defineOperation } = await import('../shared/http/operation.ts');
   const { getAdAccountMediaRequest } = await import('../shared/schemas/social.ts');
   const full = defineOperation({
-    name: 'bench_operation',
+    declaration: { operation: 'bench_operation' },
     request: getAdAccountMediaRequest,
     user: false,
     run: async ({ input }) => ({ media: [], type: input.type }),

@@ -1,14 +1,18 @@
 import { randomBytes } from 'node:crypto';
+import { idempotent } from '../shared/http/idempotency.ts';
+import { loadAppCredentials } from '../shared/app-credentials.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './create-search-campaign.declaration.ts';
 import { createSearchCampaign } from '../shared/platforms/searchads/campaign-mutate.ts';
 import { searchadsSession } from '../shared/platforms/searchads/client.ts';
 import { fetchImages } from '../shared/platforms/searchads/images.ts';
 import { createSearchCampaignRequest } from '../shared/schemas/search-campaign.ts';
 
 export const handler = defineOperation({
-  name: 'create_search_campaign',
+  declaration,
+  credentials: loadAppCredentials,
+  idempotency: idempotent(),
   request: createSearchCampaignRequest,
-  idempotent: true,
   run: async ({ input, user, context }) => {
     const session = searchadsSession(user, context);
     const images = await fetchImages(input.images ?? [], session);

@@ -1,13 +1,17 @@
 import { randomUUID } from 'node:crypto';
+import { idempotent } from '../shared/http/idempotency.ts';
+import { loadAppCredentials } from '../shared/app-credentials.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './create-user.declaration.ts';
 import { createUserRequest } from '../shared/schemas/users.ts';
-import { createUser } from '../shared/store/users.ts';
+import { createUser } from '../shared/store/user-writes.ts';
 
 export const handler = defineOperation({
-  name: 'create_user',
+  declaration,
+  credentials: loadAppCredentials,
+  idempotency: idempotent(),
   request: createUserRequest,
   user: false,
-  idempotent: true,
   run: async ({ input, tenantId }) => {
     const user = await createUser(tenantId, input.userId ?? `usr_${randomUUID()}`, input.connections);
     return { userId: user.userId };

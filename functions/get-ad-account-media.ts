@@ -1,10 +1,13 @@
+import { loadAppCredentials } from '../shared/app-credentials.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './get-ad-account-media.declaration.ts';
 import { listAdImages, listAdVideos } from '../shared/platforms/social/ad-account-media.ts';
 import { socialSession } from '../shared/platforms/social/session.ts';
 import { getAdAccountMediaRequest } from '../shared/schemas/social.ts';
 
 export const handler = defineOperation({
-  name: 'get_ad_account_media',
+  declaration,
+  credentials: loadAppCredentials,
   request: getAdAccountMediaRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);

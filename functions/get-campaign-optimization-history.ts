@@ -1,10 +1,11 @@
 import { NotFound } from '../shared/errors.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './get-campaign-optimization-history.declaration.ts';
 import { getOptimizationHistoryRequest } from '../shared/schemas/optimization.ts';
 import { findOptimizationRecord } from '../shared/store/optimization-history.ts';
 
 export const handler = defineOperation({
-  name: 'get_campaign_optimization_history',
+  declaration,
   request: getOptimizationHistoryRequest,
   run: async ({ input, tenantId }) => {
     const page = await findOptimizationRecord(tenantId, input.userId, input.campaignId, input.pagination);

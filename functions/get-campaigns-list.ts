@@ -1,10 +1,13 @@
+import { loadAppCredentials } from '../shared/app-credentials.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './get-campaigns-list.declaration.ts';
 import { listCampaigns } from '../shared/platforms/social/campaigns.ts';
 import { socialSession } from '../shared/platforms/social/session.ts';
 import { getCampaignsListRequest } from '../shared/schemas/social.ts';
 
 export const handler = defineOperation({
-  name: 'get_campaigns_list',
+  declaration,
+  credentials: loadAppCredentials,
   request: getCampaignsListRequest,
   run: async ({ user, context }) => {
     const session = socialSession(user, context);

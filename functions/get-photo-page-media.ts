@@ -1,11 +1,14 @@
+import { loadAppCredentials } from '../shared/app-credentials.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './get-photo-page-media.declaration.ts';
 import { listPhotoPageMedia, photoAccountId } from '../shared/platforms/social/photo-page-media.ts';
 import { socialSession } from '../shared/platforms/social/session.ts';
 import { getPhotoPageMediaRequest } from '../shared/schemas/social.ts';
-import { rememberConnectionField } from '../shared/store/users.ts';
+import { rememberConnectionField } from '../shared/store/user-writes.ts';
 
 export const handler = defineOperation({
-  name: 'get_photo_page_media',
+  declaration,
+  credentials: loadAppCredentials,
   request: getPhotoPageMediaRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);

@@ -1,9 +1,10 @@
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './get-profile.declaration.ts';
 import { getProfileRequest } from '../shared/schemas/users.ts';
 import { publicConnections } from '../shared/store/users.ts';
 
 export const handler = defineOperation({
-  name: 'get_profile',
+  declaration,
   request: getProfileRequest,
   run: async ({ user }) => ({
     user: { userId: user.userId, createdAt: user.createdAt, connections: publicConnections(user) },

@@ -1,10 +1,13 @@
+import { loadAppCredentials } from '../shared/app-credentials.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './get-search-ads-result.declaration.ts';
 import { searchadsSession } from '../shared/platforms/searchads/client.ts';
 import { campaignStats, statsRange } from '../shared/platforms/searchads/stats.ts';
 import { getSearchAdsResultRequest } from '../shared/schemas/searchads.ts';
 
 export const handler = defineOperation({
-  name: 'get_search_ads_result',
+  declaration,
+  credentials: loadAppCredentials,
   request: getSearchAdsResultRequest,
   run: async ({ input, user, context }) => ({
     stats: await campaignStats(searchadsSession(user, context), input.campaignId, statsRange(input.startDate, input.endDate)),

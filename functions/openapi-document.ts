@@ -3,6 +3,7 @@ import { header } from '../shared/http/headers.ts';
 import { requestIdOf } from '../shared/http/middleware/tracing.ts';
 import type { HttpResponse } from '../shared/http/response.ts';
 import { buildOpenApiDocument } from '../shared/openapi.ts';
+import { routes } from './routes.ts';
 
 const documents = new Map<string, string>();
 
@@ -12,7 +13,7 @@ export async function handler(event: APIGatewayProxyEventV2, context: Context): 
   const serverUrl = `${protocol}://${event.requestContext.domainName}`;
   let document = documents.get(serverUrl);
   if (!document) {
-    document = JSON.stringify(buildOpenApiDocument(serverUrl));
+    document = JSON.stringify(buildOpenApiDocument(routes, serverUrl));
     if (documents.size < 8) documents.set(serverUrl, document);
   }
   return {

@@ -1,11 +1,13 @@
+import { idempotent } from '../shared/http/idempotency.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { declaration } from './record-campaign-optimization.declaration.ts';
 import { recordOptimizationRequest } from '../shared/schemas/optimization.ts';
-import { appendOptimizationEntry } from '../shared/store/optimization-history.ts';
+import { appendOptimizationEntry } from '../shared/store/optimization-history-writes.ts';
 
 export const handler = defineOperation({
-  name: 'record_campaign_optimization',
+  declaration,
+  idempotency: idempotent(),
   request: recordOptimizationRequest,
-  idempotent: true,
   run: async ({ input, tenantId }) => {
     const entry = await appendOptimizationEntry(tenantId, input);
     return { campaignId: input.campaignId, entry };

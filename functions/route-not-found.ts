@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { MethodNotAllowed, NotFound } from '../shared/errors.ts';
 import { requestIdOf } from '../shared/http/middleware/tracing.ts';
 import { errorResponse, type HttpResponse } from '../shared/http/response.ts';
-import { findRoute } from '../shared/routes.ts';
+import { findRoute } from './routes.ts';
 
 /** The catch-all route: 404 for an unknown path, 405 for a known path with another method. */
 export async function handler(event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> {

@@ -1,4 +1,4 @@
-import { build } from 'esbuild';
+import { build, type BuildOptions } from 'esbuild';
 
 /**
  * How every function is bundled, in one place: the CDK stack hands these to NodejsFunction and the
@@ -18,20 +18,28 @@ export const FUNCTION_BUNDLING = {
   externalModules: [] as string[],
 } as const;
 
-/** Builds one function's bundle with esbuild exactly as the stack does (the bench and the bundle test). */
-export async function bundleFunction(entry: string, outfile: string): Promise<void> {
-  await build({
+const esbuildOptions = (entry: string) =>
+  ({
     entryPoints: [entry],
     bundle: true,
     platform: 'node',
     format: 'esm',
-    outfile,
     minify: FUNCTION_BUNDLING.minify,
-    sourcemap: FUNCTION_BUNDLING.sourceMap,
     target: FUNCTION_BUNDLING.target,
     mainFields: [...FUNCTION_BUNDLING.mainFields],
     banner: { js: FUNCTION_BUNDLING.banner },
     external: [...FUNCTION_BUNDLING.externalModules],
     logLevel: 'error',
-  });
+  }) satisfies BuildOptions;
+
+/** Builds one function's bundle with esbuild exactly as the stack does (the bench and the bundle test). */
+export async function bundleFunction(entry: string, outfile: string): Promise<void> {
+  await build({ ...esbuildOptions(entry), outfile, sourcemap: FUNCTION_BUNDLING.sourceMap });
+}
+
+/** The modules one function's bundle holds, with the bytes each contributes (0: tree-shaken away). */
+export async function bundledModules(entry: string): Promise<Map<string, number>> {
+  const result = await build({ ...esbuildOptions(entry), write: false, outfile: 'index.mjs', metafile: true });
+  const [output] = Object.values(result.metafile.outputs).filter((entryOutput) => entryOutput.entryPoint);
+  return new Map(Object.entries(output?.inputs ?? {}).map(([path, input]) => [path, input.bytesInOutput]));
 }

@@ -14,7 +14,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3'
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { fallbackRoute, routes, type Route } from '../shared/routes.ts';
+import { fallbackRoute, routes, type Route } from '../functions/routes.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
 

@@ -1,10 +1,12 @@
+import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config, addSecretConfiguration } from './config.ts';
 
 /**
  * In the cloud the app credentials (search-ads OAuth client and developer token, professional OAuth
  * client, social app secret) live in one Secrets Manager secret, and the key that seals platform
  * tokens in another; each is read once per cold start by the functions given its ARN (and only those
- * may read it).
+ * may read it). A handler that needs them passes `loadAppCredentials` to defineOperation, so no other
+ * function's bundle holds a Secrets Manager client.
  */
 const CREDENTIAL_KEYS = [
   'SOCIAL_APP_SECRET',
@@ -21,17 +23,18 @@ export function loadAppCredentials(): Promise<void> {
   const { APP_CREDENTIALS_SECRET_ARN: credentialsArn, CONNECTION_KEY_SECRET_ARN: connectionKeyArn } = config();
   if (!credentialsArn && !connectionKeyArn) return Promise.resolve();
   loading ??= (async () => {
-    const { getSecret } = await import('@aws-lambda-powertools/parameters/secrets');
+    const client = new SecretsManagerClient({});
+    const getSecret = async (SecretId: string) => (await client.send(new GetSecretValueCommand({ SecretId }))).SecretString;
     const values: Record<string, string> = {};
     if (credentialsArn) {
-      const secret = (await getSecret(credentialsArn, { transform: 'json', maxAge: 24 * 60 * 60 })) as Record<string, unknown> | undefined;
+      const secret = JSON.parse((await getSecret(credentialsArn)) ?? '{}') as Record<string, unknown>;
       for (const key of CREDENTIAL_KEYS) {
         const value = secret?.[key];
         if (typeof value === 'string' && value !== '') values[key] = value;
       }
     }
     if (connectionKeyArn) {
-      const connectionKey = await getSecret(connectionKeyArn, { maxAge: 24 * 60 * 60 });
+      const connectionKey = await getSecret(connectionKeyArn);
       if (typeof connectionKey === 'string') values.CONNECTION_ENCRYPTION_KEY = connectionKey;
     }
     addSecretConfiguration(values);

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
-import { routes } from './routes.ts';
+import type { FunctionDeclaration } from './function-declaration.ts';
 import { operationDocs } from './schemas/catalog.ts';
 
 /**
@@ -73,7 +73,7 @@ function failureEnvelope(description: string, success: boolean, codes: readonly 
   };
 }
 
-export function buildOpenApiDocument(serverUrl?: string): Record<string, unknown> {
+export function buildOpenApiDocument(routes: readonly FunctionDeclaration[], serverUrl?: string): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   for (const route of routes) {
     const doc = operationDocs[route.operation];

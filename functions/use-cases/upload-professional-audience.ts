@@ -5,7 +5,8 @@ import type { UploadedFile } from '../../shared/http/middleware/multipart-body.t
 import { uploadContactList } from '../../shared/platforms/professional/list-upload.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { recordProfessionalAudience } from '../../shared/store/professional-audiences.ts';
-import { replaceConnectionSecret, type User } from '../../shared/store/users.ts';
+import { replaceConnectionSecret } from '../../shared/store/user-writes.ts';
+import type { User } from '../../shared/store/users.ts';
 import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/uploads/staging.ts';
 import { prepareProfessionalList, type ListType } from '../../shared/audiences/professional-list.ts';
 

@@ -5,7 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { clock } from '../../shared/clock.ts';
 import { TOO_LARGE_FOR_A_REQUEST } from '../../shared/http/middleware/multipart-body.ts';
-import { fallbackRoute, findRoute, type Route } from '../../shared/routes.ts';
+import { fallbackRoute, findRoute, type Route } from '../../functions/routes.ts';
 
 /**
  * A local stand-in for API Gateway (HTTP API, payload format 2.0) in front of the same handler

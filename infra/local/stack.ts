@@ -165,7 +165,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 /** The demo tenant with the local API key, and a demo user connected to the sandboxes. */
 async function seedDemo(apiKey: string): Promise<void> {
   const { ensureApiKey } = await import('../../shared/store/api-keys.ts');
-  const { createUser, findUser } = await import('../../shared/store/users.ts');
+  const { findUser } = await import('../../shared/store/users.ts');
+  const { createUser } = await import('../../shared/store/user-writes.ts');
   const tenantId = await ensureApiKey(DEMO_TENANT_NAME, apiKey);
   if (!(await findUser(tenantId, DEMO_USER_ID))) {
     await createUser(tenantId, DEMO_USER_ID, {

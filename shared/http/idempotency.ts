@@ -2,7 +2,6 @@ import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempo
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
 import { config } from '../config.ts';
-import { InvalidRequest } from '../errors.ts';
 import { dynamoClient } from '../store/client.ts';
 
 /**
@@ -11,18 +10,6 @@ import { dynamoClient } from '../store/client.ts';
  * request body's fingerprint, so the same key with another body is refused (IdempotencyValidationError
  * → 409). Only successful results are stored: a failed run deletes its record, so a retry runs again.
  */
-const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
-
-export function checkIdempotencyKey(key: string | undefined): string | undefined {
-  if (key === undefined) return undefined;
-  if (!IDEMPOTENCY_KEY_PATTERN.test(key)) {
-    throw new InvalidRequest('The Idempotency-Key header must be 1 to 255 visible ASCII characters.', [
-      { path: 'headers.idempotency-key', message: 'must be 1 to 255 visible ASCII characters' },
-    ]);
-  }
-  return key;
-}
-
 interface IdempotentCall {
   scope: string;
   fingerprint: unknown;
@@ -33,6 +20,18 @@ interface IdempotentCall {
  * by default the function's remaining time. An operation that guards its own work with a lease
  * (audience uploads) sets it short, so a retry after a crash proceeds within seconds.
  */
+export type IdempotentRunner = ReturnType<typeof idempotentRunner>;
+
+/**
+ * What an idempotent handler passes to defineOperation: only the bundles of those handlers hold the
+ * persistence layer, so a function's code can reach the idempotency table only when its declaration
+ * grants it.
+ */
+export const idempotent =
+  (options: { inProgressMs?: () => number } = {}) =>
+  (operation: string) =>
+    idempotentRunner(operation, options);
+
 export function idempotentRunner(operation: string, options: { inProgressMs?: () => number } = {}) {
   // one persistence layer per operation: it remembers its key prefix, and the local gateway runs
   // every operation in one process

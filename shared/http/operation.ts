@@ -1,11 +1,12 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { loadAppCredentials } from '../app-credentials.ts';
+import type { FunctionDeclaration } from '../function-declaration.ts';
 import type { User } from '../store/users.ts';
 import { header } from './headers.ts';
 import { guardEscapes } from './escape-guard.ts';
-import { checkIdempotencyKey, idempotentRunner } from './idempotency.ts';
+import { checkIdempotencyKey } from './idempotency-key.ts';
+import type { IdempotentRunner } from './idempotency.ts';
 import { withRequestLogger } from './logger.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { envelope, errorEnvelope } from './middleware/envelope.ts';
@@ -25,15 +26,15 @@ export interface OperationCall<Input, WithUser extends boolean> {
 }
 
 interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean> {
-  /** the operation's name, as in the route table */
-  name: string;
+  /** the function's declaration beside its handler: the operation's name, whether it is idempotent */
+  declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections'>;
+  /** `loadAppCredentials`, exactly when the declaration names a platform or sealsConnections */
+  credentials?: () => Promise<void>;
   request: Schema;
   /** whether `userId` is resolved to a user of the key's tenant (default true) */
   user?: WithUser;
-  /** whether an `Idempotency-Key` header is honoured */
-  idempotent?: boolean;
-  /** how long an unfinished run blocks a retry (default: the function's timeout) */
-  idempotencyInProgressMs?: () => number;
+  /** `idempotent()` from ./idempotency.ts, exactly when the declaration says `idempotent` */
+  idempotency?: (operation: string) => IdempotentRunner;
   /** the body parser; JSON unless given (the multipart parser for uploads) */
   body?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
   run: (call: OperationCall<z.output<Schema>, WithUser>) => Promise<Result>;
@@ -46,7 +47,11 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
 export function defineOperation<Schema extends z.ZodType, Result extends object, WithUser extends boolean = true>(
   definition: OperationDefinition<Schema, Result, WithUser>,
 ) {
-  const runIdempotently = definition.idempotent ? idempotentRunner(definition.name, { inProgressMs: definition.idempotencyInProgressMs }) : undefined;
+  const { operation, idempotent, platform, sealsConnections } = definition.declaration;
+  // the declaration grants, the handler's code uses: they must agree (the IAM test checks the bundles too)
+  if (Boolean(idempotent) !== Boolean(definition.idempotency)) throw new Error(`${operation}: declared idempotent ${Boolean(idempotent)}, handler ${Boolean(definition.idempotency)}`);
+  if (Boolean(platform || sealsConnections) !== Boolean(definition.credentials)) throw new Error(`${operation}: declared secrets ${Boolean(platform || sealsConnections)}, handler ${Boolean(definition.credentials)}`);
+  const runIdempotently = definition.idempotency?.(operation);
 
   const pipeline = middy<APIGatewayProxyEventV2, unknown, Error, OperationContext>()
     .use(tracing())
@@ -57,7 +62,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
   if (definition.user !== false) pipeline.use(resolveUser());
 
   const handler = pipeline.handler(async (event, context) => {
-    await loadAppCredentials();
+    await definition.credentials?.();
     const idempotencyKey = runIdempotently ? checkIdempotencyKey(header(event, 'idempotency-key')) : undefined;
     const call = {
       input: context.input as z.output<Schema>,
@@ -74,7 +79,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
 
   return (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> => {
     const requestId = requestIdOf(event, context);
-    return withRequestLogger({ requestId, operation: definition.name }, () =>
+    return withRequestLogger({ requestId, operation }, () =>
       guardEscapes(() => handler(event, context as OperationContext) as Promise<HttpResponse>).catch((error: unknown) => {
         // only an escaped error gets here: the middleware answered everything else
         const response = errorEnvelope(error);

@@ -1,9 +1,13 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+export { findTenantIdByKeyHash, hashApiKey };
 import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { findTenantIdByKeyHash, hashApiKey } from './api-key-lookup.ts';
 import { clock } from '../clock.ts';
 import { documentStore, mainTableName } from './client.ts';
 
 /**
+ * Tenants and their API keys, administered (`npm run admin`, the local stack's seed); the lookup on
+ * every request is api-key-lookup.ts, so no function bundles the administration.
  * Tenants and their API keys. A key is shown once when created; only its SHA-256 hash is stored.
  *   KEY#<sha256>          / KEY         → which tenant a key belongs to (the lookup on every request)
  *   TENANT#<id>           / KEY#<keyId> → the key's listing entry (hash, dates), never the key
@@ -15,10 +19,6 @@ export interface ApiKeyListing {
   keyId: string;
   createdAt: string;
   revokedAt?: string;
-}
-
-export function hashApiKey(apiKey: string): string {
-  return createHash('sha256').update(apiKey, 'utf8').digest('hex');
 }
 
 export function generateApiKey(): string {
@@ -83,13 +83,6 @@ export async function ensureApiKey(tenantName: string, apiKey: string): Promise<
   const found = await findTenantIdByKeyHash(hashApiKey(apiKey));
   if (found) return found;
   return (await createApiKey(tenantName, apiKey)).tenantId;
-}
-
-export async function findTenantIdByKeyHash(keyHash: string): Promise<string | undefined> {
-  const result = await documentStore().send(
-    new GetCommand({ TableName: mainTableName(), Key: { pk: `KEY#${keyHash}`, sk: 'KEY' }, ProjectionExpression: 'tenantId' }),
-  );
-  return result.Item?.tenantId as string | undefined;
 }
 
 async function scanKeyListings(): Promise<Array<Record<string, unknown>>> {

@@ -1,4 +1,4 @@
-import { PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.ts';
 import { InvalidRequest } from '../errors.ts';
 import type { HistoryEntry, OptimizationRecord, RecordOptimizationInput } from '../schemas/optimization.ts';
@@ -13,13 +13,12 @@ import { documentStore, mainTableName } from './client.ts';
  * that took the number first makes this one retry on top of it. The history grows without bound and
  * is read newest first, a page at a time.
  */
-const recordKey = (tenantId: string, userId: string, campaignId: string) => `TENANT#${tenantId}#USER#${userId}#CAMPAIGN#${campaignId}`;
-const entryKey = (sequence: number) => `ENTRY#${String(sequence).padStart(12, '0')}`;
-const APPEND_ATTEMPTS = 5;
+export const recordKey = (tenantId: string, userId: string, campaignId: string) => `TENANT#${tenantId}#USER#${userId}#CAMPAIGN#${campaignId}`;
+export const entryKey = (sequence: number) => `ENTRY#${String(sequence).padStart(12, '0')}`;
 /** the entries' JSON in one answer: a page stays well inside Lambda's 6 MB response limit */
 export const HISTORY_PAGE_BYTES = 4 * 1024 * 1024;
 
-interface EntryItem {
+export interface EntryItem {
   pk: string;
   sk: string;
   entry: HistoryEntry;
@@ -43,38 +42,9 @@ function newestEntries(pk: string, options: { Limit?: number; ConsistentRead?: b
   );
 }
 
-async function latestItem(pk: string): Promise<EntryItem | undefined> {
+export async function latestItem(pk: string): Promise<EntryItem | undefined> {
   const page = await newestEntries(pk, { Limit: 1, ConsistentRead: true });
   return page.Items?.[0] as EntryItem | undefined;
-}
-
-export async function appendOptimizationEntry(tenantId: string, input: RecordOptimizationInput, now = clock.date()): Promise<HistoryEntry> {
-  const pk = recordKey(tenantId, input.userId, input.campaignId);
-  const millis = now.getTime();
-  const entry: HistoryEntry = {
-    ...input.entry,
-    lastUpdate: { _seconds: Math.floor(millis / 1000), _nanoseconds: (millis % 1000) * 1_000_000 },
-  };
-  for (let attempt = 1; ; attempt++) {
-    const latest = await latestItem(pk);
-    const sequence = latest ? Number(latest.sk.slice('ENTRY#'.length)) + 1 : 1;
-    const item: EntryItem = {
-      pk,
-      sk: entryKey(sequence),
-      entry,
-      campaignName: input.campaignName,
-      platform: input.platform,
-      optimizationStatus: input.optimizationStatus,
-      startDate: input.startDate,
-      newestTimestamp: Math.max(latest?.newestTimestamp ?? entry.timestamp, entry.timestamp),
-    };
-    try {
-      await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: item, ConditionExpression: 'attribute_not_exists(sk)' }));
-      return entry;
-    } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException' || attempt >= APPEND_ATTEMPTS) throw error;
-    }
-  }
 }
 
 /** The cursor of a history page: the number of the oldest entry it showed, opaque to clients. */

@@ -1,15 +1,15 @@
-import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
-import { PlatformNotConnected, UserAlreadyExists } from '../errors.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { PlatformNotConnected } from '../errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
 import { documentStore, mainTableName } from './client.ts';
-import { open, seal } from './sealing.ts';
+import { open } from './sealing.ts';
 
 /**
  * Users of a tenant, one item each: TENANT#<tenantId>#USER#<userId> / USER.
- * Connection secrets are sealed (sealing.ts) before they are written.
+ * Connection secrets are sealed (sealing.ts) before they are written. Reads are here; writes in
+ * user-writes.ts, so a read-only function's bundle holds no write.
  */
-type StoredConnections = { [P in ConnectedPlatform]?: Record<string, string> };
+export type StoredConnections = { [P in ConnectedPlatform]?: Record<string, string> };
 
 export interface User {
   tenantId: string;
@@ -18,42 +18,9 @@ export interface User {
   connections: StoredConnections;
 }
 
-const userKey = (tenantId: string, userId: string) => ({ pk: `TENANT#${tenantId}#USER#${userId}`, sk: 'USER' });
-const sealOwner = (tenantId: string, userId: string, platform: string, field: string) =>
+export const userKey = (tenantId: string, userId: string) => ({ pk: `TENANT#${tenantId}#USER#${userId}`, sk: 'USER' });
+export const sealOwner = (tenantId: string, userId: string, platform: string, field: string) =>
   `${tenantId}/${userId}/${platform}/${field}`;
-
-function sealConnections(tenantId: string, userId: string, connections: Connections): StoredConnections {
-  const stored: StoredConnections = {};
-  for (const platform of Object.keys(SECRET_FIELDS) as ConnectedPlatform[]) {
-    const connection = connections[platform] as Record<string, string | undefined> | undefined;
-    if (!connection) continue;
-    const item: Record<string, string> = {};
-    for (const [field, value] of Object.entries(connection)) {
-      if (value === undefined) continue;
-      const secret = (SECRET_FIELDS[platform] as readonly string[]).includes(field);
-      item[field] = secret ? seal(value, sealOwner(tenantId, userId, platform, field)) : value;
-    }
-    stored[platform] = item;
-  }
-  return stored;
-}
-
-export async function createUser(tenantId: string, userId: string, connections: Connections): Promise<User> {
-  const user: User = { tenantId, userId, createdAt: clock.date().toISOString(), connections: sealConnections(tenantId, userId, connections) };
-  try {
-    await documentStore().send(
-      new PutCommand({
-        TableName: mainTableName(),
-        Item: { ...userKey(tenantId, userId), ...user },
-        ConditionExpression: 'attribute_not_exists(pk)',
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw new UserAlreadyExists();
-    throw error;
-  }
-  return user;
-}
 
 /** The user of this tenant, or undefined: a user of another tenant is simply not found. */
 export async function findUser(tenantId: string, userId: string): Promise<User | undefined> {
@@ -85,30 +52,3 @@ export function publicConnections(user: User): Record<string, Record<string, str
   return shown;
 }
 
-/** Remembers a non-secret connection field discovered later (the photo-page account id, for one). */
-export async function rememberConnectionField(user: User, platform: ConnectedPlatform, field: string, value: string): Promise<void> {
-  if ((SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is a secret field`);
-  await setConnectionField(user, platform, field, value);
-}
-
-/** Replaces a secret of a connection (a refreshed access token), sealed like the others. */
-export async function replaceConnectionSecret(user: User, platform: ConnectedPlatform, field: string, value: string): Promise<void> {
-  if (!(SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is not a secret field`);
-  await setConnectionField(user, platform, field, seal(value, sealOwner(user.tenantId, user.userId, platform, field)));
-}
-
-/** Sets one field of an existing connection, in the table and in the user read for this request. */
-async function setConnectionField(user: User, platform: ConnectedPlatform, field: string, stored: string): Promise<void> {
-  await documentStore().send(
-    new UpdateCommand({
-      TableName: mainTableName(),
-      Key: userKey(user.tenantId, user.userId),
-      UpdateExpression: 'SET connections.#platform.#field = :value',
-      ConditionExpression: 'attribute_exists(connections.#platform)',
-      ExpressionAttributeNames: { '#platform': platform, '#field': field },
-      ExpressionAttributeValues: { ':value': stored },
-    }),
-  );
-  const connection = user.connections[platform];
-  if (connection) connection[field] = stored;
-}

@@ -5,7 +5,9 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AdCampaignApiStack } from '../../infra/stack.ts';
-import { routes } from '../../shared/routes.ts';
+import { fallbackRoute, routes } from '../../functions/routes.ts';
+import { bundledModules } from '../../infra/bundling.ts';
+import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
 
 /** The CDK stack, proven by synthesis: routes, runtimes, data stores, least privilege, cdk-nag. */
 function synth(stage: string) {
@@ -27,6 +29,11 @@ type Resource = { Type: string; Properties: Record<string, any> };
 /** CloudFormation logical ids drop the underscores of the construct ids */
 const logical = (operation: string) => operation.replaceAll('_', '');
 const resources = (template: Template, type: string) => Object.entries(template.findResources(type)) as Array<[string, Resource]>;
+
+const policiesOf = (operation: string) =>
+  resources(prod.template, 'AWS::IAM::Policy')
+    .filter(([id]) => id.startsWith(`${logical(operation)}FunctionServiceRoleDefaultPolicy`))
+    .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<{ Effect: string; Action: string | string[]; Resource: unknown }>);
 
 describe('cdk-nag AwsSolutions', () => {
   it('reports no unsuppressed error or warning', () => {
@@ -121,10 +128,6 @@ describe('data stores', () => {
 });
 
 describe('least privilege', () => {
-  const policiesOf = (operation: string) =>
-    resources(prod.template, 'AWS::IAM::Policy')
-      .filter(([id]) => id.startsWith(`${logical(operation)}FunctionServiceRoleDefaultPolicy`))
-      .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[]; Resource: unknown }>);
   const actionsOf = (operation: string) => policiesOf(operation).flatMap((statement) => [statement.Action].flat());
 
   it.each(routes.map((route) => [route.operation, route] as const))('%s has only what it uses', (operation, route) => {
@@ -158,6 +161,34 @@ describe('least privilege', () => {
     );
     expect(readers).toHaveLength(routes.filter((route) => route.platform || route.sealsConnections).length);
   });
+});
+
+describe('every AWS call a function’s bundle can make is allowed by its IAM policy', () => {
+  // the calls come from the modules esbuild bundles (the code), the policy from the declarations: two sources
+  const LOGICAL_PREFIX: Record<AwsResource, RegExp> = {
+    'main-table': /^MainTable/,
+    'idempotency-table': /^IdempotencyTable/,
+    'upload-bucket': /^UploadBucket/,
+    secret: /^(AppCredentials|ConnectionKey)/,
+    queue: /Queue/,
+  };
+  const referencedIds = (resource: unknown): string[] => JSON.stringify(resource).match(/"(?:Ref|Fn::GetAtt)":\[?"([A-Za-z0-9]+)"/g)?.map((ref) => ref.replace(/.*"([A-Za-z0-9]+)"$/, '$1')) ?? [];
+  const allows = (granted: string, action: string) => new RegExp(`^${granted.replaceAll('*', '.*')}$`).test(action);
+
+  it.each([...routes, fallbackRoute].map((route) => [route.operation, route.entry] as const))('%s', async (operation, entry) => {
+    const calls = awsCallsOf(await bundledModules(entry));
+    const statements = policiesOf(operation).filter((statement) => statement.Effect === 'Allow');
+    const missing = calls.filter(
+      (call) =>
+        !statements.some(
+          (statement) =>
+            [statement.Action].flat().some((granted) => allows(granted, call.action)) &&
+            [statement.Resource].flat().some((resource) => referencedIds(resource).some((id) => LOGICAL_PREFIX[call.resource].test(id))),
+        ),
+    );
+    expect(missing, `${operation} can make calls its policy does not allow`).toEqual([]);
+    if (operation === 'get_profile') expect(calls.map((call) => call.action)).toContain('dynamodb:GetItem'); // the reading works at all
+  }, 60_000);
 });
 
 describe('bundles', () => {

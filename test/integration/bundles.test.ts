@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
 import { bundleFunction } from '../../infra/bundling.ts';
-import { routes } from '../../shared/routes.ts';
+import { routes } from '../../functions/routes.ts';
 import { lambdaContext, loadEvent } from '../helpers/events.ts';
 
 /**

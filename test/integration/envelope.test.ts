@@ -21,7 +21,7 @@ import { lambdaContext } from '../helpers/events.ts';
  */
 function operationThrowing(error: () => unknown) {
   return defineOperation({
-    name: 'test_operation',
+    declaration: { operation: 'test_operation' },
     request: z.object({ userId: z.string() }),
     run: async () => {
       throw error();
@@ -80,7 +80,7 @@ describe('error envelope for platform failures', () => {
 
   it('409 PLATFORM_NOT_CONNECTED when the user has no connection for the platform', async () => {
     const operation = defineOperation({
-      name: 'test_operation',
+      declaration: { operation: 'test_operation' },
       request: z.object({ userId: z.string() }),
       run: async ({ user }) => ({ connection: Object.keys(openConnection(user, 'social')) }),
     });

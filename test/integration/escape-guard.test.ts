@@ -21,7 +21,7 @@ describe('errors that escape a request', () => {
 
   it('a throw in a timer callback of a handler becomes the INTERNAL envelope with the request id', async () => {
     const handler = defineOperation({
-      name: 'get_profile',
+      declaration: { operation: 'get_profile' },
       request: z.object({ userId: z.string() }),
       user: false,
       run: () =>

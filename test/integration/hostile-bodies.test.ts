@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { handler as createUser } from '../../functions/create-user.ts';
 import { MAX_JSON_DEPTH } from '../../shared/http/middleware/json-body.ts';
-import { routes } from '../../shared/routes.ts';
+import { routes } from '../../functions/routes.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';
 import { lambdaContext, loadEvent } from '../helpers/events.ts';
 

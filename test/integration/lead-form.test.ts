@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
 import { call, newTenant } from '../helpers/api.ts';
+import { expectedLeadgenBody, validForm } from '../helpers/examples.ts';
 import { injectFault, upstreamRequests, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';
 
@@ -9,25 +10,6 @@ const PAGE = DEMO_CONNECTIONS.social.pageId;
 let apiKey = '';
 beforeAll(async () => {
   apiKey = await newTenant();
-});
-
-/** A valid form; its name is unique, so each test finds its own creation among every file's. */
-const validForm = (userId: string) => ({
-  userId,
-  leadsFormName: `Autumn offer – quote request ${randomUUID().slice(0, 8)}`,
-  language: 'EN_US',
-  form_type: 'HIGHER_INTENT',
-  privacyPolicyUrl: 'https://www.example.com/privacy',
-  privacyPolicyName: 'Privacy policy',
-  questionPageCustomHeadline: 'Tell us about you',
-  intro: { title: 'Get a free quote', style: 'LIST_STYLE', content: ['Takes 30 seconds', 'No obligation'] },
-  leadFormQuestions: [
-    { type: 'FULL_NAME' },
-    { type: 'EMAIL' },
-    { type: 'PHONE' },
-    { type: 'CUSTOM', label: 'Which product interests you?', options: [{ value: 'Sofa', key: 'sofa' }, { value: 'Table', key: 'table' }] },
-  ],
-  thankYouPage: { title: 'Thanks!', body: 'We will call you within 24 hours.', button_text: 'Visit website', button_type: 'VIEW_WEBSITE', website_url: 'https://www.example.com' },
 });
 
 /** The user's page-token exchanges (GET {page}?fields=access_token). */
@@ -63,19 +45,7 @@ describe('create_lead_form', () => {
     expect(pageToken).toMatch(/^EAAPage/);
     expect(pageToken).not.toBe(token);
     expect(body).toEqual({
-      name: form.leadsFormName,
-      locale: 'EN_US',
-      is_optimized_for_quality: true,
-      privacy_policy: { url: 'https://www.example.com/privacy', link_text: 'Privacy policy' },
-      question_page_custom_headline: 'Tell us about you',
-      context_card: { title: 'Get a free quote', style: 'LIST_STYLE', content: ['Takes 30 seconds', 'No obligation'] },
-      questions: [
-        { type: 'FULL_NAME', key: 'q1' },
-        { type: 'EMAIL', key: 'q2' },
-        { type: 'PHONE', key: 'q3' },
-        { type: 'CUSTOM', key: 'q4', label: 'Which product interests you?', options: [{ value: 'Sofa', key: 'sofa' }, { value: 'Table', key: 'table' }] },
-      ],
-      thank_you_page: { title: 'Thanks!', body: 'We will call you within 24 hours.', button_text: 'Visit website', button_type: 'VIEW_WEBSITE', website_url: 'https://www.example.com' },
+      ...expectedLeadgenBody(form.leadsFormName),
       access_token: pageToken,
       appsecret_proof: expectedProof(pageToken),
     });

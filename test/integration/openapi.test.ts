@@ -23,7 +23,7 @@ import {
   type ServiceError,
 } from '../../shared/errors.ts';
 import { buildOpenApiDocument } from '../../shared/openapi.ts';
-import { routes } from '../../shared/routes.ts';
+import { routes } from '../../functions/routes.ts';
 import { operationDocs } from '../../shared/schemas/catalog.ts';
 
 /** The published interface: the OpenAPI document lints clean, matches the route table and the errors. */
@@ -42,7 +42,7 @@ type OpenApi = {
 };
 
 const { url: baseUrl } = inject('stack');
-const document = buildOpenApiDocument() as unknown as OpenApi;
+const document = buildOpenApiDocument(routes) as unknown as OpenApi;
 const workDir = mkdtempSync(join(tmpdir(), 'openapi-lint-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/clock.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';
 import { fixture as recorded } from '../helpers/fixtures.ts';
+import { winterCampaign } from '../helpers/examples.ts';
 import { injectFault, upstreamRequests, upstreamRequestsWith } from '../helpers/sandbox.ts';
 
 /** Operations 2 and 9 through the gateway against the search-ads sandbox. */
@@ -54,38 +55,6 @@ async function searchUser(overrides: Record<string, string> = {}) {
   const userId = await newUser(apiKey, { searchads: { refreshToken, customerId, ...overrides } });
   return { userId, refreshToken: overrides.refreshToken ?? refreshToken, customerId: overrides.customerId?.replaceAll('-', '') ?? customerId };
 }
-
-/** The campaign of the contract's example request (fixture mutate-create-search-campaign.request.json). */
-const winterCampaign = (userId: string) => ({
-  userId,
-  objective: 'TRAFFIC',
-  campaignName: 'Winter Tune-Up 2026',
-  dailyBudget: '50',
-  startDate: clock.today(1),
-  endDate: clock.today(90),
-  keywords: [
-    { text: 'furnace repair', match_type: 'EXACT' },
-    { text: 'heating repair near me', match_type: 'PHRASE' },
-  ],
-  negativeKeywords: [{ text: 'free', match_type: 'BROAD' }],
-  proximityTargeting: [{ radius_units: 'MILES', radius: 15, longitude_in_micro_degrees: -104990300, latitude_in_micro_degrees: 39739200 }],
-  languages: ['en'],
-  ads: [
-    {
-      url: 'https://www.example.com/heating-repair',
-      headlines: ['Furnace Repair in Denver', 'Same-Day Heating Service', 'Licensed & Insured Techs'],
-      descriptions: [
-        'Fast, reliable furnace and heating repair. Book online or call for a same-day visit.',
-        'Upfront pricing, no overtime fees. Serving the Denver metro area since 1998.',
-      ],
-      headlineIndexToPinFirstSlot: 0,
-    },
-  ],
-  callouts: ['24/7 Emergency Service'],
-  phoneNumber: '(303) 555-0147',
-  phoneNumberCountryCode: 'US',
-  utmParams: 'utm_source=google&utm_medium=cpc&utm_campaign=winter_tune_up_2026',
-});
 
 const mutatesOf = async (refreshToken: string, customerId: string) => {
   void refreshToken;

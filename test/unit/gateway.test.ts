@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { buildEvent } from '../../infra/local/gateway.ts';
-import { fallbackRoute, findRoute, routes } from '../../shared/routes.ts';
+import { fallbackRoute, findRoute, routes } from '../../functions/routes.ts';
 
 function incoming(headers: Record<string, string | string[]>, url = '/users/get_profile?x=1'): IncomingMessage {
   return Object.assign(Readable.from([]), {

@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { clock } from '../../clock.ts';
 import { config } from '../../config.ts';
 import { Unauthorized } from '../../errors.ts';
-import { findTenantIdByKeyHash, hashApiKey } from '../../store/api-keys.ts';
+import { findTenantIdByKeyHash, hashApiKey } from '../../store/api-key-lookup.ts';
 import { header } from '../headers.ts';
 import type { OperationContext } from '../operation-context.ts';
 

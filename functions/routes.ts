@@ -1,0 +1,33 @@
+import type { FunctionDeclaration } from '../shared/function-declaration.ts';
+import { declaration as createUser } from './create-user.declaration.ts';
+import { declaration as getProfile } from './get-profile.declaration.ts';
+import { declaration as getCampaignOptimizationHistory } from './get-campaign-optimization-history.declaration.ts';
+import { declaration as recordCampaignOptimization } from './record-campaign-optimization.declaration.ts';
+import { declaration as getAdAccountMedia } from './get-ad-account-media.declaration.ts';
+import { declaration as getPhotoPageMedia } from './get-photo-page-media.declaration.ts';
+import { declaration as searchTargetingLocations } from './search-targeting-locations.declaration.ts';
+import { declaration as getCampaignsList } from './get-campaigns-list.declaration.ts';
+import { declaration as createLeadForm } from './create-lead-form.declaration.ts';
+import { declaration as createSocialCsvAudience } from './create-social-csv-audience.declaration.ts';
+import { declaration as getSearchAdsResult } from './get-search-ads-result.declaration.ts';
+import { declaration as createSearchCampaign } from './create-search-campaign.declaration.ts';
+import { declaration as createProfessionalCsvAudience } from './create-professional-csv-audience.declaration.ts';
+import { declaration as openapiDocument } from './openapi-document.declaration.ts';
+import { declaration as apiReferencePage } from './api-reference-page.declaration.ts';
+import { declaration as apiReferenceScript } from './api-reference-script.declaration.ts';
+export { declaration as fallbackRoute } from './route-not-found.declaration.ts';
+
+/**
+ * The route table, gathered from the declarations beside the handlers: the local gateway serves it,
+ * the CDK stack deploys it and the OpenAPI document describes it, so none of them can drift.
+ */
+export type Route = FunctionDeclaration;
+
+export const routes: readonly Route[] = [
+  createUser, getProfile, getCampaignOptimizationHistory, recordCampaignOptimization, getAdAccountMedia, getPhotoPageMedia, searchTargetingLocations, getCampaignsList, createLeadForm, createSocialCsvAudience, getSearchAdsResult, createSearchCampaign, createProfessionalCsvAudience, openapiDocument, apiReferencePage, apiReferenceScript,
+];
+
+export function findRoute(method: string, path: string): { route?: Route; allowed: string[] } {
+  const samePath = routes.filter((route) => route.path === path);
+  return { route: samePath.find((route) => route.method === method), allowed: samePath.map((route) => route.method) };
+}

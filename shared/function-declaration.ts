@@ -1,0 +1,58 @@
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Platform } from './errors.ts';
+
+/**
+ * What a function needs to be deployed, declared once in `functions/<name>.declaration.ts` beside its
+ * handler: its route, and what it reads, writes and opens. The route table, the CDK stack (IAM,
+ * environment, memory) and the local stack are all built from these declarations.
+ */
+export interface FunctionDeclaration {
+  operation: string;
+  method: 'POST' | 'GET';
+  path: string;
+  /** the handler file, relative to the project (see handlerBeside) */
+  entry: string;
+  /** upstream platform the function calls (it then needs the app-credentials secret and the connection key) */
+  platform?: Platform;
+  /** the body is a CSV upload, staged in the upload bucket */
+  usesUploadBucket?: boolean;
+  /** writes to the main table (every operation but the public ones reads keys and users) */
+  writes?: boolean;
+  /** seals or opens platform tokens without calling a platform (it then needs the connection key) */
+  sealsConnections?: boolean;
+  /** honours `Idempotency-Key` (it then needs the idempotency table) */
+  idempotent?: boolean;
+  memoryMb?: number;
+  timeoutSeconds?: number;
+  /** NODE_OPTIONS the function runs with (the bench measures with the same) */
+  nodeOptions?: string;
+  /** answers without an API key and touches no table, bucket or secret (the published interface) */
+  public?: boolean;
+  /** files the function reads at run time, copied beside its bundle: file name → module specifier */
+  bundledFiles?: Record<string, string>;
+}
+
+const projectRoot = fileURLToPath(new URL('../', import.meta.url));
+
+/** The handler file a declaration file stands beside: `functions/x.declaration.ts` → `functions/x.ts`. */
+export function handlerBeside(declarationUrl: string): string {
+  return relative(projectRoot, fileURLToPath(declarationUrl)).replace(/\.declaration\.ts$/, '.ts');
+}
+
+/**
+ * The CSV functions stream files of any size through small buffers; a 4 MB young generation keeps
+ * their memory flat (V8 otherwise grows it to 32 MB per semi-space under that allocation rate) at
+ * no cost in throughput, as `npm run bench` shows.
+ */
+export const CSV_NODE_OPTIONS = '--max-semi-space-size=4';
+
+/** What both CSV audience functions need: the staging bucket, memory for hashing, the gateway's whole 28 s. */
+export const CSV_UPLOAD_FUNCTION = {
+  usesUploadBucket: true,
+  writes: true,
+  idempotent: true,
+  memoryMb: 1024,
+  timeoutSeconds: 28,
+  nodeOptions: CSV_NODE_OPTIONS,
+} as const satisfies Partial<FunctionDeclaration>;
