@@ -3,18 +3,22 @@ import { stack } from './api.ts';
 
 type PlatformName = 'social' | 'searchads' | 'professional';
 
-/** The requests a sandbox received since the last `clearRequests`. */
+/**
+ * Test files share one stack and run in parallel, so each test keeps to its own namespace in the
+ * sandboxes: the marker of what it created (its user's token, its customer id, a unique name). It
+ * reads the recordings that carry its marker, and a fault it injects must name that scope; nothing
+ * clears a sandbox for everyone.
+ */
+export type ScopedFault = Fault & ({ requestIncludes: string } | { pathIncludes: string });
+
+/** Every request a sandbox recorded; filter it by the test's own marker. */
 export async function upstreamRequests(platform: PlatformName): Promise<RecordedRequest[]> {
   const response = await fetch(`${stack().sandboxes[platform]}/__sandbox/requests`);
   return (await response.json()) as RecordedRequest[];
 }
 
-export async function clearRequests(platform: PlatformName): Promise<void> {
-  await fetch(`${stack().sandboxes[platform]}/__sandbox/requests`, { method: 'DELETE' });
-  await fetch(`${stack().sandboxes[platform]}/__sandbox/faults`, { method: 'DELETE' });
-}
-
-export async function injectFault(platform: PlatformName, fault: Fault): Promise<void> {
+export async function injectFault(platform: PlatformName, fault: ScopedFault): Promise<void> {
+  if (!fault.requestIncludes && !fault.pathIncludes) throw new Error('a fault must be scoped to the test’s own requests');
   await fetch(`${stack().sandboxes[platform]}/__sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
