@@ -52,6 +52,19 @@ const configSchema = z.object({
       }
     }),
 
+  /** the webhook delivery queue (SQS); the local stack points it at its emulator */
+  WEBHOOK_QUEUE_URL: optionalSecret,
+  /** seconds between delivery attempts; after the last one fails the event is failed (DESIGN: Webhooks) */
+  WEBHOOK_RETRY_DELAYS: z
+    .string()
+    .default('5,300,1800,7200,18000,36000,36000')
+    .transform((value) => value.split(',').map((part) => Number(part.trim())))
+    .pipe(z.array(z.number().int().min(0).max(43_200)).min(1).max(20)),
+  /** how long a receiver may take to answer one delivery */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(20_000).default(10_000),
+  /** an event still pending this long past its due time is queued again (its message was lost) */
+  WEBHOOK_SWEEP_AFTER_SECONDS: z.coerce.number().int().min(1).default(300),
+
   SOCIAL_APP_SECRET: optionalSecret,
   SEARCHADS_DEVELOPER_TOKEN: optionalSecret,
   SEARCHADS_CLIENT_ID: optionalSecret,

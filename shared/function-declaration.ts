@@ -1,16 +1,17 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Platform } from './errors.ts';
+import type { QueueId, ScheduleId } from './queues.ts';
 
 /**
  * What a function needs to be deployed, declared once in `functions/<name>.declaration.ts` beside its
  * handler: its route, and what it reads, writes and opens. The route table, the CDK stack (IAM,
  * environment, memory) and the local stack are all built from these declarations.
  */
-export interface FunctionDeclaration {
+/** What a function reads, writes and opens: the CDK stack grants exactly this. */
+export interface FunctionNeeds {
+  /** the function's name (the operation, for an HTTP route) */
   operation: string;
-  method: 'POST' | 'GET';
-  path: string;
   /** the handler file, relative to the project (see handlerBeside) */
   entry: string;
   /** upstream platform the function calls (it then needs the app-credentials secret and the connection key) */
@@ -23,14 +24,28 @@ export interface FunctionDeclaration {
   sealsConnections?: boolean;
   /** honours `Idempotency-Key` (it then needs the idempotency table) */
   idempotent?: boolean;
+  /** queues it sends messages to (webhook events) */
+  sendsTo?: readonly QueueId[];
   memoryMb?: number;
   timeoutSeconds?: number;
   /** NODE_OPTIONS the function runs with (the bench measures with the same) */
   nodeOptions?: string;
-  /** answers without an API key and touches no table, bucket or secret (the published interface) */
-  public?: boolean;
   /** files the function reads at run time, copied beside its bundle: file name → module specifier */
   bundledFiles?: Record<string, string>;
+}
+
+/** An HTTP operation: a route of the API. */
+export interface FunctionDeclaration extends FunctionNeeds {
+  method: 'POST' | 'GET';
+  path: string;
+  /** answers without an API key and touches no table, bucket or secret (the published interface) */
+  public?: boolean;
+}
+
+/** A function that answers a queue or a schedule instead of HTTP (functions/workers/). */
+export interface WorkerDeclaration extends FunctionNeeds {
+  consumes?: QueueId;
+  schedule?: ScheduleId;
 }
 
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));

@@ -10,7 +10,8 @@ Ad campaign API (local) listening on ${stack.url}
   data folder   ${stack.dataDir}
   API key       ${stack.apiKey}
   demo user     demo-user
-${process.env.LOCAL_CLOCK_OFFSET_DAYS ? `  clock         ${clock.date().toISOString()} (LOCAL_CLOCK_OFFSET_DAYS=${process.env.LOCAL_CLOCK_OFFSET_DAYS})\n` : ''}  reference     ${stack.url}/docs  (OpenAPI document: ${stack.url}/openapi.json)
+${process.env.LOCAL_CLOCK_OFFSET_DAYS ? `  clock         ${clock.date().toISOString()} (LOCAL_CLOCK_OFFSET_DAYS=${process.env.LOCAL_CLOCK_OFFSET_DAYS})\n` : ''}  webhooks      receiver ${stack.webhookReceiverUrl}/webhooks (what it received: ${stack.webhookReceiverUrl}/received)
+  reference     ${stack.url}/docs  (OpenAPI document: ${stack.url}/openapi.json)
 sandboxes:
 ${sandboxes.join('\n') || '  (none: every platform URL is configured)'}
 

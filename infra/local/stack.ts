@@ -8,6 +8,10 @@ import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../../shared/platform
 import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
+import { startConsumers, startLocalQueues, startSchedules, type LocalQueues } from './queues.ts';
+import { startWebhookReceiver } from './webhook-receiver.ts';
+import { queueDefinitions } from '../../shared/queues.ts';
+import { workers } from '../../functions/workers/index.ts';
 import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
 import { startProfessionalSandbox } from './sandbox/professional.ts';
 import { startSearchadsSandbox } from './sandbox/searchads.ts';
@@ -43,10 +47,15 @@ export interface LocalStackOptions {
   apiKey?: string;
   /** default: the system clock moved by LOCAL_CLOCK_OFFSET_DAYS */
   clock?: LocalClock;
+  /** default WEBHOOK_RECEIVER_PORT, else the gateway's port + 1 (0: any free port) */
+  webhookReceiverPort?: number;
 }
 
 export interface LocalStack {
   url: string;
+  /** the local webhook endpoint (GET /received lists what it got) */
+  webhookReceiverUrl: string;
+  queues: LocalQueues;
   apiKey: string;
   dataDir: string;
   sandboxes: Partial<Record<'social' | 'searchads' | 'professional', Sandbox>>;
@@ -96,6 +105,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     preferEnv(env, 'OUTBOUND_ALLOWED_NETWORKS', '127.0.0.0/8,::1/128');
     env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
 
+    const queues = await startLocalQueues(dataDir);
+    closers.push(() => queues.close());
+    env.AWS_ENDPOINT_URL_SQS = queues.endpoint;
+    for (const queue of queueDefinitions) env[queue.configKey] = queues.urls[queue.id];
+
     const s3 = new S3rver({
       address: '127.0.0.1',
       port: 0,
@@ -143,11 +157,20 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await ensureTables(new DynamoDBClient({}));
     await seedDemo(apiKey);
 
-    const gateway = await startGateway(options.port ?? Number(process.env.PORT ?? 3000));
+    const port = options.port ?? Number(process.env.PORT ?? 3000);
+    const gateway = await startGateway(port);
     closers.push(() => gateway.close());
+    const stopConsumers = startConsumers(queues, workers);
+    closers.push(stopConsumers);
+    const stopSchedules = startSchedules(workers);
+    closers.push(async () => stopSchedules());
+    const receiver = await startWebhookReceiver(options.webhookReceiverPort ?? Number(process.env.WEBHOOK_RECEIVER_PORT ?? (port === 0 ? 0 : port + 1)));
+    closers.push(() => receiver.close());
 
     return {
       url: gateway.url,
+      webhookReceiverUrl: receiver.url,
+      queues,
       apiKey,
       dataDir,
       sandboxes,

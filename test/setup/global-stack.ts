@@ -7,10 +7,11 @@ import { startLocalStack } from '../../infra/local/stack.ts';
 
 /** One local stack (gateway, dynalite, s3rver, sandboxes) for the whole run, in a throw-away data folder. */
 export const TEST_API_KEY = 'test-suite-api-key-0000000000000000';
+export const TEST_WEBHOOK_ENV = { WEBHOOK_RETRY_DELAYS: '0,0,0', WEBHOOK_TIMEOUT_MS: '1000' };
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: { url: string; apiKey: string; env: Record<string, string>; sandboxes: Record<string, string> };
+    stack: { url: string; apiKey: string; env: Record<string, string>; sandboxes: Record<string, string>; webhookReceiverUrl: string };
   }
 }
 
@@ -18,12 +19,15 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-test-'));
   process.env.LOG_LEVEL = 'SILENT';
   process.env.UPSTREAM_TIMEOUT_MS = '1000'; // so timeout tests take seconds, not the production 8 s per attempt
+  // webhook retries come back at once, and a receiver that hangs is given up on after a second
+  Object.assign(process.env, TEST_WEBHOOK_ENV);
   // retry waits pass at once: the clock moves forward instead of the test sleeping
   const stack = await startLocalStack({ port: 0, dataDir, apiKey: TEST_API_KEY, clock: new LocalClock({ instantSleeps: true }) });
   project.provide('stack', {
     url: stack.url,
     apiKey: stack.apiKey,
-    env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: '1000' },
+    env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: '1000', ...TEST_WEBHOOK_ENV },
+    webhookReceiverUrl: stack.webhookReceiverUrl,
     sandboxes: Object.fromEntries(Object.entries(stack.sandboxes).map(([name, sandbox]) => [name, sandbox.url])),
   });
   return async () => {

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { InvalidRequest } from '../../shared/errors.ts';
+import type { UpdateSettingsInput } from '../../shared/schemas/tenant.ts';
+import { loadTenantSettings, saveTenantSettings, sealWebhookSecret, settingsView, type TenantSettings } from '../../shared/store/tenant-settings.ts';
+import { checkWebhookUrl } from '../../shared/webhooks/receiver-address.ts';
+
+/** Standard Webhooks' secret form: `whsec_` and the base64 of 32 random bytes. */
+const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+/**
+ * A field left out keeps its value. A webhook set for the first time, or `rotateWebhookSecret`,
+ * issues a secret, answered once; setting the webhook again keeps its secret and re-enables it.
+ */
+export async function updateTenantSettings(tenantId: string, input: UpdateSettingsInput) {
+  const current = await loadTenantSettings(tenantId);
+  const next: TenantSettings = { ...current, ...(input.redirectUris !== undefined ? { redirectUris: input.redirectUris } : {}) };
+  let webhookSecret: string | undefined;
+  if (input.webhook === null) delete next.webhook;
+  if (input.webhook) {
+    await checkWebhookUrl(input.webhook.url);
+    if (!current.webhook) webhookSecret = newWebhookSecret();
+    next.webhook = {
+      url: input.webhook.url,
+      ...(input.webhook.events ? { events: input.webhook.events } : {}),
+      sealedSecret: current.webhook?.sealedSecret ?? sealWebhookSecret(tenantId, webhookSecret as string),
+    };
+  }
+  if (input.rotateWebhookSecret) {
+    if (!next.webhook) throw new InvalidRequest('There is no webhook whose secret could be rotated; set one with `webhook`.', [{ path: 'rotateWebhookSecret', message: 'no webhook is set' }]);
+    webhookSecret = newWebhookSecret();
+    next.webhook = { ...next.webhook, sealedSecret: sealWebhookSecret(tenantId, webhookSecret) };
+  }
+  await saveTenantSettings(tenantId, next);
+  return { settings: settingsView(next), ...(webhookSecret ? { webhookSecret } : {}) };
+}

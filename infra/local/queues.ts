@@ -1,0 +1,117 @@
+import { join } from 'node:path';
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
+import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { startFauxqs } from 'fauxqs';
+import type { WorkerDeclaration } from '../../shared/function-declaration.ts';
+import { queueDefinitions, schedules, type QueueId } from '../../shared/queues.ts';
+
+/**
+ * The local stack's queues: fauxqs, an SQS emulator the AWS SDK talks to (visibility timeouts,
+ * redelivery, dead letters after maxReceiveCount, state kept in the data folder), with the queues of
+ * shared/queues.ts; a consumer per queue that does what Lambda's event source does (receive, invoke
+ * the worker with an SQS event, delete what it did not report failed); and timers for the schedules.
+ */
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const REGION = 'us-east-1';
+/** the emulator takes any credentials; these keep the shell's AWS account out of it */
+const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+
+export interface LocalQueues {
+  endpoint: string;
+  urls: Record<QueueId, string>;
+  dlqUrls: Record<QueueId, string>;
+  close(): Promise<void>;
+}
+
+export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
+  const server = await startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs'), defaultRegion: REGION });
+  const endpoint = `http://127.0.0.1:${server.port}`;
+  const client = new SQSClient({ endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
+  const urls = {} as Record<QueueId, string>;
+  const dlqUrls = {} as Record<QueueId, string>;
+  for (const queue of queueDefinitions) {
+    const { QueueUrl: dlqUrl } = await client.send(new CreateQueueCommand({ QueueName: `${queue.id}-dlq`, Attributes: { MessageRetentionPeriod: String(14 * 86_400) } }));
+    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: `${endpoint}${new URL(dlqUrl as string).pathname}`, AttributeNames: ['QueueArn'] }));
+    const { QueueUrl } = await client.send(
+      new CreateQueueCommand({
+        QueueName: queue.id,
+        Attributes: {
+          VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
+          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
+        },
+      }),
+    );
+    // the emulator names queues sqs.<region>.localhost, which need not resolve: the same path on its own address
+    urls[queue.id] = `${endpoint}${new URL(QueueUrl as string).pathname}`;
+    dlqUrls[queue.id] = `${endpoint}${new URL(dlqUrl as string).pathname}`;
+  }
+  return { endpoint, urls, dlqUrls, close: () => server.stop() };
+}
+
+const loadWorker = async <T>(entry: string) => ((await import(pathToFileURL(join(projectRoot, entry)).href)) as { handler: T }).handler;
+
+function toSqsEvent(messages: Message[], queueArn: string): SQSEvent {
+  return {
+    Records: messages.map((message) => ({
+      messageId: message.MessageId as string,
+      receiptHandle: message.ReceiptHandle as string,
+      body: message.Body ?? '',
+      attributes: {
+        ApproximateReceiveCount: message.Attributes?.ApproximateReceiveCount ?? '1',
+        SentTimestamp: message.Attributes?.SentTimestamp ?? '0',
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: message.Attributes?.ApproximateFirstReceiveTimestamp ?? '0',
+      },
+      messageAttributes: {},
+      md5OfBody: message.MD5OfBody ?? '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: queueArn,
+      awsRegion: REGION,
+    })),
+  };
+}
+
+/** Lambda's SQS event source, locally: long-polls the queue and runs the worker on each batch. */
+export function startConsumers(queues: LocalQueues, workers: readonly WorkerDeclaration[]): () => Promise<void> {
+  const client = new SQSClient({ endpoint: queues.endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
+  let running = true;
+  const loops = workers
+    .filter((worker) => worker.consumes)
+    .map(async (worker) => {
+      const queueUrl = queues.urls[worker.consumes as QueueId];
+      const handler = await loadWorker<(event: SQSEvent) => Promise<SQSBatchResponse>>(worker.entry);
+      while (running) {
+        try {
+          const { Messages = [] } = await client.send(
+            new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+          );
+          if (Messages.length === 0) continue;
+          const result = await handler(toSqsEvent(Messages, queueUrl));
+          const failed = new Set(result.batchItemFailures.map((failure) => failure.itemIdentifier));
+          for (const message of Messages) {
+            if (!failed.has(message.MessageId as string)) await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
+          }
+        } catch (error) {
+          if (running) console.error(`local consumer of ${worker.consumes}: ${(error as Error).message}`);
+          await new Promise((resolve) => setTimeout(resolve, 500));
+        }
+      }
+    });
+  return async () => {
+    running = false;
+    await Promise.allSettled(loops);
+  };
+}
+
+/** The schedules as timers; each also runs once at start (a sweep finds what a stop left behind). */
+export function startSchedules(workers: readonly WorkerDeclaration[]): () => void {
+  const timers = workers
+    .filter((worker) => worker.schedule)
+    .map((worker) => {
+      const run = () => loadWorker<() => Promise<unknown>>(worker.entry).then((handler) => handler()).catch((error: Error) => console.error(`${worker.operation}: ${error.message}`));
+      void run();
+      return setInterval(run, schedules[worker.schedule as keyof typeof schedules].everyMinutes * 60_000);
+    });
+  return () => timers.forEach(clearInterval);
+}

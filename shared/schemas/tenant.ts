@@ -1,0 +1,106 @@
+import * as z from 'zod';
+import { paginationSchema } from './common.ts';
+
+/** DESIGN.md "Tenant settings" and "Webhooks": what a tenant sets, and what its webhooks carry. */
+export const WEBHOOK_EVENT_TYPES = [
+  'connection.connected',
+  'connection.reconnect_required',
+  'connection.disconnected',
+  'audience_job.succeeded',
+  'audience_job.failed',
+] as const;
+export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export type WebhookEventType = SubscribableEventType | 'webhook.test';
+
+export const MAX_REDIRECT_URIS = 20;
+const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);
+
+function parsedUrl(value: string): URL | undefined {
+  try {
+    return new URL(value);
+  } catch {
+    return undefined;
+  }
+}
+
+/** A connect link's return address: compared as an exact string, so it is kept exactly as given. */
+export const redirectUriSchema = z
+  .string()
+  .max(2048)
+  .superRefine((value, context) => {
+    const url = parsedUrl(value);
+    if (!url) return context.addIssue({ code: 'custom', message: 'must be an absolute URL' });
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))) {
+      context.addIssue({ code: 'custom', message: 'must use https: (http: only for localhost or 127.0.0.1)' });
+    }
+    if (url.hash || value.includes('#')) context.addIssue({ code: 'custom', message: 'must not have a fragment (RFC 6749 §3.1.2)' });
+    if (url.username || url.password) context.addIssue({ code: 'custom', message: 'must not carry credentials' });
+  });
+
+/** The webhook URL's form; whether its host resolves to an address we may call is checked when it is set and at every delivery. */
+export const webhookUrlSchema = z
+  .string()
+  .max(2048)
+  .superRefine((value, context) => {
+    const url = parsedUrl(value);
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return context.addIssue({ code: 'custom', message: 'must be an absolute https: URL' });
+    if (url.username || url.password) context.addIssue({ code: 'custom', message: 'must not carry credentials' });
+    if (url.hash) context.addIssue({ code: 'custom', message: 'must not have a fragment' });
+  });
+
+export const webhookSettingsSchema = z.strictObject({
+  url: webhookUrlSchema.describe('Where events are POSTed: https:, public addresses only.'),
+  events: z
+    .array(z.enum(WEBHOOK_EVENT_TYPES))
+    .min(1)
+    .refine((events) => new Set(events).size === events.length, 'must not repeat an event type')
+    .optional()
+    .describe('The event types to send; every type when absent. webhook.test is always sent.'),
+});
+
+export const getSettingsRequest = z.strictObject({});
+
+export const updateSettingsRequest = z.strictObject({
+  redirectUris: z
+    .array(redirectUriSchema)
+    .max(MAX_REDIRECT_URIS)
+    .refine((uris) => new Set(uris).size === uris.length, 'must not repeat a URI')
+    .optional()
+    .describe('The exact return URLs connect links may send a person back to (at most 20).'),
+  webhook: webhookSettingsSchema.nullable().optional().describe('The webhook endpoint, or null to remove it.'),
+  rotateWebhookSecret: z.boolean().optional().describe('Issue a new webhook secret (shown once in results.webhookSecret).'),
+});
+export type UpdateSettingsInput = z.infer<typeof updateSettingsRequest>;
+
+export const settingsSchema = z.object({
+  redirectUris: z.array(z.string()),
+  webhook: z.object({ url: z.string(), events: z.array(z.enum(WEBHOOK_EVENT_TYPES)), disabled: z.boolean().optional() }).nullable(),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+export const settingsResultSchema = z.object({
+  settings: settingsSchema,
+  webhookSecret: z.string().optional().describe('`whsec_` + base64 of 32 random bytes; shown once, when first set or rotated.'),
+});
+
+export const listWebhookEventsRequest = z.strictObject({ pagination: paginationSchema });
+
+export const webhookEventViewSchema = z.object({
+  id: z.string().describe('The webhook-id sent with every attempt.'),
+  type: z.string(),
+  createdAt: z.string(),
+  status: z.enum(['pending', 'delivered', 'failed']),
+  attempts: z.number().int(),
+  lastStatus: z.number().int().nullable().describe('The receiver’s last HTTP status; null if it never answered.'),
+  lastAttemptAt: z.string().nullable(),
+});
+export type WebhookEventView = z.infer<typeof webhookEventViewSchema>;
+
+export const sendTestWebhookRequest = z.strictObject({});
+
+/** The body every webhook carries (Standard Webhooks): `data` is always an object. */
+export const webhookPayloadSchema = z.object({
+  type: z.string(),
+  timestamp: z.string().describe('When the event happened, ISO 8601.'),
+  data: z.record(z.string(), z.unknown()),
+});

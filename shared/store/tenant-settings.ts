@@ -1,0 +1,46 @@
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { WEBHOOK_EVENT_TYPES, type Settings, type SubscribableEventType } from '../schemas/tenant.ts';
+import { documentStore, mainTableName } from './client.ts';
+import { open, seal } from './sealing.ts';
+
+/**
+ * A tenant's settings, one item: TENANT#<tenantId> / SETTINGS. The webhook secret is sealed like the
+ * platform tokens, bound to its tenant, and opened only to sign a delivery.
+ */
+export interface StoredWebhook {
+  url: string;
+  /** absent: every event type */
+  events?: SubscribableEventType[];
+  sealedSecret: string;
+  /** set when the receiver answered 410 Gone; setting the webhook again clears it */
+  disabledAt?: string;
+}
+
+export interface TenantSettings {
+  redirectUris: string[];
+  webhook?: StoredWebhook;
+}
+
+const settingsKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'SETTINGS' });
+const secretOwner = (tenantId: string) => `${tenantId}/webhook/secret`;
+
+export async function loadTenantSettings(tenantId: string): Promise<TenantSettings> {
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: settingsKey(tenantId), ConsistentRead: true }));
+  return { redirectUris: (Item?.redirectUris as string[] | undefined) ?? [], ...(Item?.webhook ? { webhook: Item.webhook as StoredWebhook } : {}) };
+}
+
+export async function saveTenantSettings(tenantId: string, settings: TenantSettings): Promise<void> {
+  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { ...settingsKey(tenantId), ...settings } }));
+}
+
+export const sealWebhookSecret = (tenantId: string, secret: string) => seal(secret, secretOwner(tenantId));
+export const openWebhookSecret = (tenantId: string, webhook: StoredWebhook) => open(webhook.sealedSecret, secretOwner(tenantId));
+
+/** What the API shows: never the secret. */
+export function settingsView(settings: TenantSettings): Settings {
+  const { webhook } = settings;
+  return {
+    redirectUris: settings.redirectUris,
+    webhook: webhook ? { url: webhook.url, events: webhook.events ?? [...WEBHOOK_EVENT_TYPES], ...(webhook.disabledAt ? { disabled: true } : {}) } : null,
+  };
+}

@@ -1,0 +1,47 @@
+import { Webhook } from 'standardwebhooks';
+import { clock } from '../clock.ts';
+import { config } from '../config.ts';
+import { log } from '../http/logger.ts';
+import { loadTenantSettings, openWebhookSecret, saveTenantSettings } from '../store/tenant-settings.ts';
+import { abandonWebhookEvent, loadWebhookEvent, markPending, recordAttempt, type WebhookEventRef } from '../store/webhook-events.ts';
+import { subscribed } from './events.ts';
+import { postWebhook } from './post.ts';
+
+/**
+ * One delivery attempt of a stored event (Standard Webhooks 1.0): signed with the tenant's secret and
+ * this attempt's timestamp, the same `webhook-id` every time. A 2xx is delivered; 410 disables the
+ * tenant's webhook; anything else, or no answer, is tried again on the configured schedule, and after
+ * the last attempt the event is failed. Returns when to try again, if at all.
+ */
+export async function attemptDelivery(ref: WebhookEventRef): Promise<{ retryAfterSeconds?: number }> {
+  const event = await loadWebhookEvent(ref);
+  if (!event || event.status !== 'pending') return {}; // done already: a duplicate message
+  const settings = await loadTenantSettings(ref.tenantId);
+  const now = clock.now();
+  const attemptedAt = new Date(now).toISOString();
+  if (!subscribed(settings.webhook, event.type)) {
+    await abandonWebhookEvent(ref);
+    log().info('webhook event failed: the tenant’s webhook was removed or disabled', { eventId: event.id });
+    return {};
+  }
+  const webhook = settings.webhook;
+  const body = JSON.stringify({ type: event.type, timestamp: event.createdAt, data: event.data });
+  const signature = new Webhook(openWebhookSecret(ref.tenantId, webhook)).sign(event.id, new Date(now), body);
+  const outcome = await postWebhook(webhook.url, { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(now / 1000)), 'webhook-signature': signature }, body);
+
+  const delays = config().WEBHOOK_RETRY_DELAYS;
+  const attempt = event.attempts + 1;
+  const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+  const gone = outcome.status === 410;
+  const retryAfterSeconds = delivered || gone ? undefined : delays[attempt - 1];
+  const status = delivered ? 'delivered' : retryAfterSeconds === undefined ? 'failed' : 'pending';
+  log().info('webhook attempt', { eventId: event.id, type: event.type, attempt, status: outcome.status, reason: outcome.reason, outcome: status });
+  if (retryAfterSeconds !== undefined) await markPending(ref, now + (retryAfterSeconds + config().WEBHOOK_SWEEP_AFTER_SECONDS) * 1000);
+  const recorded = await recordAttempt(ref, event.attempts, { status, lastStatus: outcome.status, lastAttemptAt: attemptedAt });
+  if (!recorded) return {}; // another run recorded this attempt first
+  if (gone) {
+    await saveTenantSettings(ref.tenantId, { ...settings, webhook: { ...webhook, disabledAt: attemptedAt } });
+    log().warn('the webhook receiver answered 410 Gone; the tenant’s webhook is disabled', { eventId: event.id });
+  }
+  return retryAfterSeconds === undefined ? {} : { retryAfterSeconds };
+}
