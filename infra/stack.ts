@@ -12,9 +12,16 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
+import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
+import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
+import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { fallbackRoute, routes, type Route } from '../functions/routes.ts';
+import { fallbackRoute, routes } from '../functions/routes.ts';
+import { workers } from '../functions/workers/index.ts';
+import type { FunctionNeeds } from '../shared/function-declaration.ts';
+import { queueDefinitions, schedules, type QueueId } from '../shared/queues.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
 
@@ -106,6 +113,38 @@ export class AdCampaignApiStack extends Stack {
       { id: 'AwsSolutions-SMG4', reason: 'Third-party OAuth client secrets and app secrets are rotated in the platforms’ consoles; there is no rotation Lambda for them.' },
     ]);
 
+    // each queue with its dead-letter queue, and an alarm as soon as anything lands there
+    const queues = new Map<QueueId, Queue>();
+    for (const definition of queueDefinitions) {
+      const deadLetters = new Queue(this, `${definition.id}DeadLetters`, {
+        encryption: QueueEncryption.KMS,
+        encryptionMasterKey: dataKey,
+        enforceSSL: true,
+        retentionPeriod: Duration.days(14),
+        removalPolicy,
+      });
+      NagSuppressions.addResourceSuppressions(deadLetters, [{ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the queue beside it; its messages are alarmed on, not redriven automatically.' }]);
+      const queue = new Queue(this, `${definition.id}Queue`, {
+        encryption: QueueEncryption.KMS,
+        encryptionMasterKey: dataKey,
+        enforceSSL: true,
+        visibilityTimeout: Duration.seconds(definition.visibilityTimeoutSeconds),
+        deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
+        removalPolicy,
+      });
+      new Alarm(this, `${definition.id}DeadLetterAlarm`, {
+        metric: deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+        threshold: 1,
+        evaluationPeriods: 1,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+        alarmDescription: `Messages of ${definition.id} reached its dead-letter queue`,
+      });
+      queues.set(definition.id, queue);
+    }
+    const queueOf = (id: QueueId) => queues.get(id) as Queue;
+    const queueDefinitionOf = (id: QueueId) => queueDefinitions.find((definition) => definition.id === id) as (typeof queueDefinitions)[number];
+
     this.api = new HttpApi(this, 'HttpApi', {
       apiName: `ad-campaign-api-${props.stage}`,
       description: 'Advertising campaign management API',
@@ -128,7 +167,8 @@ export class AdCampaignApiStack extends Stack {
     };
     stage.defaultRouteSettings = { throttlingBurstLimit: production ? 200 : 50, throttlingRateLimit: production ? 100 : 20 };
 
-    const makeFunction = (route: Omit<Route, 'method' | 'path'>) => {
+    const makeFunction = (route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId }) => {
+      const queueIds = [...(route.sendsTo ?? []), ...(route.consumes ? [route.consumes] : [])];
       const seals = Boolean(route.platform || route.sealsConnections);
       const logGroup = new LogGroup(this, `${route.operation}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy });
       const fn = new NodejsFunction(this, `${route.operation}Function`, {
@@ -150,6 +190,7 @@ export class AdCampaignApiStack extends Stack {
           ...(route.usesUploadBucket ? { UPLOAD_BUCKET: uploads.bucketName, UPLOAD_KMS_KEY_ID: dataKey.keyArn } : {}),
           ...(route.platform ? { APP_CREDENTIALS_SECRET_ARN: credentials.secretArn } : {}),
           ...(seals ? { CONNECTION_KEY_SECRET_ARN: connectionKey.secretArn } : {}),
+          ...Object.fromEntries(queueIds.map((id) => [queueDefinitionOf(id).configKey, queueOf(id).queueUrl])),
           POWERTOOLS_SERVICE_NAME: 'ad-campaign-api',
           LOG_LEVEL: 'INFO',
           STAGE: props.stage,
@@ -168,6 +209,9 @@ export class AdCampaignApiStack extends Stack {
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [uploads.arnForObjects('uploads/*')] }));
       }
       if (route.platform) credentials.grantRead(fn);
+      for (const id of route.sendsTo ?? []) queueOf(id).grantSendMessages(fn);
+      // the event source grants receiving, deleting and ChangeMessageVisibility (the worker's retry delay)
+      if (route.consumes) fn.addEventSource(new SqsEventSource(queueOf(route.consumes), { batchSize: 10, reportBatchItemFailures: true }));
       if (seals) connectionKey.grantRead(fn);
       NagSuppressions.addResourceSuppressions(
         fn,
@@ -213,6 +257,14 @@ export class AdCampaignApiStack extends Stack {
     NagSuppressions.addResourceSuppressions(defaultRoute, [
       { id: 'AwsSolutions-APIG4', reason: 'The catch-all route only answers 404 or 405 envelopes.' },
     ]);
+
+    for (const worker of workers) {
+      const fn = makeFunction(worker);
+      if (worker.schedule) {
+        const schedule = schedules[worker.schedule];
+        new Rule(this, `${schedule.id}Rule`, { schedule: Schedule.rate(Duration.minutes(schedule.everyMinutes)), targets: [new LambdaFunction(fn)] });
+      }
+    }
 
     new Alarm(this, 'Api5xx', {
       metric: this.api.metricServerError({ period: Duration.minutes(5) }),

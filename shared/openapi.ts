@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
 import type { FunctionDeclaration } from './function-declaration.ts';
-import { operationDocs } from './schemas/catalog.ts';
+import { operationDocs, webhookEventDocs } from './schemas/catalog.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas of shared/schemas/catalog.ts and the
@@ -71,6 +71,36 @@ function failureEnvelope(description: string, success: boolean, codes: readonly 
       },
     }),
   };
+}
+
+/**
+ * What the service POSTs to a tenant's webhook (Standard Webhooks 1.0): one entry per event type,
+ * with the signature headers and the body's `data` per type.
+ */
+function webhookDocs(): Record<string, unknown> {
+  const headers = [
+    { name: 'webhook-id', description: 'The event’s id: the same on every attempt (use it to drop duplicates).' },
+    { name: 'webhook-timestamp', description: 'Seconds since the epoch when this attempt was signed.' },
+    { name: 'webhook-signature', description: '`v1,` and the base64 HMAC-SHA256 of `id.timestamp.body` with the secret’s decoded bytes.' },
+  ].map((header) => ({ ...header, in: 'header', required: true, schema: { type: 'string' } }));
+  return Object.fromEntries(
+    Object.entries(webhookEventDocs).map(([type, entry]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook_${type.replaceAll('.', '_')}`,
+          summary: entry.summary,
+          tags: ['Tenant'],
+          parameters: headers,
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(z.object({ type: z.literal(type), timestamp: z.string(), data: entry.data }), 'output'), example: { type, timestamp: '2026-01-01T09:00:00.000Z', data: entry.example } } },
+          },
+          responses: { '200': { description: 'Any 2xx: delivered. 410: the webhook is disabled. Anything else, or no answer within 10 s: tried again later.' } },
+        },
+      },
+    ]),
+  );
 }
 
 export function buildOpenApiDocument(routes: readonly FunctionDeclaration[], serverUrl?: string): Record<string, unknown> {
@@ -158,8 +188,10 @@ export function buildOpenApiDocument(routes: readonly FunctionDeclaration[], ser
       { name: 'Social', description: 'The social platform: media, locations, campaigns, lead forms.' },
       { name: 'Audiences', description: 'Contact-list audiences from CSV uploads.' },
       { name: 'Search ads', description: 'Search campaigns and their statistics.' },
+      { name: 'Tenant', description: 'Your settings: connect-link redirect URIs and the webhook.' },
     ],
     paths,
+    webhooks: webhookDocs(),
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (`npm run admin -- create-api-key`).' } },
       parameters: {

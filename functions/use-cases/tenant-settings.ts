@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidRequest } from '../../shared/errors.ts';
 import type { UpdateSettingsInput } from '../../shared/schemas/tenant.ts';
-import { loadTenantSettings, saveTenantSettings, sealWebhookSecret, settingsView, type TenantSettings } from '../../shared/store/tenant-settings.ts';
+import { saveTenantSettings, sealWebhookSecret } from '../../shared/store/tenant-settings-writes.ts';
+import { loadTenantSettings, settingsView, type TenantSettings } from '../../shared/store/tenant-settings.ts';
 import { checkWebhookUrl } from '../../shared/webhooks/receiver-address.ts';
 
 /** Standard Webhooks' secret form: `whsec_` and the base64 of 32 random bytes. */

@@ -2,7 +2,7 @@ import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadAppCredentials } from '../../shared/app-credentials.ts';
 import { log, withRequestLogger } from '../../shared/http/logger.ts';
 import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
-import { parseDeliveryMessage, redeliverAfter } from '../../shared/webhooks/queue.ts';
+import { parseDeliveryMessage, redeliverAfter } from '../../shared/webhooks/queue-messages.ts';
 import { declaration } from './deliver-webhooks.declaration.ts';
 
 /**
@@ -14,8 +14,9 @@ import { declaration } from './deliver-webhooks.declaration.ts';
 export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   await loadAppCredentials();
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
-  for (const record of event.Records) {
-    await withRequestLogger({ requestId: record.messageId, operation: declaration.operation }, async () => {
+  // each record alone: one slow receiver (10 s at most) does not hold up the others
+  await Promise.all(event.Records.map((record) =>
+    withRequestLogger({ requestId: record.messageId, operation: declaration.operation }, async () => {
       const ref = parseDeliveryMessage(record.body);
       if (!ref) return log().error('a delivery message that names no event was dropped', { messageId: record.messageId });
       try {
@@ -27,7 +28,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
         log().error('webhook delivery failed unexpectedly; the queue will hand it back', { error: (error as Error).name });
         batchItemFailures.push({ itemIdentifier: record.messageId });
       }
-    });
-  }
+    }),
+  ));
   return { batchItemFailures };
 }

@@ -1,7 +1,8 @@
 import { clock } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
 import { log, withRequestLogger } from '../../shared/http/logger.ts';
-import { markPending, overdueWebhookEvents } from '../../shared/store/webhook-events.ts';
+import { markPending } from '../../shared/store/webhook-event-writes.ts';
+import { overdueWebhookEvents } from '../../shared/store/webhook-events.ts';
 import { queueDelivery } from '../../shared/webhooks/queue.ts';
 import { declaration } from './sweep-webhook-events.declaration.ts';
 

@@ -17,6 +17,14 @@ import {
   targetingLocationSchema,
   videoMediaSchema,
 } from './social.ts';
+import {
+  getSettingsRequest,
+  listWebhookEventsRequest,
+  sendTestWebhookRequest,
+  settingsResultSchema,
+  updateSettingsRequest,
+  webhookEventViewSchema,
+} from './tenant.ts';
 import { createUserRequest, getProfileRequest } from './users.ts';
 
 /**
@@ -27,7 +35,7 @@ import { createUserRequest, getProfileRequest } from './users.ts';
 export interface OperationDoc {
   summary: string;
   description: string;
-  tag: 'Users' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences';
+  tag: 'Users' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences' | 'Tenant';
   request: z.ZodType;
   result: z.ZodType;
   /** the file part of a multipart/form-data request */
@@ -198,4 +206,65 @@ export const operationDocs: Record<string, OperationDoc> = {
     requestExample: WINTER_CAMPAIGN,
     resultExample: { campaignResourceName: 'customers/1234567890/campaigns/21234567890', adGroupResourceName: 'customers/1234567890/adGroups/158765432109', additionalMessage: '' },
   },
+  get_settings: {
+    summary: 'Get the tenant’s settings',
+    description: 'The redirect URIs connect links may return to, and the webhook (never its secret).',
+    tag: 'Tenant',
+    request: getSettingsRequest,
+    result: settingsResultSchema,
+    requestExample: {},
+    resultExample: { settings: { redirectUris: ['https://app.example.com/connected'], webhook: { url: 'https://app.example.com/webhooks', events: ['connection.connected', 'audience_job.succeeded'] } } },
+  },
+  update_settings: {
+    summary: 'Update the tenant’s settings',
+    description:
+      'A field left out keeps its value; `webhook: null` removes the webhook. Redirect URIs are compared as exact strings (at most 20; https:, or http: for localhost). The webhook URL must be https: and resolve to public addresses. The first time a webhook is set, or with `rotateWebhookSecret: true`, the answer carries `webhookSecret` once.',
+    tag: 'Tenant',
+    request: updateSettingsRequest,
+    result: settingsResultSchema,
+    requestExample: { redirectUris: ['https://app.example.com/connected'], webhook: { url: 'https://app.example.com/webhooks' } },
+    resultExample: {
+      settings: { redirectUris: ['https://app.example.com/connected'], webhook: { url: 'https://app.example.com/webhooks', events: ['connection.connected', 'connection.reconnect_required', 'connection.disconnected', 'audience_job.succeeded', 'audience_job.failed'] } },
+      webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    },
+  },
+  list_webhook_events: {
+    summary: 'List webhook events',
+    description: 'The tenant’s events, newest first, with their delivery state: `pending`, `delivered` or `failed` after the last retry (about 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h).',
+    tag: 'Tenant',
+    request: listWebhookEventsRequest,
+    result: z.object({ events: z.array(webhookEventViewSchema), paging: pagingSchema }),
+    requestExample: { pagination: '' },
+    resultExample: { events: [{ id: 'msg_2b1f0c9e8d7a6b5c4d3e2f1a0b9c8d7e', type: 'webhook.test', createdAt: `${day(0)}T09:00:00.000Z`, status: 'delivered', attempts: 1, lastStatus: 200, lastAttemptAt: `${day(0)}T09:00:00.120Z` }], paging: {} },
+  },
+  send_test_webhook: {
+    summary: 'Send a test webhook',
+    description: 'Queues a `webhook.test` event to the tenant’s webhook (404 NOT_FOUND when none is set or it was disabled by a 410).',
+    tag: 'Tenant',
+    request: sendTestWebhookRequest,
+    result: z.object({ event: z.object({ id: z.string(), type: z.string(), createdAt: z.string(), status: z.string() }) }),
+    requestExample: {},
+    resultExample: { event: { id: 'msg_2b1f0c9e8d7a6b5c4d3e2f1a0b9c8d7e', type: 'webhook.test', createdAt: `${day(0)}T09:00:00.000Z`, status: 'pending' } },
+  },
+};
+
+const platformName = z.enum(['social', 'searchads', 'professional']);
+const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });
+const audienceJobData = z.object({
+  jobId: z.string(),
+  userId: z.string(),
+  type: z.string(),
+  status: z.string(),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+/** The body's `data` of each webhook event type (DESIGN.md "Webhooks"), for the document's `webhooks`. */
+export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType; example: Record<string, unknown> }> = {
+  'connection.connected': { summary: 'A user connected a platform through a connect link.', data: connectionData, example: { userId: 'alice', platform: 'social', status: 'active' } },
+  'connection.reconnect_required': { summary: 'A connection’s grant expired or was revoked: send the user a new connect link.', data: connectionData, example: { userId: 'alice', platform: 'searchads', status: 'reconnect_required' } },
+  'connection.disconnected': { summary: 'A connection was removed.', data: connectionData, example: { userId: 'alice', platform: 'professional', status: 'disconnected' } },
+  'audience_job.succeeded': { summary: 'An audience job ended with the audience built.', data: audienceJobData, example: { jobId: 'job_1', userId: 'alice', type: 'social_audience', status: 'succeeded', result: { audienceId: '23851234567890123' } } },
+  'audience_job.failed': { summary: 'An audience job ended without the audience.', data: audienceJobData, example: { jobId: 'job_1', userId: 'alice', type: 'social_audience', status: 'failed', error: { code: 'PLATFORM_REJECTED', message: 'The platform refused the list.' } } },
+  'webhook.test': { summary: 'Sent by send_test_webhook.', data: z.object({ message: z.string() }), example: { message: 'A test event: your webhook endpoint is reachable and verifies our signature.' } },
 };

@@ -1,7 +1,7 @@
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { WEBHOOK_EVENT_TYPES, type Settings, type SubscribableEventType } from '../schemas/tenant.ts';
 import { documentStore, mainTableName } from './client.ts';
-import { open, seal } from './sealing.ts';
+import { open } from './sealing.ts';
 
 /**
  * A tenant's settings, one item: TENANT#<tenantId> / SETTINGS. The webhook secret is sealed like the
@@ -21,19 +21,14 @@ export interface TenantSettings {
   webhook?: StoredWebhook;
 }
 
-const settingsKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'SETTINGS' });
-const secretOwner = (tenantId: string) => `${tenantId}/webhook/secret`;
+export const settingsKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'SETTINGS' });
+export const secretOwner = (tenantId: string) => `${tenantId}/webhook/secret`;
 
 export async function loadTenantSettings(tenantId: string): Promise<TenantSettings> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: settingsKey(tenantId), ConsistentRead: true }));
   return { redirectUris: (Item?.redirectUris as string[] | undefined) ?? [], ...(Item?.webhook ? { webhook: Item.webhook as StoredWebhook } : {}) };
 }
 
-export async function saveTenantSettings(tenantId: string, settings: TenantSettings): Promise<void> {
-  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { ...settingsKey(tenantId), ...settings } }));
-}
-
-export const sealWebhookSecret = (tenantId: string, secret: string) => seal(secret, secretOwner(tenantId));
 export const openWebhookSecret = (tenantId: string, webhook: StoredWebhook) => open(webhook.sealedSecret, secretOwner(tenantId));
 
 /** What the API shows: never the secret. */

@@ -1,4 +1,4 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequest } from '../errors.ts';
 import type { WebhookEventType, WebhookEventView } from '../schemas/tenant.ts';
 import { documentStore, mainTableName } from './client.ts';
@@ -30,80 +30,13 @@ export interface WebhookEventRef {
   sk: string;
 }
 
-const eventsPk = (tenantId: string) => `TENANT#${tenantId}#WEBHOOKS`;
-const PENDING_PK = 'WEBHOOKS#PENDING';
+export const eventsPk = (tenantId: string) => `TENANT#${tenantId}#WEBHOOKS`;
+export const PENDING_PK = 'WEBHOOKS#PENDING';
 const PAGE_SIZE = 50;
-
-export async function storeWebhookEvent(event: WebhookEvent, dueAt: number): Promise<void> {
-  const { tenantId, sk, ...rest } = event;
-  // the pending marker first: an event without one could never be swept
-  await markPending({ tenantId, sk }, dueAt);
-  await documentStore().send(
-    new PutCommand({ TableName: mainTableName(), Item: { pk: eventsPk(tenantId), sk, tenantId, ...rest }, ConditionExpression: 'attribute_not_exists(sk)' }),
-  );
-}
-
-export async function markPending(ref: WebhookEventRef, dueAt: number): Promise<void> {
-  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}`, tenantId: ref.tenantId, eventSk: ref.sk, dueAt } }));
-}
 
 export async function loadWebhookEvent(ref: WebhookEventRef): Promise<WebhookEvent | undefined> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: eventsPk(ref.tenantId), sk: ref.sk }, ConsistentRead: true }));
   return Item ? ({ ...Item, tenantId: ref.tenantId } as WebhookEvent) : undefined;
-}
-
-/**
- * Records one attempt's outcome, only if no other run recorded one since `previousAttempts` (a
- * duplicate message then changes nothing). Returns whether it was recorded.
- */
-export async function recordAttempt(
-  ref: WebhookEventRef,
-  previousAttempts: number,
-  outcome: { status: DeliveryStatus; lastStatus: number | null; lastAttemptAt: string },
-): Promise<boolean> {
-  try {
-    await documentStore().send(
-      new UpdateCommand({
-        TableName: mainTableName(),
-        Key: { pk: eventsPk(ref.tenantId), sk: ref.sk },
-        UpdateExpression: 'SET #status = :status, attempts = :attempts, lastStatus = :lastStatus, lastAttemptAt = :at',
-        ConditionExpression: 'attempts = :previous AND #status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': outcome.status,
-          ':attempts': previousAttempts + 1,
-          ':lastStatus': outcome.lastStatus,
-          ':at': outcome.lastAttemptAt,
-          ':previous': previousAttempts,
-          ':pending': 'pending',
-        },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
-  if (outcome.status !== 'pending') await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}` } }));
-  return true;
-}
-
-/** Ends a pending event without another attempt (its tenant's webhook was removed or disabled). */
-export async function abandonWebhookEvent(ref: WebhookEventRef): Promise<void> {
-  await documentStore()
-    .send(
-      new UpdateCommand({
-        TableName: mainTableName(),
-        Key: { pk: eventsPk(ref.tenantId), sk: ref.sk },
-        UpdateExpression: 'SET #status = :failed',
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending' },
-      }),
-    )
-    .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
-    });
-  await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}` } }));
 }
 
 /** Pending events due before `before` (epoch ms): their message was lost or never sent. */

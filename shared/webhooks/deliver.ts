@@ -2,9 +2,11 @@ import { Webhook } from 'standardwebhooks';
 import { clock } from '../clock.ts';
 import { config } from '../config.ts';
 import { log } from '../http/logger.ts';
-import { loadTenantSettings, openWebhookSecret, saveTenantSettings } from '../store/tenant-settings.ts';
-import { abandonWebhookEvent, loadWebhookEvent, markPending, recordAttempt, type WebhookEventRef } from '../store/webhook-events.ts';
-import { subscribed } from './events.ts';
+import { saveTenantSettings } from '../store/tenant-settings-writes.ts';
+import { loadTenantSettings, openWebhookSecret } from '../store/tenant-settings.ts';
+import { abandonWebhookEvent, markPending, recordAttempt } from '../store/webhook-event-writes.ts';
+import { loadWebhookEvent, type WebhookEventRef } from '../store/webhook-events.ts';
+import { subscribed } from './subscription.ts';
 import { postWebhook } from './post.ts';
 
 /**

@@ -3,15 +3,11 @@ import { clock } from '../clock.ts';
 import { config } from '../config.ts';
 import { log } from '../http/logger.ts';
 import type { WebhookEventType } from '../schemas/tenant.ts';
-import { loadTenantSettings, type StoredWebhook } from '../store/tenant-settings.ts';
-import { storeWebhookEvent, type WebhookEvent } from '../store/webhook-events.ts';
+import { loadTenantSettings } from '../store/tenant-settings.ts';
+import { storeWebhookEvent } from '../store/webhook-event-writes.ts';
+import type { WebhookEvent } from '../store/webhook-events.ts';
 import { queueDelivery } from './queue.ts';
-
-/** Whether the tenant's webhook takes events of this type (webhook.test always). */
-export function subscribed(webhook: StoredWebhook | undefined, type: WebhookEventType): webhook is StoredWebhook {
-  if (!webhook || webhook.disabledAt) return false;
-  return type === 'webhook.test' || !webhook.events || webhook.events.includes(type);
-}
+import { subscribed } from './subscription.ts';
 
 /**
  * Sends an event to the tenant's webhook: written to the store first, then queued. A failure to

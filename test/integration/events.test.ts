@@ -12,6 +12,10 @@ import { handler as getAdAccountMedia } from '../../functions/get-ad-account-med
 import { handler as getCampaignsList } from '../../functions/get-campaigns-list.ts';
 import { handler as getPhotoPageMedia } from '../../functions/get-photo-page-media.ts';
 import { handler as searchTargetingLocations } from '../../functions/search-targeting-locations.ts';
+import { handler as getTenantSettings } from '../../functions/get-tenant-settings.ts';
+import { handler as updateTenantSettings } from '../../functions/update-tenant-settings.ts';
+import { handler as listWebhookEvents } from '../../functions/list-webhook-events.ts';
+import { handler as sendTestWebhook } from '../../functions/send-test-webhook.ts';
 import { lambdaContext, loadEvent } from '../helpers/events.ts';
 
 /** Each handler invoked directly with its sam-style events (test/events), through the real middleware. */
@@ -29,6 +33,10 @@ const cases = [
   { name: 'get-search-ads-result', handler: getSearchAdsResult, invalidPaths: ['endDate'] },
   { name: 'create-search-campaign', handler: createSearchCampaign, invalidPaths: ['ads.0.headlines', 'locations'] },
   { name: 'create-professional-csv-audience', handler: createProfessionalCsvAudience, invalidPaths: ['type', 'csv'] },
+  { name: 'get-tenant-settings', handler: getTenantSettings, invalidPaths: [''] },
+  { name: 'update-tenant-settings', handler: updateTenantSettings, invalidPaths: ['redirectUris.0', 'webhook.url'] },
+  { name: 'list-webhook-events', handler: listWebhookEvents, invalidPaths: ['pagination'] },
+  // send_test_webhook's valid event needs a webhook set first: test/integration/webhooks.test.ts covers it
 ];
 
 describe('handlers with sam-style events', () => {
