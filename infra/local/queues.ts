@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SetQueueAttributesCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { startFauxqs } from 'fauxqs';
 import type { WorkerDeclaration } from '../../shared/function-declaration.ts';
@@ -30,21 +30,24 @@ export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
   const client = new SQSClient({ endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
   const urls = {} as Record<QueueId, string>;
   const dlqUrls = {} as Record<QueueId, string>;
-  for (const queue of queueDefinitions) {
-    const { QueueUrl: dlqUrl } = await client.send(new CreateQueueCommand({ QueueName: `${queue.id}-dlq`, Attributes: { MessageRetentionPeriod: String(14 * 86_400) } }));
-    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: `${endpoint}${new URL(dlqUrl as string).pathname}`, AttributeNames: ['QueueArn'] }));
-    const { QueueUrl } = await client.send(
-      new CreateQueueCommand({
-        QueueName: queue.id,
-        Attributes: {
-          VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
-          RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
-        },
-      }),
-    );
+  // an existing queue (a restart on the same data folder) keeps its messages and takes the attributes again
+  const ensureQueue = async (name: string, attributes: Record<string, string>) => {
+    const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name }));
     // the emulator names queues sqs.<region>.localhost, which need not resolve: the same path on its own address
-    urls[queue.id] = `${endpoint}${new URL(QueueUrl as string).pathname}`;
-    dlqUrls[queue.id] = `${endpoint}${new URL(dlqUrl as string).pathname}`;
+    const url = `${endpoint}${new URL(QueueUrl as string).pathname}`;
+    await client.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: attributes }));
+    return url;
+  };
+  // a test that kills the stack mid-delivery waits seconds, not the cloud's visibility, for the redelivery
+  const visibilityOverride = process.env.LOCAL_QUEUE_VISIBILITY_SECONDS;
+  for (const queue of queueDefinitions) {
+    const dlqUrl = await ensureQueue(`${queue.id}-dlq`, { MessageRetentionPeriod: String(14 * 86_400) });
+    const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
+    urls[queue.id] = await ensureQueue(queue.id, {
+      VisibilityTimeout: visibilityOverride ?? String(queue.visibilityTimeoutSeconds),
+      RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
+    });
+    dlqUrls[queue.id] = dlqUrl;
   }
   return { endpoint, urls, dlqUrls, close: () => server.stop() };
 }
