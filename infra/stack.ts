@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
@@ -48,6 +48,18 @@ function copyBeside(files: Record<string, string>) {
     afterBundling: (_inputDir: string, outputDir: string) =>
       Object.entries(files).map(([name, module]) => `cp ${JSON.stringify(resolve(module))} ${JSON.stringify(`${outputDir}/${name}`)}`),
   };
+}
+
+/** An alarm when a five-minute metric reaches `threshold` (no data is not a breach). */
+function alarmAtLeast(scope: Construct, id: string, metric: IMetric, threshold: number, description: string): Alarm {
+  return new Alarm(scope, id, {
+    metric,
+    threshold,
+    evaluationPeriods: 1,
+    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+    treatMissingData: TreatMissingData.NOT_BREACHING,
+    alarmDescription: description,
+  });
 }
 
 export class AdCampaignApiStack extends Stack {
@@ -132,14 +144,7 @@ export class AdCampaignApiStack extends Stack {
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
         removalPolicy,
       });
-      new Alarm(this, `${definition.id}DeadLetterAlarm`, {
-        metric: deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: `Messages of ${definition.id} reached its dead-letter queue`,
-      });
+      alarmAtLeast(this, `${definition.id}DeadLetterAlarm`, deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }), 1, `Messages of ${definition.id} reached its dead-letter queue`);
       queues.set(definition.id, queue);
     }
     const queueOf = (id: QueueId) => queues.get(id) as Queue;
@@ -221,14 +226,7 @@ export class AdCampaignApiStack extends Stack {
         ],
         true,
       );
-      new Alarm(this, `${route.operation}Throttles`, {
-        metric: fn.metricThrottles({ period: Duration.minutes(5) }),
-        threshold: 1,
-        evaluationPeriods: 1,
-        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-        treatMissingData: TreatMissingData.NOT_BREACHING,
-        alarmDescription: `${route.operation} is being throttled`,
-      });
+      alarmAtLeast(this, `${route.operation}Throttles`, fn.metricThrottles({ period: Duration.minutes(5) }), 1, `${route.operation} is being throttled`);
       this.functions.set(route.operation, fn);
       return fn;
     };
@@ -266,14 +264,7 @@ export class AdCampaignApiStack extends Stack {
       }
     }
 
-    new Alarm(this, 'Api5xx', {
-      metric: this.api.metricServerError({ period: Duration.minutes(5) }),
-      threshold: 5,
-      evaluationPeriods: 1,
-      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      treatMissingData: TreatMissingData.NOT_BREACHING,
-      alarmDescription: 'The API answered 5xx responses',
-    });
+    alarmAtLeast(this, 'Api5xx', this.api.metricServerError({ period: Duration.minutes(5) }), 5, 'The API answered 5xx responses');
 
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: main.tableName, description: 'TABLE_NAME for `npm run admin` against this stage' });

@@ -16,6 +16,29 @@ export async function markPending(ref: WebhookEventRef, dueAt: number): Promise<
   await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}`, tenantId: ref.tenantId, eventSk: ref.sk, dueAt } }));
 }
 
+/** Applies `update` to the event only while it is pending (and `condition` holds); whether it did. */
+async function updateWhilePending(ref: WebhookEventRef, update: string, values: Record<string, unknown>, condition = ''): Promise<boolean> {
+  try {
+    await documentStore().send(
+      new UpdateCommand({
+        TableName: mainTableName(),
+        Key: { pk: eventsPk(ref.tenantId), sk: ref.sk },
+        UpdateExpression: update,
+        ConditionExpression: `#status = :pending${condition ? ` AND ${condition}` : ''}`,
+        ExpressionAttributeNames: { '#status': 'status' },
+        ExpressionAttributeValues: { ...values, ':pending': 'pending' },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+const clearPending = (ref: WebhookEventRef) =>
+  documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}` } }));
+
 /**
  * Records one attempt's outcome, only if no other run recorded one since `previousAttempts` (a
  * duplicate message then changes nothing). Returns whether it was recorded.
@@ -25,48 +48,18 @@ export async function recordAttempt(
   previousAttempts: number,
   outcome: { status: DeliveryStatus; lastStatus: number | null; lastAttemptAt: string },
 ): Promise<boolean> {
-  try {
-    await documentStore().send(
-      new UpdateCommand({
-        TableName: mainTableName(),
-        Key: { pk: eventsPk(ref.tenantId), sk: ref.sk },
-        UpdateExpression: 'SET #status = :status, attempts = :attempts, lastStatus = :lastStatus, lastAttemptAt = :at',
-        ConditionExpression: 'attempts = :previous AND #status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: {
-          ':status': outcome.status,
-          ':attempts': previousAttempts + 1,
-          ':lastStatus': outcome.lastStatus,
-          ':at': outcome.lastAttemptAt,
-          ':previous': previousAttempts,
-          ':pending': 'pending',
-        },
-      }),
-    );
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
-  if (outcome.status !== 'pending') await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}` } }));
-  return true;
+  const recorded = await updateWhilePending(
+    ref,
+    'SET #status = :status, attempts = :attempts, lastStatus = :lastStatus, lastAttemptAt = :at',
+    { ':status': outcome.status, ':attempts': previousAttempts + 1, ':lastStatus': outcome.lastStatus, ':at': outcome.lastAttemptAt, ':previous': previousAttempts },
+    'attempts = :previous',
+  );
+  if (recorded && outcome.status !== 'pending') await clearPending(ref);
+  return recorded;
 }
 
 /** Ends a pending event without another attempt (its tenant's webhook was removed or disabled). */
 export async function abandonWebhookEvent(ref: WebhookEventRef): Promise<void> {
-  await documentStore()
-    .send(
-      new UpdateCommand({
-        TableName: mainTableName(),
-        Key: { pk: eventsPk(ref.tenantId), sk: ref.sk },
-        UpdateExpression: 'SET #status = :failed',
-        ConditionExpression: '#status = :pending',
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ':failed': 'failed', ':pending': 'pending' },
-      }),
-    )
-    .catch((error: Error) => {
-      if (error.name !== 'ConditionalCheckFailedException') throw error;
-    });
-  await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}` } }));
+  await updateWhilePending(ref, 'SET #status = :failed', { ':failed': 'failed' });
+  await clearPending(ref);
 }
-
