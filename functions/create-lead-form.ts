@@ -1,5 +1,6 @@
 import { idempotent } from '../shared/http/idempotency.ts';
 import { loadAppCredentials } from '../shared/app-credentials.ts';
+import { connectionHealth } from '../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { declaration } from './create-lead-form.declaration.ts';
 import { createLeadForm } from '../shared/platforms/social/lead-forms.ts';
@@ -9,6 +10,7 @@ import { createLeadFormRequest } from '../shared/schemas/lead-form.ts';
 export const handler = defineOperation({
   declaration,
   credentials: loadAppCredentials,
+  connectionHealth,
   idempotency: idempotent(),
   request: createLeadFormRequest,
   run: async ({ input, user, context }) => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { idempotent } from '../shared/http/idempotency.ts';
 import { loadAppCredentials } from '../shared/app-credentials.ts';
+import { connectionHealth } from '../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { declaration } from './create-search-campaign.declaration.ts';
 import { createSearchCampaign } from '../shared/platforms/searchads/campaign-mutate.ts';
@@ -11,6 +12,7 @@ import { createSearchCampaignRequest } from '../shared/schemas/search-campaign.t
 export const handler = defineOperation({
   declaration,
   credentials: loadAppCredentials,
+  connectionHealth,
   idempotency: idempotent(),
   request: createSearchCampaignRequest,
   run: async ({ input, user, context }) => {

@@ -1,4 +1,5 @@
 import { loadAppCredentials } from '../shared/app-credentials.ts';
+import { connectionHealth } from '../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { declaration } from './get-ad-account-media.declaration.ts';
 import { listAdImages, listAdVideos } from '../shared/platforms/social/ad-account-media.ts';
@@ -8,6 +9,7 @@ import { getAdAccountMediaRequest } from '../shared/schemas/social.ts';
 export const handler = defineOperation({
   declaration,
   credentials: loadAppCredentials,
+  connectionHealth,
   request: getAdAccountMediaRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);

@@ -1,4 +1,5 @@
 import { loadAppCredentials } from '../shared/app-credentials.ts';
+import { connectionHealth } from '../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { declaration } from './get-campaigns-list.declaration.ts';
 import { listCampaigns } from '../shared/platforms/social/campaigns.ts';
@@ -8,6 +9,7 @@ import { getCampaignsListRequest } from '../shared/schemas/social.ts';
 export const handler = defineOperation({
   declaration,
   credentials: loadAppCredentials,
+  connectionHealth,
   request: getCampaignsListRequest,
   run: async ({ user, context }) => {
     const session = socialSession(user, context);

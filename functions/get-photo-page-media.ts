@@ -1,4 +1,5 @@
 import { loadAppCredentials } from '../shared/app-credentials.ts';
+import { connectionHealth } from '../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { declaration } from './get-photo-page-media.declaration.ts';
 import { listPhotoPageMedia, photoAccountId } from '../shared/platforms/social/photo-page-media.ts';
@@ -9,6 +10,7 @@ import { rememberConnectionField } from '../shared/store/user-writes.ts';
 export const handler = defineOperation({
   declaration,
   credentials: loadAppCredentials,
+  connectionHealth,
   request: getPhotoPageMediaRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);

@@ -1,4 +1,5 @@
 import { loadAppCredentials } from '../shared/app-credentials.ts';
+import { connectionHealth } from '../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { declaration } from './get-search-ads-result.declaration.ts';
 import { searchadsSession } from '../shared/platforms/searchads/client.ts';
@@ -8,6 +9,7 @@ import { getSearchAdsResultRequest } from '../shared/schemas/searchads.ts';
 export const handler = defineOperation({
   declaration,
   credentials: loadAppCredentials,
+  connectionHealth,
   request: getSearchAdsResultRequest,
   run: async ({ input, user, context }) => ({
     stats: await campaignStats(searchadsSession(user, context), input.campaignId, statsRange(input.startDate, input.endDate)),

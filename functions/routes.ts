@@ -15,6 +15,7 @@ import { declaration as createProfessionalCsvAudience } from './create-professio
 import { declaration as openapiDocument } from './openapi-document.declaration.ts';
 import { declaration as apiReferencePage } from './api-reference-page.declaration.ts';
 import { declaration as apiReferenceScript } from './api-reference-script.declaration.ts';
+import { declaration as disconnectUser } from './disconnect-user.declaration.ts';
 import { declaration as getTenantSettings } from './get-tenant-settings.declaration.ts';
 import { declaration as updateTenantSettings } from './update-tenant-settings.declaration.ts';
 import { declaration as listWebhookEvents } from './list-webhook-events.declaration.ts';
@@ -28,7 +29,7 @@ export { declaration as fallbackRoute } from './route-not-found.declaration.ts';
 export type Route = FunctionDeclaration;
 
 export const routes: readonly Route[] = [
-  createUser, getProfile, getCampaignOptimizationHistory, recordCampaignOptimization, getAdAccountMedia, getPhotoPageMedia, searchTargetingLocations, getCampaignsList, createLeadForm, createSocialCsvAudience, getSearchAdsResult, createSearchCampaign, createProfessionalCsvAudience, getTenantSettings, updateTenantSettings, listWebhookEvents, sendTestWebhook, openapiDocument, apiReferencePage, apiReferenceScript,
+  createUser, getProfile, disconnectUser, getCampaignOptimizationHistory, recordCampaignOptimization, getAdAccountMedia, getPhotoPageMedia, searchTargetingLocations, getCampaignsList, createLeadForm, createSocialCsvAudience, getSearchAdsResult, createSearchCampaign, createProfessionalCsvAudience, getTenantSettings, updateTenantSettings, listWebhookEvents, sendTestWebhook, openapiDocument, apiReferencePage, apiReferenceScript,
 ];
 
 export function findRoute(method: string, path: string): { route?: Route; allowed: string[] } {

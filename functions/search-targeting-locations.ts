@@ -1,4 +1,5 @@
 import { loadAppCredentials } from '../shared/app-credentials.ts';
+import { connectionHealth } from '../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { declaration } from './search-targeting-locations.declaration.ts';
 import { socialSession } from '../shared/platforms/social/session.ts';
@@ -8,6 +9,7 @@ import { searchTargetingLocationsRequest } from '../shared/schemas/social.ts';
 export const handler = defineOperation({
   declaration,
   credentials: loadAppCredentials,
+  connectionHealth,
   request: searchTargetingLocationsRequest,
   run: async ({ input, user, context }) => ({
     locations: await searchTargetingLocations(socialSession(user, context), input.query),

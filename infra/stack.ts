@@ -20,7 +20,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
-import type { FunctionNeeds } from '../shared/function-declaration.ts';
+import { grantsOf, type FunctionNeeds } from '../shared/function-declaration.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/queues.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
@@ -173,8 +173,9 @@ export class AdCampaignApiStack extends Stack {
     stage.defaultRouteSettings = { throttlingBurstLimit: production ? 200 : 50, throttlingRateLimit: production ? 100 : 20 };
 
     const makeFunction = (route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId }) => {
-      const queueIds = [...(route.sendsTo ?? []), ...(route.consumes ? [route.consumes] : [])];
-      const seals = Boolean(route.platform || route.sealsConnections);
+      const grants = grantsOf(route);
+      const queueIds = [...grants.sendsTo, ...(route.consumes ? [route.consumes] : [])];
+      const seals = grants.connectionKey;
       const logGroup = new LogGroup(this, `${route.operation}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy });
       const fn = new NodejsFunction(this, `${route.operation}Function`, {
         entry: `${projectRoot}${route.entry}`,
@@ -203,7 +204,7 @@ export class AdCampaignApiStack extends Stack {
       });
       // every operation looks up API keys and users; some also write; the published interface reads nothing
       if (!route.public) {
-        const tableActions = ['dynamodb:GetItem', 'dynamodb:Query', ...(route.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : [])];
+        const tableActions = ['dynamodb:GetItem', 'dynamodb:Query', ...(grants.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : [])];
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: tableActions, resources: [main.tableArn] }));
         dataKey.grantEncryptDecrypt(fn);
       }
@@ -214,7 +215,7 @@ export class AdCampaignApiStack extends Stack {
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [uploads.arnForObjects('uploads/*')] }));
       }
       if (route.platform) credentials.grantRead(fn);
-      for (const id of route.sendsTo ?? []) queueOf(id).grantSendMessages(fn);
+      for (const id of grants.sendsTo) queueOf(id).grantSendMessages(fn);
       // the event source grants receiving, deleting and ChangeMessageVisibility (the worker's retry delay)
       if (route.consumes) fn.addEventSource(new SqsEventSource(queueOf(route.consumes), { batchSize: 10, reportBatchItemFailures: true }));
       if (seals) connectionKey.grantRead(fn);

@@ -14,7 +14,11 @@ export interface FunctionNeeds {
   operation: string;
   /** the handler file, relative to the project (see handlerBeside) */
   entry: string;
-  /** upstream platform the function calls (it then needs the app-credentials secret and the connection key) */
+  /**
+   * upstream platform the function calls: it then needs the app-credentials secret and the connection
+   * key, and, to mark a refused connection reconnect_required and say so, table writes and the
+   * webhook queue (see grantsOf)
+   */
   platform?: Platform;
   /** the body is a CSV upload, staged in the upload bucket */
   usesUploadBucket?: boolean;
@@ -71,3 +75,10 @@ export const CSV_UPLOAD_FUNCTION = {
   timeoutSeconds: 28,
   nodeOptions: CSV_NODE_OPTIONS,
 } as const satisfies Partial<FunctionDeclaration>;
+
+/** What a declaration is granted, the facts it implies included: the CDK stack and its tests read this. */
+export function grantsOf(needs: Partial<FunctionNeeds>): { writes: boolean; sendsTo: QueueId[]; connectionKey: boolean } {
+  const sendsTo = new Set<QueueId>(needs.sendsTo ?? []);
+  if (needs.platform) sendsTo.add('WebhookDeliveries');
+  return { writes: Boolean(needs.writes || needs.platform), sendsTo: [...sendsTo], connectionKey: Boolean(needs.platform || needs.sealsConnections) };
+}

@@ -30,6 +30,8 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
   declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections'>;
   /** `loadAppCredentials`, exactly when the declaration names a platform or sealsConnections */
   credentials?: () => Promise<void>;
+  /** `connectionHealth` from ./middleware/connection-health.ts, exactly when the declaration names a platform */
+  connectionHealth?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
   request: Schema;
   /** whether `userId` is resolved to a user of the key's tenant (default true) */
   user?: WithUser;
@@ -51,6 +53,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
   // the declaration grants, the handler's code uses: they must agree (the IAM test checks the bundles too)
   if (Boolean(idempotent) !== Boolean(definition.idempotency)) throw new Error(`${operation}: declared idempotent ${Boolean(idempotent)}, handler ${Boolean(definition.idempotency)}`);
   if (Boolean(platform || sealsConnections) !== Boolean(definition.credentials)) throw new Error(`${operation}: declared secrets ${Boolean(platform || sealsConnections)}, handler ${Boolean(definition.credentials)}`);
+  if (Boolean(platform) !== Boolean(definition.connectionHealth)) throw new Error(`${operation}: declared platform ${Boolean(platform)}, connection health ${Boolean(definition.connectionHealth)}`);
   const runIdempotently = definition.idempotency?.(operation);
 
   const pipeline = middy<APIGatewayProxyEventV2, unknown, Error, OperationContext>()
@@ -60,6 +63,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
     .use((definition.body ?? jsonBody)())
     .use(validate(definition.request));
   if (definition.user !== false) pipeline.use(resolveUser());
+  if (definition.connectionHealth) pipeline.use(definition.connectionHealth());
 
   const handler = pipeline.handler(async (event, context) => {
     await definition.credentials?.();

@@ -25,7 +25,7 @@ import {
   updateSettingsRequest,
   webhookEventViewSchema,
 } from './tenant.ts';
-import { createUserRequest, getProfileRequest } from './users.ts';
+import { createUserRequest, disconnectRequest, getProfileRequest } from './users.ts';
 
 /**
  * Every operation's request and result schema with a summary and examples: the source of the
@@ -44,10 +44,16 @@ export interface OperationDoc {
   resultExample: Record<string, unknown>;
 }
 
+const connectionHealth = {
+  status: z.enum(['active', 'expiring', 'reconnect_required']).describe('reconnect_required: the platform refused the grant; connect the account again.'),
+  connectedAt: z.string().describe('ISO 8601'),
+  connectedVia: z.enum(['link', 'token']),
+  expiresAt: z.string().optional().describe('When the stored grant runs out, when known (ISO 8601).'),
+};
 const connectionsView = z.object({
-  social: z.object({ adAccountId: z.string(), pageId: z.string().optional(), photoAccountId: z.string().optional() }).optional(),
-  searchads: z.object({ customerId: z.string(), loginCustomerId: z.string().optional() }).optional(),
-  professional: z.object({ adAccountId: z.string() }).optional(),
+  social: z.object({ adAccountId: z.string(), pageId: z.string().optional(), photoAccountId: z.string().optional(), ...connectionHealth }).optional(),
+  searchads: z.object({ customerId: z.string(), loginCustomerId: z.string().optional(), ...connectionHealth }).optional(),
+  professional: z.object({ adAccountId: z.string(), ...connectionHealth }).optional(),
 });
 
 /** Examples' dates are relative to the day the document is built, so they stay valid on any day. */
@@ -86,7 +92,16 @@ export const operationDocs: Record<string, OperationDoc> = {
     request: getProfileRequest,
     result: z.object({ user: z.object({ userId: z.string(), createdAt: z.string(), connections: connectionsView }) }),
     requestExample: { userId: 'demo-user' },
-    resultExample: { user: { userId: 'demo-user', createdAt: `${day(-1)}T11:10:12.655Z`, connections: { searchads: { customerId: '1234567890' } } } },
+    resultExample: { user: { userId: 'demo-user', createdAt: `${day(-1)}T11:10:12.655Z`, connections: { searchads: { customerId: '1234567890', status: 'active', connectedAt: `${day(-1)}T11:10:12.655Z`, connectedVia: 'token' } } } },
+  },
+  disconnect: {
+    summary: 'Disconnect a platform',
+    description: 'Removes the user’s connection to a platform and its tokens, and sends `connection.disconnected`. Operations on that platform then answer 409 PLATFORM_NOT_CONNECTED.',
+    tag: 'Users',
+    request: disconnectRequest,
+    result: z.object({ userId: z.string(), platform: z.enum(['social', 'searchads', 'professional']), status: z.literal('disconnected') }),
+    requestExample: { userId: 'demo-user', platform: 'social' },
+    resultExample: { userId: 'demo-user', platform: 'social', status: 'disconnected' },
   },
   get_campaign_optimization_history: {
     summary: 'Get campaign optimization history (operation 3)',

@@ -42,3 +42,8 @@ export const SECRET_FIELDS = {
   searchads: ['refreshToken'],
   professional: ['accessToken', 'refreshToken'],
 } as const satisfies { [P in ConnectedPlatform]: ReadonlyArray<keyof NonNullable<Connections[P]>> };
+
+export const disconnectRequest = z.strictObject({
+  userId: userIdSchema,
+  platform: z.enum(['social', 'searchads', 'professional']).describe('The connection to remove.'),
+});

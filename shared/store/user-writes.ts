@@ -7,7 +7,10 @@ import { seal } from './sealing.ts';
 import { sealOwner, userKey, type StoredConnections, type User } from './users.ts';
 
 /** Creating users and changing their connections (users.ts reads them). */
-function sealConnections(tenantId: string, userId: string, connections: Connections): StoredConnections {
+
+/** A new connection's health fields (DESIGN.md "Connection health"). */
+const connectionHealth = (via: 'token' | 'link', connectedAt: string) => ({ status: 'active', connectedAt, connectedVia: via });
+function sealConnections(tenantId: string, userId: string, connections: Connections, connectedAt: string): StoredConnections {
   const stored: StoredConnections = {};
   for (const platform of Object.keys(SECRET_FIELDS) as ConnectedPlatform[]) {
     const connection = connections[platform] as Record<string, string | undefined> | undefined;
@@ -18,13 +21,14 @@ function sealConnections(tenantId: string, userId: string, connections: Connecti
       const secret = (SECRET_FIELDS[platform] as readonly string[]).includes(field);
       item[field] = secret ? seal(value, sealOwner(tenantId, userId, platform, field)) : value;
     }
-    stored[platform] = item;
+    stored[platform] = { ...item, ...connectionHealth('token', connectedAt) };
   }
   return stored;
 }
 
 export async function createUser(tenantId: string, userId: string, connections: Connections): Promise<User> {
-  const user: User = { tenantId, userId, createdAt: clock.date().toISOString(), connections: sealConnections(tenantId, userId, connections) };
+  const createdAt = clock.date().toISOString();
+  const user: User = { tenantId, userId, createdAt, connections: sealConnections(tenantId, userId, connections, createdAt) };
   try {
     await documentStore().send(
       new PutCommand({
@@ -66,4 +70,46 @@ async function setConnectionField(user: User, platform: ConnectedPlatform, field
   );
   const connection = user.connections[platform];
   if (connection) connection[field] = stored;
+}
+
+/**
+ * Marks a connection `reconnect_required` (its grant expired or was revoked). Returns whether this
+ * call changed it, so the event that tells the client is sent once.
+ */
+export async function markReconnectRequired(user: User, platform: ConnectedPlatform): Promise<boolean> {
+  try {
+    await documentStore().send(
+      new UpdateCommand({
+        TableName: mainTableName(),
+        Key: userKey(user.tenantId, user.userId),
+        UpdateExpression: 'SET connections.#platform.#status = :reconnect, connections.#platform.statusChangedAt = :now',
+        ConditionExpression: 'attribute_exists(connections.#platform) AND (attribute_not_exists(connections.#platform.#status) OR connections.#platform.#status <> :reconnect)',
+        ExpressionAttributeNames: { '#platform': platform, '#status': 'status' },
+        ExpressionAttributeValues: { ':reconnect': 'reconnect_required', ':now': clock.date().toISOString() },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
+}
+
+/** Removes a connection and its tokens; whether there was one. */
+export async function removeConnection(user: User, platform: ConnectedPlatform): Promise<boolean> {
+  try {
+    await documentStore().send(
+      new UpdateCommand({
+        TableName: mainTableName(),
+        Key: userKey(user.tenantId, user.userId),
+        UpdateExpression: 'REMOVE connections.#platform',
+        ConditionExpression: 'attribute_exists(connections.#platform)',
+        ExpressionAttributeNames: { '#platform': platform },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }

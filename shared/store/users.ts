@@ -42,12 +42,17 @@ export function openConnection<P extends ConnectedPlatform>(user: User, platform
   return opened as NonNullable<Connections[P]>;
 }
 
-/** The connections as a client may see them: every non-secret field, no secret. */
+/**
+ * The connections as a client may see them: every non-secret field, no secret, with their health
+ * (`status`, `connectedAt`, `connectedVia`; a connection stored before health was kept reads as an
+ * active token connection made with the user).
+ */
 export function publicConnections(user: User): Record<string, Record<string, string>> {
   const shown: Record<string, Record<string, string>> = {};
   for (const [platform, stored] of Object.entries(user.connections) as Array<[ConnectedPlatform, Record<string, string>]>) {
     const secrets = SECRET_FIELDS[platform] as readonly string[];
-    shown[platform] = Object.fromEntries(Object.entries(stored).filter(([field]) => !secrets.includes(field)));
+    const { statusChangedAt: _changed, ...fields } = Object.fromEntries(Object.entries(stored).filter(([field]) => !secrets.includes(field)));
+    shown[platform] = { status: 'active', connectedAt: user.createdAt, connectedVia: 'token', ...fields };
   }
   return shown;
 }

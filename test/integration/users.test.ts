@@ -21,13 +21,14 @@ describe('create_user and get_profile', () => {
 
     const profile = await call('/users/get_profile', { userId: 'alice' }, { apiKey });
     expect(profile.status).toBe(200);
+    const health = { status: 'active', connectedAt: profile.body.results.user.createdAt, connectedVia: 'token' };
     expect(profile.body.results.user).toEqual({
       userId: 'alice',
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
       connections: {
-        social: { adAccountId: '1234567', pageId: '998877' },
-        searchads: { customerId: '1234567890', loginCustomerId: '9876543210' },
-        professional: { adAccountId: '5001' },
+        social: { adAccountId: '1234567', pageId: '998877', ...health },
+        searchads: { customerId: '1234567890', loginCustomerId: '9876543210', ...health },
+        professional: { adAccountId: '5001', ...health },
       },
     });
     for (const secret of [conns.social.accessToken, conns.searchads.refreshToken, conns.professional.accessToken, conns.professional.refreshToken]) {

@@ -1,0 +1,28 @@
+import type middy from '@middy/core';
+import type { APIGatewayProxyEventV2 } from 'aws-lambda';
+import { PlatformAuthExpired } from '../../errors.ts';
+import { markReconnectRequired } from '../../store/user-writes.ts';
+import { emitWebhookEvent } from '../../webhooks/events.ts';
+import { log } from '../logger.ts';
+import type { OperationContext } from '../operation-context.ts';
+
+/**
+ * A platform that refused the user's grant (expired or revoked) marks the connection
+ * `reconnect_required` and tells the tenant once with `connection.reconnect_required`; the answer
+ * itself is unchanged (PLATFORM_AUTH_EXPIRED). Only platform operations use it.
+ */
+export function connectionHealth(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
+  return {
+    onError: async (request) => {
+      const { error } = request;
+      const user = request.context.user;
+      if (!(error instanceof PlatformAuthExpired) || !user || !(error.platform in user.connections)) return;
+      try {
+        if (!(await markReconnectRequired(user, error.platform))) return;
+        await emitWebhookEvent(user.tenantId, 'connection.reconnect_required', { userId: user.userId, platform: error.platform, status: 'reconnect_required' });
+      } catch (failure) {
+        log().error('could not record the connection as reconnect_required', { platform: error.platform, error: (failure as Error).name });
+      }
+    },
+  };
+}
