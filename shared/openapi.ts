@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { clock } from './clock.ts';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
 import type { FunctionDeclaration } from './function-declaration.ts';
 import { operationDocs, webhookEventDocs } from './schemas/catalog.ts';
@@ -94,7 +95,7 @@ function webhookDocs(): Record<string, unknown> {
           parameters: headers,
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(z.object({ type: z.literal(type), timestamp: z.string(), data: entry.data }), 'output'), example: { type, timestamp: '2026-01-01T09:00:00.000Z', data: entry.example } } },
+            content: { 'application/json': { schema: jsonSchema(z.object({ type: z.literal(type), timestamp: z.string(), data: entry.data }), 'output'), example: { type, timestamp: `${clock.today()}T09:00:00.000Z`, data: entry.example } } },
           },
           responses: { '200': { description: 'Any 2xx: delivered. 410: the webhook is disabled. Anything else, or no answer within 10 s: tried again later.' } },
         },

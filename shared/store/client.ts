@@ -1,5 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { config } from '../config.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
@@ -20,4 +20,15 @@ export function documentStore(): DynamoDBDocumentClient {
 
 export function mainTableName(): string {
   return config().TABLE_NAME;
+}
+
+/** Sends a conditional write; whether its condition held (a failed condition is an answer, not an error). */
+export async function writeIfConditionHolds(command: UpdateCommand | PutCommand | DeleteCommand): Promise<boolean> {
+  try {
+    await documentStore().send(command as UpdateCommand);
+    return true;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    throw error;
+  }
 }

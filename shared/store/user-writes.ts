@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.ts';
 import { UserAlreadyExists } from '../errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
-import { documentStore, mainTableName } from './client.ts';
+import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
 import { sealOwner, userKey, type StoredConnections, type User } from './users.ts';
 
@@ -76,40 +76,28 @@ async function setConnectionField(user: User, platform: ConnectedPlatform, field
  * Marks a connection `reconnect_required` (its grant expired or was revoked). Returns whether this
  * call changed it, so the event that tells the client is sent once.
  */
-export async function markReconnectRequired(user: User, platform: ConnectedPlatform): Promise<boolean> {
-  try {
-    await documentStore().send(
-      new UpdateCommand({
-        TableName: mainTableName(),
-        Key: userKey(user.tenantId, user.userId),
-        UpdateExpression: 'SET connections.#platform.#status = :reconnect, connections.#platform.statusChangedAt = :now',
-        ConditionExpression: 'attribute_exists(connections.#platform) AND (attribute_not_exists(connections.#platform.#status) OR connections.#platform.#status <> :reconnect)',
-        ExpressionAttributeNames: { '#platform': platform, '#status': 'status' },
-        ExpressionAttributeValues: { ':reconnect': 'reconnect_required', ':now': clock.date().toISOString() },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+export function markReconnectRequired(user: User, platform: ConnectedPlatform): Promise<boolean> {
+  return writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: userKey(user.tenantId, user.userId),
+      UpdateExpression: 'SET connections.#platform.#status = :reconnect, connections.#platform.statusChangedAt = :now',
+      ConditionExpression: 'attribute_exists(connections.#platform) AND (attribute_not_exists(connections.#platform.#status) OR connections.#platform.#status <> :reconnect)',
+      ExpressionAttributeNames: { '#platform': platform, '#status': 'status' },
+      ExpressionAttributeValues: { ':reconnect': 'reconnect_required', ':now': clock.date().toISOString() },
+    }),
+  );
 }
 
 /** Removes a connection and its tokens; whether there was one. */
-export async function removeConnection(user: User, platform: ConnectedPlatform): Promise<boolean> {
-  try {
-    await documentStore().send(
-      new UpdateCommand({
-        TableName: mainTableName(),
-        Key: userKey(user.tenantId, user.userId),
-        UpdateExpression: 'REMOVE connections.#platform',
-        ConditionExpression: 'attribute_exists(connections.#platform)',
-        ExpressionAttributeNames: { '#platform': platform },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+export function removeConnection(user: User, platform: ConnectedPlatform): Promise<boolean> {
+  return writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: userKey(user.tenantId, user.userId),
+      UpdateExpression: 'REMOVE connections.#platform',
+      ConditionExpression: 'attribute_exists(connections.#platform)',
+      ExpressionAttributeNames: { '#platform': platform },
+    }),
+  );
 }

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentStore, mainTableName } from './client.ts';
+import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { eventsPk, PENDING_PK, type DeliveryStatus, type WebhookEvent, type WebhookEventRef } from './webhook-events.ts';
 
 /** Storing webhook events and their delivery state (webhook-events.ts has the layout and the reads). */
@@ -17,23 +17,17 @@ export async function markPending(ref: WebhookEventRef, dueAt: number): Promise<
 }
 
 /** Applies `update` to the event only while it is pending (and `condition` holds); whether it did. */
-async function updateWhilePending(ref: WebhookEventRef, update: string, values: Record<string, unknown>, condition = ''): Promise<boolean> {
-  try {
-    await documentStore().send(
-      new UpdateCommand({
-        TableName: mainTableName(),
-        Key: { pk: eventsPk(ref.tenantId), sk: ref.sk },
-        UpdateExpression: update,
-        ConditionExpression: `#status = :pending${condition ? ` AND ${condition}` : ''}`,
-        ExpressionAttributeNames: { '#status': 'status' },
-        ExpressionAttributeValues: { ...values, ':pending': 'pending' },
-      }),
-    );
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
-    throw error;
-  }
+function updateWhilePending(ref: WebhookEventRef, update: string, values: Record<string, unknown>, condition = ''): Promise<boolean> {
+  return writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: { pk: eventsPk(ref.tenantId), sk: ref.sk },
+      UpdateExpression: update,
+      ConditionExpression: `#status = :pending${condition ? ` AND ${condition}` : ''}`,
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ...values, ':pending': 'pending' },
+    }),
+  );
 }
 
 const clearPending = (ref: WebhookEventRef) =>

@@ -39,14 +39,16 @@ const ACTION_OF_COMMAND: Record<string, string> = { HeadObject: 'GetObject' };
 const IDEMPOTENCY_LAYER = /node_modules\/@aws-lambda-powertools\/idempotency\/lib\/esm\/persistence\/DynamoDBPersistenceLayer\.js$/;
 const IDEMPOTENCY_ACTIONS = ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem'];
 
-/** `import { A, B } from '@aws-sdk/x'` and `const { A } = await import('@aws-sdk/x')` */
-const SDK_IMPORT = /(?:import|const)\s*(?:type\s+)?\{([^}]*)\}\s*(?:from\s*|=\s*await\s+import\(\s*)'(@aws-sdk\/[\w-]+)'/g;
+/** `import { A, B } from '@aws-sdk/x'` and `const { A } = await import('@aws-sdk/x')`; type-only imports send nothing */
+const SDK_IMPORT = /(import\s+type|import|const)\s*\{([^}]*)\}\s*(?:from\s*|=\s*await\s+import\(\s*)'(@aws-sdk\/[\w-]+)'/g;
 
 export function commandsImportedBy(source: string): Array<{ module: string; command: string }> {
   const found: Array<{ module: string; command: string }> = [];
-  for (const [, names = '', module = ''] of source.matchAll(SDK_IMPORT)) {
-    for (const name of names.split(',').map((part) => part.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0] ?? '')) {
-      const command = /^(\w+)Command$/.exec(name)?.[1];
+  for (const [, keyword = '', names = '', module = ''] of source.matchAll(SDK_IMPORT)) {
+    if (/^import\s+type$/.test(keyword)) continue;
+    for (const name of names.split(',').map((part) => part.trim())) {
+      if (/^type\s/.test(name)) continue;
+      const command = /^(\w+)Command$/.exec(name.split(/\s+as\s+/)[0] ?? '')?.[1];
       if (command) found.push({ module, command });
     }
   }
