@@ -9,13 +9,17 @@ import { DEFAULT_DATA_DIR, runningStackPid } from './local/stack.ts';
  *   create-api-key --tenant <name>   prints {"tenantId","apiKey"}; the key is shown this once
  *   list-api-keys                     ids and creation dates, never keys
  *   revoke-api-key --key-id <id>      requests with that key fail from then on (after the ≤30 s key cache)
+ *   refresh-connections               one run of the connection lifecycle (renew, check, mark), against
+ *                                     the platforms the environment names (a deployed stage's, with
+ *                                     TABLE_NAME and APP_CREDENTIALS_SECRET_ARN or the credentials set)
  *
  * Store: DynamoDB as the AWS SDK is configured (region, credentials) when TABLE_NAME is set, the
  * deployed table's name; otherwise the local data folder (DATA_DIR), with `npm start` stopped.
  */
 const USAGE = `usage: npm run admin -- create-api-key --tenant <name>
        npm run admin -- list-api-keys
-       npm run admin -- revoke-api-key --key-id <id>`;
+       npm run admin -- revoke-api-key --key-id <id>
+       npm run admin -- refresh-connections`;
 
 function fail(message: string): never {
   console.error(message);
@@ -44,12 +48,15 @@ async function main(): Promise<void> {
     options: { tenant: { type: 'string' }, 'key-id': { type: 'string' } },
   });
   const command = positionals[0];
-  if (!command || !['create-api-key', 'list-api-keys', 'revoke-api-key'].includes(command)) fail(USAGE);
+  if (!command || !['create-api-key', 'list-api-keys', 'revoke-api-key', 'refresh-connections'].includes(command)) fail(USAGE);
 
   const close = process.env.TABLE_NAME ? async () => undefined : await openLocalStore();
   const keys = await import('../shared/store/api-keys.ts');
   try {
-    if (command === 'create-api-key') {
+    if (command === 'refresh-connections') {
+      const { handler } = await import('../functions/workers/refresh-connections.ts');
+      console.log(JSON.stringify(await handler()));
+    } else if (command === 'create-api-key') {
       const tenant = values.tenant?.trim();
       if (!tenant || !/^[\w.-]{1,64}$/.test(tenant)) fail('--tenant <name> is required: 1 to 64 letters, digits, . _ or -');
       const { tenantId, apiKey } = await keys.createApiKey(tenant);

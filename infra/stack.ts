@@ -194,7 +194,7 @@ export class AdCampaignApiStack extends Stack {
           ...(route.public ? {} : { TABLE_NAME: main.tableName }),
           ...(route.idempotent ? { IDEMPOTENCY_TABLE_NAME: idempotency.tableName } : {}),
           ...(route.usesUploadBucket ? { UPLOAD_BUCKET: uploads.bucketName, UPLOAD_KMS_KEY_ID: dataKey.keyArn } : {}),
-          ...(route.platform ? { APP_CREDENTIALS_SECRET_ARN: credentials.secretArn } : {}),
+          ...(grants.appCredentials ? { APP_CREDENTIALS_SECRET_ARN: credentials.secretArn } : {}),
           ...(seals ? { CONNECTION_KEY_SECRET_ARN: connectionKey.secretArn } : {}),
           ...Object.fromEntries(queueIds.map((id) => [queueDefinitionOf(id).configKey, queueOf(id).queueUrl])),
           POWERTOOLS_SERVICE_NAME: 'ad-campaign-api',
@@ -204,7 +204,7 @@ export class AdCampaignApiStack extends Stack {
       });
       // every operation looks up API keys and users; some also write; the published interface reads nothing
       if (!route.public) {
-        const tableActions = ['dynamodb:GetItem', 'dynamodb:Query', ...(grants.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : [])];
+        const tableActions = ['dynamodb:GetItem', 'dynamodb:Query', ...(grants.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : []), ...(grants.scans ? ['dynamodb:Scan'] : [])];
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: tableActions, resources: [main.tableArn] }));
         dataKey.grantEncryptDecrypt(fn);
       }
@@ -214,7 +214,7 @@ export class AdCampaignApiStack extends Stack {
       if (route.usesUploadBucket) {
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [uploads.arnForObjects('uploads/*')] }));
       }
-      if (route.platform) credentials.grantRead(fn);
+      if (grants.appCredentials) credentials.grantRead(fn);
       for (const id of grants.sendsTo) queueOf(id).grantSendMessages(fn);
       // the event source grants receiving, deleting and ChangeMessageVisibility (the worker's retry delay)
       if (route.consumes) fn.addEventSource(new SqsEventSource(queueOf(route.consumes), { batchSize: 10, reportBatchItemFailures: true }));

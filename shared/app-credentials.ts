@@ -9,6 +9,7 @@ import { config, addSecretConfiguration } from './config.ts';
  * function's bundle holds a Secrets Manager client.
  */
 const CREDENTIAL_KEYS = [
+  'SOCIAL_APP_ID',
   'SOCIAL_APP_SECRET',
   'SEARCHADS_DEVELOPER_TOKEN',
   'SEARCHADS_CLIENT_ID',

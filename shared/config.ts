@@ -64,7 +64,11 @@ const configSchema = z.object({
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(20_000).default(10_000),
   /** an event still pending this long past its due time is queued again (its message was lost) */
   WEBHOOK_SWEEP_AFTER_SECONDS: z.coerce.number().int().min(1).default(300),
+  /** how long before a grant runs out the connection lifecycle renews it or marks it `expiring` */
+  CONNECTION_RENEW_BEFORE_DAYS: z.coerce.number().int().min(1).max(30).default(7),
 
+  /** our social app's id (token health checks use the app token `<id>|<secret>`) */
+  SOCIAL_APP_ID: optionalSecret,
   SOCIAL_APP_SECRET: optionalSecret,
   SEARCHADS_DEVELOPER_TOKEN: optionalSecret,
   SEARCHADS_CLIENT_ID: optionalSecret,

@@ -20,6 +20,10 @@ export interface FunctionNeeds {
    * webhook queue (see grantsOf)
    */
   platform?: Platform;
+  /** calls every platform (a batch job): needs what a platform operation needs, for all of them */
+  callsPlatforms?: boolean;
+  /** reads the whole main table (a batch job; no request does) */
+  scansTable?: boolean;
   /** the body is a CSV upload, staged in the upload bucket */
   usesUploadBucket?: boolean;
   /** writes to the main table (every operation but the public ones reads keys and users) */
@@ -77,8 +81,21 @@ export const CSV_UPLOAD_FUNCTION = {
 } as const satisfies Partial<FunctionDeclaration>;
 
 /** What a declaration is granted, the facts it implies included: the CDK stack and its tests read this. */
-export function grantsOf(needs: Partial<FunctionNeeds>): { writes: boolean; sendsTo: QueueId[]; connectionKey: boolean } {
+export function grantsOf(needs: Partial<FunctionNeeds>): {
+  writes: boolean;
+  scans: boolean;
+  sendsTo: QueueId[];
+  appCredentials: boolean;
+  connectionKey: boolean;
+} {
+  const callsPlatforms = Boolean(needs.platform || needs.callsPlatforms);
   const sendsTo = new Set<QueueId>(needs.sendsTo ?? []);
-  if (needs.platform) sendsTo.add('WebhookDeliveries');
-  return { writes: Boolean(needs.writes || needs.platform), sendsTo: [...sendsTo], connectionKey: Boolean(needs.platform || needs.sealsConnections) };
+  if (callsPlatforms) sendsTo.add('WebhookDeliveries');
+  return {
+    writes: Boolean(needs.writes || callsPlatforms),
+    scans: Boolean(needs.scansTable),
+    sendsTo: [...sendsTo],
+    appCredentials: callsPlatforms,
+    connectionKey: Boolean(callsPlatforms || needs.sealsConnections),
+  };
 }

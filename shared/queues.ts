@@ -28,7 +28,9 @@ export type QueueId = (typeof queueDefinitions)[number]['id'];
 
 /** The schedules, defined once: EventBridge rules in the cloud, timers in `npm start`. */
 export const schedules = {
-  /** re-queues webhook events whose delivery message was lost (a crash between storing and queuing) */
-  webhookSweep: { id: 'WebhookSweep', everyMinutes: 5 },
+  /** re-queues webhook events whose delivery message was lost (a crash between storing and queuing); also once at start */
+  webhookSweep: { id: 'WebhookSweep', everyMinutes: 5, runAtStart: true },
+  /** renews, checks and marks every connection (DESIGN.md "Connection health"); first one interval after start */
+  connectionLifecycle: { id: 'ConnectionLifecycle', everyMinutes: 60, runAtStart: false },
 } as const;
 export type ScheduleId = keyof typeof schedules;

@@ -1,6 +1,7 @@
 import type { WorkerDeclaration } from '../../shared/function-declaration.ts';
 import { declaration as deliverWebhooks } from './deliver-webhooks.declaration.ts';
+import { declaration as refreshConnections } from './refresh-connections.declaration.ts';
 import { declaration as sweepWebhookEvents } from './sweep-webhook-events.declaration.ts';
 
 /** The functions that answer a queue or a schedule: the CDK stack and the local stack wire them from here. */
-export const workers: readonly WorkerDeclaration[] = [deliverWebhooks, sweepWebhookEvents];
+export const workers: readonly WorkerDeclaration[] = [deliverWebhooks, sweepWebhookEvents, refreshConnections];

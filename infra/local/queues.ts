@@ -107,14 +107,19 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
   };
 }
 
-/** The schedules as timers; each also runs once at start (a sweep finds what a stop left behind). */
+/** `npm start`'s own interval for a schedule, where DESIGN names one (seconds) */
+const LOCAL_INTERVALS: Partial<Record<keyof typeof schedules, string>> = { connectionLifecycle: 'LIFECYCLE_INTERVAL_SECONDS' };
+
+/** The schedules as timers; a schedule that says so also runs once at start (a sweep finds what a stop left behind). */
 export function startSchedules(workers: readonly WorkerDeclaration[]): () => void {
   const timers = workers
     .filter((worker) => worker.schedule)
     .map((worker) => {
+      const schedule = schedules[worker.schedule as keyof typeof schedules];
       const run = () => loadWorker<() => Promise<unknown>>(worker.entry).then((handler) => handler()).catch((error: Error) => console.error(`${worker.operation}: ${error.message}`));
-      void run();
-      return setInterval(run, schedules[worker.schedule as keyof typeof schedules].everyMinutes * 60_000);
+      if (schedule.runAtStart) void run();
+      const localSeconds = Number(process.env[LOCAL_INTERVALS[worker.schedule as keyof typeof schedules] ?? ''] ?? '');
+      return setInterval(run, localSeconds > 0 ? localSeconds * 1000 : schedule.everyMinutes * 60_000);
     });
   return () => timers.forEach(clearInterval);
 }

@@ -130,6 +130,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       sandboxes.social = social;
       env.SOCIAL_API_URL = `${social.url}/${SOCIAL_API_VERSION}`;
       preferEnv(env, 'SOCIAL_APP_SECRET', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET);
+      preferEnv(env, 'SOCIAL_APP_ID', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID);
     }
     if (!process.env.SEARCHADS_API_URL) {
       const searchads = await startSearchadsSandbox();

@@ -49,6 +49,7 @@ const connectionHealth = {
   connectedAt: z.string().describe('ISO 8601'),
   connectedVia: z.enum(['link', 'token']),
   expiresAt: z.string().optional().describe('When the stored grant runs out, when known (ISO 8601).'),
+  scopes: z.array(z.string()).optional().describe('The permissions the grant carries, when known.'),
 };
 const connectionsView = z.object({
   social: z.object({ adAccountId: z.string(), pageId: z.string().optional(), photoAccountId: z.string().optional(), ...connectionHealth }).optional(),

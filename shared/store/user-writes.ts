@@ -101,3 +101,26 @@ export function removeConnection(user: User, platform: ConnectedPlatform): Promi
     }),
   );
 }
+
+/**
+ * Records what a health check learnt of a connection: plain fields as they are, secrets (a renewed
+ * access token) sealed; in one write, only while the connection exists.
+ */
+export function saveConnectionHealth(user: User, platform: ConnectedPlatform, fields: Record<string, string>, secrets: Record<string, string> = {}): Promise<boolean> {
+  const values: Record<string, string> = { ...fields };
+  for (const [field, value] of Object.entries(secrets)) {
+    if (!(SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is not a secret field`);
+    values[field] = seal(value, sealOwner(user.tenantId, user.userId, platform, field));
+  }
+  const names = Object.keys(values);
+  return writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: userKey(user.tenantId, user.userId),
+      UpdateExpression: `SET ${names.map((_, index) => `connections.#platform.#f${index} = :v${index}`).join(', ')}`,
+      ConditionExpression: 'attribute_exists(connections.#platform)',
+      ExpressionAttributeNames: { '#platform': platform, ...Object.fromEntries(names.map((name, index) => [`#f${index}`, name])) },
+      ExpressionAttributeValues: Object.fromEntries(names.map((name, index) => [`:v${index}`, values[name]])),
+    }),
+  );
+}

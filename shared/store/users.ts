@@ -47,13 +47,16 @@ export function openConnection<P extends ConnectedPlatform>(user: User, platform
  * (`status`, `connectedAt`, `connectedVia`; a connection stored before health was kept reads as an
  * active token connection made with the user).
  */
-export function publicConnections(user: User): Record<string, Record<string, string>> {
-  const shown: Record<string, Record<string, string>> = {};
+export function publicConnections(user: User): Record<string, Record<string, unknown>> {
+  const shown: Record<string, Record<string, unknown>> = {};
   for (const [platform, stored] of Object.entries(user.connections) as Array<[ConnectedPlatform, Record<string, string>]>) {
-    const secrets = SECRET_FIELDS[platform] as readonly string[];
-    const { statusChangedAt: _changed, ...fields } = Object.fromEntries(Object.entries(stored).filter(([field]) => !secrets.includes(field)));
-    shown[platform] = { status: 'active', connectedAt: user.createdAt, connectedVia: 'token', ...fields };
+    const hidden = [...(SECRET_FIELDS[platform] as readonly string[]), ...BOOKKEEPING_FIELDS];
+    const { scopes, ...fields } = Object.fromEntries(Object.entries(stored).filter(([field]) => !hidden.includes(field)));
+    shown[platform] = { status: 'active', connectedAt: user.createdAt, connectedVia: 'token', ...fields, ...(scopes ? { scopes: scopes.split(' ') } : {}) };
   }
   return shown;
 }
+
+/** What the lifecycle keeps for itself: when it last changed, checked or renewed a connection. */
+const BOOKKEEPING_FIELDS = ['statusChangedAt', 'lastCheckedAt', 'lastRefreshedAt'];
 

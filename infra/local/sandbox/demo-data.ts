@@ -23,6 +23,7 @@ export const DEMO_CONNECTIONS = {
 
 /** App credentials the sandboxes expect when none are configured. */
 export const SANDBOX_APP_CREDENTIALS = {
+  SOCIAL_APP_ID: '1234567890123456',
   SOCIAL_APP_SECRET: 'sandbox-social-app-secret',
   SEARCHADS_DEVELOPER_TOKEN: 'sandbox-developer-token',
   SEARCHADS_CLIENT_ID: 'sandbox-client-id.apps.example',

@@ -95,10 +95,13 @@ export interface SocialState {
   leadForms: Map<string, Row & { pageId: string }>;
   pageTokens: Map<string, string>;
   audiences: Map<string, CustomAudience>;
+  /** when a user token runs out (epoch ms), fixed the first time the sandbox sees it */
+  tokenExpiries: Map<string, number>;
 }
 
 function seedState(): SocialState {
   return {
+    tokenExpiries: new Map(),
     images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
     videos: new Map([[DEMO_AD_ACCOUNT, seedVideos(DEMO_PAGE_ID)]]),
     campaigns: new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]),
@@ -509,6 +512,46 @@ export interface SocialSandbox extends Sandbox {
   state: SocialState;
 }
 
+/** A long-lived user token lives 60 days; a token naming `EXPIRESIN<n>D` runs out n days after the sandbox first sees it. */
+const USER_TOKEN_DAYS = 60;
+
+/**
+ * Contract connect.md §1.5: what the platform knows of a user token, asked with our app token
+ * (`<app id>|<app secret>`). Always HTTP 200; an invalid token says so in `data`.
+ */
+function debugToken(request: SandboxRequest, state: SocialState, appId: string, appSecret: string): SandboxResponse {
+  const appToken = request.query.get('access_token') ?? request.headers.authorization?.replace(/^Bearer\s+/, '');
+  if (appToken !== `${appId}|${appSecret}`) return graphError(190, 'Invalid OAuth access token signature.');
+  const input = request.query.get('input_token') ?? '';
+  const invalid = (message: string, subcode?: number) => ({
+    status: 200,
+    body: { data: { app_id: appId, type: 'USER', is_valid: false, scopes: [], error: { code: 190, message, ...(subcode ? { subcode } : {}) } } },
+  });
+  if (!/^EAA[A-Za-z0-9]{8,}$/.test(input) || input.includes('REVOKED')) return invalid('Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', 460);
+  const now = clock.now();
+  if (!state.tokenExpiries.has(input)) {
+    const days = Number(/EXPIRESIN(\d+)D/.exec(input)?.[1] ?? USER_TOKEN_DAYS);
+    state.tokenExpiries.set(input, input.includes('EXPIRED') ? now - 60_000 : now + days * 86_400_000);
+  }
+  const expiresAt = state.tokenExpiries.get(input) as number;
+  if (expiresAt <= now) return invalid(`Error validating access token: Session has expired.`, 463);
+  return {
+    status: 200,
+    body: {
+      data: {
+        app_id: appId,
+        type: 'USER',
+        application: 'Ad campaign API (sandbox)',
+        data_access_expires_at: Math.floor((now + 90 * 86_400_000) / 1000),
+        expires_at: Math.floor(expiresAt / 1000),
+        is_valid: true,
+        scopes: ['ads_management', 'ads_read', 'business_management', 'pages_show_list', 'pages_read_engagement', 'pages_manage_ads', 'instagram_basic'],
+        user_id: createHmac('sha256', 'sandbox-user').update(input).digest('hex').replace(/[a-f]/g, '').slice(0, 15) || '100000000000001',
+      },
+    },
+  };
+}
+
 const ID = '(?<node>[0-9]+)';
 const VERSION = '/(?<version>v[0-9]+\\.[0-9]+)';
 
@@ -526,7 +569,7 @@ function loadAudiences(file: string): Map<string, CustomAudience> {
 }
 
 /** `audiencesFile`: where audiences and their upload sessions are kept across restarts (the data folder). */
-export async function startSocialSandbox(options: { appSecret?: string; audiencesFile?: string } = {}): Promise<SocialSandbox> {
+export async function startSocialSandbox(options: { appId?: string; appSecret?: string; audiencesFile?: string } = {}): Promise<SocialSandbox> {
   const state = seedState();
   const { audiencesFile } = options;
   if (audiencesFile) state.audiences = loadAudiences(audiencesFile);
@@ -549,7 +592,9 @@ export async function startSocialSandbox(options: { appSecret?: string; audience
       return handle({ ...call, publicBase: `${publicBase}/${params.version}` }, state, params);
     },
   });
+  const appId = options.appId ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID;
   const routes: SandboxRoute[] = [
+    { method: 'GET', path: new RegExp(`^${VERSION}/debug_token$`), handle: (request) => debugToken(request, state, appId, appSecret) },
     graph('GET', '/act_(?<account>[0-9]+)/adimages', accountEdge('images', 'AdImage')),
     graph('GET', '/act_(?<account>[0-9]+)/advideos', accountEdge('videos', 'AdVideo')),
     graph('GET', '/act_(?<account>[0-9]+)/campaigns', accountEdge('campaigns', 'Campaign')),

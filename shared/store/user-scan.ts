@@ -1,0 +1,23 @@
+import { ScanCommand } from '@aws-sdk/lib-dynamodb';
+import { documentStore, mainTableName } from './client.ts';
+import type { User } from './users.ts';
+
+/**
+ * Every user (of one tenant, when given), a page of the table at a time: only the connection
+ * lifecycle, a batch job, reads the whole table, so this module is in no request's bundle.
+ */
+export async function* allUsers(tenantId?: string): AsyncGenerator<User> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentStore().send(
+      new ScanCommand({
+        TableName: mainTableName(),
+        FilterExpression: tenantId ? 'sk = :user AND tenantId = :tenant' : 'sk = :user',
+        ExpressionAttributeValues: { ':user': 'USER', ...(tenantId ? { ':tenant': tenantId } : {}) },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) yield { tenantId: item.tenantId, userId: item.userId, createdAt: item.createdAt, connections: item.connections ?? {} } as User;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
