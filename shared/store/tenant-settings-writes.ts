@@ -1,5 +1,5 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { documentStore, mainTableName } from './client.ts';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
 import { secretOwner, settingsKey, type TenantSettings } from './tenant-settings.ts';
 
@@ -9,3 +9,17 @@ export async function saveTenantSettings(tenantId: string, settings: TenantSetti
 }
 
 export const sealWebhookSecret = (tenantId: string, secret: string) => seal(secret, secretOwner(tenantId));
+
+/** Disables the webhook at `url` (its receiver answered 410), unless the tenant has set another since. */
+export function disableWebhook(tenantId: string, url: string, at: string): Promise<boolean> {
+  return writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: settingsKey(tenantId),
+      UpdateExpression: 'SET webhook.disabledAt = :at',
+      ConditionExpression: 'webhook.#url = :url',
+      ExpressionAttributeNames: { '#url': 'url' },
+      ExpressionAttributeValues: { ':at': at, ':url': url },
+    }),
+  );
+}

@@ -2,7 +2,7 @@ import { Webhook } from 'standardwebhooks';
 import { clock } from '../clock.ts';
 import { config } from '../config.ts';
 import { log } from '../http/logger.ts';
-import { saveTenantSettings } from '../store/tenant-settings-writes.ts';
+import { disableWebhook } from '../store/tenant-settings-writes.ts';
 import { loadTenantSettings, openWebhookSecret } from '../store/tenant-settings.ts';
 import { abandonWebhookEvent, markPending, recordAttempt } from '../store/webhook-event-writes.ts';
 import { loadWebhookEvent, type WebhookEventRef } from '../store/webhook-events.ts';
@@ -42,7 +42,8 @@ export async function attemptDelivery(ref: WebhookEventRef): Promise<{ retryAfte
   const recorded = await recordAttempt(ref, event.attempts, { status, lastStatus: outcome.status, lastAttemptAt: attemptedAt });
   if (!recorded) return {}; // another run recorded this attempt first
   if (gone) {
-    await saveTenantSettings(ref.tenantId, { ...settings, webhook: { ...webhook, disabledAt: attemptedAt } });
+    // a conditional write: a webhook the tenant changed meanwhile is not the one that is gone
+    await disableWebhook(ref.tenantId, webhook.url, attemptedAt);
     log().warn('the webhook receiver answered 410 Gone; the tenant’s webhook is disabled', { eventId: event.id });
   }
   return retryAfterSeconds === undefined ? {} : { retryAfterSeconds };
