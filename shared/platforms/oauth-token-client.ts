@@ -73,6 +73,71 @@ export async function refreshGrant(endpoint: TokenEndpoint, refreshToken: string
   });
 }
 
+/** What an authorization-code exchange issues (RFC 6749 §4.1.4). */
+export interface IssuedGrant extends IssuedToken {
+  refreshToken?: string;
+  /** seconds, where the platform limits the refresh token's life */
+  refreshExpiresIn?: number;
+  /** as granted (space- or comma-separated upstream) */
+  scopes: string[];
+  /** OpenID Connect id token, when `openid` was asked */
+  idToken?: string;
+}
+
+/**
+ * An authorization-code exchange's answer. A code is single-use, so nothing is sent twice: a 5xx is
+ * the platform's failure for the person to try again; a refused code (used, expired, another
+ * redirect URI or PKCE verifier: `invalid_grant`, or LinkedIn's `invalid_request` "Unable to retrieve
+ * access token") means going through consent again; `invalid_client` and a redirect URI the platform
+ * does not know are ours, logged as operator errors.
+ */
+export function classifyCodeExchange(endpoint: TokenEndpoint, response: UpstreamResponse): Verdict<IssuedGrant> {
+  const parsed = parseJson(response.text) as
+    | { access_token?: string; expires_in?: number; refresh_token?: string; refresh_token_expires_in?: number; scope?: string; id_token?: string; error?: string; error_description?: string }
+    | undefined;
+  if (response.status === 200 && parsed?.access_token) {
+    return ok({
+      accessToken: parsed.access_token,
+      expiresIn: Number(parsed.expires_in) || DEFAULT_LIFETIME_SECONDS,
+      ...(parsed.refresh_token ? { refreshToken: parsed.refresh_token } : {}),
+      ...(parsed.refresh_token_expires_in ? { refreshExpiresIn: Number(parsed.refresh_token_expires_in) } : {}),
+      scopes: (parsed.scope ?? '').split(/[\s,]+/).filter(Boolean),
+      ...(parsed.id_token ? { idToken: parsed.id_token } : {}),
+    });
+  }
+  const codeRefused =
+    response.status === 400 && (parsed?.error === 'invalid_grant' || (parsed?.error === 'invalid_request' && /^Unable to retrieve access token/.test(parsed.error_description ?? '')));
+  if (codeRefused) return fail(new PlatformAuthExpired(endpoint.platform, 'The authorization code was already used or has expired; connect the account again.'));
+  if (response.status < 500 && response.status !== 429) log().error('the platform refused our code exchange', { platform: endpoint.platform, status: response.status, error: parsed?.error });
+  return fail(new PlatformUnavailable(endpoint.platform, new Error(`code exchange answered ${response.status} ${parsed?.error ?? ''}`)));
+}
+
+/** Exchanges an authorization code once (no retry: a code is single-use), with the PKCE verifier where one was sent. */
+export async function exchangeAuthorizationCode(
+  endpoint: TokenEndpoint,
+  grant: { code: string; redirectUri: string; codeVerifier?: string },
+  budget: CallBudget,
+): Promise<IssuedGrant> {
+  const body = new URLSearchParams({
+    grant_type: 'authorization_code',
+    code: grant.code,
+    redirect_uri: grant.redirectUri,
+    client_id: endpoint.clientId ?? '',
+    client_secret: endpoint.clientSecret ?? '',
+    ...(grant.codeVerifier ? { code_verifier: grant.codeVerifier } : {}),
+  }).toString();
+  return callPlatform(budget, {
+    platform: endpoint.platform,
+    request: () => ({
+      url: endpoint.url,
+      init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
+      logPath: new URL(endpoint.url).pathname,
+    }),
+    classify: (response) => classifyCodeExchange(endpoint, response),
+    retrySafe: false,
+  });
+}
+
 interface CachedToken {
   token: Promise<string>;
   value?: string;

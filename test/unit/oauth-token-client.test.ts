@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalClock } from '../../infra/local/clock.ts';
 import { useClock } from '../../shared/clock.ts';
 import { PlatformAuthExpired, PlatformUnavailable } from '../../shared/errors.ts';
-import { accessTokenFor, refreshGrant, type TokenEndpoint } from '../../shared/platforms/oauth-token-client.ts';
+import { accessTokenFor, exchangeAuthorizationCode, refreshGrant, type TokenEndpoint } from '../../shared/platforms/oauth-token-client.ts';
 
 /** The one OAuth token client against a token endpoint on loopback that answers as each case needs. */
 let server: Server;
@@ -68,5 +68,24 @@ describe('OAuth token client', () => {
     expect(new Set(tokens).size).toBe(1);
     expect(await accessTokenFor(endpoint, '1//shared', budget())).toBe(tokens[0]);
     expect(received).toHaveLength(1);
+  });
+
+  it('exchanges an authorization code once, with the PKCE verifier, and never sends a code twice', async () => {
+    received.length = 0;
+    const grant = await exchangeAuthorizationCode(endpoint, { code: '4/code-a', redirectUri: 'https://api.example.com/auth/callback/searchads', codeVerifier: 'v'.repeat(43) }, budget());
+    expect(grant.accessToken).toMatch(/^token-/);
+    expect(Object.fromEntries(received[0] as URLSearchParams)).toEqual({
+      grant_type: 'authorization_code',
+      code: '4/code-a',
+      redirect_uri: 'https://api.example.com/auth/callback/searchads',
+      client_id: 'app-id',
+      client_secret: 'app-secret',
+      code_verifier: 'v'.repeat(43),
+    });
+    received.length = 0;
+    answers.push({ status: 503, body: {} });
+    await expect(exchangeAuthorizationCode(endpoint, { code: '4/code-b', redirectUri: 'https://api.example.com/cb' }, budget())).rejects.toBeInstanceOf(PlatformUnavailable);
+    expect(received).toHaveLength(1);
+    expect((received[0] as URLSearchParams).has('code_verifier')).toBe(false);
   });
 });
