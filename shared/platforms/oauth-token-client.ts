@@ -54,13 +54,9 @@ export function classifyTokenResponse(endpoint: TokenEndpoint, response: Upstrea
   return fail(new PlatformUnavailable(endpoint.platform, new Error(`token endpoint answered ${response.status} ${parsed.error ?? ''}`)));
 }
 
-export async function refreshGrant(endpoint: TokenEndpoint, refreshToken: string, budget: CallBudget): Promise<IssuedToken> {
-  const body = new URLSearchParams({
-    grant_type: 'refresh_token',
-    client_id: endpoint.clientId ?? '',
-    client_secret: endpoint.clientSecret ?? '',
-    refresh_token: refreshToken,
-  }).toString();
+/** One token-endpoint request: our client credentials and the grant's fields, form-encoded in the body (never the URL). */
+function postGrant<T>(endpoint: TokenEndpoint, fields: Record<string, string>, budget: CallBudget, classify: (response: UpstreamResponse) => Verdict<T>, retrySafe: boolean): Promise<T> {
+  const body = new URLSearchParams({ ...fields, client_id: endpoint.clientId ?? '', client_secret: endpoint.clientSecret ?? '' }).toString();
   return callPlatform(budget, {
     platform: endpoint.platform,
     request: () => ({
@@ -68,9 +64,13 @@ export async function refreshGrant(endpoint: TokenEndpoint, refreshToken: string
       init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
       logPath: new URL(endpoint.url).pathname,
     }),
-    classify: (response) => classifyTokenResponse(endpoint, response),
-    retrySafe: true,
+    classify,
+    retrySafe,
   });
+}
+
+export function refreshGrant(endpoint: TokenEndpoint, refreshToken: string, budget: CallBudget): Promise<IssuedToken> {
+  return postGrant(endpoint, { grant_type: 'refresh_token', refresh_token: refreshToken }, budget, (response) => classifyTokenResponse(endpoint, response), true);
 }
 
 /** What an authorization-code exchange issues (RFC 6749 §4.1.4). */
@@ -113,29 +113,13 @@ export function classifyCodeExchange(endpoint: TokenEndpoint, response: Upstream
 }
 
 /** Exchanges an authorization code once (no retry: a code is single-use), with the PKCE verifier where one was sent. */
-export async function exchangeAuthorizationCode(
+export function exchangeAuthorizationCode(
   endpoint: TokenEndpoint,
   grant: { code: string; redirectUri: string; codeVerifier?: string },
   budget: CallBudget,
 ): Promise<IssuedGrant> {
-  const body = new URLSearchParams({
-    grant_type: 'authorization_code',
-    code: grant.code,
-    redirect_uri: grant.redirectUri,
-    client_id: endpoint.clientId ?? '',
-    client_secret: endpoint.clientSecret ?? '',
-    ...(grant.codeVerifier ? { code_verifier: grant.codeVerifier } : {}),
-  }).toString();
-  return callPlatform(budget, {
-    platform: endpoint.platform,
-    request: () => ({
-      url: endpoint.url,
-      init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body },
-      logPath: new URL(endpoint.url).pathname,
-    }),
-    classify: (response) => classifyCodeExchange(endpoint, response),
-    retrySafe: false,
-  });
+  const fields = { grant_type: 'authorization_code', code: grant.code, redirect_uri: grant.redirectUri, ...(grant.codeVerifier ? { code_verifier: grant.codeVerifier } : {}) };
+  return postGrant(endpoint, fields, budget, (response) => classifyCodeExchange(endpoint, response), false);
 }
 
 interface CachedToken {
