@@ -55,8 +55,14 @@ export function classifyTokenResponse(endpoint: TokenEndpoint, response: Upstrea
 }
 
 /** One token-endpoint request: our client credentials and the grant's fields, form-encoded in the body (never the URL). */
-function postGrant<T>(endpoint: TokenEndpoint, fields: Record<string, string>, budget: CallBudget, classify: (response: UpstreamResponse) => Verdict<T>, retrySafe: boolean): Promise<T> {
-  const body = new URLSearchParams({ ...fields, client_id: endpoint.clientId ?? '', client_secret: endpoint.clientSecret ?? '' }).toString();
+function postGrant<T>(
+  endpoint: TokenEndpoint,
+  { grant_type, ...fields }: { grant_type: string } & Record<string, string>,
+  budget: CallBudget,
+  classify: (response: UpstreamResponse) => Verdict<T>,
+  retrySafe: boolean,
+): Promise<T> {
+  const body = new URLSearchParams({ grant_type, client_id: endpoint.clientId ?? '', client_secret: endpoint.clientSecret ?? '', ...fields }).toString();
   return callPlatform(budget, {
     platform: endpoint.platform,
     request: () => ({
