@@ -1,35 +1,14 @@
 import { BlockList, isIP } from 'node:net';
 
 /** Which addresses a URL given by a client may reach: the public internet, plus networks configuration names. */
-const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 3],
-] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 127],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const) {
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
-}
+/** Loopback, private, shared, link-local (cloud metadata), documentation, benchmarking and multicast ranges. */
+const NOT_PUBLIC_CIDRS = [
+  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24',
+  '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/3',
+  '::/127', '64:ff9b::/96', '100::/64', '2001:db8::/32', 'fc00::/7', 'fe80::/10', 'ff00::/8',
+];
+// built on first use: a module with no top-level work is dropped from bundles that never check an address
+let notPublic: BlockList | undefined;
 
 export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
@@ -41,7 +20,8 @@ export function isPublicAddress(address: string): boolean {
     if (mapped) return isPublicAddress(mapped[1] as string);
     if (/^::ffff:/i.test(address)) return false;
   }
-  return !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
+  notPublic ??= parseNetworks(NOT_PUBLIC_CIDRS);
+  return !notPublic.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /**
