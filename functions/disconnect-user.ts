@@ -2,7 +2,7 @@ import { PlatformNotConnected } from '../shared/errors.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { disconnectRequest } from '../shared/schemas/users.ts';
 import { removeConnection } from '../shared/store/user-writes.ts';
-import { emitWebhookEvent } from '../shared/webhooks/events.ts';
+import { emitWebhookEvent } from '../shared/webhooks/emit.ts';
 import { declaration } from './disconnect-user.declaration.ts';
 
 /**

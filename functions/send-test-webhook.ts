@@ -1,7 +1,7 @@
 import { NotFound } from '../shared/errors.ts';
 import { defineOperation } from '../shared/http/operation.ts';
 import { sendTestWebhookRequest } from '../shared/schemas/tenant.ts';
-import { emitWebhookEvent } from '../shared/webhooks/events.ts';
+import { emitWebhookEvent } from '../shared/webhooks/emit.ts';
 import { declaration } from './send-test-webhook.declaration.ts';
 
 export const handler = defineOperation({

@@ -16,8 +16,8 @@ export interface FunctionNeeds {
   entry: string;
   /**
    * upstream platform the function calls: it then needs the app-credentials secret and the connection
-   * key, and, to mark a refused connection reconnect_required and say so, table writes and the
-   * webhook queue (see grantsOf)
+   * key, and table writes, to mark a refused connection reconnect_required and store the event
+   * (see grantsOf)
    */
   platform?: Platform;
   /** calls every platform (a batch job): needs what a platform operation needs, for all of them */
@@ -90,7 +90,8 @@ export function grantsOf(needs: Partial<FunctionNeeds>): {
 } {
   const callsPlatforms = Boolean(needs.platform || needs.callsPlatforms);
   const sendsTo = new Set<QueueId>(needs.sendsTo ?? []);
-  if (callsPlatforms) sendsTo.add('WebhookDeliveries');
+  // the lifecycle announces what it finds at once; a platform operation leaves its rare event to the sweep
+  if (needs.callsPlatforms) sendsTo.add('WebhookDeliveries');
   return {
     writes: Boolean(needs.writes || callsPlatforms),
     scans: Boolean(needs.scansTable),

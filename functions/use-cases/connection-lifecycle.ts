@@ -8,7 +8,7 @@ import type { CallBudget } from '../../shared/platforms/upstream.ts';
 import { allUsers } from '../../shared/store/user-scan.ts';
 import { markReconnectRequired, saveConnectionHealth } from '../../shared/store/user-writes.ts';
 import { openConnection, type User } from '../../shared/store/users.ts';
-import { emitWebhookEvent } from '../../shared/webhooks/events.ts';
+import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
 
 /**
  * DESIGN.md "Connection health": keeps every connection alive or says it is not. Professional

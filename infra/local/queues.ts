@@ -20,7 +20,6 @@ const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export interface LocalQueues {
   endpoint: string;
   urls: Record<QueueId, string>;
-  dlqUrls: Record<QueueId, string>;
   close(): Promise<void>;
 }
 
@@ -29,7 +28,6 @@ export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
   const endpoint = `http://127.0.0.1:${server.port}`;
   const client = new SQSClient({ endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
   const urls = {} as Record<QueueId, string>;
-  const dlqUrls = {} as Record<QueueId, string>;
   // an existing queue (a restart on the same data folder) keeps its messages and takes the attributes again
   const ensureQueue = async (name: string, attributes: Record<string, string>) => {
     const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name }));
@@ -47,9 +45,8 @@ export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
       VisibilityTimeout: visibilityOverride ?? String(queue.visibilityTimeoutSeconds),
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
     });
-    dlqUrls[queue.id] = dlqUrl;
   }
-  return { endpoint, urls, dlqUrls, close: () => server.stop() };
+  return { endpoint, urls, close: () => server.stop() };
 }
 
 const loadWorker = async <T>(entry: string) => ((await import(pathToFileURL(join(projectRoot, entry)).href)) as { handler: T }).handler;

@@ -8,7 +8,7 @@ import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../../shared/platform
 import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
-import { startConsumers, startLocalQueues, startSchedules, type LocalQueues } from './queues.ts';
+import { startConsumers, startLocalQueues, startSchedules } from './queues.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 import { queueDefinitions } from '../../shared/queues.ts';
 import { workers } from '../../functions/workers/index.ts';
@@ -55,7 +55,6 @@ export interface LocalStack {
   url: string;
   /** the local webhook endpoint (GET /received lists what it got) */
   webhookReceiverUrl: string;
-  queues: LocalQueues;
   apiKey: string;
   dataDir: string;
   sandboxes: Partial<Record<'social' | 'searchads' | 'professional', Sandbox>>;
@@ -171,7 +170,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     return {
       url: gateway.url,
       webhookReceiverUrl: receiver.url,
-      queues,
       apiKey,
       dataDir,
       sandboxes,

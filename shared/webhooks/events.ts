@@ -6,15 +6,14 @@ import type { WebhookEventType } from '../schemas/tenant.ts';
 import { loadTenantSettings } from '../store/tenant-settings.ts';
 import { storeWebhookEvent } from '../store/webhook-event-writes.ts';
 import type { WebhookEvent } from '../store/webhook-events.ts';
-import { queueDelivery } from './queue.ts';
 import { subscribed } from './subscription.ts';
 
 /**
- * Sends an event to the tenant's webhook: written to the store first, then queued. A failure to
- * queue loses nothing: the event stays pending and the sweep queues it once it is overdue.
- * Returns the stored event, or undefined when the tenant takes no such event.
+ * Writes an event to the store, pending, to be queued by the sweep once `dueInMs` has passed. Alone
+ * (due at once) it serves the rare events of request paths that should not carry the queue's client
+ * (a platform refusing a grant): they reach the tenant within one sweep interval instead of at once.
  */
-export async function emitWebhookEvent(tenantId: string, type: WebhookEventType, data: Record<string, unknown>): Promise<WebhookEvent | undefined> {
+export async function recordWebhookEvent(tenantId: string, type: WebhookEventType, data: Record<string, unknown>, dueInMs = 0): Promise<WebhookEvent | undefined> {
   const { webhook } = await loadTenantSettings(tenantId);
   if (!subscribed(webhook, type)) return undefined;
   const now = clock.now();
@@ -31,9 +30,6 @@ export async function emitWebhookEvent(tenantId: string, type: WebhookEventType,
     lastStatus: null,
     lastAttemptAt: null,
   };
-  await storeWebhookEvent(event, now + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000);
-  await queueDelivery({ tenantId, sk: event.sk }).catch((error: unknown) => {
-    log().warn('webhook event stored but not queued; the sweep will queue it', { eventId: id, reason: (error as Error).name });
-  });
+  await storeWebhookEvent(event, now + dueInMs);
   return event;
 }

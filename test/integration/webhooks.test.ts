@@ -142,6 +142,9 @@ describe('webhook delivery', () => {
     const deliveries = deliveriesOf(id);
     expect(deliveries).toHaveLength(3);
     for (const delivery of deliveries) expect(() => verifyWithPackage(secret, delivery)).not.toThrow();
+    // each attempt carries its own timestamp (the retries are at least a second apart)
+    expect(new Set(deliveries.map((delivery) => delivery.headers['webhook-timestamp'])).size).toBe(3);
+    expect(new Set(deliveries.map((delivery) => delivery.headers['webhook-signature'])).size).toBe(3);
   });
 
   it('gives up on a receiver that hangs after the timeout, and tries again', async () => {

@@ -12,7 +12,7 @@ export const TEST_WEBHOOK_ENV = { WEBHOOK_RETRY_DELAYS: '1,1,1', WEBHOOK_TIMEOUT
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: { url: string; apiKey: string; env: Record<string, string>; sandboxes: Record<string, string>; webhookReceiverUrl: string };
+    stack: { url: string; apiKey: string; env: Record<string, string>; sandboxes: Record<string, string> };
   }
 }
 
@@ -28,7 +28,6 @@ export default async function setup(project: TestProject) {
     url: stack.url,
     apiKey: stack.apiKey,
     env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: '1000', ...TEST_WEBHOOK_ENV },
-    webhookReceiverUrl: stack.webhookReceiverUrl,
     sandboxes: Object.fromEntries(Object.entries(stack.sandboxes).map(([name, sandbox]) => [name, sandbox.url])),
   });
   return async () => {
