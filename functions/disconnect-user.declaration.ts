@@ -5,6 +5,6 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/users/disconnect',
   entry: handlerBeside(import.meta.url),
-  writes: true,
-  sendsTo: ['WebhookDeliveries'],
+  // revokes a grant made through a connect link upstream, on whichever platform it is
+  callsPlatforms: true,
 };

@@ -1,21 +1,17 @@
-import { PlatformNotConnected } from '../shared/errors.ts';
+import { loadAppCredentials } from '../shared/app-credentials.ts';
 import { defineOperation } from '../shared/http/operation.ts';
+import { budgetFrom } from '../shared/platforms/upstream.ts';
 import { disconnectRequest } from '../shared/schemas/users.ts';
-import { removeConnection } from '../shared/store/user-writes.ts';
-import { emitWebhookEvent } from '../shared/webhooks/emit.ts';
 import { declaration } from './disconnect-user.declaration.ts';
+import { disconnect } from './use-cases/disconnect.ts';
 
-/**
- * Removes a connection and its tokens and sends `connection.disconnected`. Tokens given to create_user
- * are the client's own (it ran the OAuth itself, or they are system-user tokens it uses elsewhere), so
- * they are forgotten here, not revoked upstream.
- */
+/** POST /users/disconnect: removes a connection, revoking a linked grant upstream (see the use case). */
 export const handler = defineOperation({
   declaration,
   request: disconnectRequest,
-  run: async ({ input, user }) => {
-    if (!(await removeConnection(user, input.platform))) throw new PlatformNotConnected(input.platform, `This user has no ${input.platform} connection to remove.`);
-    await emitWebhookEvent(user.tenantId, 'connection.disconnected', { userId: user.userId, platform: input.platform, status: 'disconnected' });
+  credentials: loadAppCredentials,
+  run: async ({ input, user, context }) => {
+    await disconnect(user, input.platform, budgetFrom(context));
     return { userId: user.userId, platform: input.platform, status: 'disconnected' as const };
   },
 });

@@ -20,6 +20,11 @@ import { declaration as getTenantSettings } from './get-tenant-settings.declarat
 import { declaration as updateTenantSettings } from './update-tenant-settings.declaration.ts';
 import { declaration as listWebhookEvents } from './list-webhook-events.declaration.ts';
 import { declaration as sendTestWebhook } from './send-test-webhook.declaration.ts';
+import { declaration as createLink } from './create-link.declaration.ts';
+import { declaration as connectStart } from './connect-start.declaration.ts';
+import { declaration as connectCallback } from './connect-callback.declaration.ts';
+import { declaration as showAccountPicker } from './show-account-picker.declaration.ts';
+import { declaration as chooseAccount } from './choose-account.declaration.ts';
 export { declaration as fallbackRoute } from './route-not-found.declaration.ts';
 
 /**
@@ -29,10 +34,30 @@ export { declaration as fallbackRoute } from './route-not-found.declaration.ts';
 export type Route = FunctionDeclaration;
 
 export const routes: readonly Route[] = [
-  createUser, getProfile, disconnectUser, getCampaignOptimizationHistory, recordCampaignOptimization, getAdAccountMedia, getPhotoPageMedia, searchTargetingLocations, getCampaignsList, createLeadForm, createSocialCsvAudience, getSearchAdsResult, createSearchCampaign, createProfessionalCsvAudience, getTenantSettings, updateTenantSettings, listWebhookEvents, sendTestWebhook, openapiDocument, apiReferencePage, apiReferenceScript,
+  createUser, getProfile, disconnectUser, getCampaignOptimizationHistory, recordCampaignOptimization, getAdAccountMedia, getPhotoPageMedia, searchTargetingLocations, getCampaignsList, createLeadForm, createSocialCsvAudience, getSearchAdsResult, createSearchCampaign, createProfessionalCsvAudience, getTenantSettings, updateTenantSettings, listWebhookEvents, sendTestWebhook, createLink, connectStart, connectCallback, showAccountPicker, chooseAccount, openapiDocument, apiReferencePage, apiReferenceScript,
 ];
 
-export function findRoute(method: string, path: string): { route?: Route; allowed: string[] } {
-  const samePath = routes.filter((route) => route.path === path);
-  return { route: samePath.find((route) => route.method === method), allowed: samePath.map((route) => route.method) };
+/** A route path as a pattern: `{name}` matches one non-empty path segment. */
+function pathPattern(path: string): RegExp {
+  const source = path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{(\w+)\}/g, '(?<$1>[^/]+)');
+  return new RegExp(`^${source}$`);
+}
+/** A path segment as API Gateway hands it over: percent-decoded, or as it came when it does not decode. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+const patterns = new Map(routes.map((route) => [route, pathPattern(route.path)]));
+
+/** The route for a request, its path parameters, and the methods its path allows (for 405). */
+export function findRoute(method: string, path: string): { route?: Route; allowed: string[]; pathParameters?: Record<string, string> } {
+  const samePath = routes
+    .map((route) => ({ route, match: (patterns.get(route) as RegExp).exec(path) }))
+    .filter((candidate): candidate is { route: Route; match: RegExpExecArray } => candidate.match !== null);
+  const chosen = samePath.find(({ route }) => route.method === method);
+  const pathParameters = chosen?.match.groups ? Object.fromEntries(Object.entries(chosen.match.groups).map(([name, value]) => [name, decodedSegment(value)])) : undefined;
+  return { route: chosen?.route, allowed: samePath.map(({ route }) => route.method), ...(pathParameters ? { pathParameters } : {}) };
 }

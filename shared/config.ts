@@ -34,6 +34,17 @@ const configSchema = z.object({
   PROFESSIONAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.professionalApiUrl),
   PROFESSIONAL_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.professionalOauthUrl),
   PROFESSIONAL_API_VERSION: z.string().regex(/^\d{6}$/).default(UPSTREAM_DEFAULTS.professionalApiVersion),
+  /** connect links (DESIGN.md "Connect links"): consent screens, revocation and token introspection */
+  SOCIAL_AUTHORIZE_URL: z.url().default(UPSTREAM_DEFAULTS.socialAuthorizeUrl),
+  /** when set, the social consent URL carries this Login-for-Business configuration instead of `scope` */
+  SOCIAL_LOGIN_CONFIG_ID: optionalSecret,
+  SEARCHADS_AUTHORIZE_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsAuthorizeUrl),
+  SEARCHADS_REVOKE_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsRevokeUrl),
+  PROFESSIONAL_AUTHORIZE_URL: z.url().default(UPSTREAM_DEFAULTS.professionalAuthorizeUrl),
+  PROFESSIONAL_INTROSPECT_URL: z.url().default(UPSTREAM_DEFAULTS.professionalIntrospectUrl),
+  PROFESSIONAL_REVOKE_URL: z.url().default(UPSTREAM_DEFAULTS.professionalRevokeUrl),
+  /** this API's own public URL: connect links and the platforms' callback URLs are built on it */
+  PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:3000'),
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(8_000),
   /**
    * Non-public networks that URLs given by clients (images, webhooks) may reach besides the public

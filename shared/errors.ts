@@ -77,7 +77,7 @@ export class UserAlreadyExists extends ServiceError {
 }
 
 export class PlatformNotConnected extends ServiceError {
-  constructor(platform: Platform, message = `This user has no ${platform} connection; add one with create_user.`) {
+  constructor(platform: Platform, message = `This user has no ${platform} connection; connect it with a connect link (/auth/create_link) or create_user.`) {
     super(409, 'PLATFORM_NOT_CONNECTED', message);
   }
 }

@@ -20,8 +20,10 @@ export interface FunctionNeeds {
    * (see grantsOf)
    */
   platform?: Platform;
-  /** calls every platform (a batch job): needs what a platform operation needs, for all of them */
+  /** calls any of the platforms (the lifecycle, connect callbacks, disconnect): needs what a platform operation needs, for all of them, and announces what it finds at once */
   callsPlatforms?: boolean;
+  /** reads our apps' client ids (a consent URL) without calling a platform */
+  readsAppCredentials?: boolean;
   /** reads the whole main table (a batch job; no request does) */
   scansTable?: boolean;
   /** the body is a CSV upload, staged in the upload bucket */
@@ -48,6 +50,11 @@ export interface FunctionDeclaration extends FunctionNeeds {
   path: string;
   /** answers without an API key and touches no table, bucket or secret (the published interface) */
   public?: boolean;
+  /**
+   * followed by a person's browser while connecting an account: no API key, redirects and HTML pages,
+   * throttled per route (the gateway's limits in the cloud)
+   */
+  browser?: { burstLimit: number; rateLimit: number };
 }
 
 /** A function that answers a queue or a schedule instead of HTTP (functions/workers/). */
@@ -90,13 +97,13 @@ export function grantsOf(needs: Partial<FunctionNeeds>): {
 } {
   const callsPlatforms = Boolean(needs.platform || needs.callsPlatforms);
   const sendsTo = new Set<QueueId>(needs.sendsTo ?? []);
-  // the lifecycle announces what it finds at once; a platform operation leaves its rare event to the sweep
+  // the lifecycle and the connect routes announce what they find at once; a platform operation leaves its rare event to the sweep
   if (needs.callsPlatforms) sendsTo.add('WebhookDeliveries');
   return {
     writes: Boolean(needs.writes || callsPlatforms),
     scans: Boolean(needs.scansTable),
     sendsTo: [...sendsTo],
-    appCredentials: callsPlatforms,
+    appCredentials: Boolean(callsPlatforms || needs.readsAppCredentials),
     connectionKey: Boolean(callsPlatforms || needs.sealsConnections),
   };
 }

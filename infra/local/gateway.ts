@@ -41,7 +41,7 @@ export function requestTime(date: Date): string {
 
 const TEXT_TYPES = /^(text\/|application\/(?:[\w.+-]+\+)?(?:json|xml)|application\/x-www-form-urlencoded|application\/javascript)/i;
 
-export function buildEvent(request: IncomingMessage, body: Buffer, routeKey: string): APIGatewayProxyEventV2 {
+export function buildEvent(request: IncomingMessage, body: Buffer, routeKey: string, pathParameters?: Record<string, string>): APIGatewayProxyEventV2 {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(request.headers)) {
@@ -60,6 +60,7 @@ export function buildEvent(request: IncomingMessage, body: Buffer, routeKey: str
     ...(request.headers.cookie ? { cookies: request.headers.cookie.split(/;\s*/) } : {}),
     headers,
     ...(queryStringParameters ? { queryStringParameters } : {}),
+    ...(pathParameters ? { pathParameters } : {}),
     requestContext: {
       accountId: '000000000000',
       apiId: 'local',
@@ -146,14 +147,16 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   }
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
   const method = request.method ?? 'GET';
-  const { route } = findRoute(method, path);
-  const event = buildEvent(request, body, route ? `${route.method} ${route.path}` : '$default');
+  const { route, pathParameters } = findRoute(method, path);
+  const event = buildEvent(request, body, route ? `${route.method} ${route.path}` : '$default', pathParameters);
   if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_PAYLOAD_LIMIT_BYTES) {
     return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', TOO_LARGE_FOR_A_REQUEST);
   }
   const result = await invoke(route ?? fallbackRoute, event);
   if (!result) return sendEnvelope(response, 500, 'INTERNAL', 'The operation did not finish in time.');
-  const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
+  const headers: Record<string, string | string[]> = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
+  // payload 2.0: `cookies` become Set-Cookie headers
+  if (result.cookies?.length) headers['set-cookie'] = result.cookies;
   const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
   response.writeHead(result.statusCode ?? 200, headers);
   response.end(payload);

@@ -13,10 +13,10 @@ import { startWebhookReceiver } from './webhook-receiver.ts';
 import { queueDefinitions } from '../../shared/queues.ts';
 import { workers } from '../../functions/workers/index.ts';
 import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
-import { startProfessionalSandbox } from './sandbox/professional.ts';
-import { startSearchadsSandbox } from './sandbox/searchads.ts';
-import type { Sandbox } from './sandbox/server.ts';
-import { startSocialSandbox } from './sandbox/social.ts';
+import { startProfessionalSandbox, type ProfessionalSandbox } from './sandbox/professional.ts';
+import { startSearchadsSandbox, type SearchadsSandbox } from './sandbox/searchads.ts';
+import { startSocialSandbox, type SocialSandbox } from './sandbox/social.ts';
+import { callbackUrl } from '../../shared/connect/flow.ts';
 
 /**
  * The embedded local stack: dynalite, s3rver, the platform sandboxes and the local gateway in one
@@ -57,7 +57,7 @@ export interface LocalStack {
   webhookReceiverUrl: string;
   apiKey: string;
   dataDir: string;
-  sandboxes: Partial<Record<'social' | 'searchads' | 'professional', Sandbox>>;
+  sandboxes: { social?: SocialSandbox; searchads?: SearchadsSandbox; professional?: ProfessionalSandbox };
   /** the environment the functions run with (endpoints, table names, upstream URLs) */
   env: Record<string, string>;
   stop(): Promise<void>;
@@ -128,6 +128,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       closers.push(() => social.close());
       sandboxes.social = social;
       env.SOCIAL_API_URL = `${social.url}/${SOCIAL_API_VERSION}`;
+      preferEnv(env, 'SOCIAL_AUTHORIZE_URL', `${social.url}/${SOCIAL_API_VERSION}/dialog/oauth`);
       preferEnv(env, 'SOCIAL_APP_SECRET', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET);
       preferEnv(env, 'SOCIAL_APP_ID', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID);
     }
@@ -137,6 +138,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       sandboxes.searchads = searchads;
       env.SEARCHADS_API_URL = `${searchads.url}/${SEARCHADS_API_VERSION}`;
       preferEnv(env, 'SEARCHADS_OAUTH_URL', `${searchads.url}/token`);
+      preferEnv(env, 'SEARCHADS_AUTHORIZE_URL', `${searchads.url}/o/oauth2/v2/auth`);
+      preferEnv(env, 'SEARCHADS_REVOKE_URL', `${searchads.url}/revoke`);
       for (const name of ['SEARCHADS_DEVELOPER_TOKEN', 'SEARCHADS_CLIENT_ID', 'SEARCHADS_CLIENT_SECRET'] as const) {
         preferEnv(env, name, SANDBOX_APP_CREDENTIALS[name]);
       }
@@ -147,9 +150,22 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       sandboxes.professional = professional;
       env.PROFESSIONAL_API_URL = `${professional.url}/rest`;
       preferEnv(env, 'PROFESSIONAL_OAUTH_URL', `${professional.url}/oauth/v2/accessToken`);
+      preferEnv(env, 'PROFESSIONAL_AUTHORIZE_URL', `${professional.url}/oauth/v2/authorization`);
+      preferEnv(env, 'PROFESSIONAL_INTROSPECT_URL', `${professional.url}/oauth/v2/introspectToken`);
+      preferEnv(env, 'PROFESSIONAL_REVOKE_URL', `${professional.url}/oauth/v2/revoke`);
       for (const name of ['PROFESSIONAL_CLIENT_ID', 'PROFESSIONAL_CLIENT_SECRET'] as const) {
         preferEnv(env, name, SANDBOX_APP_CREDENTIALS[name]);
       }
+    }
+
+    // listening first: links and callbacks are built on the gateway's own URL (no request comes before this returns)
+    const port = options.port ?? Number(process.env.PORT ?? 3000);
+    const gateway = await startGateway(port);
+    closers.push(() => gateway.close());
+    preferEnv(env, 'PUBLIC_BASE_URL', gateway.url);
+    // the sandboxes' apps have our callbacks registered, as each platform's app would
+    for (const platform of ['social', 'searchads', 'professional'] as const) {
+      sandboxes[platform]?.state.connect.desk.redirectUris.push(callbackUrl(env.PUBLIC_BASE_URL as string, platform));
     }
 
     // The functions read their configuration from the environment, once, on first use.
@@ -157,9 +173,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await ensureTables(new DynamoDBClient({}));
     await seedDemo(apiKey);
 
-    const port = options.port ?? Number(process.env.PORT ?? 3000);
-    const gateway = await startGateway(port);
-    closers.push(() => gateway.close());
     const stopConsumers = startConsumers(queues, workers);
     closers.push(stopConsumers);
     const stopSchedules = startSchedules(workers);

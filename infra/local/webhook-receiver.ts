@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
@@ -10,7 +10,7 @@ import { openWebhookSecret, type StoredWebhook } from '../../shared/store/tenant
  * A webhook endpoint for trying webhooks on a laptop with curl alone: it checks each delivery's
  * Standard Webhooks signature against the secret of every tenant whose webhook points here (it reads
  * them from the local table, as a client's own endpoint would hold its secret), and lists what it
- * received at GET /received. `?fail=N` in the webhook URL answers 500 to the first N attempts of each
+ * received at GET /received. GET /connected shows what a connect link sent a person back with. `?fail=N` in the webhook URL answers 500 to the first N attempts of each
  * event, `?status=410` always answers that status: retries and 410 can be watched too.
  */
 export interface ReceivedWebhook {
@@ -58,6 +58,20 @@ function verifies(secret: string, id: string, timestamp: string, signature: stri
   return signature.split(' ').includes(expected);
 }
 
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * GET /connected: a stand-in for a client's own page that a connect link sends the person back to;
+ * it shows what the redirect carried (status, error, platform, userId, state).
+ */
+function sendConnectOutcome(url: URL, response: ServerResponse): void {
+  const rows = [...url.searchParams].map(([name, value]) => `<tr><th>${escapeHtml(name)}</th><td><output id="${escapeHtml(name)}">${escapeHtml(value)}</output></td></tr>`).join('');
+  const connected = url.searchParams.get('status') === 'connected';
+  response
+    .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'cache-control': 'no-store' })
+    .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connect outcome</title></head><body><h1>${connected ? 'Connected' : 'Not connected'}</h1><table>${rows}</table></body></html>`);
+}
+
 export async function startWebhookReceiver(port: number): Promise<{ url: string; received: ReceivedWebhook[]; close(): Promise<void> }> {
   const received: ReceivedWebhook[] = [];
   const attempts = new Map<string, number>();
@@ -69,6 +83,7 @@ export async function startWebhookReceiver(port: number): Promise<{ url: string;
       response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(received.filter((entry) => !id || entry.webhookId === id)));
       return;
     }
+    if (request.method === 'GET' && url.pathname === '/connected') return void sendConnectOutcome(url, response);
     if (request.method !== 'POST') return void response.writeHead(405, { allow: 'GET, POST' }).end();
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -27,8 +27,8 @@ export interface OperationCall<Input, WithUser extends boolean> {
 
 interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean> {
   /** the function's declaration beside its handler: the operation's name, whether it is idempotent */
-  declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections'>;
-  /** `loadAppCredentials`, exactly when the declaration names a platform or sealsConnections */
+  declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections' | 'callsPlatforms'>;
+  /** `loadAppCredentials`, exactly when the declaration names a platform, callsPlatforms or sealsConnections */
   credentials?: () => Promise<void>;
   /** `connectionHealth` from ./middleware/connection-health.ts, exactly when the declaration names a platform */
   connectionHealth?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
@@ -49,10 +49,11 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
 export function defineOperation<Schema extends z.ZodType, Result extends object, WithUser extends boolean = true>(
   definition: OperationDefinition<Schema, Result, WithUser>,
 ) {
-  const { operation, idempotent, platform, sealsConnections } = definition.declaration;
+  const { operation, idempotent, platform, sealsConnections, callsPlatforms } = definition.declaration;
+  const needsSecrets = Boolean(platform || sealsConnections || callsPlatforms);
   // the declaration grants, the handler's code uses: they must agree (the IAM test checks the bundles too)
   if (Boolean(idempotent) !== Boolean(definition.idempotency)) throw new Error(`${operation}: declared idempotent ${Boolean(idempotent)}, handler ${Boolean(definition.idempotency)}`);
-  if (Boolean(platform || sealsConnections) !== Boolean(definition.credentials)) throw new Error(`${operation}: declared secrets ${Boolean(platform || sealsConnections)}, handler ${Boolean(definition.credentials)}`);
+  if (needsSecrets !== Boolean(definition.credentials)) throw new Error(`${operation}: declared secrets ${needsSecrets}, handler ${Boolean(definition.credentials)}`);
   if (Boolean(platform) !== Boolean(definition.connectionHealth)) throw new Error(`${operation}: declared platform ${Boolean(platform)}, connection health ${Boolean(definition.connectionHealth)}`);
   const runIdempotently = definition.idempotency?.(operation);
 

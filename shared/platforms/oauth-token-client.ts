@@ -34,7 +34,7 @@ export function tokenEndpoint(platform: 'searchads' | 'professional'): TokenEndp
     platform === 'searchads'
       ? [settings.SEARCHADS_OAUTH_URL, settings.SEARCHADS_CLIENT_ID, settings.SEARCHADS_CLIENT_SECRET]
       : [settings.PROFESSIONAL_OAUTH_URL, settings.PROFESSIONAL_CLIENT_ID, settings.PROFESSIONAL_CLIENT_SECRET];
-  return { platform, url, clientId, clientSecret, reconnectHint: 'reconnect the account with create_user.' };
+  return { platform, url, clientId, clientSecret, reconnectHint: 'reconnect the account with a connect link (/auth/create_link).' };
 }
 
 const RENEW_BEFORE_MS = 60_000;
@@ -161,4 +161,33 @@ export async function accessTokenFor(endpoint: TokenEndpoint, refreshToken: stri
 export function forgetAccessToken(endpoint: TokenEndpoint, refreshToken: string, refused: string): void {
   const key = keyOf(endpoint, refreshToken);
   if (cache.get(key)?.value === refused) cache.delete(key);
+}
+
+/** Caches an access token issued with a grant (a code exchange), so the first calls need no refresh. */
+export function rememberAccessToken(endpoint: TokenEndpoint, refreshToken: string, accessToken: string, expiresIn: number): void {
+  cache.set(keyOf(endpoint, refreshToken), { token: Promise.resolve(accessToken), value: accessToken, expiresAt: clock.now() + expiresIn * 1000 });
+}
+
+/**
+ * Revokes a token at an RFC 7009 endpoint, the token in the form body (never the URL). A token the
+ * endpoint calls invalid is already dead, which is what a revocation wants.
+ */
+export function revokeToken(platform: Platform, url: string, fields: Record<string, string>, budget: CallBudget): Promise<void> {
+  return callPlatform(budget, {
+    platform,
+    request: () => ({
+      url,
+      init: { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(fields).toString() },
+      logPath: new URL(url).pathname,
+    }),
+    classify: (response) => {
+      if (response.status === 200) return ok(undefined);
+      const error = (parseJson(response.text) as { error?: string } | undefined)?.error;
+      if (response.status === 400 && (error === 'invalid_token' || error === 'invalid_grant')) return ok(undefined);
+      if (response.status >= 500 || response.status === 429) return retry(new PlatformUnavailable(platform));
+      log().error('the platform refused our token revocation', { platform, status: response.status, error });
+      return fail(new PlatformUnavailable(platform, new Error(`revocation answered ${response.status}`)));
+    },
+    retrySafe: true,
+  });
 }

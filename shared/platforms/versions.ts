@@ -15,4 +15,10 @@ export const UPSTREAM_DEFAULTS = {
   professionalApiUrl: 'https://api.linkedin.com/rest',
   professionalOauthUrl: 'https://www.linkedin.com/oauth/v2/accessToken',
   professionalApiVersion: PROFESSIONAL_API_VERSION,
+  socialAuthorizeUrl: `https://www.facebook.com/${SOCIAL_API_VERSION}/dialog/oauth`,
+  searchadsAuthorizeUrl: 'https://accounts.google.com/o/oauth2/v2/auth',
+  searchadsRevokeUrl: 'https://oauth2.googleapis.com/revoke',
+  professionalAuthorizeUrl: 'https://www.linkedin.com/oauth/v2/authorization',
+  professionalIntrospectUrl: 'https://www.linkedin.com/oauth/v2/introspectToken',
+  professionalRevokeUrl: 'https://www.linkedin.com/oauth/v2/revoke',
 } as const;

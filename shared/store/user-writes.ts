@@ -89,17 +89,55 @@ export function markReconnectRequired(user: User, platform: ConnectedPlatform): 
   );
 }
 
-/** Removes a connection and its tokens; whether there was one. */
-export function removeConnection(user: User, platform: ConnectedPlatform): Promise<boolean> {
-  return writeIfConditionHolds(
+/** Removes a connection and its tokens; the stored connection removed (secrets still sealed), or undefined when there was none. */
+export async function takeConnection(user: User, platform: ConnectedPlatform): Promise<Record<string, string> | undefined> {
+  try {
+    const { Attributes } = await documentStore().send(
+      new UpdateCommand({
+        TableName: mainTableName(),
+        Key: userKey(user.tenantId, user.userId),
+        UpdateExpression: 'REMOVE connections.#platform',
+        ConditionExpression: 'attribute_exists(connections.#platform)',
+        ExpressionAttributeNames: { '#platform': platform },
+        ReturnValues: 'UPDATED_OLD',
+      }),
+    );
+    return (Attributes?.connections as StoredConnections | undefined)?.[platform] ?? {};
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Stores a connection made through a connect link, replacing any the user had for the platform:
+ * secrets sealed, health fields fresh. Answers the replaced connection's grant reference, if any.
+ */
+export async function saveLinkedConnection(
+  user: User,
+  platform: ConnectedPlatform,
+  fields: Record<string, string>,
+  secrets: Record<string, string>,
+): Promise<{ replacedGrantRef?: string }> {
+  const item: Record<string, string> = { ...fields, ...connectionHealth('link', clock.date().toISOString()) };
+  for (const [field, value] of Object.entries(secrets)) {
+    if (!(SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is not a secret field`);
+    item[field] = seal(value, sealOwner(user.tenantId, user.userId, platform, field));
+  }
+  const { Attributes } = await documentStore().send(
     new UpdateCommand({
       TableName: mainTableName(),
       Key: userKey(user.tenantId, user.userId),
-      UpdateExpression: 'REMOVE connections.#platform',
-      ConditionExpression: 'attribute_exists(connections.#platform)',
+      UpdateExpression: 'SET connections.#platform = :item',
+      ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#platform': platform },
+      ExpressionAttributeValues: { ':item': item },
+      ReturnValues: 'UPDATED_OLD',
     }),
   );
+  const replaced = (Attributes?.connections as StoredConnections | undefined)?.[platform];
+  user.connections[platform] = item;
+  return replaced?.grantRef ? { replacedGrantRef: replaced.grantRef } : {};
 }
 
 /**

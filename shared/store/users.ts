@@ -57,6 +57,6 @@ export function publicConnections(user: User): Record<string, Record<string, unk
   return shown;
 }
 
-/** What the lifecycle keeps for itself: when it last changed, checked or renewed a connection. */
-const BOOKKEEPING_FIELDS = ['statusChangedAt', 'lastCheckedAt', 'lastRefreshedAt'];
+/** What the service keeps for itself: when it last changed, checked or renewed a connection, and which upstream grant backs it. */
+const BOOKKEEPING_FIELDS = ['statusChangedAt', 'lastCheckedAt', 'lastRefreshedAt', 'grantRef'];
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
+import { adAccountUsers, authorizationAnswer, authorizationPage, exchangeCode, newProfessionalConnectState, revoke, searchAdAccounts, type ProfessionalConnectState } from './professional-connect.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
@@ -38,6 +39,8 @@ export interface ProfessionalState {
   files: Map<string, { csv: string; owner: string }>;
   segments: Map<number, Segment>;
   issuedTokens: Set<string>;
+  /** LinkedIn sign-in: codes, tokens and their members, revoked tokens */
+  connect: ProfessionalConnectState;
 }
 
 const restliError = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): SandboxResponse => ({
@@ -50,7 +53,7 @@ function checkToken(request: SandboxRequest, state: ProfessionalState): SandboxR
   const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1];
   if (!token) return restliError(401, { serviceErrorCode: 401, message: 'Empty oauth2_access_token' });
   if (token.includes('EXPIRED') && !state.issuedTokens.has(token)) return restliError(401, { serviceErrorCode: 65602, code: 'EXPIRED_ACCESS_TOKEN', message: 'The token used in the request has expired' });
-  if (token.includes('REVOKED')) return restliError(401, { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN', message: 'The token used in the request has been revoked by the user' });
+  if (token.includes('REVOKED') || state.connect.revokedTokens.has(token)) return restliError(401, { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN', message: 'The token used in the request has been revoked by the user' });
   if (!/^AQ[VX][A-Za-z0-9_-]{8,}$/.test(token)) return restliError(401, { serviceErrorCode: 65600, message: 'Invalid access token' });
   return undefined;
 }
@@ -198,10 +201,13 @@ const accessToken: Handler = (request, state) => {
   if (form.client_id !== SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID || form.client_secret !== SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET) {
     return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
   }
+  if (form.grant_type === 'authorization_code') return exchangeCode(form, state.connect, form.client_id, state.issuedTokens);
   if (form.grant_type !== 'refresh_token') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Only refresh_token is supported by this sandbox' } };
-  if (!form.refresh_token?.startsWith('AQW') || form.refresh_token.includes('REVOKED')) return invalidGrant;
+  if (!form.refresh_token?.startsWith('AQW') || form.refresh_token.includes('REVOKED') || state.connect.revokedTokens.has(form.refresh_token)) return invalidGrant;
   const token = `AQXrefreshed${randomBytes(16).toString('base64url')}`;
   state.issuedTokens.add(token);
+  const member = state.connect.tokenPeople.get(form.refresh_token);
+  if (member) state.connect.tokenPeople.set(token, member);
   return { status: 200, body: { access_token: token, expires_in: 5_184_000, refresh_token: form.refresh_token, refresh_token_expires_in: 26_438_400 } };
 };
 
@@ -210,7 +216,7 @@ export interface ProfessionalSandbox extends Sandbox {
 }
 
 export async function startProfessionalSandbox(): Promise<ProfessionalSandbox> {
-  const state: ProfessionalState = { uploadUrls: new Map(), files: new Map(), segments: new Map(), issuedTokens: new Set() };
+  const state: ProfessionalState = { uploadUrls: new Map(), files: new Map(), segments: new Map(), issuedTokens: new Set(), connect: newProfessionalConnectState() };
   let base = '';
   const rest = (method: string, path: RegExp, handle: Handler, options: { restli?: boolean; action?: string } = {}): SandboxRoute => ({
     method,
@@ -223,6 +229,15 @@ export async function startProfessionalSandbox(): Promise<ProfessionalSandbox> {
   });
   const routes: SandboxRoute[] = [
     { method: 'POST', path: /^\/oauth\/v2\/accessToken$/, handle: (request) => accessToken(request, state, {}, base) },
+    { method: 'GET', path: /^\/oauth\/v2\/authorization$/, handle: (request) => authorizationPage(request, state.connect, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID) },
+    { method: 'POST', path: /^\/oauth\/v2\/authorization$/, handle: (request) => authorizationAnswer(request, state.connect, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID) },
+    {
+      method: 'POST',
+      path: /^\/oauth\/v2\/revoke$/,
+      handle: (request) => revoke(request.fields as Record<string, string>, state.connect, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET),
+    },
+    rest('GET', /^\/rest\/adAccountUsers$/, (request) => adAccountUsers(request, state.connect)),
+    rest('GET', /^\/rest\/adAccounts$/, (request) => searchAdAccounts(request, state.connect)),
     rest('POST', /^\/ambry\/$/, uploadFile, { restli: false }),
     {
       method: 'POST',

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { clock } from '../../../shared/clock.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { checkAgainstProtos, type ProtoProblem } from './searchads-proto.ts';
+import type { PersonId } from './consent.ts';
+import { consentAnswer, consentScreen, exchangeCode, listAccessibleCustomers, newSearchadsConnectState, personOfRefreshToken, revoke, searchAccounts, type SearchadsConnectState } from './searchads-connect.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
@@ -22,6 +24,8 @@ interface Account {
 
 export interface SearchadsState {
   tokens: Map<string, number>;
+  /** Google sign-in: codes, issued grants and their people, revoked grants */
+  connect: SearchadsConnectState;
   accounts: Map<string, Account>;
   /** mutate requests that committed, for tests of atomicity */
   commits: number;
@@ -43,7 +47,7 @@ function newAccount(cid: string): Account {
   return account;
 }
 
-function failure(status: number, code: string, errors: Array<{ errorCode: Record<string, string>; message: string; location?: ProtoProblem['path'] }>): SandboxResponse {
+export function failure(status: number, code: string, errors: Array<{ errorCode: Record<string, string>; message: string; location?: ProtoProblem['path'] }>): SandboxResponse {
   const id = requestId();
   return {
     status,
@@ -68,6 +72,8 @@ function failure(status: number, code: string, errors: Array<{ errorCode: Record
 const invalid = (category: string, value: string, message: string, location?: ProtoProblem['path']) =>
   failure(400, 'INVALID_ARGUMENT', [{ errorCode: { [category]: value }, message, ...(location ? { location } : {}) }]);
 
+const bearerOf = (request: SandboxRequest) => request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1] ?? '';
+
 function authenticate(request: SandboxRequest, state: SearchadsState): SandboxResponse | undefined {
   const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1];
   const expiresAt = token ? state.tokens.get(token) : undefined;
@@ -81,17 +87,24 @@ function authenticate(request: SandboxRequest, state: SearchadsState): SandboxRe
   return undefined;
 }
 
+function issueAccessToken(state: SearchadsState, person: PersonId): string {
+  const access = `ya29.sandbox-${randomBytes(24).toString('base64url')}`;
+  state.tokens.set(access, clock.now() + 3599 * 1000);
+  state.connect.accessPeople.set(access, person);
+  return access;
+}
+
 const token: (request: SandboxRequest, state: SearchadsState) => SandboxResponse = (request, state) => {
   const form = request.fields as Record<string, string>;
   if (form.client_id !== SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID || form.client_secret !== SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_SECRET) {
     return { status: 401, body: { error: 'invalid_client', error_description: 'The OAuth client was not found.' } };
   }
+  if (form.grant_type === 'authorization_code') return exchangeCode(form, state.connect, form.client_id, (person) => issueAccessToken(state, person), clock.now());
   if (form.grant_type !== 'refresh_token') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Invalid grant_type.' } };
-  if (!form.refresh_token?.startsWith('1//') || form.refresh_token.includes('REVOKED')) {
+  if (!form.refresh_token?.startsWith('1//') || form.refresh_token.includes('REVOKED') || state.connect.revokedRefreshTokens.has(form.refresh_token)) {
     return { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
   }
-  const access = `ya29.sandbox-${randomBytes(24).toString('base64url')}`;
-  state.tokens.set(access, clock.now() + 3599 * 1000);
+  const access = issueAccessToken(state, personOfRefreshToken(state.connect, form.refresh_token));
   return { status: 200, body: { access_token: access, expires_in: 3599, scope: 'https://www.googleapis.com/auth/adwords', token_type: 'Bearer' } };
 };
 
@@ -410,7 +423,7 @@ export interface SearchadsSandbox extends Sandbox {
 }
 
 export async function startSearchadsSandbox(): Promise<SearchadsSandbox> {
-  const state: SearchadsState = { tokens: new Map(), accounts: new Map([[DEMO_CONNECTIONS.searchads.customerId, newAccount(DEMO_CONNECTIONS.searchads.customerId)]]), commits: 0 };
+  const state: SearchadsState = { tokens: new Map(), connect: newSearchadsConnectState(), accounts: new Map([[DEMO_CONNECTIONS.searchads.customerId, newAccount(DEMO_CONNECTIONS.searchads.customerId)]]), commits: 0 };
   const ads = (pattern: RegExp, handle: (request: SandboxRequest, state: SearchadsState, cid: string) => SandboxResponse): SandboxRoute => ({
     method: 'POST',
     path: pattern,
@@ -425,6 +438,17 @@ export async function startSearchadsSandbox(): Promise<SearchadsSandbox> {
     { method: 'POST', path: /^\/token$/, handle: (request) => token(request, state) },
     ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:mutate$/, mutate),
     ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:searchStream$/, searchStream),
+    ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:search$/, (request, state, cid) =>
+      searchAccounts(request, state.connect, bearerOf(request), cid, failure) ?? invalid('queryError', 'PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE', 'This sandbox answers googleAds:search for the customer and customer_client resources only.'),
+    ),
+    {
+      method: 'GET',
+      path: /^\/(?<version>v\d+)\/customers:listAccessibleCustomers$/,
+      handle: (request) => authenticate(request, state) ?? listAccessibleCustomers(bearerOf(request), state.connect),
+    },
+    { method: 'GET', path: /^\/o\/oauth2\/v2\/auth$/, handle: (request) => consentScreen(request, state.connect, SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID) },
+    { method: 'POST', path: /^\/o\/oauth2\/v2\/auth$/, handle: (request) => consentAnswer(request, state.connect, SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID) },
+    { method: 'POST', path: /^\/revoke$/, handle: (request) => revoke(request.fields as Record<string, string>, state.connect) },
   ];
   const sandbox = await startSandbox('searchads', routes, (request) => ({
     status: 404,

@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
+import { accessToken, consentAnswer, consentDialog, GRANTED_PERMISSIONS, me, myAdAccounts, myPages, myPermissions, newSocialConnectState, revokePermissions, SOCIAL_PEOPLE, type SocialConnectState } from './social-connect.ts';
+import type { PersonId } from './consent.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 import {
   DEMO_AD_ACCOUNT,
@@ -97,11 +99,15 @@ export interface SocialState {
   audiences: Map<string, CustomAudience>;
   /** when a user token runs out (epoch ms), fixed the first time the sandbox sees it */
   tokenExpiries: Map<string, number>;
+  /** Facebook Login: codes, issued tokens and their people, revoked grants */
+  connect: SocialConnectState;
 }
 
 function seedState(): SocialState {
+  const tokenExpiries = new Map<string, number>();
   return {
-    tokenExpiries: new Map(),
+    tokenExpiries,
+    connect: newSocialConnectState(tokenExpiries),
     images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
     videos: new Map([[DEMO_AD_ACCOUNT, seedVideos(DEMO_PAGE_ID)]]),
     campaigns: new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]),
@@ -527,6 +533,7 @@ function debugToken(request: SandboxRequest, state: SocialState, appId: string, 
     status: 200,
     body: { data: { app_id: appId, type: 'USER', is_valid: false, scopes: [], error: { code: 190, message, ...(subcode ? { subcode } : {}) } } },
   });
+  if (state.connect.revokedTokens.has(input)) return invalid(`Error validating access token: The user has not authorized application ${appId}.`);
   if (!/^EAA[A-Za-z0-9]{8,}$/.test(input) || input.includes('REVOKED')) return invalid('Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', 460);
   const now = clock.now();
   if (!state.tokenExpiries.has(input)) {
@@ -545,8 +552,10 @@ function debugToken(request: SandboxRequest, state: SocialState, appId: string, 
         data_access_expires_at: Math.floor((now + 90 * 86_400_000) / 1000),
         expires_at: Math.floor(expiresAt / 1000),
         is_valid: true,
-        scopes: ['ads_management', 'ads_read', 'business_management', 'pages_show_list', 'pages_read_engagement', 'pages_manage_ads', 'instagram_basic'],
-        user_id: createHmac('sha256', 'sandbox-user').update(input).digest('hex').replace(/[a-f]/g, '').slice(0, 15) || '100000000000001',
+        scopes: GRANTED_PERMISSIONS,
+        user_id: state.connect.tokenPeople.has(input)
+          ? SOCIAL_PEOPLE[state.connect.tokenPeople.get(input) as PersonId].appScopedId
+          : createHmac('sha256', 'sandbox-user').update(input).digest('hex').replace(/[a-f]/g, '').slice(0, 15) || '100000000000001',
       },
     },
   };
@@ -579,6 +588,7 @@ export async function startSocialSandbox(options: { appId?: string; appSecret?: 
     return answer;
   };
   const appSecret = options.appSecret ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET;
+  const appId = options.appId ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID;
   let publicBase = '';
   const graph = (method: string, pattern: string, handle: GraphHandler): SandboxRoute => ({
     method,
@@ -589,11 +599,19 @@ export async function startSocialSandbox(options: { appId?: string; appSecret?: 
       }
       const call = authenticate(request, appSecret);
       if ('status' in call) return call;
+      if (state.connect.revokedTokens.has(call.token)) return graphError(190, `Error validating access token: The user has not authorized application ${appId}.`);
       return handle({ ...call, publicBase: `${publicBase}/${params.version}` }, state, params);
     },
   });
-  const appId = options.appId ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID;
   const routes: SandboxRoute[] = [
+    { method: 'GET', path: new RegExp(`^${VERSION}/dialog/oauth$`), handle: (request) => consentDialog(request, state.connect, appId) },
+    { method: 'POST', path: new RegExp(`^${VERSION}/dialog/oauth$`), handle: (request) => consentAnswer(request, state.connect, appId) },
+    { method: 'GET', path: new RegExp(`^${VERSION}/oauth/access_token$`), handle: (request) => accessToken(request, state.connect, appId, appSecret) },
+    graph('GET', '/me', (call) => me(call.token, state.connect)),
+    graph('GET', '/me/adaccounts', (call) => myAdAccounts(call.token, state.connect)),
+    graph('GET', '/me/accounts', (call) => myPages(call.token, state.connect)),
+    graph('GET', '/me/permissions', () => myPermissions()),
+    graph('DELETE', '/me/permissions', (call) => revokePermissions(call.token, state.connect)),
     { method: 'GET', path: new RegExp(`^${VERSION}/debug_token$`), handle: (request) => debugToken(request, state, appId, appSecret) },
     graph('GET', '/act_(?<account>[0-9]+)/adimages', accountEdge('images', 'AdImage')),
     graph('GET', '/act_(?<account>[0-9]+)/advideos', accountEdge('videos', 'AdVideo')),

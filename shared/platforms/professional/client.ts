@@ -61,9 +61,9 @@ export function classifyRestliResponse(status: number, error: RestliErrorBody, o
   const extra = { platformStatus: status, ...(error.code ? { platformCode: error.code } : {}), ...(error.serviceErrorCode !== undefined ? { serviceErrorCode: error.serviceErrorCode } : {}) };
   if (status === 401) {
     if (error.serviceErrorCode === EXPIRED_TOKEN) {
-      return refreshAuth(new PlatformAuthExpired('professional', 'The user’s professional-network token has expired; reconnect the account with create_user.'));
+      return refreshAuth(new PlatformAuthExpired('professional', 'The user’s professional-network token has expired; reconnect the account with a connect link (/auth/create_link).'));
     }
-    return fail(new PlatformAuthExpired('professional', 'The user’s professional-network token is invalid or was revoked; reconnect the account with create_user.'));
+    return fail(new PlatformAuthExpired('professional', 'The user’s professional-network token is invalid or was revoked; reconnect the account with a connect link (/auth/create_link).'));
   }
   if (status === 426) {
     return fail(new PlatformRejected('professional', `The professional network refused API version ${config().PROFESSIONAL_API_VERSION} (${error.code ?? 'NONEXISTENT_VERSION'}); the service must move PROFESSIONAL_API_VERSION forward.`, extra));

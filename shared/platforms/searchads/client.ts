@@ -52,9 +52,9 @@ export function classifyAdsResponse<T>(status: number, text: string, retrySafe: 
   const requestId = failure?.requestId;
   if (status === 401) {
     if (value === 'OAUTH_TOKEN_REVOKED' || value === 'NOT_ADS_USER') {
-      return fail(new PlatformAuthExpired('searchads', 'The user’s search-ads account refused access; reconnect the account with create_user.'));
+      return fail(new PlatformAuthExpired('searchads', 'The user’s search-ads account refused access; reconnect the account with a connect link (/auth/create_link).'));
     }
-    return refreshAuth(new PlatformAuthExpired('searchads', 'The search-ads platform refused a fresh access token; reconnect the account with create_user.'));
+    return refreshAuth(new PlatformAuthExpired('searchads', 'The search-ads platform refused a fresh access token; reconnect the account with a connect link (/auth/create_link).'));
   }
   if (status === 429) {
     const delay = Number(/^(\d+(?:\.\d+)?)s$/.exec(first?.details?.quotaErrorDetails?.retryDelay ?? '')?.[1] ?? 0);
@@ -73,25 +73,35 @@ export function classifyAdsResponse<T>(status: number, text: string, retrySafe: 
   return fail(new PlatformRejected('searchads', message, { platformCode: code, ...(path ? { fieldPath: path } : {}), ...(requestId ? { requestId } : {}) }));
 }
 
-/** One Ads API call (all are POST with a JSON body); a refused access token is refreshed once. */
-export async function adsRequest<T>(session: SearchadsSession, method: string, body: unknown, options: { retrySafe: boolean }): Promise<T> {
-  const url = `${config().SEARCHADS_API_URL.replace(/\/+$/, '')}/customers/${session.customerId}/${method}`;
-  const logPath = `/customers/${session.customerId}/${method}`;
+/** One Ads API call on the session's customer (a POST with a JSON body); a refused access token is refreshed once. */
+export function adsRequest<T>(session: SearchadsSession, method: string, body: unknown, options: { retrySafe: boolean }): Promise<T> {
+  return adsCall<T>(session, { httpMethod: 'POST', path: `customers/${session.customerId}/${method}`, body }, options);
+}
+
+/** One Ads API call on any path (`customers:listAccessibleCustomers` is a GET on no customer). */
+export async function adsCall<T>(
+  session: Omit<SearchadsSession, 'customerId'>,
+  call: { httpMethod: 'GET' | 'POST'; path: string; body?: unknown },
+  options: { retrySafe: boolean },
+): Promise<T> {
+  const url = `${config().SEARCHADS_API_URL.replace(/\/+$/, '')}/${call.path}`;
+  const logPath = `/${call.path}`;
   const endpoint = tokenEndpoint('searchads');
   let token: string | undefined;
   return callPlatform(session, {
     platform: 'searchads',
     request: async () => {
       token = await accessTokenFor(endpoint, session.refreshToken, session);
-      const headers: Record<string, string> = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+      const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+      if (call.body !== undefined) headers['content-type'] = 'application/json';
       if (session.loginCustomerId) headers['login-customer-id'] = session.loginCustomerId;
       const developerToken = config().SEARCHADS_DEVELOPER_TOKEN;
       if (developerToken) headers['developer-token'] = developerToken;
-      return { url, init: { method: 'POST', headers, body: JSON.stringify(body) }, logPath };
+      return { url, init: { method: call.httpMethod, headers, ...(call.body !== undefined ? { body: JSON.stringify(call.body) } : {}) }, logPath };
     },
     classify: (response) => {
       const verdict = classifyAdsResponse<T>(response.status, response.text, options.retrySafe);
-      if (verdict.outcome !== 'ok') log().warn('searchads platform error', { method, status: response.status, requestId: response.headers.get('request-id') ?? undefined });
+      if (verdict.outcome !== 'ok') log().warn('searchads platform error', { path: logPath, status: response.status, requestId: response.headers.get('request-id') ?? undefined });
       return verdict;
     },
     retrySafe: options.retrySafe,

@@ -92,7 +92,7 @@ function classifyGraphError(error: GraphErrorBody, status: number, headers: Head
   };
 
   if (code === 190 || code === 102) {
-    return fail(new PlatformAuthExpired('social', 'The user’s social platform token has expired or was revoked; reconnect the account with create_user.'));
+    return fail(new PlatformAuthExpired('social', 'The user’s social platform token has expired or was revoked; reconnect the account with a connect link (/auth/create_link).'));
   }
   if (isThrottleCode(code)) {
     // a wait the usage headers name is honoured (one longer than the request has fails at once as a

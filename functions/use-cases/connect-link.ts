@@ -1,0 +1,210 @@
+import { clock } from '../../shared/clock.ts';
+import { config } from '../../shared/config.ts';
+import { callbackUrl, ConnectRefused, type ConnectError, type DiscoveredGrant } from '../../shared/connect/flow.ts';
+import { connectFlows } from '../../shared/connect/flows.ts';
+import { codeChallengeOf, hashOf, newCodeVerifier, randomValue } from '../../shared/connect/one-time-values.ts';
+import { pickerPage } from '../../shared/connect/pages.ts';
+import { InvalidRequest, PlatformAuthExpired, type Platform } from '../../shared/errors.ts';
+import { problemPage, type BrowserAnswer, type BrowserRequest } from '../../shared/http/browser-route.ts';
+import { log } from '../../shared/http/logger.ts';
+import type { CallBudget } from '../../shared/platforms/upstream.ts';
+import {
+  addGrantHolder, completeLink, findLink, findSelection, removeGrantHolder, saveAttempt, saveLink, saveSelection, spendAttempt, spendSelection,
+  type ConnectAttempt, type PendingSelection,
+} from '../../shared/store/connect-links.ts';
+import { open, seal } from '../../shared/store/sealing.ts';
+import { loadTenantSettings } from '../../shared/store/tenant-settings.ts';
+import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
+import { findUser, type User } from '../../shared/store/users.ts';
+import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
+
+/**
+ * DESIGN.md "Connect links", our side of the OAuth round trip (contracts/connect.md §0, §4):
+ * a link (24 h, completes once) → a one-time state bound to the link and to the browser by a cookie
+ * (10 min, spent on first use) → the platform's consent → the callback exchanges the code once,
+ * discovers the accounts, and connects at once or after the picker. The person is sent back to the
+ * tenant's registered redirect URI with the outcome, and never with a token, code or upstream message;
+ * a request that cannot be tied to a link gets a plain page instead of a redirect.
+ */
+const LINK_VALID_MS = 24 * 3_600_000;
+const STATE_VALID_MS = 10 * 60_000;
+const SELECTION_VALID_MS = 15 * 60_000;
+const MAX_STATE_LENGTH = 256;
+
+const publicBase = () => config().PUBLIC_BASE_URL.replace(/\/+$/, '');
+const secureCookies = () => publicBase().startsWith('https:');
+/** `__Host-` (Secure, Path=/, no Domain) where the API is served over https; plain on a laptop's http. */
+export const bindingCookieName = () => (secureCookies() ? '__Host-connect_binding' : 'connect_binding');
+const BINDING_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+
+function bindingCookie(value: string): string {
+  return `${bindingCookieName()}=${value}; Path=/; Max-Age=${Math.round((STATE_VALID_MS + SELECTION_VALID_MS) / 1000)}; HttpOnly; SameSite=Lax${secureCookies() ? '; Secure' : ''}`;
+}
+
+export async function createConnectLink(user: User, input: { platform: Platform; redirectUri: string; state?: string }): Promise<{ link: string; expiresAt: number }> {
+  const { redirectUris } = await loadTenantSettings(user.tenantId);
+  if (!redirectUris.includes(input.redirectUri)) {
+    throw new InvalidRequest('redirectUri is not one of this tenant’s redirectUris; register it with /tenant/update_settings first.', [
+      { path: 'redirectUri', message: 'must be exactly one of the tenant’s redirectUris' },
+    ]);
+  }
+  const linkId = randomValue(18);
+  const validUntil = clock.now() + LINK_VALID_MS;
+  await saveLink({
+    linkId,
+    tenantId: user.tenantId,
+    userId: user.userId,
+    platform: input.platform,
+    redirectUri: input.redirectUri,
+    ...(input.state !== undefined ? { clientState: input.state } : {}),
+    createdAt: clock.date().toISOString(),
+    validUntil,
+  });
+  return { link: `${publicBase()}/auth/connect/${linkId}`, expiresAt: validUntil };
+}
+
+type Destination = Pick<ConnectAttempt, 'redirectUri' | 'platform' | 'userId' | 'clientState'>;
+
+/** The tenant's redirect URI with the outcome: status, error, platform, userId and the client's state, nothing else. */
+export function returnUrl(destination: Destination, outcome: { status: 'connected' } | { status: 'error'; error: ConnectError }): string {
+  const fields: Array<[string, string]> = [['status', outcome.status]];
+  if (outcome.status === 'error') fields.push(['error', outcome.error]);
+  fields.push(['platform', destination.platform], ['userId', destination.userId]);
+  if (destination.clientState !== undefined) fields.push(['state', destination.clientState]);
+  const query = fields.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
+  return `${destination.redirectUri}${destination.redirectUri.includes('?') ? '&' : '?'}${query}`;
+}
+
+const backWithError = (destination: Destination, error: ConnectError): BrowserAnswer => ({ redirect: returnUrl(destination, { status: 'error', error }) });
+const unknownLink = () => problemPage(400, 'Link not valid', 'This connect link is not valid. Ask the application that sent you for a new one.');
+const untied = () => problemPage(400, 'Sign-in not recognised', 'This sign-in cannot be tied to a connect link started in this browser. Start again from the application that sent you.');
+
+/** GET /auth/connect/{linkId}: a fresh one-time state, the browser's binding cookie, and off to the consent screen. */
+export async function startConsent({ pathParameters, cookies }: BrowserRequest): Promise<BrowserAnswer> {
+  const linkId = pathParameters.linkId ?? '';
+  const link = /^[A-Za-z0-9_-]{24}$/.test(linkId) ? await findLink(linkId) : undefined;
+  if (!link) return unknownLink();
+  if (link.completedAt || clock.now() > link.validUntil) return backWithError(link, 'expired');
+  const flow = connectFlows[link.platform];
+  const existing = cookies.get(bindingCookieName());
+  const binding = existing && BINDING_PATTERN.test(existing) ? existing : randomValue(32);
+  const state = randomValue(32);
+  const codeVerifier = flow.usesPkce ? newCodeVerifier() : undefined;
+  const stateHash = hashOf(state);
+  await saveAttempt(stateHash, {
+    linkId,
+    tenantId: link.tenantId,
+    userId: link.userId,
+    platform: link.platform,
+    redirectUri: link.redirectUri,
+    ...(link.clientState !== undefined ? { clientState: link.clientState } : {}),
+    bindingHash: hashOf(binding),
+    ...(codeVerifier ? { sealedCodeVerifier: seal(codeVerifier, `connect/${stateHash}`) } : {}),
+    validUntil: clock.now() + STATE_VALID_MS,
+  });
+  const consent = flow.consentUrl({ redirectUri: callbackUrl(publicBase(), link.platform), state, ...(codeVerifier ? { codeChallenge: codeChallengeOf(codeVerifier) } : {}) });
+  return { redirect: consent, setCookie: bindingCookie(binding) };
+}
+
+const sameBrowser = (cookies: Map<string, string>, bindingHash: string) => {
+  const binding = cookies.get(bindingCookieName());
+  return binding !== undefined && hashOf(binding) === bindingHash;
+};
+
+/** GET /auth/callback/{platform}: spends the state, exchanges the code, and connects or asks which account. */
+export async function finishCallback({ pathParameters, query, cookies, budget }: BrowserRequest): Promise<BrowserAnswer> {
+  const platform = pathParameters.platform as Platform;
+  const flow = connectFlows[platform];
+  const state = query.get('state');
+  if (!flow || !state || state.length > MAX_STATE_LENGTH) return untied();
+  const stateHash = hashOf(state);
+  const spent = await spendAttempt(stateHash);
+  // a state of another platform's callback (a mix-up) or another browser (a forged callback) is not ours to act on
+  if (!spent || spent.attempt.platform !== platform || !sameBrowser(cookies, spent.attempt.bindingHash)) return untied();
+  const { attempt, firstUse } = spent;
+  if (!firstUse || clock.now() > attempt.validUntil) return backWithError(attempt, 'expired');
+  const link = await findLink(attempt.linkId);
+  if (!link || link.completedAt) return backWithError(attempt, 'expired');
+
+  const error = query.get('error');
+  if (error !== null) return backWithError(attempt, flow.denials.includes(error) ? 'access_denied' : 'platform_error');
+  const code = query.get('code');
+  if (!code || (flow.acceptsCallback && !flow.acceptsCallback(query))) return backWithError(attempt, 'platform_error');
+
+  let grant: DiscoveredGrant;
+  try {
+    const codeVerifier = attempt.sealedCodeVerifier ? open(attempt.sealedCodeVerifier, `connect/${stateHash}`) : undefined;
+    grant = await flow.exchange({ code, redirectUri: callbackUrl(publicBase(), platform), ...(codeVerifier ? { codeVerifier } : {}) }, budget);
+  } catch (failure) {
+    return backWithError(attempt, exchangeError(failure));
+  }
+  const selectable = grant.accounts.filter((account) => account.selectable);
+  if (selectable.length === 0) return backWithError(attempt, 'no_ad_account');
+  if (selectable.length === 1 && grant.pages.length <= 1) return connect(attempt, grant, (selectable[0] as { id: string }).id, grant.pages[0]?.id);
+
+  const attemptId = randomValue(18);
+  const { sealedCodeVerifier: _verifier, validUntil: _validUntil, ...bound } = attempt;
+  await saveSelection({ ...bound, attemptId, sealedGrant: seal(JSON.stringify(grant), `connect-select/${attemptId}`), validUntil: clock.now() + SELECTION_VALID_MS });
+  return { redirect: `${publicBase()}/auth/select/${attemptId}` };
+}
+
+function exchangeError(failure: unknown): ConnectError {
+  if (failure instanceof ConnectRefused) return failure.reason;
+  if (failure instanceof PlatformAuthExpired) return 'expired';
+  log().warn('connect exchange failed', { error: (failure as Error).name, code: (failure as { code?: string }).code });
+  return 'platform_error';
+}
+
+/** Stores the connection (replacing any), records who holds the upstream grant, tells the tenant, and sends the person back. */
+async function connect(attempt: Destination & Pick<ConnectAttempt, 'tenantId' | 'linkId'>, grant: DiscoveredGrant, accountId: string, pageId?: string): Promise<BrowserAnswer> {
+  const user = await findUser(attempt.tenantId, attempt.userId);
+  if (!user || !(await completeLink(attempt.linkId))) return backWithError(attempt, 'expired');
+  const flow = connectFlows[attempt.platform];
+  const grantRef = hashOf(`${attempt.platform}\n${grant.subject}`);
+  const fields = {
+    ...flow.connectionFields(grant, accountId, pageId),
+    ...(grant.expiresAt ? { expiresAt: grant.expiresAt } : {}),
+    ...(grant.scopes.length > 0 ? { scopes: grant.scopes.join(' ') } : {}),
+    grantRef,
+  };
+  // holder first: a crash between the two leaves a holder too many (a revocation skipped), never a grant revoked under a live connection
+  await addGrantHolder(attempt.platform, grantRef, user.tenantId, user.userId);
+  const { replacedGrantRef } = await saveLinkedConnection(user, attempt.platform, fields, grant.secrets);
+  if (replacedGrantRef && replacedGrantRef !== grantRef) await removeGrantHolder(attempt.platform, replacedGrantRef, user.tenantId, user.userId);
+  await emitWebhookEvent(user.tenantId, 'connection.connected', { userId: user.userId, platform: attempt.platform, status: 'active' });
+  log().info('connection made through a link', { platform: attempt.platform });
+  return { redirect: returnUrl(attempt, { status: 'connected' }) };
+}
+
+async function pendingSelection(request: BrowserRequest): Promise<{ selection: PendingSelection; grant: DiscoveredGrant } | BrowserAnswer> {
+  const attemptId = request.pathParameters.attemptId ?? '';
+  const selection = /^[A-Za-z0-9_-]{24}$/.test(attemptId) ? await findSelection(attemptId) : undefined;
+  if (!selection || !sameBrowser(request.cookies, selection.bindingHash)) return untied();
+  if (selection.spentAt || !selection.sealedGrant || clock.now() > selection.validUntil) return backWithError(selection, 'expired');
+  return { selection, grant: JSON.parse(open(selection.sealedGrant, `connect-select/${attemptId}`)) as DiscoveredGrant };
+}
+
+/** GET /auth/select/{attemptId}: the picker. */
+export async function showPicker(request: BrowserRequest): Promise<BrowserAnswer> {
+  const pending = await pendingSelection(request);
+  if (!('selection' in pending)) return pending;
+  const { selection, grant } = pending;
+  return { status: 200, html: pickerPage({ attemptId: selection.attemptId, platform: selection.platform, accounts: grant.accounts, pages: grant.pages }) };
+}
+
+/** POST /auth/select/{attemptId}: the person's choice, checked against what was offered. */
+export async function completePicker(request: BrowserRequest): Promise<BrowserAnswer> {
+  const pending = await pendingSelection(request);
+  if (!('selection' in pending)) return pending;
+  const { selection, grant } = pending;
+  const accountId = request.form.get('accountId') ?? '';
+  const pageId = request.form.get('pageId') ?? undefined;
+  const accountOk = grant.accounts.some((account) => account.selectable && account.id === accountId);
+  const pageOk = grant.pages.length === 0 ? pageId === undefined || pageId === '' : grant.pages.some((page) => page.id === pageId);
+  if (!accountOk || !pageOk) {
+    const problem = accountOk ? 'Choose one of the listed Pages.' : 'Choose one of the available ad accounts.';
+    return { status: 400, html: pickerPage({ attemptId: selection.attemptId, platform: selection.platform, accounts: grant.accounts, pages: grant.pages, problem }) };
+  }
+  if (!(await spendSelection(selection.attemptId))) return backWithError(selection, 'expired');
+  return connect(selection, grant, accountId, grant.pages.length > 0 ? pageId : undefined);
+}
