@@ -65,3 +65,7 @@ export interface ConnectFlow {
 
 /** Where a platform sends the person back: one fixed URL per platform, registered in its app. */
 export const callbackUrl = (publicBaseUrl: string, platform: Platform): string => `${publicBaseUrl.replace(/\/+$/, '')}/auth/callback/${platform}`;
+
+/** A consent URL's query: every value percent-encoded (a space is %20, as the platforms' own examples write it). */
+export const consentQuery = (fields: Record<string, string>): string =>
+  Object.entries(fields).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');

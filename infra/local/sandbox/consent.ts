@@ -17,10 +17,23 @@ export const SANDBOX_PEOPLE: Array<{ id: PersonId; label: string }> = [
 /** a token the sandbox did not issue (the demo user's, a test's) belongs to Ana */
 export const DEFAULT_PERSON: PersonId = 'ana';
 
+/**
+ * Who signed in: a seeded person, optionally tagged (`ben+t1`): the same accounts under a distinct
+ * upstream identity, so tests that share the sandbox do not share grants.
+ */
+export type Signer = string;
+const SIGNER = /^(ana|ben|cam)(?:\+([A-Za-z0-9]{1,24}))?$/;
+export const personOf = (signer: Signer | undefined): PersonId => (SIGNER.exec(signer ?? '')?.[1] as PersonId | undefined) ?? DEFAULT_PERSON;
+/** what a tagged signer adds to the seeded person's upstream id */
+export const identitySuffix = (signer: Signer | undefined): string => {
+  const tag = SIGNER.exec(signer ?? '')?.[2];
+  return tag ? `-${tag}` : '';
+};
+
 export interface IssuedCode {
   clientId: string;
   redirectUri: string;
-  person: PersonId;
+  person: Signer;
   scopes: string[];
   challenge?: string;
   challengeMethod?: string;
@@ -100,10 +113,9 @@ export function consentPage(request: SandboxRequest, title: string, appName: str
 }
 
 /** The consent form's answer: the original parameters, who signed in and what they decided. */
-export function consentDecision(request: SandboxRequest): { params: Record<string, string>; person: PersonId; allowed: boolean } {
+export function consentDecision(request: SandboxRequest): { params: Record<string, string>; person: Signer; allowed: boolean } {
   const { person, decision, ...params } = request.fields as Record<string, string>;
-  const known = SANDBOX_PEOPLE.find((candidate) => candidate.id === person)?.id ?? DEFAULT_PERSON;
-  return { params, person: known, allowed: decision === 'allow' };
+  return { params, person: SIGNER.test(person ?? '') ? (person as string) : DEFAULT_PERSON, allowed: decision === 'allow' };
 }
 
 /** A redirect to the client with parameters appended (and a fragment, as Facebook adds one). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../../../shared/clock.ts';
-import { consentDecision, consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, redirectBack, type PersonId } from './consent.ts';
+import { consentDecision, consentPage, ConsentDesk, errorPage, identitySuffix, personOf as seededPersonOf, redirectBack, type PersonId, type Signer } from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
@@ -40,7 +40,7 @@ const PEOPLE: Record<PersonId, { urn: string; roles: Array<[string, string]> }> 
 
 export interface ProfessionalConnectState {
   desk: ConsentDesk;
-  tokenPeople: Map<string, PersonId>;
+  tokenPeople: Map<string, Signer>;
   revokedTokens: Set<string>;
 }
 
@@ -96,7 +96,9 @@ export function revoke(form: Record<string, string>, state: ProfessionalConnectS
 
 const personOf = (state: ProfessionalConnectState, request: SandboxRequest) => {
   const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1] ?? '';
-  return PEOPLE[state.tokenPeople.get(token) ?? DEFAULT_PERSON];
+  const signer = state.tokenPeople.get(token);
+  const person = PEOPLE[seededPersonOf(signer)];
+  return { ...person, urn: `${person.urn}${identitySuffix(signer)}` };
 };
 
 export function adAccountUsers(request: SandboxRequest, state: ProfessionalConnectState): SandboxResponse {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { consentDecision, consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, redirectBack, verifierMatches, type PersonId } from './consent.ts';
+import { consentDecision, consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, identitySuffix, personOf, redirectBack, verifierMatches, type PersonId, type Signer } from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
@@ -40,9 +40,9 @@ const PEOPLE: Record<PersonId, { sub: string; email: string; accessible: string[
 export interface SearchadsConnectState {
   desk: ConsentDesk;
   /** refresh tokens the sandbox issued, with their person */
-  refreshPeople: Map<string, PersonId>;
+  refreshPeople: Map<string, Signer>;
   /** access tokens, with their person (one refreshed from a token it did not issue is Ana's) */
-  accessPeople: Map<string, PersonId>;
+  accessPeople: Map<string, Signer>;
   revokedRefreshTokens: Set<string>;
 }
 
@@ -76,9 +76,10 @@ export function consentAnswer(request: SandboxRequest, state: SearchadsConnectSt
 
 const invalidGrant = (description: string): SandboxResponse => ({ status: 400, body: { error: 'invalid_grant', error_description: description } });
 
-function idToken(person: PersonId, clientId: string, now: number): string {
+function idToken(signer: Signer, clientId: string, now: number): string {
   const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  const { sub, email } = PEOPLE[person];
+  const { email } = PEOPLE[personOf(signer)];
+  const sub = `${PEOPLE[personOf(signer)].sub}${identitySuffix(signer)}`;
   const issuedAt = Math.floor(now / 1000);
   return `${part({ alg: 'RS256', kid: 'sandbox', typ: 'JWT' })}.${part({ iss: GOOGLE_ISSUER, azp: clientId, aud: clientId, sub, email, email_verified: true, iat: issuedAt, exp: issuedAt + 3600 })}.${randomBytes(32).toString('base64url')}`;
 }
@@ -88,7 +89,7 @@ export function exchangeCode(
   form: Record<string, string>,
   state: SearchadsConnectState,
   clientId: string,
-  issueAccessToken: (person: PersonId) => string,
+  issueAccessToken: (person: Signer) => string,
   now: number,
 ): SandboxResponse {
   const redeemed = state.desk.redeem(form.code, clientId, form.redirect_uri);
@@ -129,10 +130,10 @@ export function revoke(form: Record<string, string>, state: SearchadsConnectStat
   return { status: 200, raw: '', headers: { 'content-type': 'text/html; charset=utf-8' } };
 }
 
-export const personOfRefreshToken = (state: SearchadsConnectState, refreshToken: string): PersonId => state.refreshPeople.get(refreshToken) ?? DEFAULT_PERSON;
+export const personOfRefreshToken = (state: SearchadsConnectState, refreshToken: string): Signer => state.refreshPeople.get(refreshToken) ?? DEFAULT_PERSON;
 
 export function listAccessibleCustomers(accessToken: string, state: SearchadsConnectState): SandboxResponse {
-  const { accessible } = PEOPLE[state.accessPeople.get(accessToken) ?? DEFAULT_PERSON];
+  const { accessible } = PEOPLE[personOf(state.accessPeople.get(accessToken))];
   // empty repeated fields are left out of the JSON
   return { status: 200, body: accessible.length > 0 ? { resourceNames: accessible.map((id) => `customers/${id}`) } : {} };
 }
@@ -162,7 +163,7 @@ export function searchAccounts(request: SandboxRequest, state: SearchadsConnectS
   const query = String(request.fields.query ?? '');
   const from = /\bFROM\s+(customer_client|customer)\b/i.exec(query)?.[1]?.toLowerCase();
   if (!from) return undefined;
-  const person = PEOPLE[state.accessPeople.get(accessToken) ?? DEFAULT_PERSON];
+  const person = PEOPLE[personOf(state.accessPeople.get(accessToken))];
   const login = request.headers['login-customer-id'];
   const direct = person.accessible.includes(cid);
   const viaManager = login !== undefined && person.accessible.includes(login) && reachableThrough(login).has(cid);

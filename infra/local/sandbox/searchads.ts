@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { clock } from '../../../shared/clock.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { checkAgainstProtos, type ProtoProblem } from './searchads-proto.ts';
-import type { PersonId } from './consent.ts';
+import type { Signer } from './consent.ts';
 import { consentAnswer, consentScreen, exchangeCode, listAccessibleCustomers, newSearchadsConnectState, personOfRefreshToken, revoke, searchAccounts, type SearchadsConnectState } from './searchads-connect.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
@@ -87,7 +87,7 @@ function authenticate(request: SandboxRequest, state: SearchadsState): SandboxRe
   return undefined;
 }
 
-function issueAccessToken(state: SearchadsState, person: PersonId): string {
+function issueAccessToken(state: SearchadsState, person: Signer): string {
   const access = `ya29.sandbox-${randomBytes(24).toString('base64url')}`;
   state.tokens.set(access, clock.now() + 3599 * 1000);
   state.connect.accessPeople.set(access, person);

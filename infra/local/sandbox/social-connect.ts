@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../../../shared/clock.ts';
-import { consentDecision, consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, redirectBack, type PersonId } from './consent.ts';
+import { consentDecision, consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, identitySuffix, personOf, redirectBack, type PersonId, type Signer } from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
@@ -49,7 +49,7 @@ export const SOCIAL_PEOPLE: Record<PersonId, Person> = {
 export interface SocialConnectState {
   desk: ConsentDesk;
   /** which person a token the sandbox issued belongs to */
-  tokenPeople: Map<string, PersonId>;
+  tokenPeople: Map<string, Signer>;
   /** tokens whose grant was revoked */
   revokedTokens: Set<string>;
   /** when a user token runs out (epoch ms): shared with debug_token */
@@ -86,7 +86,7 @@ export function consentAnswer(request: SandboxRequest, state: SocialConnectState
   return redirectBack(redirectUri, { code, ...back }, '#_=_');
 }
 
-function issueToken(state: SocialConnectState, person: PersonId, seconds: number): string {
+function issueToken(state: SocialConnectState, person: Signer, seconds: number): string {
   const token = `EAA${randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '')}`;
   state.tokenPeople.set(token, person);
   state.tokenExpiries.set(token, clock.now() + seconds * 1000);
@@ -115,22 +115,23 @@ export function accessToken(request: SandboxRequest, state: SocialConnectState, 
   return { status: 200, body: { access_token: issueToken(state, redeemed.code.person, SHORT_LIVED_SECONDS), token_type: 'bearer', expires_in: SHORT_LIVED_SECONDS } };
 }
 
-const personOf = (state: SocialConnectState, token: string) => SOCIAL_PEOPLE[state.tokenPeople.get(token) ?? DEFAULT_PERSON];
+const personOfToken = (state: SocialConnectState, token: string) => SOCIAL_PEOPLE[personOf(state.tokenPeople.get(token) ?? DEFAULT_PERSON)];
+/** the app-scoped id of whoever holds the token (a tagged signer's is their own) */
+export const appScopedIdOf = (state: SocialConnectState, token: string) => `${personOfToken(state, token).appScopedId}${identitySuffix(state.tokenPeople.get(token))}`;
 
 /** One page holding everything, with the cursors a client pages by (and no `next`: it is the last). */
 const listing = (data: unknown[]) => ({ status: 200, body: { data, paging: { cursors: { before: 'QVFIUmJlZm9yZQ', after: 'QVFIUmFmdGVy' } } } });
 
 export function me(token: string, state: SocialConnectState): SandboxResponse {
-  const person = personOf(state, token);
-  return { status: 200, body: { id: person.appScopedId, name: person.name } };
+  return { status: 200, body: { id: appScopedIdOf(state, token), name: personOfToken(state, token).name } };
 }
 
 export function myAdAccounts(token: string, state: SocialConnectState): SandboxResponse {
-  return listing(personOf(state, token).adAccounts.map((account) => ({ id: `act_${account.account_id}`, ...account })));
+  return listing(personOfToken(state, token).adAccounts.map((account) => ({ id: `act_${account.account_id}`, ...account })));
 }
 
 export function myPages(token: string, state: SocialConnectState): SandboxResponse {
-  return listing(personOf(state, token).pages);
+  return listing(personOfToken(state, token).pages);
 }
 
 export function myPermissions(): SandboxResponse {

@@ -2,8 +2,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
-import { accessToken, consentAnswer, consentDialog, GRANTED_PERMISSIONS, me, myAdAccounts, myPages, myPermissions, newSocialConnectState, revokePermissions, SOCIAL_PEOPLE, type SocialConnectState } from './social-connect.ts';
-import type { PersonId } from './consent.ts';
+import { accessToken, appScopedIdOf, consentAnswer, consentDialog, GRANTED_PERMISSIONS, me, myAdAccounts, myPages, myPermissions, newSocialConnectState, revokePermissions, type SocialConnectState } from './social-connect.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 import {
   DEMO_AD_ACCOUNT,
@@ -554,7 +553,7 @@ function debugToken(request: SandboxRequest, state: SocialState, appId: string, 
         is_valid: true,
         scopes: GRANTED_PERMISSIONS,
         user_id: state.connect.tokenPeople.has(input)
-          ? SOCIAL_PEOPLE[state.connect.tokenPeople.get(input) as PersonId].appScopedId
+          ? appScopedIdOf(state.connect, input)
           : createHmac('sha256', 'sandbox-user').update(input).digest('hex').replace(/[a-f]/g, '').slice(0, 15) || '100000000000001',
       },
     },

@@ -1,6 +1,6 @@
 import { clock } from '../../clock.ts';
 import { config } from '../../config.ts';
-import { type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../../connect/flow.ts';
+import { consentQuery, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../../connect/flow.ts';
 import { exchangeAuthorizationCode, revokeToken, tokenEndpoint } from '../oauth-token-client.ts';
 import type { CallBudget } from '../upstream.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
@@ -70,7 +70,7 @@ export const professionalConnectFlow: ConnectFlow = {
   denials: ['user_cancelled_authorize', 'user_cancelled_login'],
   consentUrl({ redirectUri, state }) {
     const { PROFESSIONAL_AUTHORIZE_URL, PROFESSIONAL_CLIENT_ID } = config();
-    const query = new URLSearchParams({ response_type: 'code', client_id: PROFESSIONAL_CLIENT_ID ?? '', redirect_uri: redirectUri, state, scope: PROFESSIONAL_SCOPES.join(' ') });
+    const query = consentQuery({ response_type: 'code', client_id: PROFESSIONAL_CLIENT_ID ?? '', redirect_uri: redirectUri, state, scope: PROFESSIONAL_SCOPES.join(' ') });
     return `${PROFESSIONAL_AUTHORIZE_URL}?${query}`;
   },
   async exchange({ code, redirectUri }, budget): Promise<DiscoveredGrant> {

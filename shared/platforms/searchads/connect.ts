@@ -1,6 +1,6 @@
 import { config } from '../../config.ts';
 import { PlatformRejected, PlatformUnavailable } from '../../errors.ts';
-import { ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../../connect/flow.ts';
+import { consentQuery, ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../../connect/flow.ts';
 import { exchangeAuthorizationCode, rememberAccessToken, revokeToken, tokenEndpoint } from '../oauth-token-client.ts';
 import type { CallBudget } from '../upstream.ts';
 import { adsCall } from './client.ts';
@@ -108,7 +108,7 @@ export const searchadsConnectFlow: ConnectFlow = {
   denials: ['access_denied'],
   consentUrl({ redirectUri, state, codeChallenge }) {
     const { SEARCHADS_AUTHORIZE_URL, SEARCHADS_CLIENT_ID } = config();
-    const query = new URLSearchParams({
+    const query = consentQuery({
       client_id: SEARCHADS_CLIENT_ID ?? '',
       redirect_uri: redirectUri,
       response_type: 'code',

@@ -1,7 +1,7 @@
 import { config } from '../../config.ts';
 import { PlatformAuthExpired, PlatformUnavailable } from '../../errors.ts';
 import { log } from '../../http/logger.ts';
-import { ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant, type PageChoice } from '../../connect/flow.ts';
+import { consentQuery, ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant, type PageChoice } from '../../connect/flow.ts';
 import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from '../upstream.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 import { socialTokenHealth } from './token-health.ts';
@@ -23,14 +23,15 @@ interface TokenAnswer {
   error?: { code?: number; error_subcode?: number };
 }
 
-/** The exchanges' answers: a used, expired or mismatched code means consenting again; an app error is ours. */
+/** The exchanges' answers (contracts/connect.md §1.3): a used or expired code means consenting again; the rest is ours or the platform's. */
 export function classifySocialTokenResponse(response: UpstreamResponse): Verdict<string> {
   const body = parseJson(response.text) as TokenAnswer | undefined;
   if (response.status === 200 && body?.access_token) return ok(body.access_token);
   if (body === undefined || response.status >= 500) return retry(new PlatformUnavailable('social'));
   const code = Number(body.error?.code);
   const subcode = Number(body.error?.error_subcode);
-  if (code === 100 && [36007, 36008, 36009].includes(subcode)) return fail(new PlatformAuthExpired('social', 'The authorization code was already used or has expired; connect the account again.'));
+  // a used or expired code means consenting again; another redirect URI (36008) is our own mistake, logged below
+  if (code === 100 && [36007, 36009].includes(subcode)) return fail(new PlatformAuthExpired('social', 'The authorization code was already used or has expired; connect the account again.'));
   if (code === 190) return fail(new PlatformAuthExpired('social', 'The token could not be exchanged; connect the account again.'));
   log().error('the social platform refused our code exchange', { status: response.status, platformCode: code, platformSubcode: Number.isFinite(subcode) ? subcode : undefined });
   return fail(new PlatformUnavailable('social', new Error(`token exchange answered ${response.status} code ${code}`)));
@@ -105,10 +106,8 @@ export const socialConnectFlow: ConnectFlow = {
   denials: ['access_denied'],
   consentUrl({ redirectUri, state }) {
     const { SOCIAL_AUTHORIZE_URL, SOCIAL_APP_ID, SOCIAL_LOGIN_CONFIG_ID } = config();
-    const query = new URLSearchParams({ client_id: SOCIAL_APP_ID ?? '', redirect_uri: redirectUri, state, response_type: 'code' });
-    if (SOCIAL_LOGIN_CONFIG_ID) query.set('config_id', SOCIAL_LOGIN_CONFIG_ID);
-    else query.set('scope', SOCIAL_SCOPES.join(','));
-    return `${SOCIAL_AUTHORIZE_URL}?${query}`;
+    const permissions: Record<string, string> = SOCIAL_LOGIN_CONFIG_ID ? { config_id: SOCIAL_LOGIN_CONFIG_ID } : { scope: SOCIAL_SCOPES.join(',') };
+    return `${SOCIAL_AUTHORIZE_URL}?${consentQuery({ client_id: SOCIAL_APP_ID ?? '', redirect_uri: redirectUri, state, response_type: 'code', ...permissions })}`;
   },
   async exchange({ code, redirectUri }, budget): Promise<DiscoveredGrant> {
     const shortLived = await tokenRequest({ redirect_uri: redirectUri, code }, budget, false);
