@@ -56,10 +56,17 @@ export class BrowserSession {
 
 export type Platform = 'social' | 'searchads' | 'professional';
 
-export async function createLink(apiKey: string, body: { userId: string; platform: Platform; redirectUri: string; state?: string }): Promise<string> {
-  const created = await call('/auth/create_link', body, { apiKey });
-  if (created.status !== 200) throw new Error(`create_link failed: ${created.text}`);
-  return created.body.results.link as string;
+/** A link of the shared test stack, or of the stack at `baseUrl` (a child process). */
+export async function createLink(apiKey: string, body: { userId: string; platform: Platform; redirectUri: string; state?: string }, baseUrl?: string): Promise<string> {
+  if (baseUrl === undefined) {
+    const created = await call('/auth/create_link', body, { apiKey });
+    if (created.status !== 200) throw new Error(`create_link failed: ${created.text}`);
+    return created.body.results.link as string;
+  }
+  const response = await fetch(`${baseUrl}/auth/create_link`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await response.text();
+  if (response.status !== 200) throw new Error(`create_link failed: ${text}`);
+  return (JSON.parse(text) as { results: { link: string } }).results.link;
 }
 
 export interface Connected {
@@ -85,9 +92,11 @@ export async function connectThroughLink(options: {
   state?: string;
   choose?: { accountId: string; pageId?: string };
   browser?: BrowserSession;
+  /** a stack other than the shared one */
+  baseUrl?: string;
 }): Promise<Connected> {
   const browser = options.browser ?? new BrowserSession();
-  const link = await createLink(options.apiKey, { userId: options.userId, platform: options.platform, redirectUri: options.redirectUri, ...(options.state !== undefined ? { state: options.state } : {}) });
+  const link = await createLink(options.apiKey, { userId: options.userId, platform: options.platform, redirectUri: options.redirectUri, ...(options.state !== undefined ? { state: options.state } : {}) }, options.baseUrl);
   const start = await browser.request(link);
   if (start.status !== 302 || !start.location) throw new Error(`the link answered ${start.status}: ${start.body}`);
   const consented = await browser.consent(start.location, options.person, options.decision ?? 'allow');
