@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { clock } from './clock.ts';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
 import type { FunctionDeclaration } from './function-declaration.ts';
-import { operationDocs, webhookEventDocs } from './schemas/catalog.ts';
+import { browserRouteDocs, operationDocs, webhookEventDocs, type BrowserRouteDoc } from './schemas/catalog.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas of shared/schemas/catalog.ts and the
@@ -104,9 +104,47 @@ function webhookDocs(): Record<string, unknown> {
   );
 }
 
+/** A route a browser follows: no API key, path parameters, redirects and HTML answers. */
+function browserOperation(route: FunctionDeclaration, doc: BrowserRouteDoc): Record<string, unknown> {
+  const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
+  const queryParameters = Object.entries(doc.query ?? {}).map(([name, description]) => ({ name, in: 'query', required: false, description, schema: { type: 'string' } }));
+  const html = { 'text/html': { schema: { type: 'string' } } };
+  return {
+    operationId: route.operation,
+    summary: doc.summary,
+    description: doc.description,
+    tags: ['Connect'],
+    security: [],
+    parameters: [...pathParameters, ...queryParameters],
+    ...(doc.form
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              'application/x-www-form-urlencoded': {
+                schema: { type: 'object', required: ['accountId'], properties: Object.fromEntries(Object.entries(doc.form).map(([name, description]) => [name, { type: 'string', description }])) },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: Object.fromEntries(
+      Object.entries({ ...doc.responses, default: 'An HTML page saying what went wrong (500 when the service itself failed).' }).map(([status, description]) => [
+        status,
+        status === '302' ? { description, headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } } } : { description, content: html },
+      ]),
+    ),
+  };
+}
+
 export function buildOpenApiDocument(routes: readonly FunctionDeclaration[], serverUrl?: string): Record<string, unknown> {
-  const paths: Record<string, unknown> = {};
+  const paths: Record<string, Record<string, unknown>> = {};
   for (const route of routes) {
+    const browserDoc = browserRouteDocs[route.operation];
+    if (route.browser && browserDoc) {
+      paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: browserOperation(route, browserDoc) };
+      continue;
+    }
     const doc = operationDocs[route.operation];
     if (!doc) continue; // the document's own routes
     const requestSchema = jsonSchema(doc.request, 'input');
@@ -185,6 +223,7 @@ export function buildOpenApiDocument(routes: readonly FunctionDeclaration[], ser
     security: [{ apiKey: [] }],
     tags: [
       { name: 'Users', description: 'Users of your tenant and their platform connections.' },
+      { name: 'Connect', description: 'Hosted connect links: the person connects their own ad account; the browser routes need no API key.' },
       { name: 'Optimization', description: 'Campaign optimization history.' },
       { name: 'Social', description: 'The social platform: media, locations, campaigns, lead forms.' },
       { name: 'Audiences', description: 'Contact-list audiences from CSV uploads.' },

@@ -25,6 +25,7 @@ import {
   updateSettingsRequest,
   webhookEventViewSchema,
 } from './tenant.ts';
+import { createLinkRequest, createLinkResult } from './connect.ts';
 import { createUserRequest, disconnectRequest, getProfileRequest } from './users.ts';
 
 /**
@@ -35,7 +36,7 @@ import { createUserRequest, disconnectRequest, getProfileRequest } from './users
 export interface OperationDoc {
   summary: string;
   description: string;
-  tag: 'Users' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences' | 'Tenant';
+  tag: 'Users' | 'Connect' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences' | 'Tenant';
   request: z.ZodType;
   result: z.ZodType;
   /** the file part of a multipart/form-data request */
@@ -103,6 +104,16 @@ export const operationDocs: Record<string, OperationDoc> = {
     result: z.object({ userId: z.string(), platform: z.enum(['social', 'searchads', 'professional']), status: z.literal('disconnected') }),
     requestExample: { userId: 'demo-user', platform: 'social' },
     resultExample: { userId: 'demo-user', platform: 'social', status: 'disconnected' },
+  },
+  create_link: {
+    summary: 'Create a connect link',
+    description:
+      'A hosted link that connects one user’s account on a platform: send the person to `link` (valid 24 hours, completes once). They consent on the platform, pick an ad account when they can reach several, and come back to `redirectUri` (exactly one of your tenant’s `redirectUris`) with `status=connected&platform=…&userId=…&state=…`, or `status=error&error=access_denied|no_ad_account|expired|platform_error&…`. No token, code or platform message is ever in that URL. A connection made again replaces the one the user had; `connection.connected` is sent to your webhook.',
+    tag: 'Connect',
+    request: createLinkRequest,
+    result: createLinkResult,
+    requestExample: { userId: 'demo-user', platform: 'searchads', redirectUri: 'https://app.example.com/connected', state: 'your-own-value' },
+    resultExample: { link: 'https://api.example.com/auth/connect/7rb7ajMlcboL8YamyIFgEhoU', expiresAt: 1795585587273 },
   },
   get_campaign_optimization_history: {
     summary: 'Get campaign optimization history (operation 3)',
@@ -276,6 +287,40 @@ const audienceJobData = z.object({
 });
 
 /** The body's `data` of each webhook event type (DESIGN.md "Webhooks"), for the document's `webhooks`. */
+/** The routes a person's browser follows while connecting (no API key; redirects and HTML pages). */
+export interface BrowserRouteDoc {
+  summary: string;
+  description: string;
+  query?: Record<string, string>;
+  form?: Record<string, string>;
+  responses: Record<string, string>;
+}
+
+export const browserRouteDocs: Record<string, BrowserRouteDoc> = {
+  connect_start: {
+    summary: 'Open a connect link',
+    description: 'Sets the browser’s binding cookie (HttpOnly, SameSite=Lax) and redirects to the platform’s consent screen with a fresh one-time state (10 minutes).',
+    responses: { '302': 'To the platform’s consent screen; or, for a link already completed or past its 24 hours, back to the redirect URI with `status=error&error=expired`.', '400': 'An HTML page: the link is not known.' },
+  },
+  connect_callback: {
+    summary: 'Platform callback',
+    description: 'Where each platform sends the person back; register `{PUBLIC_BASE_URL}/auth/callback/{platform}` in the platform’s app. Spends the state, exchanges the code once, and finds the ad accounts the person can reach.',
+    query: { code: 'The authorization code (on consent).', state: 'The one-time state of the consent URL.', error: 'The platform’s refusal (on denial).' },
+    responses: { '302': 'Back to the redirect URI with the outcome, or to the account picker when there are several accounts.', '400': 'An HTML page: the state cannot be tied to a link started in this browser.' },
+  },
+  show_account_picker: {
+    summary: 'Account picker',
+    description: 'A small self-contained page (no outside assets; CSP `default-src \'self\'`) listing the ad accounts (and, for social, the Pages) to choose from.',
+    responses: { '200': 'The picker.', '302': 'Back to the redirect URI with `error=expired` once the choice was made or its 15 minutes passed.', '400': 'An HTML page: not this browser’s choice.' },
+  },
+  choose_account: {
+    summary: 'Choose an account',
+    description: 'Stores the connection for the chosen account and sends the person back.',
+    form: { accountId: 'One of the offered, available accounts.', pageId: 'For social: one of the offered Pages.' },
+    responses: { '302': 'Back to the redirect URI with `status=connected`.', '400': 'The picker again, saying what to choose.' },
+  },
+};
+
 export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType; example: Record<string, unknown> }> = {
   'connection.connected': { summary: 'A user connected a platform through a connect link.', data: connectionData, example: { userId: 'alice', platform: 'social', status: 'active' } },
   'connection.reconnect_required': { summary: 'A connection’s grant expired or was revoked: send the user a new connect link.', data: connectionData, example: { userId: 'alice', platform: 'searchads', status: 'reconnect_required' } },

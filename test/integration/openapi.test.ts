@@ -85,7 +85,7 @@ describe('the OpenAPI document', () => {
   it('requires the x-api-key scheme, and marks creating operations with Idempotency-Key and uploads as multipart', () => {
     expect(document.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }));
     expect(document.security).toEqual([{ apiKey: [] }]);
-    for (const route of routes.filter((entry) => !entry.public)) {
+    for (const route of routes.filter((entry) => !entry.public && !entry.browser)) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Operation;
       expect(Boolean(operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey')), route.operation).toBe(Boolean(route.idempotent));
       const [contentType, body] = Object.entries(operation.requestBody.content)[0] as [string, Operation['requestBody']['content'][string]];
@@ -95,6 +95,17 @@ describe('the OpenAPI document', () => {
       } else {
         expect(contentType).toBe('application/json');
       }
+    }
+  });
+
+  it('documents the connect routes a browser follows as needing no API key, with their path parameters and HTML or redirect answers', () => {
+    const browserRoutes = routes.filter((route) => route.browser);
+    expect(browserRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(['GET /auth/callback/{platform}', 'GET /auth/connect/{linkId}', 'GET /auth/select/{attemptId}', 'POST /auth/select/{attemptId}']);
+    for (const route of browserRoutes) {
+      const operation = document.paths[route.path]?.[route.method.toLowerCase()] as unknown as { security: unknown[]; parameters: Array<{ name: string; in: string }>; responses: Record<string, unknown> };
+      expect(operation.security, route.operation).toEqual([]);
+      expect(operation.parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name)).toEqual([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name));
+      expect(Object.keys(operation.responses)).toContain('302');
     }
   });
 
