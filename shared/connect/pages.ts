@@ -4,7 +4,8 @@ import type { AccountChoice, PageChoice } from './flow.ts';
  * The small pages a person's browser sees while connecting: self-contained HTML (no script, style or
  * outside asset, so `default-src 'self'` holds), every value escaped.
  */
-export const CONNECT_PAGE_CSP = "default-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'";
+// no form-action: browsers apply it to the redirect that follows the picker's post, which goes to the tenant's own site
+export const CONNECT_PAGE_CSP = "default-src 'self'; frame-ancestors 'none'; base-uri 'none'";
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 

@@ -12,7 +12,7 @@ export const TEST_WEBHOOK_ENV = { WEBHOOK_RETRY_DELAYS: '1,1,1', WEBHOOK_TIMEOUT
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    stack: { url: string; apiKey: string; env: Record<string, string>; sandboxes: Record<string, string> };
+    stack: { url: string; apiKey: string; env: Record<string, string>; sandboxes: Record<string, string>; webhookReceiverUrl: string };
   }
 }
 
@@ -27,6 +27,7 @@ export default async function setup(project: TestProject) {
   project.provide('stack', {
     url: stack.url,
     apiKey: stack.apiKey,
+    webhookReceiverUrl: stack.webhookReceiverUrl,
     env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: '1000', ...TEST_WEBHOOK_ENV },
     sandboxes: Object.fromEntries(Object.entries(stack.sandboxes).map(([name, sandbox]) => [name, sandbox.url])),
   });
