@@ -20,6 +20,7 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
+import { callbackUrl } from '../shared/connect/flow.ts';
 import { grantsOf, type FunctionNeeds } from '../shared/function-declaration.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/queues.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
@@ -33,6 +34,11 @@ import { idempotencyTable, mainTable, type TableDefinition } from '../shared/sto
  */
 export interface AdCampaignApiStackProps extends StackProps {
   stage: string;
+  /**
+   * The API's public URL when it is served on a custom domain (connect links and the callback URLs
+   * registered in each platform's app are built on it); the gateway's own endpoint otherwise.
+   */
+  publicBaseUrl?: string;
 }
 
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -171,6 +177,12 @@ export class AdCampaignApiStack extends Stack {
       }),
     };
     stage.defaultRouteSettings = { throttlingBurstLimit: production ? 200 : 50, throttlingRateLimit: production ? 100 : 20 };
+    // the routes a browser follows while connecting need no API key: each gets its own, tighter limits
+    // (RouteSettings is a free-form map, written as CloudFormation spells it)
+    stage.routeSettings = Object.fromEntries(
+      routes.filter((route) => route.browser).map((route) => [`${route.method} ${route.path}`, { ThrottlingBurstLimit: route.browser?.burstLimit, ThrottlingRateLimit: route.browser?.rateLimit }]),
+    );
+    const publicBaseUrl = props.publicBaseUrl ?? this.api.apiEndpoint;
 
     const makeFunction = (route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId }) => {
       const grants = grantsOf(route);
@@ -191,7 +203,7 @@ export class AdCampaignApiStack extends Stack {
         bundling: { ...BUNDLING, ...(route.bundledFiles ? { commandHooks: copyBeside(route.bundledFiles) } : {}) },
         environment: {
           NODE_OPTIONS: ['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '),
-          ...(route.public ? {} : { TABLE_NAME: main.tableName }),
+          ...(route.public ? {} : { TABLE_NAME: main.tableName, PUBLIC_BASE_URL: publicBaseUrl }),
           ...(route.idempotent ? { IDEMPOTENCY_TABLE_NAME: idempotency.tableName } : {}),
           ...(route.usesUploadBucket ? { UPLOAD_BUCKET: uploads.bucketName, UPLOAD_KMS_KEY_ID: dataKey.keyArn } : {}),
           ...(grants.appCredentials ? { APP_CREDENTIALS_SECRET_ARN: credentials.secretArn } : {}),
@@ -243,7 +255,9 @@ export class AdCampaignApiStack extends Stack {
           id: 'AwsSolutions-APIG4',
           reason: route.public
             ? 'The API reference and its OpenAPI document are public by design; their functions read no table, bucket or secret.'
-            : 'Every operation authenticates its x-api-key against hashed keys in DynamoDB in the function’s middleware.',
+            : route.browser
+              ? 'A person’s browser follows this connect route: it is bound to a one-time link or state and the browser’s cookie, not an API key, and throttled per route.'
+              : 'Every operation authenticates its x-api-key against hashed keys in DynamoDB in the function’s middleware.',
         },
       ]);
     }
@@ -270,5 +284,9 @@ export class AdCampaignApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: main.tableName, description: 'TABLE_NAME for `npm run admin` against this stage' });
     new CfnOutput(this, 'AppCredentialsSecretArn', { value: credentials.secretArn });
+    // each platform's app must list its callback URL exactly (contracts/connect.md §0.3)
+    for (const [id, platform] of [['SocialCallbackUrl', 'social'], ['SearchadsCallbackUrl', 'searchads'], ['ProfessionalCallbackUrl', 'professional']] as const) {
+      new CfnOutput(this, id, { value: callbackUrl(publicBaseUrl, platform), description: `Register in the ${platform} platform’s app as its OAuth redirect URI` });
+    }
   }
 }

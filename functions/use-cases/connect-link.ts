@@ -1,17 +1,16 @@
 import { clock } from '../../shared/clock.ts';
-import { config } from '../../shared/config.ts';
 import { callbackUrl, ConnectRefused, type ConnectError, type DiscoveredGrant } from '../../shared/connect/flow.ts';
 import { connectFlows } from '../../shared/connect/flows.ts';
 import { codeChallengeOf, hashOf, newCodeVerifier, randomValue } from '../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../shared/connect/pages.ts';
 import { InvalidRequest, PlatformAuthExpired, type Platform } from '../../shared/errors.ts';
-import { problemPage, type BrowserAnswer, type BrowserRequest } from '../../shared/http/browser-route.ts';
+import type { BrowserAnswer, BrowserRequest } from '../../shared/http/browser-route.ts';
 import { log } from '../../shared/http/logger.ts';
-import type { CallBudget } from '../../shared/platforms/upstream.ts';
+import { addGrantHolder, completeLink, removeGrantHolder, saveAttempt, saveLink, saveSelection, spendAttempt, spendSelection } from '../../shared/store/connect-link-writes.ts';
+import { findLink, type ConnectAttempt } from '../../shared/store/connect-links.ts';
 import {
-  addGrantHolder, completeLink, findLink, findSelection, removeGrantHolder, saveAttempt, saveLink, saveSelection, spendAttempt, spendSelection,
-  type ConnectAttempt, type PendingSelection,
-} from '../../shared/store/connect-links.ts';
+  backWithError, BINDING_PATTERN, bindingCookieName, pendingSelection, publicBase, returnUrl, sameBrowser, secureCookies, unknownLink, untied, type Destination,
+} from './connect-outcome.ts';
 import { open, seal } from '../../shared/store/sealing.ts';
 import { loadTenantSettings } from '../../shared/store/tenant-settings.ts';
 import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
@@ -30,12 +29,6 @@ const LINK_VALID_MS = 24 * 3_600_000;
 const STATE_VALID_MS = 10 * 60_000;
 const SELECTION_VALID_MS = 15 * 60_000;
 const MAX_STATE_LENGTH = 256;
-
-const publicBase = () => config().PUBLIC_BASE_URL.replace(/\/+$/, '');
-const secureCookies = () => publicBase().startsWith('https:');
-/** `__Host-` (Secure, Path=/, no Domain) where the API is served over https; plain on a laptop's http. */
-export const bindingCookieName = () => (secureCookies() ? '__Host-connect_binding' : 'connect_binding');
-const BINDING_PATTERN = /^[A-Za-z0-9_-]{43}$/;
 
 function bindingCookie(value: string): string {
   return `${bindingCookieName()}=${value}; Path=/; Max-Age=${Math.round((STATE_VALID_MS + SELECTION_VALID_MS) / 1000)}; HttpOnly; SameSite=Lax${secureCookies() ? '; Secure' : ''}`;
@@ -63,22 +56,6 @@ export async function createConnectLink(user: User, input: { platform: Platform;
   return { link: `${publicBase()}/auth/connect/${linkId}`, expiresAt: validUntil };
 }
 
-type Destination = Pick<ConnectAttempt, 'redirectUri' | 'platform' | 'userId' | 'clientState'>;
-
-/** The tenant's redirect URI with the outcome: status, error, platform, userId and the client's state, nothing else. */
-export function returnUrl(destination: Destination, outcome: { status: 'connected' } | { status: 'error'; error: ConnectError }): string {
-  const fields: Array<[string, string]> = [['status', outcome.status]];
-  if (outcome.status === 'error') fields.push(['error', outcome.error]);
-  fields.push(['platform', destination.platform], ['userId', destination.userId]);
-  if (destination.clientState !== undefined) fields.push(['state', destination.clientState]);
-  const query = fields.map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('&');
-  return `${destination.redirectUri}${destination.redirectUri.includes('?') ? '&' : '?'}${query}`;
-}
-
-const backWithError = (destination: Destination, error: ConnectError): BrowserAnswer => ({ redirect: returnUrl(destination, { status: 'error', error }) });
-const unknownLink = () => problemPage(400, 'Link not valid', 'This connect link is not valid. Ask the application that sent you for a new one.');
-const untied = () => problemPage(400, 'Sign-in not recognised', 'This sign-in cannot be tied to a connect link started in this browser. Start again from the application that sent you.');
-
 /** GET /auth/connect/{linkId}: a fresh one-time state, the browser's binding cookie, and off to the consent screen. */
 export async function startConsent({ pathParameters, cookies }: BrowserRequest): Promise<BrowserAnswer> {
   const linkId = pathParameters.linkId ?? '';
@@ -105,11 +82,6 @@ export async function startConsent({ pathParameters, cookies }: BrowserRequest):
   const consent = flow.consentUrl({ redirectUri: callbackUrl(publicBase(), link.platform), state, ...(codeVerifier ? { codeChallenge: codeChallengeOf(codeVerifier) } : {}) });
   return { redirect: consent, setCookie: bindingCookie(binding) };
 }
-
-const sameBrowser = (cookies: Map<string, string>, bindingHash: string) => {
-  const binding = cookies.get(bindingCookieName());
-  return binding !== undefined && hashOf(binding) === bindingHash;
-};
 
 /** GET /auth/callback/{platform}: spends the state, exchanges the code, and connects or asks which account. */
 export async function finishCallback({ pathParameters, query, cookies, budget }: BrowserRequest): Promise<BrowserAnswer> {
@@ -174,22 +146,6 @@ async function connect(attempt: Destination & Pick<ConnectAttempt, 'tenantId' | 
   await emitWebhookEvent(user.tenantId, 'connection.connected', { userId: user.userId, platform: attempt.platform, status: 'active' });
   log().info('connection made through a link', { platform: attempt.platform });
   return { redirect: returnUrl(attempt, { status: 'connected' }) };
-}
-
-async function pendingSelection(request: BrowserRequest): Promise<{ selection: PendingSelection; grant: DiscoveredGrant } | BrowserAnswer> {
-  const attemptId = request.pathParameters.attemptId ?? '';
-  const selection = /^[A-Za-z0-9_-]{24}$/.test(attemptId) ? await findSelection(attemptId) : undefined;
-  if (!selection || !sameBrowser(request.cookies, selection.bindingHash)) return untied();
-  if (selection.spentAt || !selection.sealedGrant || clock.now() > selection.validUntil) return backWithError(selection, 'expired');
-  return { selection, grant: JSON.parse(open(selection.sealedGrant, `connect-select/${attemptId}`)) as DiscoveredGrant };
-}
-
-/** GET /auth/select/{attemptId}: the picker. */
-export async function showPicker(request: BrowserRequest): Promise<BrowserAnswer> {
-  const pending = await pendingSelection(request);
-  if (!('selection' in pending)) return pending;
-  const { selection, grant } = pending;
-  return { status: 200, html: pickerPage({ attemptId: selection.attemptId, platform: selection.platform, accounts: grant.accounts, pages: grant.pages }) };
 }
 
 /** POST /auth/select/{attemptId}: the person's choice, checked against what was offered. */

@@ -1,7 +1,6 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
 import { InvalidRequest } from '../errors.ts';
-import type { HistoryEntry, OptimizationRecord, RecordOptimizationInput } from '../schemas/optimization.ts';
+import type { HistoryEntry, OptimizationRecord } from '../schemas/optimization.ts';
 import { documentStore, mainTableName } from './client.ts';
 
 /**

@@ -140,7 +140,7 @@ describe('least privilege', () => {
     const s3 = actions.filter((action) => action.startsWith('s3:'));
     if (route.usesUploadBucket) expect(s3.sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
     else expect(s3).toEqual([]);
-    expect(actions.includes('secretsmanager:GetSecretValue')).toBe(Boolean(route.platform || route.sealsConnections));
+    expect(actions.includes('secretsmanager:GetSecretValue')).toBe(grantsOf(route).appCredentials || grantsOf(route).connectionKey);
     const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
     const mainTableStatement = policiesOf(operation).find((statement) => [statement.Action].flat().includes('dynamodb:Query'));
     expect([mainTableStatement?.Action].flat().some((action) => writes.includes(action as string))).toBe(grantsOf(route).writes);
@@ -250,6 +250,25 @@ describe('what the snapshot used to pin, asserted by name', () => {
 
   it('rotates its customer-managed keys and names what an operator needs in its outputs', () => {
     for (const [, key] of resources(prod.template, 'AWS::KMS::Key')) expect(key.Properties.EnableKeyRotation).toBe(true);
-    expect(Object.keys(prod.template.toJSON().Outputs ?? {}).sort()).toEqual(['ApiUrl', 'AppCredentialsSecretArn', 'TableName']);
+    expect(Object.keys(prod.template.toJSON().Outputs ?? {}).sort()).toEqual(['ApiUrl', 'AppCredentialsSecretArn', 'ProfessionalCallbackUrl', 'SearchadsCallbackUrl', 'SocialCallbackUrl', 'TableName']);
+    const outputs = prod.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    expect(JSON.stringify(outputs.SearchadsCallbackUrl?.Value)).toMatch(/ApiEndpoint.*\/auth\/callback\/searchads/);
+  });
+
+  it('serves the connect routes without an API key, each throttled on its own, and gives every operation the public base URL', () => {
+    const browserRoutes = routes.filter((route) => route.browser);
+    expect(browserRoutes.length).toBe(4);
+    const [[, stage]] = resources(prod.template, 'AWS::ApiGatewayV2::Stage') as [[string, Resource]];
+    expect(Object.keys(stage.Properties.RouteSettings).sort()).toEqual(browserRoutes.map((route) => `${route.method} ${route.path}`).sort());
+    for (const settings of Object.values(stage.Properties.RouteSettings as Record<string, { ThrottlingBurstLimit: number; ThrottlingRateLimit: number }>)) {
+      expect(settings.ThrottlingRateLimit).toBeLessThan(stage.Properties.DefaultRouteSettings.ThrottlingRateLimit);
+    }
+    for (const route of browserRoutes) {
+      const [[, routeResource]] = resources(prod.template, 'AWS::ApiGatewayV2::Route').filter(([id]) => id.startsWith(`${logical(route.operation)}Route`)) as [[string, Resource]];
+      expect(routeResource.Properties.RouteKey).toBe(`${route.method} ${route.path}`);
+      expect(routeResource.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
+    }
+    const [[, createLink]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('createlinkFunction')) as [[string, Resource]];
+    expect(JSON.stringify(createLink.Properties.Environment.Variables.PUBLIC_BASE_URL)).toContain('ApiEndpoint');
   });
 });

@@ -15,7 +15,6 @@ import { handler as searchTargetingLocations } from '../../functions/search-targ
 import { handler as getTenantSettings } from '../../functions/get-tenant-settings.ts';
 import { handler as updateTenantSettings } from '../../functions/update-tenant-settings.ts';
 import { handler as listWebhookEvents } from '../../functions/list-webhook-events.ts';
-import { handler as sendTestWebhook } from '../../functions/send-test-webhook.ts';
 import { lambdaContext, loadEvent } from '../helpers/events.ts';
 
 /** Each handler invoked directly with its sam-style events (test/events), through the real middleware. */
