@@ -242,6 +242,36 @@ describe('several accounts: the picker', () => {
   });
 });
 
+describe('hostile browsers', () => {
+  it('a picker post that is not a small form, or is malformed, is a 400 page and changes nothing; a giant state is refused', async () => {
+    const userId = await newUser(apiKey);
+    const browser = new BrowserSession();
+    const link = await createLink(apiKey, { userId, platform: 'professional', redirectUri: REDIRECT });
+    const callback = await browser.consent((await browser.request(link)).location as string, 'ben');
+    const pickerUrl = (await browser.request(callback.location as string)).location as string;
+    const cookie = `connect_binding=${(await import('node:crypto')).randomBytes(32).toString('base64url')}`;
+    const post = (body: string | Buffer, type: string) => fetch(pickerUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': type, cookie }, body });
+    for (const [body, type] of [
+      ['{"accountId":"500000001"}', 'application/json'],
+      [`accountId=${'9'.repeat(20_000)}`, 'application/x-www-form-urlencoded'],
+      ['accountId=%E0%A4%A&pageId=%', 'application/x-www-form-urlencoded'],
+      [Buffer.from([0xff, 0xfe, 0x00, 0x41]), 'application/x-www-form-urlencoded'],
+    ] as const) {
+      const answer = await post(body, type);
+      expect(answer.status).toBe(400);
+      expect(answer.headers.get('location')).toBeNull();
+      expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    }
+    // the person's own browser, posting nonsense, is shown the picker again
+    const mangled = await browser.request(pickerUrl, { form: { accountId: '%E0%A4%A', pageId: '<script>' } });
+    expect(mangled.status).toBe(400);
+    expect(mangled.body).not.toContain('<script>');
+    expect((await profileOf(userId)).connections).toEqual({});
+    const giant = await browser.request(`${stack().url}/auth/callback/professional?code=x&state=${'a'.repeat(5_000)}`);
+    expect(giant.status).toBe(400);
+  });
+});
+
 describe('what goes back when it does not connect', () => {
   it.each(['social', 'searchads', 'professional'] as const)('%s: a denial is access_denied, and nothing is stored', async (platform) => {
     const userId = await newUser(apiKey);
