@@ -29,19 +29,12 @@ export interface ConnectLink {
   completedAt?: string;
 }
 
-/** What a consent round trip is bound to. */
-export interface ConnectAttempt {
-  linkId: string;
-  tenantId: string;
-  userId: string;
-  platform: Platform;
-  redirectUri: string;
-  clientState?: string;
+/** What a consent round trip is bound to: its link (and where the person goes back), and the browser. */
+export interface ConnectAttempt extends Pick<ConnectLink, 'linkId' | 'tenantId' | 'userId' | 'platform' | 'redirectUri' | 'clientState' | 'validUntil'> {
   /** hash of the browser's binding cookie */
   bindingHash: string;
   /** the PKCE verifier, sealed (search ads) */
   sealedCodeVerifier?: string;
-  validUntil: number;
 }
 
 export interface PendingSelection extends Omit<ConnectAttempt, 'sealedCodeVerifier'> {

@@ -118,6 +118,22 @@ export function consentDecision(request: SandboxRequest): { params: Record<strin
   return { params, person: SIGNER.test(person ?? '') ? (person as string) : DEFAULT_PERSON, allowed: decision === 'allow' };
 }
 
+/**
+ * The consent form's answer checked like the consent screen: our app, a registered redirect URI.
+ * What the platform redirects back with is the caller's; `back` holds the state to hand back.
+ */
+export function readConsent(
+  request: SandboxRequest,
+  desk: ConsentDesk,
+  clientId: string,
+  refusal: SandboxResponse,
+  ignoreQuery = false,
+): { params: Record<string, string>; person: Signer; allowed: boolean; redirectUri: string; back: Record<string, string> } | SandboxResponse {
+  const { params, person, allowed } = consentDecision(request);
+  if (params.client_id !== clientId || !desk.isRegistered(params.redirect_uri ?? '', ignoreQuery)) return refusal;
+  return { params, person, allowed, redirectUri: params.redirect_uri as string, back: params.state !== undefined ? { state: params.state } : {} };
+}
+
 /** A redirect to the client with parameters appended (and a fragment, as Facebook adds one). */
 export function redirectBack(redirectUri: string, params: Record<string, string>, fragment = ''): SandboxResponse {
   const query = new URLSearchParams(params).toString();

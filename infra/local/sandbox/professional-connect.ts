@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../../../shared/clock.ts';
-import { consentDecision, consentPage, ConsentDesk, errorPage, identitySuffix, personOf as seededPersonOf, redirectBack, type PersonId, type Signer } from './consent.ts';
+import { consentPage, ConsentDesk, errorPage, identitySuffix, personOf as seededPersonOf, readConsent, redirectBack, type PersonId, type Signer } from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
@@ -58,9 +58,9 @@ export function authorizationPage(request: SandboxRequest, state: ProfessionalCo
 }
 
 export function authorizationAnswer(request: SandboxRequest, state: ProfessionalConnectState, clientId: string): SandboxResponse {
-  const { params, person, allowed } = consentDecision(request);
-  if (params.client_id !== clientId || !state.desk.isRegistered(params.redirect_uri ?? '', true)) return errorPage(400, 'Bummer, something went wrong.', 'The request is not valid.');
-  const redirectUri = params.redirect_uri as string;
+  const consent = readConsent(request, state.desk, clientId, errorPage(400, 'Bummer, something went wrong.', 'The request is not valid.'), true);
+  if ('status' in consent) return consent;
+  const { params, person, allowed, redirectUri } = consent;
   if (!allowed) return redirectBack(redirectUri, { error: 'user_cancelled_authorize', error_description: 'The user cancelled the authorization', state: params.state ?? '' });
   const code = state.desk.issue({ clientId, redirectUri, person, scopes: (params.scope ?? '').split(/[ ,]+/).filter(Boolean) }, 'AQT');
   return redirectBack(redirectUri, { code, state: params.state ?? '' });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { consentDecision, consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, identitySuffix, personOf, redirectBack, verifierMatches, type PersonId, type Signer } from './consent.ts';
+import { consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, identitySuffix, personOf, readConsent, redirectBack, verifierMatches, type PersonId, type Signer } from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
@@ -61,10 +61,9 @@ export function consentScreen(request: SandboxRequest, state: SearchadsConnectSt
 }
 
 export function consentAnswer(request: SandboxRequest, state: SearchadsConnectState, clientId: string): SandboxResponse {
-  const { params, person, allowed } = consentDecision(request);
-  if (params.client_id !== clientId || !state.desk.isRegistered(params.redirect_uri ?? '')) return errorPage(400, 'Error 400: invalid_request', 'The request is not valid.');
-  const redirectUri = params.redirect_uri as string;
-  const back: Record<string, string> = params.state !== undefined ? { state: params.state } : {};
+  const consent = readConsent(request, state.desk, clientId, errorPage(400, 'Error 400: invalid_request', 'The request is not valid.'));
+  if ('status' in consent) return consent;
+  const { params, person, allowed, redirectUri, back } = consent;
   if (!allowed) return redirectBack(redirectUri, { error: 'access_denied', ...back });
   const scopes = (params.scope ?? '').split(' ').filter(Boolean);
   const code = state.desk.issue(

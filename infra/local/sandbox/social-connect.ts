@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../../../shared/clock.ts';
-import { consentDecision, consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, identitySuffix, personOf, redirectBack, type PersonId, type Signer } from './consent.ts';
+import { consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, identitySuffix, personOf, readConsent, redirectBack, type PersonId, type Signer } from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
@@ -76,10 +76,9 @@ export function consentDialog(request: SandboxRequest, state: SocialConnectState
 }
 
 export function consentAnswer(request: SandboxRequest, state: SocialConnectState, appId: string): SandboxResponse {
-  const { params, person, allowed } = consentDecision(request);
-  if (params.client_id !== appId || !state.desk.isRegistered(params.redirect_uri ?? '')) return errorPage(400, 'Error', 'The request is not valid.');
-  const redirectUri = params.redirect_uri as string;
-  const back: Record<string, string> = params.state !== undefined ? { state: params.state } : {};
+  const consent = readConsent(request, state.desk, appId, errorPage(400, 'Error', 'The request is not valid.'));
+  if ('status' in consent) return consent;
+  const { params, person, allowed, redirectUri, back } = consent;
   if (!allowed) return redirectBack(redirectUri, { error: 'access_denied', error_code: '200', error_description: 'Permissions error', error_reason: 'user_denied', ...back }, '#_=_');
   const scopes = params.config_id ? GRANTED_PERMISSIONS : (params.scope ?? '').split(',').filter(Boolean);
   const code = state.desk.issue({ clientId: appId, redirectUri, person, scopes }, 'AQ');
