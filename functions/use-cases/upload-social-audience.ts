@@ -1,21 +1,15 @@
-import { createHash, randomInt, randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { clock } from '../../shared/clock.ts';
 import { IdempotencyConflict, PlatformError } from '../../shared/errors.ts';
 import { log } from '../../shared/http/logger.ts';
 import type { UploadedFile } from '../../shared/http/middleware/multipart-body.ts';
-import {
-  createCustomAudience,
-  MAX_ROWS_PER_BATCH,
-  sendAudienceBatch,
-  type AudienceMode,
-  type BatchAcknowledgement,
-} from '../../shared/platforms/social/custom-audiences.ts';
+import { createCustomAudience, MAX_ROWS_PER_BATCH, newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
+import type { ContactKey } from '../../shared/audiences/normalize.ts';
+import { checkContactFile, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { forgetUploadProgress, loadUploadProgress, releaseUploadLease, saveUploadProgress, type UploadProgress } from '../../shared/store/upload-progress.ts';
+import { forgetUploadProgress, loadUploadProgress, newUploadProgress, releaseUploadLease, saveUploadProgress, type UploadProgress } from '../../shared/store/upload-progress.ts';
 import type { User } from '../../shared/store/users.ts';
 import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/uploads/staging.ts';
-import { CsvProblem } from '../../shared/audiences/csv-reader.ts';
 import { forEachContactRow, InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
 
 /**
@@ -24,6 +18,8 @@ import { forEachContactRow, InvalidRowSamples } from '../../shared/audiences/con
  * batches of at most 10,000, one upload session, recording each acknowledged batch so that a retry
  * with the same Idempotency-Key resumes after it.
  */
+export type { SocialAudienceResult };
+
 export interface SocialAudienceRequest {
   tenantId: string;
   user: User;
@@ -35,17 +31,6 @@ export interface SocialAudienceRequest {
   csvFile: UploadedFile;
 }
 
-export interface SocialAudienceResult {
-  audienceId: string;
-  audienceName: string;
-  invalid_entry_samples: Record<string, string>;
-  num_invalid_entries: number;
-  num_received: number;
-  session_id: string;
-}
-
-/** A positive int64 unique within the ad account: milliseconds × 1000 plus a random tail. */
-const newSessionId = () => clock.now() * 1000 + randomInt(1000);
 
 function uploadIdFor(tenantId: string, idempotencyKey: string | undefined): string {
   if (!idempotencyKey) return randomUUID();
@@ -70,33 +55,10 @@ export async function uploadSocialAudience(request: SocialAudienceRequest): Prom
 async function uploadStaged(request: SocialAudienceRequest, stagedKey: string, uploadId: string): Promise<SocialAudienceResult> {
   const { tenantId } = request;
   socialSession(request.user, request.context); // a user without a social connection is a 409 before the file is read
-
-  // First pass: the whole file must read, and some row must be usable, before anything is sent.
-  let usableRows = 0;
-  const checked = await forEachContactRow(await readStagedUpload(stagedKey), (row) => {
-    if ('values' in row) usableRows++;
-  });
-  if (usableRows === 0) {
-    const samples = new InvalidRowSamples();
-    await forEachContactRow(await readStagedUpload(stagedKey), (row, line) => {
-      if ('invalid' in row) samples.add(line, row.invalid);
-    });
-    const [first] = Object.entries(samples.samples);
-    throw new CsvProblem(`None of the ${checked.dataRows} rows can be used${first ? `; for example ${first[0]}: ${first[1]}` : ''}.`);
-  }
+  const { usableRows } = await checkContactFile(() => readStagedUpload(stagedKey));
 
   const resumed = request.idempotencyKey ? await loadUploadProgress(tenantId, uploadId) : undefined;
-  const progress: UploadProgress = {
-    sessionId: newSessionId(),
-    batchesAcked: 0,
-    rowsAcked: 0,
-    platformReceived: 0,
-    platformInvalid: 0,
-    duplicateReceived: 0,
-    duplicateInvalid: 0,
-    platformSamples: {},
-    ...resumed,
-  };
+  const progress: UploadProgress = { ...newUploadProgress(newSessionId()), ...resumed };
   const leaseOwner = randomUUID();
   const save = () => saveUploadProgress(tenantId, uploadId, progress, leaseOwner);
   if (resumed) log().info('resuming audience upload', { batchesAcked: resumed.batchesAcked, inFlightBatch: resumed.inFlightBatch });
@@ -105,6 +67,7 @@ async function uploadStaged(request: SocialAudienceRequest, stagedKey: string, u
     return await sendBatches(request, stagedKey, uploadId, progress, save, usableRows);
   } catch (error) {
     await releaseUploadLease(tenantId, uploadId, leaseOwner);
+    if (error instanceof PlatformError && 'rows_landed' in error.extra) error.message += ' Retry the same request with the same Idempotency-Key to resume.';
     throw error;
   }
 }
@@ -126,42 +89,14 @@ async function sendBatches(
   const local = new InvalidRowSamples();
   let batch: string[][] = [];
   let batchSeq = 0;
-  const totalBatches = Math.ceil(usableRows / MAX_ROWS_PER_BATCH);
-  const send = async (rows: string[][], schema: Parameters<typeof sendAudienceBatch>[4]) => {
+  const send = async (rows: string[][], schema: ContactKey[]) => {
     batchSeq++;
     if (batchSeq <= progress.batchesAcked) return; // acknowledged before this retry
-    const resent = progress.inFlightBatch === batchSeq; // the platform may have counted it already
-    progress.inFlightBatch = batchSeq;
-    await save();
-    let acknowledgement: BatchAcknowledgement;
-    try {
-      acknowledgement = await sendAudienceBatch(
-        session,
-        mode,
-        audienceId,
-        { session_id: progress.sessionId, batch_seq: batchSeq, last_batch_flag: batchSeq === totalBatches, estimated_num_total: usableRows },
-        schema,
-        rows,
-      );
-    } catch (error) {
-      throw describeLandedRows(error, progress, audienceId, usableRows);
-    }
-    if (resent && acknowledgement.numReceived - progress.platformReceived >= 2 * rows.length) {
-      // counted twice: once before the crash, once now; the answer reports distinct rows
-      progress.duplicateReceived += rows.length;
-      progress.duplicateInvalid += Math.floor((acknowledgement.numInvalid - progress.platformInvalid) / 2);
-    }
-    progress.batchesAcked = batchSeq;
-    progress.inFlightBatch = undefined;
-    progress.rowsAcked += rows.length;
-    progress.platformReceived = acknowledgement.numReceived;
-    progress.platformInvalid = acknowledgement.numInvalid;
-    progress.platformSamples = { ...progress.platformSamples, ...acknowledgement.samples };
-    await save();
+    await sendRecordedBatch({ session, mode, audienceId, batchSeq, usableRows, schema, rows }, progress, save);
   };
 
   // Second pass: the same rows, in batches.
-  await forEachContactRow(await readStagedUpload(stagedKey), async (row, line, layout) => {
+  const { layout } = await forEachContactRow(await readStagedUpload(stagedKey), async (row, line, layout) => {
     if ('invalid' in row) return local.add(line, row.invalid);
     batch.push(row.values);
     if (batch.length === MAX_ROWS_PER_BATCH) {
@@ -169,36 +104,10 @@ async function sendBatches(
       batch = [];
       await send(full, layout.schema);
     }
-  }).then(async ({ layout }) => {
-    if (batch.length > 0) await send(batch, layout.schema);
   });
+  if (batch.length > 0) await send(batch, layout.schema);
 
   await deleteStagedUpload(stagedKey);
   await forgetUploadProgress(tenantId, uploadId);
-  const samples = { ...local.samples };
-  for (const [sample, reason] of Object.entries(progress.platformSamples)) {
-    if (Object.keys(samples).length >= 100) break;
-    samples[sample] = reason;
-  }
-  return {
-    audienceId,
-    audienceName: request.audienceName,
-    invalid_entry_samples: samples,
-    num_invalid_entries: local.count + progress.platformInvalid - progress.duplicateInvalid,
-    num_received: local.count + progress.platformReceived - progress.duplicateReceived,
-    session_id: String(progress.sessionId),
-  };
-}
-
-/** The platform failed mid-upload: the answer says what landed and how to resume. */
-function describeLandedRows(error: unknown, progress: UploadProgress, audienceId: string, usableRows: number): unknown {
-  if (!(error instanceof PlatformError)) return error;
-  Object.assign(error.extra, {
-    audienceId,
-    session_id: String(progress.sessionId),
-    rows_landed: progress.rowsAcked,
-    rows_total: usableRows,
-  });
-  error.message = `${error.message} ${progress.rowsAcked} of ${usableRows} rows had landed (session ${progress.sessionId}); retry the same request with the same Idempotency-Key to resume.`;
-  return error;
+  return socialAudienceResult(audienceId, request.audienceName, local, progress);
 }

@@ -4,11 +4,13 @@ import { contactLayout, hashContactRow, type ContactLayout, type HashedRow } fro
 /**
  * A social contact CSV, row by row: the layout from the first record, then each data row hashed.
  * `visit` sees every row with its line number; the promise it returns is awaited, so the caller
- * controls the pace (a batch upload in between).
+ * controls the pace (a batch upload in between). The first `skipRows` data rows (sent before a
+ * resume) are only counted: neither hashed nor visited.
  */
 export async function forEachContactRow(
   bytes: AsyncIterable<Uint8Array>,
   visit: (row: HashedRow, line: number, layout: ContactLayout) => void | Promise<void>,
+  skipRows = 0,
 ): Promise<{ layout: ContactLayout; dataRows: number }> {
   let layout: ContactLayout | undefined;
   let dataRows = 0;
@@ -19,6 +21,7 @@ export async function forEachContactRow(
         if (layout.hasHeader) continue;
       }
       dataRows++;
+      if (dataRows <= skipRows) continue;
       const visited = visit(hashContactRow(record.cells, layout), record.line, layout);
       if (visited) await visited; // only a batch upload waits; plain rows stay synchronous
     }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { stringify } from 'csv-stringify/sync';
 import { CsvProblem, readCsv } from './csv-reader.ts';
 import { isSha256Hex, sha256Hex } from './sha256.ts';
@@ -75,44 +76,96 @@ function prepareRow(type: ListType, names: string[], cells: string[]): Record<st
   return row;
 }
 
-export async function prepareProfessionalList(type: ListType, bytes: AsyncIterable<Uint8Array>): Promise<PreparedList> {
+/** The list's rows, checked and rewritten in template order: the header first, then each usable, distinct row or the reason a row is left out. */
+async function* preparedRows(type: ListType, bytes: AsyncIterable<Uint8Array>): AsyncGenerator<{ header: string[] } | { row: string[] } | { skipped: string }> {
   let names: string[] | undefined;
   const seen = new Set<string>();
-  const records: string[][] = [];
-  const skipped: string[] = [];
   let dataRows = 0;
-  for await (const record of (async function* () {
-    for await (const records of readCsv(bytes)) yield* records;
-  })()) {
-    if (!names) {
-      names = templateColumns(type, record.cells);
-      continue;
+  let usable = 0;
+  let firstSkipped: string | undefined;
+  for await (const records of readCsv(bytes)) {
+    for (const record of records) {
+      if (!names) {
+        names = templateColumns(type, record.cells);
+        yield { header: LIST_TEMPLATES[type].filter((name) => names?.includes(name)) };
+        continue;
+      }
+      if (record.cells.every((cell) => cell.trim() === '')) continue;
+      dataRows++;
+      if (dataRows > MAX_LIST_ROWS) throw new CsvProblem(`The list has more than ${MAX_LIST_ROWS} rows, more than the platform takes in one list.`);
+      const row = prepareRow(type, names, record.cells);
+      if (typeof row === 'string') {
+        firstSkipped ??= `line ${record.line}: ${row}`;
+        yield { skipped: `line ${record.line}: ${row}` };
+        continue;
+      }
+      const ordered = LIST_TEMPLATES[type].filter((name) => names?.includes(name)).map((name) => row[name] ?? '');
+      // a digest, not the row: the set of a 300,000-row list stays small
+      const identity = createHash('sha256').update(JSON.stringify(ordered)).digest('base64');
+      if (seen.has(identity)) continue;
+      seen.add(identity);
+      usable++;
+      yield { row: ordered };
     }
-    if (record.cells.every((cell) => cell.trim() === '')) continue;
-    dataRows++;
-    if (dataRows > MAX_LIST_ROWS) throw new CsvProblem(`The list has more than ${MAX_LIST_ROWS} rows, more than the platform takes in one list.`);
-    const row = prepareRow(type, names, record.cells);
-    if (typeof row === 'string') {
-      skipped.push(`line ${record.line}: ${row}`);
-      continue;
-    }
-    const ordered = LIST_TEMPLATES[type].filter((name) => names?.includes(name)).map((name) => row[name] ?? '');
-    const identity = JSON.stringify(ordered);
-    if (seen.has(identity)) continue;
-    seen.add(identity);
-    records.push(ordered);
   }
   if (!names) throw new CsvProblem('The file is empty; upload a CSV with the template header and one row per entry.');
   if (dataRows === 0) throw new CsvProblem('The file has a header but no data rows.');
-  if (records.length === 0) throw new CsvProblem(`None of the ${dataRows} rows can be used; for example ${skipped[0]}.`);
+  if (usable === 0) throw new CsvProblem(`None of the ${dataRows} rows can be used; for example ${firstSkipped}.`);
+}
 
+export interface CheckedList {
+  rows: number;
+  warnings: string[];
+}
+
+/** The whole list checked (every problem a 400), its usable rows counted, nothing kept. */
+export async function checkProfessionalList(type: ListType, bytes: AsyncIterable<Uint8Array>, onRow?: () => void): Promise<CheckedList> {
+  let rows = 0;
+  const skipped: string[] = [];
+  let skippedCount = 0;
+  for await (const item of preparedRows(type, bytes)) {
+    if ('row' in item) rows++;
+    else if ('skipped' in item) {
+      skippedCount++;
+      if (skipped.length < 10) skipped.push(item.skipped);
+    } else continue;
+    onRow?.();
+  }
+  return { rows, warnings: listWarnings(rows, skippedCount, skipped) };
+}
+
+/** What the answer tells about rows left out (the first ten) and a list too short to build. */
+function listWarnings(rows: number, skippedCount: number, firstSkipped: string[]): string[] {
   const warnings: string[] = [];
-  if (skipped.length > 0) {
-    warnings.push(`${skipped.length} row(s) were left out: ${skipped.slice(0, 10).join('; ')}${skipped.length > 10 ? '; …' : ''}.`);
+  if (skippedCount > 0) warnings.push(`${skippedCount} row(s) were left out: ${firstSkipped.slice(0, 10).join('; ')}${skippedCount > 10 ? '; …' : ''}.`);
+  if (rows < MIN_LIST_ROWS) warnings.push(`The list has ${rows} usable rows; the platform needs at least ${MIN_LIST_ROWS} to build an audience and may refuse it.`);
+  return warnings;
+}
+
+/** The rewritten list as CSV bytes, produced as they are read: the file is never held whole. */
+export async function* professionalListCsv(type: ListType, bytes: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  let chunk: string[][] = [];
+  for await (const item of preparedRows(type, bytes)) {
+    if ('header' in item) chunk.push(item.header);
+    else if ('row' in item) chunk.push(item.row);
+    if (chunk.length >= 1_000) {
+      yield encoder.encode(stringify(chunk));
+      chunk = [];
+    }
   }
-  if (records.length < MIN_LIST_ROWS) {
-    warnings.push(`The list has ${records.length} usable rows; the platform needs at least ${MIN_LIST_ROWS} to build an audience and may refuse it.`);
+  if (chunk.length > 0) yield encoder.encode(stringify(chunk));
+}
+
+/** The list checked and rewritten in memory (the multipart upload, a file of at most 4 MB). */
+export async function prepareProfessionalList(type: ListType, bytes: AsyncIterable<Uint8Array>): Promise<PreparedList> {
+  const lines: string[][] = [];
+  const skipped: string[] = [];
+  for await (const item of preparedRows(type, bytes)) {
+    if ('header' in item) lines.push(item.header);
+    else if ('row' in item) lines.push(item.row);
+    else skipped.push(item.skipped);
   }
-  const header = LIST_TEMPLATES[type].filter((name) => names?.includes(name));
-  return { csv: stringify([header, ...records]), rows: records.length, warnings };
+  const rows = lines.length - 1;
+  return { csv: stringify(lines), rows, warnings: listWarnings(rows, skipped.length, skipped) };
 }

@@ -67,6 +67,8 @@ export interface PlatformCall<T> {
   retrySafe: boolean;
   refreshAuth?: () => Promise<void>;
   policy?: RetryPolicy;
+  /** one attempt's time limit, when not UPSTREAM_TIMEOUT_MS (a file streamed to the platform) */
+  attemptTimeoutMs?: number;
 }
 
 /** One HTTP exchange within the per-call timeout and the deadline; a lost answer is a verdict too. */
@@ -78,7 +80,7 @@ async function attempt<T>(budget: CallBudget, call: PlatformCall<T>): Promise<Ve
   const started = performance.now();
   let response: UpstreamResponse;
   try {
-    const answer = await fetch(url, { ...init, signal: AbortSignal.timeout(Math.min(config().UPSTREAM_TIMEOUT_MS, remaining)) });
+    const answer = await fetch(url, { ...init, signal: AbortSignal.timeout(Math.min(call.attemptTimeoutMs ?? config().UPSTREAM_TIMEOUT_MS, remaining)) });
     response = { status: answer.status, headers: answer.headers, text: await answer.text() };
   } catch (error) {
     const name = (error as Error).name;

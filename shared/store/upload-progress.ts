@@ -29,6 +29,11 @@ export interface UploadProgress {
   platformSamples: Record<string, string>;
 }
 
+/** Nothing sent yet, in upload session `sessionId`. */
+export function newUploadProgress(sessionId: number): UploadProgress {
+  return { sessionId, batchesAcked: 0, rowsAcked: 0, platformReceived: 0, platformInvalid: 0, duplicateReceived: 0, duplicateInvalid: 0, platformSamples: {} };
+}
+
 const KEEP_SECONDS = 24 * 60 * 60;
 const key = (tenantId: string, uploadId: string) => ({ pk: `TENANT#${tenantId}#UPLOAD#${uploadId}`, sk: 'PROGRESS' });
 

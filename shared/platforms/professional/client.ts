@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import { clock } from '../../clock.ts';
 import { config } from '../../config.ts';
 import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../errors.ts';
@@ -96,11 +97,12 @@ export async function restliRequest(
   url: string,
   options: {
     json?: unknown;
-    rawBody?: { contentType: string; data: string | Buffer };
+    rawBody?: { contentType: string; data: string | Buffer | (() => AsyncIterable<Uint8Array>) };
     retrySafe?: boolean;
     restli?: boolean;
     policy?: RetryPolicy;
     notFoundIsTransient?: boolean;
+    attemptTimeoutMs?: number;
   } = {},
 ): Promise<RestliResponse> {
   const absolute = /^https?:\/\//.test(url) ? url : `${config().PROFESSIONAL_API_URL.replace(/\/+$/, '')}${url}`;
@@ -118,7 +120,10 @@ export async function restliRequest(
       body = JSON.stringify(options.json);
     } else if (options.rawBody) {
       headers['content-type'] = options.rawBody.contentType;
-      body = options.rawBody.data;
+      const { data } = options.rawBody;
+      // a stream goes out as it is read (fetch needs half duplex for a streamed body)
+      if (typeof data === 'function') return { url: absolute, init: { method, headers, body: Readable.toWeb(Readable.from(data())) as ReadableStream, duplex: 'half' } as RequestInit, logPath };
+      body = data;
     }
     return { url: absolute, init: { method, headers, body }, logPath };
   };
@@ -134,6 +139,7 @@ export async function restliRequest(
     },
     retrySafe: callOptions.retrySafe,
     policy: options.policy ?? PROFESSIONAL_RETRY_POLICY,
+    attemptTimeoutMs: options.attemptTimeoutMs,
     ...(refresh
       ? {
           refreshAuth: async () => {

@@ -17,7 +17,7 @@ export interface ListUploadResult {
 
 const accountUrn = (adAccountId: string) => `urn:li:sponsoredAccount:${adAccountId}`;
 
-async function generateUploadUrl(session: ProfessionalSession, adAccountId: string): Promise<string> {
+export async function generateUploadUrl(session: ProfessionalSession, adAccountId: string): Promise<string> {
   const { body } = await restliRequest(session, 'POST', '/dmpSegments?action=generateUploadUrl', {
     json: { owner: accountUrn(adAccountId) },
     retrySafe: true, // a URL nobody uses is harmless
@@ -28,18 +28,23 @@ async function generateUploadUrl(session: ProfessionalSession, adAccountId: stri
   return url;
 }
 
-async function uploadFile(session: ProfessionalSession, uploadUrl: string, csv: string): Promise<string> {
+/** a list of 300,000 rows is tens of megabytes: its upload gets minutes, not the seconds of an API call */
+const FILE_UPLOAD_TIMEOUT_MS = 5 * 60_000;
+
+/** The file, whole or as a stream made anew for the one attempt (the URL is single-use). */
+export async function uploadFile(session: ProfessionalSession, uploadUrl: string, csv: string | (() => AsyncIterable<Uint8Array>)): Promise<string> {
   const { headers } = await restliRequest(session, 'POST', uploadUrl, {
     rawBody: { contentType: 'text/csv', data: csv },
     restli: false,
     retrySafe: false, // the URL is single-use
+    attemptTimeoutMs: FILE_UPLOAD_TIMEOUT_MS,
   });
   const location = headers.get('location');
   if (!location) throw new PlatformUnavailable('professional');
   return location.startsWith('urn:') ? location : `urn:li:media:${location}`;
 }
 
-async function createSegment(session: ProfessionalSession, adAccountId: string, type: ListType, name: string): Promise<string> {
+export async function createSegment(session: ProfessionalSession, adAccountId: string, type: ListType, name: string): Promise<string> {
   const { headers } = await restliRequest(session, 'POST', '/dmpSegments', {
     json: { name, account: accountUrn(adAccountId), type, sourcePlatform: 'LIST_UPLOAD', destinations: [{ destination: 'LINKEDIN' }] },
     retrySafe: false, // no idempotency upstream: a blind retry could make a second segment
@@ -59,6 +64,12 @@ export async function uploadContactList(
   const uploadUrl = await generateUploadUrl(session, adAccountId);
   const inputFile = await uploadFile(session, uploadUrl, csv);
   const segmentId = await createSegment(session, adAccountId, type, name);
+  await attachListUpload(session, segmentId, inputFile);
+  return { inputFile, segmentId };
+}
+
+/** The file attached to its segment; a segment left empty by a failure is deleted. */
+export async function attachListUpload(session: ProfessionalSession, segmentId: string, inputFile: string): Promise<void> {
   try {
     await attachWhenVisible(session, segmentId, inputFile);
   } catch (error) {
@@ -68,7 +79,6 @@ export async function uploadContactList(
     );
     throw error;
   }
-  return { inputFile, segmentId };
 }
 
 /** A segment created seconds ago may answer 404 at first: asked again about 2, 4, 8 s later, within the deadline. */

@@ -1,3 +1,5 @@
+import { randomInt } from 'node:crypto';
+import { clock } from '../../clock.ts';
 import { PlatformRejected } from '../../errors.ts';
 import type { ContactKey } from '../../audiences/normalize.ts';
 import { graphRequest, type SocialSession } from './client.ts';
@@ -5,6 +7,9 @@ import { graphRequest, type SocialSession } from './client.ts';
 /** Contract §5: customer-file custom audiences and their upload sessions. */
 export type AudienceMode = 'create' | 'append' | 'replace' | 'remove';
 export const MAX_ROWS_PER_BATCH = 10_000;
+
+/** A positive int64 unique within the ad account: milliseconds × 1000 plus a random tail. */
+export const newSessionId = () => clock.now() * 1000 + randomInt(1000);
 
 export async function createCustomAudience(session: SocialSession, adAccountId: string, name: string): Promise<string> {
   const { body } = await graphRequest<{ id?: string }>(

@@ -1,0 +1,116 @@
+import { PlatformError } from '../../shared/errors.ts';
+import { CsvProblem } from '../../shared/audiences/csv-reader.ts';
+import { forEachContactRow, InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
+import type { ContactKey } from '../../shared/audiences/normalize.ts';
+import { MAX_ROWS_PER_BATCH, sendAudienceBatch, type AudienceMode, type BatchAcknowledgement } from '../../shared/platforms/social/custom-audiences.ts';
+import type { SocialSession } from '../../shared/platforms/social/client.ts';
+import type { UploadProgress } from '../../shared/store/upload-progress.ts';
+
+/**
+ * What both ways of sending a social contact list share (the multipart request, and the audience
+ * job of an upload): the check of the whole file before anything is sent, one batch's round trip
+ * with its bookkeeping, and the counts the answer reports.
+ */
+
+/** The whole file must read, and some row must be usable, before anything is sent. */
+export async function checkContactFile(read: () => Promise<AsyncIterable<Uint8Array>>, onRow?: () => void): Promise<{ usableRows: number; dataRows: number }> {
+  let usableRows = 0;
+  const checked = await forEachContactRow(await read(), (row) => {
+    if ('values' in row) usableRows++;
+    onRow?.();
+  });
+  if (usableRows === 0) {
+    const samples = new InvalidRowSamples();
+    await forEachContactRow(await read(), (row, line) => {
+      if ('invalid' in row) samples.add(line, row.invalid);
+    });
+    const [first] = Object.entries(samples.samples);
+    throw new CsvProblem(`None of the ${checked.dataRows} rows can be used${first ? `; for example ${first[0]}: ${first[1]}` : ''}.`);
+  }
+  return { usableRows, dataRows: checked.dataRows };
+}
+
+export interface BatchToSend {
+  session: SocialSession;
+  mode: AudienceMode;
+  audienceId: string;
+  batchSeq: number;
+  usableRows: number;
+  schema: ContactKey[];
+  rows: string[][];
+}
+
+/**
+ * One batch of the session: recorded as in flight before it is sent (a resume sends it again with
+ * the same number), then acknowledged. When the platform counted a resent batch twice, the
+ * duplicate is noted so that the answer reports distinct rows.
+ */
+export async function sendRecordedBatch(batch: BatchToSend, progress: UploadProgress, save: () => Promise<void>): Promise<void> {
+  const { batchSeq, rows } = batch;
+  const resent = progress.inFlightBatch === batchSeq; // the platform may have counted it already
+  progress.inFlightBatch = batchSeq;
+  await save();
+  let acknowledgement: BatchAcknowledgement;
+  try {
+    acknowledgement = await sendAudienceBatch(
+      batch.session,
+      batch.mode,
+      batch.audienceId,
+      { session_id: progress.sessionId, batch_seq: batchSeq, last_batch_flag: batchSeq === Math.ceil(batch.usableRows / MAX_ROWS_PER_BATCH), estimated_num_total: batch.usableRows },
+      batch.schema,
+      rows,
+    );
+  } catch (error) {
+    throw describeLandedRows(error, progress, batch.audienceId, batch.usableRows);
+  }
+  if (resent && acknowledgement.numReceived - progress.platformReceived >= 2 * rows.length) {
+    progress.duplicateReceived += rows.length;
+    progress.duplicateInvalid += Math.floor((acknowledgement.numInvalid - progress.platformInvalid) / 2);
+  }
+  progress.batchesAcked = batchSeq;
+  progress.inFlightBatch = undefined;
+  progress.rowsAcked += rows.length;
+  progress.platformReceived = acknowledgement.numReceived;
+  progress.platformInvalid = acknowledgement.numInvalid;
+  progress.platformSamples = { ...progress.platformSamples, ...acknowledgement.samples };
+  await save();
+}
+
+/** The platform failed mid-upload: the error says what landed. */
+function describeLandedRows(error: unknown, progress: UploadProgress, audienceId: string, usableRows: number): unknown {
+  if (!(error instanceof PlatformError)) return error;
+  Object.assign(error.extra, { audienceId, session_id: String(progress.sessionId), rows_landed: progress.rowsAcked, rows_total: usableRows });
+  error.message = `${error.message} ${progress.rowsAcked} of ${usableRows} rows had landed (session ${progress.sessionId}).`;
+  return error;
+}
+
+export interface SocialAudienceResult {
+  audienceId: string;
+  audienceName: string;
+  invalid_entry_samples: Record<string, string>;
+  num_invalid_entries: number;
+  num_received: number;
+  session_id: string;
+}
+
+/** Operation 7's answer: our own unusable rows with the platform's final counts (distinct rows). */
+export function socialAudienceResult(
+  audienceId: string,
+  audienceName: string,
+  local: { count: number; samples: Record<string, string> },
+  progress: UploadProgress,
+): SocialAudienceResult {
+  const samples = { ...local.samples };
+  for (const [sample, reason] of Object.entries(progress.platformSamples)) {
+    if (Object.keys(samples).length >= 100) break;
+    samples[sample] = reason;
+  }
+  return {
+    audienceId,
+    audienceName,
+    invalid_entry_samples: samples,
+    num_invalid_entries: local.count + progress.platformInvalid - progress.duplicateInvalid,
+    num_received: local.count + progress.platformReceived - progress.duplicateReceived,
+    session_id: String(progress.sessionId),
+  };
+}
