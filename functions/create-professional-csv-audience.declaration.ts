@@ -7,4 +7,5 @@ export const declaration: FunctionDeclaration = {
   entry: handlerBeside(import.meta.url),
   platform: 'professional',
   ...CSV_UPLOAD_FUNCTION,
+  sendsTo: ['AudienceJobs'], // an upload's list goes to the audience-job worker
 };

@@ -25,6 +25,8 @@ import { declaration as connectStart } from './connect-start.declaration.ts';
 import { declaration as connectCallback } from './connect-callback.declaration.ts';
 import { declaration as showAccountPicker } from './show-account-picker.declaration.ts';
 import { declaration as chooseAccount } from './choose-account.declaration.ts';
+import { declaration as createUpload } from './create-upload.declaration.ts';
+import { declaration as getJob } from './get-job.declaration.ts';
 export { declaration as fallbackRoute } from './route-not-found.declaration.ts';
 
 /**
@@ -34,7 +36,7 @@ export { declaration as fallbackRoute } from './route-not-found.declaration.ts';
 export type Route = FunctionDeclaration;
 
 export const routes: readonly Route[] = [
-  createUser, getProfile, disconnectUser, getCampaignOptimizationHistory, recordCampaignOptimization, getAdAccountMedia, getPhotoPageMedia, searchTargetingLocations, getCampaignsList, createLeadForm, createSocialCsvAudience, getSearchAdsResult, createSearchCampaign, createProfessionalCsvAudience, getTenantSettings, updateTenantSettings, listWebhookEvents, sendTestWebhook, createLink, connectStart, connectCallback, showAccountPicker, chooseAccount, openapiDocument, apiReferencePage, apiReferenceScript,
+  createUser, getProfile, disconnectUser, getCampaignOptimizationHistory, recordCampaignOptimization, getAdAccountMedia, getPhotoPageMedia, searchTargetingLocations, getCampaignsList, createLeadForm, createSocialCsvAudience, getSearchAdsResult, createSearchCampaign, createProfessionalCsvAudience, createUpload, getJob, getTenantSettings, updateTenantSettings, listWebhookEvents, sendTestWebhook, createLink, connectStart, connectCallback, showAccountPicker, chooseAccount, openapiDocument, apiReferencePage, apiReferenceScript,
 ];
 
 /** A route path as a pattern: `{name}` matches one non-empty path segment. */

@@ -26,6 +26,12 @@ const configSchema = z.object({
   IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 60 * 60),
   /** how long an audience upload's lease outlives its last save: a retry after a crash waits at most this */
   UPLOAD_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(20_000),
+  /** the largest file create_upload hands out a URL for (1 GiB) */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().max(5 * 1024 ** 3).default(1024 ** 3),
+  /** the audience-job queue (SQS in the cloud, the emulator locally) */
+  AUDIENCE_JOB_QUEUE_URL: optionalSecret,
+  /** how long an audience job's lease outlives its holder's last heartbeat: a crashed run is taken over after it */
+  AUDIENCE_JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
 
   SOCIAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.socialApiUrl),

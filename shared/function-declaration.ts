@@ -60,6 +60,8 @@ export interface FunctionDeclaration extends FunctionNeeds {
 /** A function that answers a queue or a schedule instead of HTTP (functions/workers/). */
 export interface WorkerDeclaration extends FunctionNeeds {
   consumes?: QueueId;
+  /** the queue whose dead-letter queue it consumes (what the queue gave up on) */
+  consumesDeadLettersOf?: QueueId;
   schedule?: ScheduleId;
 }
 

@@ -4,14 +4,16 @@
  */
 export interface QueueDefinition {
   /** logical id, used by CDK and as the local queue's name */
-  id: 'WebhookDeliveries';
-  configKey: 'WEBHOOK_QUEUE_URL';
+  id: 'WebhookDeliveries' | 'AudienceJobs';
+  configKey: 'WEBHOOK_QUEUE_URL' | 'AUDIENCE_JOB_QUEUE_URL';
   /** how long a received message stays hidden: well above the worker's timeout, so a crashed run is redelivered after it */
   visibilityTimeoutSeconds: number;
   /** receives before a message goes to the dead-letter queue (the worker's own retry schedule ends sooner) */
   maxReceiveCount: number;
   /** the consumer's timeout; the worker's own time limits fit inside it */
   consumerTimeoutSeconds: number;
+  /** messages handed to one invocation */
+  batchSize: number;
 }
 
 /** One message per webhook event delivery; retries reuse the message, delayed by its visibility. */
@@ -21,9 +23,25 @@ export const webhookQueue: QueueDefinition = {
   visibilityTimeoutSeconds: 90,
   maxReceiveCount: 20,
   consumerTimeoutSeconds: 30,
+  batchSize: 10,
 };
 
-export const queueDefinitions = [webhookQueue] as const;
+/**
+ * One message per audience job run: the start, each continuation the worker queues before its time
+ * runs out, a wait the platform asked for. A run that crashes is handed back after the visibility
+ * timeout; after maxReceiveCount the message goes to the dead-letter queue, whose consumer ends the
+ * job `failed`.
+ */
+export const audienceJobQueue: QueueDefinition = {
+  id: 'AudienceJobs',
+  configKey: 'AUDIENCE_JOB_QUEUE_URL',
+  visibilityTimeoutSeconds: 960,
+  maxReceiveCount: 5,
+  consumerTimeoutSeconds: 900,
+  batchSize: 1, // a run may take the whole timeout
+};
+
+export const queueDefinitions = [webhookQueue, audienceJobQueue] as const;
 export type QueueId = (typeof queueDefinitions)[number]['id'];
 
 /** The schedules, defined once: EventBridge rules in the cloud, timers in `npm start`. */
@@ -32,5 +50,7 @@ export const schedules = {
   webhookSweep: { id: 'WebhookSweep', everyMinutes: 5, runAtStart: true },
   /** renews, checks and marks every connection (DESIGN.md "Connection health"); first one interval after start */
   connectionLifecycle: { id: 'ConnectionLifecycle', everyMinutes: 60, runAtStart: false },
+  /** re-queues audience jobs whose checkpoint stopped moving (a lost message), on the lifecycle's interval; `npm start` re-queues every unfinished job when it starts */
+  audienceJobSweep: { id: 'AudienceJobSweep', everyMinutes: 60, runAtStart: false },
 } as const;
 export type ScheduleId = keyof typeof schedules;

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SetQueueAttributesCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
-import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
+import { clock } from '../../shared/clock.ts';
 import { startFauxqs } from 'fauxqs';
 import type { WorkerDeclaration } from '../../shared/function-declaration.ts';
 import { queueDefinitions, schedules, type QueueId } from '../../shared/queues.ts';
@@ -20,6 +21,7 @@ const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export interface LocalQueues {
   endpoint: string;
   urls: Record<QueueId, string>;
+  deadLetterUrls: Record<QueueId, string>;
   close(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
   const endpoint = `http://127.0.0.1:${server.port}`;
   const client = new SQSClient({ endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
   const urls = {} as Record<QueueId, string>;
+  const deadLetterUrls = {} as Record<QueueId, string>;
   // an existing queue (a restart on the same data folder) keeps its messages and takes the attributes again
   const ensureQueue = async (name: string, attributes: Record<string, string>) => {
     const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name }));
@@ -40,13 +43,14 @@ export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
   const visibilityOverride = process.env.LOCAL_QUEUE_VISIBILITY_SECONDS;
   for (const queue of queueDefinitions) {
     const dlqUrl = await ensureQueue(`${queue.id}-dlq`, { MessageRetentionPeriod: String(14 * 86_400) });
+    deadLetterUrls[queue.id] = dlqUrl;
     const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
     urls[queue.id] = await ensureQueue(queue.id, {
       VisibilityTimeout: visibilityOverride ?? String(queue.visibilityTimeoutSeconds),
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
     });
   }
-  return { endpoint, urls, close: () => server.stop() };
+  return { endpoint, urls, deadLetterUrls, close: () => server.stop() };
 }
 
 const loadWorker = async <T>(entry: string) => ((await import(pathToFileURL(join(projectRoot, entry)).href)) as { handler: T }).handler;
@@ -72,22 +76,33 @@ function toSqsEvent(messages: Message[], queueArn: string): SQSEvent {
   };
 }
 
-/** Lambda's SQS event source, locally: long-polls the queue and runs the worker on each batch. */
+/**
+ * What Lambda hands a worker as its context: the time left before its timeout (LOCAL_WORKER_TIMEOUT_SECONDS
+ * shortens it, so a test sees a job hand over to its continuation), on the stack's clock.
+ */
+function invocationContext(worker: WorkerDeclaration, requestId: string): Context {
+  const timeoutMs = Number(process.env.LOCAL_WORKER_TIMEOUT_SECONDS || worker.timeoutSeconds || 3) * 1000;
+  const deadline = clock.now() + timeoutMs;
+  return { awsRequestId: requestId, functionName: worker.operation, getRemainingTimeInMillis: () => Math.max(0, deadline - clock.now()) } as Context;
+}
+
+/** Lambda's SQS event source, locally: long-polls the queue (or its dead-letter queue) and runs the worker on each batch. */
 export function startConsumers(queues: LocalQueues, workers: readonly WorkerDeclaration[]): () => Promise<void> {
   const client = new SQSClient({ endpoint: queues.endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
   let running = true;
   const loops = workers
-    .filter((worker) => worker.consumes)
+    .filter((worker) => worker.consumes || worker.consumesDeadLettersOf)
     .map(async (worker) => {
-      const queueUrl = queues.urls[worker.consumes as QueueId];
-      const handler = await loadWorker<(event: SQSEvent) => Promise<SQSBatchResponse>>(worker.entry);
+      const queueUrl = worker.consumes ? queues.urls[worker.consumes] : queues.deadLetterUrls[worker.consumesDeadLettersOf as QueueId];
+      const batchSize = worker.consumes ? (queueDefinitions.find((queue) => queue.id === worker.consumes)?.batchSize ?? 10) : 10;
+      const handler = await loadWorker<(event: SQSEvent, context: Context) => Promise<SQSBatchResponse>>(worker.entry);
       while (running) {
         try {
           const { Messages = [] } = await client.send(
-            new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+            new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: batchSize, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
           );
           if (Messages.length === 0) continue;
-          const result = await handler(toSqsEvent(Messages, queueUrl));
+          const result = await handler(toSqsEvent(Messages, queueUrl), invocationContext(worker, Messages[0]?.MessageId ?? 'local'));
           const failed = new Set(result.batchItemFailures.map((failure) => failure.itemIdentifier));
           for (const message of Messages) {
             if (!failed.has(message.MessageId as string)) await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
@@ -100,7 +115,8 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
     });
   return async () => {
     running = false;
-    await Promise.allSettled(loops);
+    // a long audience-job run is not waited for: like a Lambda stopped mid-run, its job resumes from its checkpoint
+    await Promise.race([Promise.allSettled(loops), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
   };
 }
 

@@ -10,6 +10,7 @@ import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
 import { startConsumers, startLocalQueues, startSchedules } from './queues.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
+import { startPresignedGuard } from './s3-presigned-guard.ts';
 import { queueDefinitions } from '../../shared/queues.ts';
 import { workers } from '../../functions/workers/index.ts';
 import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
@@ -118,7 +119,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     });
     const s3Address = (await s3.run()) as AddressInfo;
     closers.push(() => s3.close());
-    env.AWS_ENDPOINT_URL_S3 = `http://127.0.0.1:${s3Address.port}`;
+    // presigned URLs (create_upload) are checked as S3 checks them before s3rver stores the object
+    const s3Front = await startPresignedGuard(s3Address.port, { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY });
+    closers.push(() => s3Front.close());
+    env.AWS_ENDPOINT_URL_S3 = s3Front.url;
     env.S3_FORCE_PATH_STYLE = 'true';
 
     // A platform whose API URL is configured is used as it is; the others get a sandbox.
@@ -173,6 +177,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await ensureTables(new DynamoDBClient({}));
     await seedDemo(apiKey);
 
+    // no run of the last process can be alive: its unfinished audience jobs go on from their checkpoints
+    // (imported here: the functions read their configuration on load, which the environment above sets)
+    const { handler: sweepAudienceJobs } = await import('../../functions/workers/sweep-audience-jobs.ts');
+    await sweepAudienceJobs({ afterRestart: true });
     const stopConsumers = startConsumers(queues, workers);
     closers.push(stopConsumers);
     const stopSchedules = startSchedules(workers);

@@ -8,4 +8,6 @@ export interface OperationContext extends Context {
   user?: User;
   /** digest of the body for idempotency (JSON: the parsed body; multipart: fields and file digest) */
   payloadFingerprint?: unknown;
+  /** an upload operation's body came as JSON (an uploadId), not as a multipart form */
+  jsonBody?: boolean;
 }

@@ -25,7 +25,7 @@ export interface OperationCall<Input, WithUser extends boolean> {
   context: Context;
 }
 
-interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean> {
+interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean, JsonSchema extends z.ZodType> {
   /** the function's declaration beside its handler: the operation's name, whether it is idempotent */
   declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections' | 'callsPlatforms'>;
   /** `loadAppCredentials`, exactly when the declaration names a platform, callsPlatforms or sealsConnections */
@@ -33,21 +33,23 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
   /** `connectionHealth` from ./middleware/connection-health.ts, exactly when the declaration names a platform */
   connectionHealth?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
   request: Schema;
+  /** an upload operation's request when its body is JSON (an uploadId) instead of the multipart form */
+  jsonRequest?: JsonSchema;
   /** whether `userId` is resolved to a user of the key's tenant (default true) */
   user?: WithUser;
   /** `idempotent()` from ./idempotency.ts, exactly when the declaration says `idempotent` */
   idempotency?: (operation: string) => IdempotentRunner;
   /** the body parser; JSON unless given (the multipart parser for uploads) */
   body?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
-  run: (call: OperationCall<z.output<Schema>, WithUser>) => Promise<Result>;
+  run: (call: OperationCall<z.output<Schema> | z.output<JsonSchema>, WithUser>) => Promise<Result>;
 }
 
 /**
  * The one way a handler is built: tracing, envelope, API-key auth, body parsing, validation and
  * user resolution, in that order; then the operation itself, behind idempotency when it creates.
  */
-export function defineOperation<Schema extends z.ZodType, Result extends object, WithUser extends boolean = true>(
-  definition: OperationDefinition<Schema, Result, WithUser>,
+export function defineOperation<Schema extends z.ZodType, Result extends object, WithUser extends boolean = true, JsonSchema extends z.ZodType = z.ZodNever>(
+  definition: OperationDefinition<Schema, Result, WithUser, JsonSchema>,
 ) {
   const { operation, idempotent, platform, sealsConnections, callsPlatforms } = definition.declaration;
   const needsSecrets = Boolean(platform || sealsConnections || callsPlatforms);
@@ -62,7 +64,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
     .use(envelope())
     .use(apiKeyAuth())
     .use((definition.body ?? jsonBody)())
-    .use(validate(definition.request));
+    .use(validate(definition.request, definition.jsonRequest));
   if (definition.user !== false) pipeline.use(resolveUser());
   if (definition.connectionHealth) pipeline.use(definition.connectionHealth());
 
@@ -70,7 +72,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
     await definition.credentials?.();
     const idempotencyKey = runIdempotently ? checkIdempotencyKey(header(event, 'idempotency-key')) : undefined;
     const call = {
-      input: context.input as z.output<Schema>,
+      input: context.input as z.output<Schema> | z.output<JsonSchema>,
       tenantId: context.tenantId,
       user: context.user as OperationCall<z.output<Schema>, WithUser>['user'],
       idempotencyKey,

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { isUploadedFile, type UploadedFile } from '../http/middleware/multipart-body.ts';
 import { numericIdSchema, userIdSchema } from './common.ts';
+import { uploadIdSchema } from './uploads.ts';
 
 const csvFileSchema = (field: string) =>
   z
@@ -9,22 +10,26 @@ const csvFileSchema = (field: string) =>
     })
     .refine((file) => file.content.length > 0, 'the file is empty');
 
-export const createSocialCsvAudienceRequest = z
-  .object({
-    userId: userIdSchema,
-    audienceName: z.string().trim().min(1, 'must not be empty').max(255),
-    mode: z.enum(['create', 'append', 'replace', 'remove']).default('create'),
-    audienceId: numericIdSchema('audienceId').optional(),
-    csvFile: csvFileSchema('csvFile'),
-  })
-  .superRefine((input, ctx) => {
-    if (input.mode !== 'create' && !input.audienceId) {
-      ctx.addIssue({ code: 'custom', path: ['audienceId'], message: `is required when mode is ${input.mode}` });
-    }
-    if (input.mode === 'create' && input.audienceId) {
-      ctx.addIssue({ code: 'custom', path: ['audienceId'], message: 'is only for mode append, replace or remove; create makes a new audience' });
-    }
-  });
+const socialAudienceFields = {
+  userId: userIdSchema,
+  audienceName: z.string().trim().min(1, 'must not be empty').max(255),
+  mode: z.enum(['create', 'append', 'replace', 'remove']).default('create'),
+  audienceId: numericIdSchema('audienceId').optional(),
+};
+
+function checkSocialMode(input: { mode: string; audienceId?: string }, ctx: z.RefinementCtx): void {
+  if (input.mode !== 'create' && !input.audienceId) {
+    ctx.addIssue({ code: 'custom', path: ['audienceId'], message: `is required when mode is ${input.mode}` });
+  }
+  if (input.mode === 'create' && input.audienceId) {
+    ctx.addIssue({ code: 'custom', path: ['audienceId'], message: 'is only for mode append, replace or remove; create makes a new audience' });
+  }
+}
+
+/** multipart/form-data: the fields and the file */
+export const createSocialCsvAudienceRequest = z.object({ ...socialAudienceFields, csvFile: csvFileSchema('csvFile') }).superRefine(checkSocialMode);
+/** application/json: the same fields and the uploadId of a file sent with create_upload */
+export const createSocialAudienceFromUploadRequest = z.strictObject({ ...socialAudienceFields, uploadId: uploadIdSchema }).superRefine(checkSocialMode);
 
 export const SOCIAL_AUDIENCE_FIELDS = ['userId', 'audienceName', 'mode', 'audienceId'] as const;
 
@@ -37,12 +42,14 @@ export const socialAudienceResultSchema = z.object({
   session_id: z.string(),
 });
 
-export const createProfessionalCsvAudienceRequest = z.object({
+const professionalAudienceFields = {
   userId: userIdSchema,
   audienceName: z.string().trim().min(1, 'must not be empty').max(255).optional(),
   mode: z.literal('create', { error: 'create is the only mode' }).default('create'),
   type: z.enum(['COMPANY_LIST_UPLOAD', 'USER_LIST_UPLOAD']),
-  csv: csvFileSchema('csv'),
-});
+};
+
+export const createProfessionalCsvAudienceRequest = z.object({ ...professionalAudienceFields, csv: csvFileSchema('csv') });
+export const createProfessionalAudienceFromUploadRequest = z.strictObject({ ...professionalAudienceFields, uploadId: uploadIdSchema });
 
 export const PROFESSIONAL_AUDIENCE_FIELDS = ['userId', 'audienceName', 'mode', 'type'] as const;

@@ -7,7 +7,7 @@ import { config } from '../config.ts';
  */
 let client: S3Client | undefined;
 
-function s3(): S3Client {
+export function s3(): S3Client {
   client ??= new S3Client({
     forcePathStyle: config().S3_FORCE_PATH_STYLE,
     requestChecksumCalculation: 'WHEN_REQUIRED',
@@ -43,9 +43,9 @@ export async function isStaged(key: string): Promise<boolean> {
   }
 }
 
-/** The staged file as a byte stream; each call reads it anew. */
-export async function readStagedUpload(key: string): Promise<AsyncIterable<Uint8Array>> {
-  const object = await s3().send(new GetObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key }));
+/** The staged file as a byte stream; each call reads it anew (from `fromByte` on, when given). */
+export async function readStagedUpload(key: string, fromByte = 0): Promise<AsyncIterable<Uint8Array>> {
+  const object = await s3().send(new GetObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key, ...(fromByte > 0 ? { Range: `bytes=${fromByte}-` } : {}) }));
   if (!object.Body) throw new Error('Staged upload has no body');
   return object.Body as AsyncIterable<Uint8Array>;
 }

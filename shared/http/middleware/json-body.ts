@@ -27,12 +27,14 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false;
 }
 
+export const JSON_CONTENT_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
 /** Parses an `application/json` body into `context.input`; 415 for another type, 400 for bad JSON. */
 export function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
   return {
     before: (request) => {
       const contentType = header(request.event, 'content-type') ?? '';
-      if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(contentType)) throw new UnsupportedMediaType('application/json');
+      if (!JSON_CONTENT_TYPE.test(contentType)) throw new UnsupportedMediaType('application/json');
       const { body, isBase64Encoded } = request.event;
       const text = body === undefined ? '' : isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
       if (text.trim() === '') throw new InvalidRequest('The request body is empty; send a JSON object.');

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { InvalidRequest, UnsupportedMediaType } from '../../errors.ts';
+import { JSON_CONTENT_TYPE, jsonBody } from './json-body.ts';
 import { header } from '../headers.ts';
 import { readMultipartForm, type UploadedFile } from '../multipart-form.ts';
 import type { OperationContext } from '../operation-context.ts';
@@ -13,7 +14,8 @@ export type { UploadedFile } from '../multipart-form.ts';
  * base64-encoded (4/3 larger), so a form tops out near 4.5 MB: the file may have 4 MB.
  */
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
-export const TOO_LARGE_FOR_A_REQUEST = `The request is larger than a function accepts: a multipart upload may carry a file of at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`;
+export const TOO_LARGE_FOR_A_REQUEST = `The request is larger than a function accepts: a multipart upload may carry a file of at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. Send a larger file with /uploads/create_upload (a URL to PUT it to, up to 1 GiB), then this operation with its uploadId as JSON.`;
+const MULTIPART_CONTENT_TYPE = /^multipart\/form-data\s*(;|$)/i;
 
 /**
  * Parses a `multipart/form-data` upload into `context.input`: the named text fields, and the one
@@ -23,7 +25,7 @@ export function multipartBody(options: { fileField: string; fields: readonly str
   return (): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> => ({
     before: async (request) => {
       const contentType = header(request.event, 'content-type') ?? '';
-      if (!/^multipart\/form-data\s*(;|$)/i.test(contentType)) throw new UnsupportedMediaType('multipart/form-data');
+      if (!MULTIPART_CONTENT_TYPE.test(contentType)) throw new UnsupportedMediaType('multipart/form-data');
       const { body, isBase64Encoded } = request.event;
       if (body === undefined || body === '') throw new InvalidRequest(`The form is empty; send the fields and the ${options.fileField} file.`);
       const form = await readMultipartForm(Buffer.from(body, isBase64Encoded ? 'base64' : 'utf8'), contentType, {
@@ -40,6 +42,28 @@ export function multipartBody(options: { fileField: string; fields: readonly str
       };
     },
   });
+}
+
+/**
+ * An upload operation's body: the multipart form, or JSON naming a file sent with create_upload
+ * (DESIGN.md "Uploads and audience jobs"); `context.jsonBody` says which came.
+ */
+export function multipartOrJsonBody(options: { fileField: string; fields: readonly string[] }) {
+  return (): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> => {
+    const multipart = multipartBody(options)();
+    const json = jsonBody();
+    return {
+      before: async (request) => {
+        const contentType = header(request.event, 'content-type') ?? '';
+        if (JSON_CONTENT_TYPE.test(contentType)) {
+          request.context.jsonBody = true;
+          return json.before?.(request);
+        }
+        if (!MULTIPART_CONTENT_TYPE.test(contentType)) throw new UnsupportedMediaType('multipart/form-data (the file) or application/json (an uploadId from /uploads/create_upload)');
+        return multipart.before?.(request);
+      },
+    };
+  };
 }
 
 export function isUploadedFile(value: unknown): value is UploadedFile {

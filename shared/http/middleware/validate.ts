@@ -4,11 +4,14 @@ import type { z } from 'zod';
 import { InvalidRequest, type ProblemDetail } from '../../errors.ts';
 import type { OperationContext } from '../operation-context.ts';
 
-/** Validates `context.input` against the operation's schema and hands on the parsed value (defaults applied). */
-export function validate(schema: z.ZodType): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
+/**
+ * Validates `context.input` against the operation's schema (an upload operation's `jsonSchema` when
+ * its body came as JSON) and hands on the parsed value (defaults applied).
+ */
+export function validate(schema: z.ZodType, jsonSchema?: z.ZodType): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
   return {
     before: (request) => {
-      const parsed = schema.safeParse(request.context.input);
+      const parsed = (request.context.jsonBody && jsonSchema ? jsonSchema : schema).safeParse(request.context.input);
       if (!parsed.success) {
         const details: ProblemDetail[] = parsed.error.issues.map((issue) => ({
           path: issue.path.map(String).join('.'),

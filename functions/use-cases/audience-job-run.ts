@@ -1,0 +1,92 @@
+import type { Context } from 'aws-lambda';
+import { clock } from '../../shared/clock.ts';
+import { config } from '../../shared/config.ts';
+import { saveJobRun } from '../../shared/store/audience-job-writes.ts';
+import type { AudienceJob } from '../../shared/store/audience-jobs.ts';
+import { readStagedUpload } from '../../shared/uploads/staging.ts';
+
+/**
+ * One run of an audience job by the worker: it holds the job's lease, saves the job (checkpoint,
+ * progress, lease renewed) one write after another, and keeps the lease alive between saves with a
+ * heartbeat. It ends its slice before the function's time runs out.
+ */
+
+/** The run stops to queue its continuation (now, or after the platform's wait). */
+export class Pause {
+  constructor(readonly delaySeconds: number) {}
+}
+
+/** Another run took the job over (this one's lease lapsed): this one stops without a word. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('the audience job is held by another run');
+    this.name = 'LeaseLost';
+  }
+}
+
+/** Time kept back at the end of a slice to save and queue the continuation: a quarter of the slice, at most a minute. */
+const sliceMargin = (totalMs: number) => Math.min(60_000, totalMs / 4);
+
+export class JobRun {
+  private saving: Promise<void> = Promise.resolve();
+  private readonly sliceEnd: number;
+  private readonly heartbeat: NodeJS.Timeout;
+  private lost = false;
+
+  constructor(
+    readonly job: AudienceJob,
+    readonly owner: string,
+    readonly context: Context,
+  ) {
+    const remaining = context.getRemainingTimeInMillis();
+    this.sliceEnd = clock.now() + remaining - sliceMargin(remaining);
+    this.heartbeat = setInterval(() => void this.save().catch(() => undefined), config().AUDIENCE_JOB_LEASE_MS / 3);
+    this.heartbeat.unref();
+  }
+
+  /** Saves the job as it is now, after any save still under way; the lease is renewed with it. */
+  save(): Promise<void> {
+    const next = this.saving.then(async () => {
+      if (this.lost || !(await saveJobRun(this.job, this.owner))) {
+        this.lost = true;
+        throw new LeaseLost();
+      }
+    });
+    this.saving = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Before each step that goes upstream: stop while there is time to hand over. */
+  checkTime(): void {
+    if (this.lost) throw new LeaseLost();
+    if (clock.now() >= this.sliceEnd) throw new Pause(0);
+  }
+
+  /** The file from storage; the first full read (the check) counts its bytes into the progress. */
+  async read(countBytes = false): Promise<AsyncIterable<Uint8Array>> {
+    const bytes = await readStagedUpload(this.job.request.objectKey);
+    if (!countBytes) return bytes;
+    const progress = this.job.progress;
+    let read = 0;
+    return (async function* () {
+      for await (const chunk of bytes) {
+        read += chunk.length;
+        progress.bytesRead = Math.max(progress.bytesRead, Math.min(progress.totalBytes, read)); // a re-read after a restart never moves it back
+        yield chunk;
+      }
+    })();
+  }
+
+  /** The file as a stream that opens when first read (a body built for one upload attempt). */
+  stream(): AsyncIterable<Uint8Array> {
+    const read = () => this.read();
+    return (async function* () {
+      yield* await read();
+    })();
+  }
+
+  async end(): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.saving;
+  }
+}

@@ -1,0 +1,77 @@
+import { forEachContactRow, InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
+import type { ContactKey } from '../../shared/audiences/normalize.ts';
+import { MAX_ROWS_PER_BATCH } from '../../shared/platforms/social/custom-audiences.ts';
+import { socialSession } from '../../shared/platforms/social/session.ts';
+import type { SocialCheckpoint, SocialJobRequest } from '../../shared/store/audience-jobs.ts';
+import type { User } from '../../shared/store/users.ts';
+import type { JobRun } from './audience-job-run.ts';
+import { checkContactFile, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
+
+/**
+ * Operation 7 as a job: the file checked whole (once), then its rows in batches of 10,000 in the one
+ * upload session the request opened. Each acknowledged batch moves the checkpoint in the same write:
+ * its number, the data rows it covers (a resume skips them unread by the hasher), the counts and the
+ * invalid samples so far. A resumed run sends the batch in flight again with its number.
+ */
+const CHECK_PROGRESS_EVERY_ROWS = 50_000;
+
+export async function runSocialAudienceJob(run: JobRun, user: User): Promise<SocialAudienceResult> {
+  const { job } = run;
+  const request = job.request as SocialJobRequest;
+  const checkpoint = job.checkpoint as SocialCheckpoint;
+  const session = socialSession(user, run.context);
+
+  if (checkpoint.usableRows === undefined) {
+    let rowsRead = 0;
+    const checked = await checkContactFile(
+      () => run.read(rowsRead === 0),
+      () => {
+        job.progress.rowsRead = Math.max(job.progress.rowsRead, ++rowsRead);
+        if (rowsRead % CHECK_PROGRESS_EVERY_ROWS === 0) void run.save().catch(() => undefined); // the heartbeat's saves, more often
+      },
+    );
+    checkpoint.usableRows = checked.usableRows;
+    job.progress.rowsRead = checked.dataRows;
+    await run.save();
+  }
+  const usableRows = checkpoint.usableRows;
+
+  const local = Object.assign(new InvalidRowSamples(), { count: checkpoint.localInvalid, samples: { ...checkpoint.localSamples } });
+  // what an acknowledged batch moves the checkpoint to, applied by the save that records its acknowledgement
+  let covered: Pick<SocialCheckpoint, 'rowsConsumed' | 'localInvalid' | 'localSamples'> | undefined;
+  const save = () => {
+    if (covered && checkpoint.inFlightBatch === undefined) {
+      Object.assign(checkpoint, covered);
+      covered = undefined;
+      job.progress.rowsSent = checkpoint.rowsAcked;
+      job.progress.batchesSent = checkpoint.batchesAcked;
+    }
+    return run.save();
+  };
+
+  let batch: string[][] = [];
+  let batchSeq = checkpoint.batchesAcked;
+  let rowsVisited = checkpoint.rowsConsumed;
+  const send = async (rows: string[][], schema: ContactKey[]) => {
+    run.checkTime();
+    batchSeq++;
+    covered = { rowsConsumed: rowsVisited, localInvalid: local.count, localSamples: { ...local.samples } };
+    await sendRecordedBatch({ session, mode: request.mode, audienceId: request.audienceId, batchSeq, usableRows, schema, rows }, checkpoint, save);
+  };
+  const { layout } = await forEachContactRow(
+    await run.read(),
+    async (row, line, layout) => {
+      rowsVisited++;
+      if ('invalid' in row) return local.add(line, row.invalid);
+      batch.push(row.values);
+      if (batch.length === MAX_ROWS_PER_BATCH) {
+        const full = batch;
+        batch = [];
+        await send(full, layout.schema);
+      }
+    },
+    checkpoint.rowsConsumed,
+  );
+  if (batch.length > 0) await send(batch, layout.schema);
+  return socialAudienceResult(request.audienceId, request.audienceName, local, checkpoint);
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import { clock } from '../../shared/clock.ts';
+import { PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/errors.ts';
+import { log } from '../../shared/http/logger.ts';
+import { queueJobRun, type JobRef } from '../../shared/jobs/job-queue.ts';
+import { audienceJobQueue } from '../../shared/queues.ts';
+import { finishJob, noteResumeAt, releaseJobLease, takeJobLease } from '../../shared/store/audience-job-writes.ts';
+import { findJob, viewOf, type AudienceJob, type JobError } from '../../shared/store/audience-jobs.ts';
+import { findUser } from '../../shared/store/users.ts';
+import { deleteStagedUpload } from '../../shared/uploads/staging.ts';
+import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
+import { noteRefusedGrant } from '../../shared/webhooks/reconnect-required.ts';
+import { JobRun, LeaseLost, Pause } from './audience-job-run.ts';
+import { runProfessionalAudienceJob } from './audience-job-professional.ts';
+import { runSocialAudienceJob } from './audience-job-social.ts';
+
+/**
+ * One message of the audience-job queue: the job's run until it ends, pauses (its time is short, or
+ * the platform asked to wait) or fails in a way worth retrying. A failure that another attempt cannot
+ * mend (a bad file, a refused list, an expired grant) ends the job `failed` at once; any other
+ * failure goes back to the queue, which retries it and, after its last attempt, hands it to the
+ * dead-letter path (endAbandonedJob).
+ */
+export async function runAudienceJob(ref: JobRef, context: Context): Promise<void> {
+  const owner = randomUUID();
+  const job = await takeJobLease(ref.tenantId, ref.jobId, owner);
+  if (!job) return log().info('audience job not run: finished, unknown, or held by a live run');
+  const run = new JobRun(job, owner, context);
+  try {
+    const user = await findUser(job.tenantId, job.userId);
+    if (!user) throw new UserNotFound();
+    try {
+      job.status = 'running';
+      await run.save();
+      const result = job.type === 'social_audience' ? await runSocialAudienceJob(run, user) : await runProfessionalAudienceJob(run, user);
+      await end(job, owner, { status: 'succeeded', result: { ...result } });
+    } catch (error) {
+      await noteRefusedGrant(user, error);
+      throw error;
+    }
+  } catch (error) {
+    if (error instanceof LeaseLost) return log().warn('audience job taken over by another run');
+    if (error instanceof Pause || error instanceof PlatformRateLimited) {
+      const delaySeconds = error instanceof Pause ? error.delaySeconds : error.retryAfterSeconds;
+      await run.end();
+      await queueJobRun(ref, delaySeconds);
+      if (delaySeconds > 0) await noteResumeAt(ref.tenantId, ref.jobId, owner, clock.now() + delaySeconds * 1000);
+      await releaseJobLease(ref.tenantId, ref.jobId, owner);
+      return log().info('audience job continues in its next message', { delaySeconds, batchesSent: job.progress.batchesSent });
+    }
+    if (isFinal(error)) return end(job, owner, { status: 'failed', error: jobErrorOf(error) });
+    await run.end();
+    await releaseJobLease(ref.tenantId, ref.jobId, owner, jobErrorOf(error));
+    throw error;
+  } finally {
+    await run.end();
+  }
+}
+
+/** A client's or a platform's refusal: the same request would fail the same way. */
+function isFinal(error: unknown): boolean {
+  return error instanceof ServiceError && (error.status < 500 || error.code === 'PLATFORM_REJECTED' || error.code === 'PLATFORM_AUTH_EXPIRED') && error.status !== 429;
+}
+
+function jobErrorOf(error: unknown): JobError {
+  if (error instanceof ServiceError) return { code: error.code, message: error.message };
+  return { code: 'INTERNAL', message: 'The job failed unexpectedly.' };
+}
+
+async function end(job: AudienceJob, owner: string | undefined, outcome: Pick<AudienceJob, 'status' | 'result' | 'error'>): Promise<void> {
+  Object.assign(job, outcome);
+  if (!(await finishJob(job, owner))) return;
+  log().info('audience job ended', { status: job.status, rowsSent: job.progress.rowsSent, batchesSent: job.progress.batchesSent });
+  // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
+  if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
+  const { jobId, userId, type, status, result, error } = viewOf(job);
+  await emitWebhookEvent(job.tenantId, job.status === 'succeeded' ? 'audience_job.succeeded' : 'audience_job.failed', { jobId, userId, type, status, ...(result ? { result } : {}), ...(error ? { error } : {}) });
+}
+
+/** The dead-letter path: the queue gave up on the job's message; the job ends `failed` with its last reason. */
+export async function endAbandonedJob(ref: JobRef): Promise<void> {
+  const job = await findJob(ref.tenantId, ref.jobId);
+  if (!job) return;
+  const reason = job.lastError ?? { code: 'INTERNAL', message: 'The job’s runs kept failing.' };
+  await end(job, undefined, { status: 'failed', error: { code: reason.code, message: `${reason.message} The job was given up after ${audienceJobQueue.maxReceiveCount} attempts.` } });
+}

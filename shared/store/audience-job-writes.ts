@@ -1,0 +1,140 @@
+import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.ts';
+import { config } from '../config.ts';
+import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
+import { JOB_SORT_KEY, jobKey, type AudienceJob, type JobError } from './audience-jobs.ts';
+
+/**
+ * The writes of audience jobs. A run of the worker holds the job's lease while it works (renewed by
+ * its heartbeat); every save is conditional on holding it, so two runs never interleave, and a
+ * crashed run's lease lapses within AUDIENCE_JOB_LEASE_MS.
+ */
+const KEEP_SECONDS = 30 * 24 * 60 * 60;
+const UNFINISHED = { ':queued': 'queued', ':running': 'running' };
+const names = { '#status': 'status' };
+
+const stored = (job: AudienceJob) => ({ ...job, ...jobKey(job.tenantId, job.jobId), expiresAt: Math.floor(clock.now() / 1000) + KEEP_SECONDS });
+
+export async function createJob(job: AudienceJob): Promise<void> {
+  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: stored(job), ConditionExpression: 'attribute_not_exists(pk)' }));
+}
+
+/** The job with `owner`'s fresh lease, or undefined when it is finished, unknown or held by a live run. */
+export async function takeJobLease(tenantId: string, jobId: string, owner: string): Promise<AudienceJob | undefined> {
+  const now = clock.now();
+  try {
+    const { Attributes } = await documentStore().send(
+      new UpdateCommand({
+        TableName: mainTableName(),
+        Key: jobKey(tenantId, jobId),
+        UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until',
+        ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR leaseOwner = :owner)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':owner': owner, ':until': now + config().AUDIENCE_JOB_LEASE_MS, ':now': now, ...UNFINISHED },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return Attributes as AudienceJob;
+  } catch (error) {
+    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    throw error;
+  }
+}
+
+/** Saves the run's checkpoint and progress and renews its lease; false when the lease was lost. */
+export async function saveJobRun(job: AudienceJob, owner: string): Promise<boolean> {
+  job.updatedAt = clock.date().toISOString();
+  job.leaseOwner = owner;
+  job.leaseUntil = clock.now() + config().AUDIENCE_JOB_LEASE_MS;
+  return writeIfConditionHolds(
+    new PutCommand({ TableName: mainTableName(), Item: stored(job), ConditionExpression: 'leaseOwner = :owner', ExpressionAttributeValues: { ':owner': owner } }),
+  );
+}
+
+export async function renewJobLease(tenantId: string, jobId: string, owner: string): Promise<boolean> {
+  return writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: jobKey(tenantId, jobId),
+      UpdateExpression: 'SET leaseUntil = :until',
+      ConditionExpression: 'leaseOwner = :owner',
+      ExpressionAttributeValues: { ':owner': owner, ':until': clock.now() + config().AUDIENCE_JOB_LEASE_MS },
+    }),
+  );
+}
+
+/** The run gives the job up (to its continuation, or after a failure the queue will retry, noted as `lastError`). */
+export async function releaseJobLease(tenantId: string, jobId: string, owner: string, lastError?: JobError): Promise<void> {
+  await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: jobKey(tenantId, jobId),
+      UpdateExpression: lastError ? 'SET leaseUntil = :zero, lastError = :error' : 'SET leaseUntil = :zero',
+      ConditionExpression: 'leaseOwner = :owner',
+      ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ...(lastError ? { ':error': lastError } : {}) },
+    }),
+  );
+}
+
+/** A delayed continuation was queued: the sweep leaves the job alone until then. */
+export async function noteResumeAt(tenantId: string, jobId: string, owner: string, resumeAt: number): Promise<void> {
+  await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: jobKey(tenantId, jobId),
+      UpdateExpression: 'SET resumeAt = :at',
+      ConditionExpression: 'leaseOwner = :owner',
+      ExpressionAttributeValues: { ':owner': owner, ':at': resumeAt },
+    }),
+  );
+}
+
+/**
+ * Ends the job, once: by the run holding its lease, or (no owner) by the dead-letter path whatever
+ * holds it. Whether this call ended it (the caller then sends the webhook).
+ */
+export async function finishJob(job: AudienceJob, owner: string | undefined): Promise<boolean> {
+  job.updatedAt = clock.date().toISOString();
+  job.leaseUntil = 0;
+  return writeIfConditionHolds(
+    new PutCommand({
+      TableName: mainTableName(),
+      Item: stored(job),
+      ConditionExpression: owner ? 'leaseOwner = :owner AND #status IN (:queued, :running)' : '#status IN (:queued, :running)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ...(owner ? { ':owner': owner } : {}), ...UNFINISHED },
+    }),
+  );
+}
+
+/** At the local stack's start no run of it can be alive: the leases its last process held are let go. */
+export async function releaseLeaseOfStoppedRun(tenantId: string, jobId: string): Promise<void> {
+  await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: jobKey(tenantId, jobId),
+      UpdateExpression: 'SET leaseUntil = :zero',
+      ConditionExpression: '#status IN (:queued, :running)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':zero': 0, ...UNFINISHED },
+    }),
+  );
+}
+
+/** Every unfinished job, a page of the table at a time (the sweep's read; no request scans). */
+export async function* unfinishedJobs(): AsyncGenerator<AudienceJob> {
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documentStore().send(
+      new ScanCommand({
+        TableName: mainTableName(),
+        FilterExpression: 'sk = :job AND #status IN (:queued, :running)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: { ':job': JOB_SORT_KEY, ...UNFINISHED },
+        ExclusiveStartKey,
+      }),
+    );
+    for (const item of page.Items ?? []) yield item as AudienceJob;
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+}
