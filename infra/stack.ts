@@ -10,7 +10,7 @@ import { Key } from 'aws-cdk-lib/aws-kms';
 import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { BlockPublicAccess, Bucket, BucketEncryption } from 'aws-cdk-lib/aws-s3';
+import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
@@ -106,6 +106,8 @@ export class AdCampaignApiStack extends Stack {
       enforceSSL: true,
       versioned: false,
       lifecycleRules: [{ id: 'expire-staged-uploads', prefix: 'uploads/', expiration: Duration.days(2), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      // a client's web page may PUT a list straight to its presigned URL (create_upload); the signature, not the origin, is the permission
+      cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['content-type'], maxAge: 3000 }],
       removalPolicy,
       autoDeleteObjects: !production,
     });
@@ -133,6 +135,7 @@ export class AdCampaignApiStack extends Stack {
 
     // each queue with its dead-letter queue, and an alarm as soon as anything lands there
     const queues = new Map<QueueId, Queue>();
+    const deadLetterQueues = new Map<QueueId, Queue>();
     for (const definition of queueDefinitions) {
       const deadLetters = new Queue(this, `${definition.id}DeadLetters`, {
         encryption: QueueEncryption.KMS,
@@ -151,7 +154,10 @@ export class AdCampaignApiStack extends Stack {
         removalPolicy,
       });
       alarmAtLeast(this, `${definition.id}DeadLetterAlarm`, deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }), 1, `Messages of ${definition.id} reached its dead-letter queue`);
+      // a message waiting longer than two of its consumer's runs (a delayed continuation waits at most 15 minutes): the consumer is not keeping up
+      alarmAtLeast(this, `${definition.id}BacklogAlarm`, queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5) }), Math.max(900, 2 * definition.consumerTimeoutSeconds), `Messages of ${definition.id} are waiting too long`);
       queues.set(definition.id, queue);
+      deadLetterQueues.set(definition.id, deadLetters);
     }
     const queueOf = (id: QueueId) => queues.get(id) as Queue;
     const queueDefinitionOf = (id: QueueId) => queueDefinitions.find((definition) => definition.id === id) as (typeof queueDefinitions)[number];
@@ -184,7 +190,7 @@ export class AdCampaignApiStack extends Stack {
     );
     const publicBaseUrl = props.publicBaseUrl ?? this.api.apiEndpoint;
 
-    const makeFunction = (route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId }) => {
+    const makeFunction = (route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId; consumesDeadLettersOf?: QueueId }) => {
       const grants = grantsOf(route);
       const queueIds = [...grants.sendsTo, ...(route.consumes ? [route.consumes] : [])];
       const seals = grants.connectionKey;
@@ -225,11 +231,15 @@ export class AdCampaignApiStack extends Stack {
       }
       if (route.usesUploadBucket) {
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [uploads.arnForObjects('uploads/*')] }));
+        // without it S3 answers a missing object 403, not 404: an upload never PUT would look like a fault
+        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:ListBucket'], resources: [uploads.bucketArn], conditions: { StringLike: { 's3:prefix': ['uploads/*'] } } }));
       }
       if (grants.appCredentials) credentials.grantRead(fn);
       for (const id of grants.sendsTo) queueOf(id).grantSendMessages(fn);
       // the event source grants receiving, deleting and ChangeMessageVisibility (the worker's retry delay)
-      if (route.consumes) fn.addEventSource(new SqsEventSource(queueOf(route.consumes), { batchSize: 10, reportBatchItemFailures: true }));
+      if (route.consumes) fn.addEventSource(new SqsEventSource(queueOf(route.consumes), { batchSize: queueDefinitionOf(route.consumes).batchSize, reportBatchItemFailures: true }));
+      if (route.consumesDeadLettersOf) fn.addEventSource(new SqsEventSource(deadLetterQueues.get(route.consumesDeadLettersOf) as Queue, { batchSize: 10, reportBatchItemFailures: true }));
+      if (route.consumes || route.consumesDeadLettersOf) alarmAtLeast(this, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
       if (seals) connectionKey.grantRead(fn);
       NagSuppressions.addResourceSuppressions(
         fn,

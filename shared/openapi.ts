@@ -16,7 +16,7 @@ const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: s
   { status: '401', codes: ['UNAUTHORIZED'], description: 'Missing or unknown `x-api-key`.' },
   { status: '404', codes: ['USER_NOT_FOUND', 'NOT_FOUND'], description: 'The user is unknown to this API key’s tenant, or the record asked for is not stored.' },
   { status: '409', codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'], description: 'The user has no connection for this platform, the userId exists, or the Idempotency-Key was used with another body.' },
-  { status: '413', codes: ['PAYLOAD_TOO_LARGE'], description: 'The body or file is larger than a function accepts (a JSON body of 6 MB; a multipart upload with a file of 4 MB).' },
+  { status: '413', codes: ['PAYLOAD_TOO_LARGE'], description: 'The body or file is larger than a function accepts (a JSON body of 6 MB; a multipart upload with a file of 4 MB: send a larger file with /uploads/create_upload).' },
   { status: '415', codes: ['UNSUPPORTED_MEDIA_TYPE'], description: 'Wrong content type.' },
   { status: '429', codes: ['PLATFORM_RATE_LIMITED'], description: 'The platform still throttles after bounded retries; see `Retry-After`.' },
   { status: '500', codes: ['INTERNAL'], description: 'Anything else (no stack trace, no secret).' },
@@ -150,7 +150,10 @@ export function buildOpenApiDocument(routes: readonly FunctionDeclaration[], ser
     const requestSchema = jsonSchema(doc.request, 'input');
     const resultSchema = jsonSchema(doc.result, 'output');
     const content = doc.fileField
-      ? { 'multipart/form-data': { schema: requestSchema, encoding: { [doc.fileField]: { contentType: 'text/csv' } }, example: doc.requestExample } }
+      ? {
+          'multipart/form-data': { schema: requestSchema, encoding: { [doc.fileField]: { contentType: 'text/csv' } }, example: doc.requestExample },
+          ...(doc.fromUpload ? { 'application/json': { schema: jsonSchema(doc.fromUpload.request, 'input'), example: doc.fromUpload.requestExample } } : {}),
+        }
       : { 'application/json': { schema: requestSchema, example: doc.requestExample } };
     const responses: Record<string, unknown> = {
       '200': {
@@ -209,7 +212,7 @@ export function buildOpenApiDocument(routes: readonly FunctionDeclaration[], ser
       version: '1.0.0',
       summary: 'One API over the social, search-ads and professional-network ad platforms.',
       description: [
-        'Every operation is a POST with a JSON body (the two CSV uploads: multipart/form-data) and the `x-api-key` header, and answers with the envelope `{success, results: {success, error?, code?, details?, …}}`.',
+        'Every operation is a POST with a JSON body (the two CSV uploads: multipart/form-data, or JSON with the `uploadId` of a file sent with /uploads/create_upload) and the `x-api-key` header, and answers with the envelope `{success, results: {success, error?, code?, details?, …}}`.',
         '',
         '**Pagination**: list operations return `results.paging.next` and/or `.previous` when there is such a page; send one back as `pagination`. They are opaque cursors.',
         '',

@@ -2,7 +2,8 @@ import { clock } from '../../shared/clock.ts';
 import { log, withRequestLogger } from '../../shared/http/logger.ts';
 import { queueJobRun } from '../../shared/jobs/job-queue.ts';
 import { audienceJobQueue } from '../../shared/queues.ts';
-import { releaseLeaseOfStoppedRun, unfinishedJobs } from '../../shared/store/audience-job-writes.ts';
+import { releaseLeaseOfStoppedRun } from '../../shared/store/audience-job-writes.ts';
+import { unfinishedJobs } from '../../shared/store/audience-job-scan.ts';
 import { declaration } from './sweep-audience-jobs.declaration.ts';
 
 /**

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { clock } from '../clock.ts';
-import { createProfessionalCsvAudienceRequest, createSocialCsvAudienceRequest, socialAudienceResultSchema } from './audiences.ts';
+import { createProfessionalAudienceFromUploadRequest, createProfessionalCsvAudienceRequest, createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, socialAudienceResultSchema } from './audiences.ts';
+import { createUploadRequest, getJobRequest, jobStartedSchema, jobViewSchema, uploadTicketSchema } from './uploads.ts';
 import { createLeadFormRequest } from './lead-form.ts';
 import { getOptimizationHistoryRequest, historyEntrySchema, optimizationRecordSchema, recordOptimizationRequest } from './optimization.ts';
 import { createSearchCampaignRequest, createSearchCampaignResultSchema } from './search-campaign.ts';
@@ -41,6 +42,8 @@ export interface OperationDoc {
   result: z.ZodType;
   /** the file part of a multipart/form-data request */
   fileField?: string;
+  /** an upload operation's JSON body instead: the fields and the uploadId of a file sent with create_upload */
+  fromUpload?: { request: z.ZodType; requestExample: Record<string, unknown> };
   requestExample: Record<string, unknown>;
   resultExample: Record<string, unknown>;
 }
@@ -190,23 +193,62 @@ export const operationDocs: Record<string, OperationDoc> = {
   },
   create_social_csv_audience: {
     summary: 'Create or modify a social contact-list audience (operation 7)',
-    description: 'Uploads a CSV of contacts (multipart/form-data, a file of at most 4 MB): normalised, SHA-256-hashed and sent in batches of 10,000 in one upload session. Modes: create, append, replace, remove.',
+    description:
+      'A CSV of contacts, normalised, SHA-256-hashed and sent in batches of 10,000 in one upload session. Modes: create, append, replace, remove. Either multipart/form-data with the file (at most 4 MB; the answer comes when every batch has landed), or JSON with the `uploadId` of a file of any size sent with /uploads/create_upload: the audience is created at once (mode create), the answer carries `jobId` and `status: "running"`, and /jobs/get_job follows the job to the platform’s final counts (`audience_job.succeeded` or `audience_job.failed` is sent to your webhook).',
     tag: 'Audiences',
     request: createSocialCsvAudienceRequest,
-    result: socialAudienceResultSchema,
+    result: socialAudienceResultSchema.extend({ jobId: z.string().optional().describe('With an uploadId: the job that sends the rows.'), status: z.literal('running').optional() }),
     fileField: 'csvFile',
+    fromUpload: { request: createSocialAudienceFromUploadRequest, requestExample: { userId: 'demo-user', audienceName: 'Newsletter subscribers', mode: 'create', uploadId: 'upl_5f0c3a1e9b7d4c2a8e6f1b3d5c7a9e0f' } },
     requestExample: { userId: 'demo-user', audienceName: 'Newsletter subscribers', mode: 'create', csvFile: 'email,phone\nmary@example.com,+1 555 987 6543\n' },
     resultExample: { audienceId: '120210555000010000', audienceName: 'Newsletter subscribers', invalid_entry_samples: {}, num_invalid_entries: 0, num_received: 10, session_id: '1795347041159573' },
   },
   create_csv_audience: {
     summary: 'Create a professional-network contact-list audience (operation 8)',
-    description: 'Uploads a contact or company list CSV in the platform’s template (multipart/form-data). `csvFileId` is the uploaded file’s media URN.',
+    description:
+      'A contact or company list CSV in the platform’s template. `csvFileId` is the uploaded file’s media URN. Either multipart/form-data with the file (at most 4 MB), or JSON with the `uploadId` of a file sent with /uploads/create_upload: the answer is `{jobId, status}` at once, and the job’s result carries `audience.csvFileId`.',
     tag: 'Audiences',
     request: createProfessionalCsvAudienceRequest,
-    result: z.object({ audience: z.object({ csvFileId: z.string() }), warnings: z.array(z.string()).optional() }),
+    result: z.union([z.object({ audience: z.object({ csvFileId: z.string() }), warnings: z.array(z.string()).optional() }), jobStartedSchema]),
     fileField: 'csv',
+    fromUpload: { request: createProfessionalAudienceFromUploadRequest, requestExample: { userId: 'demo-user', type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees', uploadId: 'upl_5f0c3a1e9b7d4c2a8e6f1b3d5c7a9e0f' } },
     requestExample: { userId: 'demo-user', type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees', csv: 'email,firstname,lastname\navery@example.com,Avery,Lindqvist\n' },
     resultExample: { audience: { csvFileId: 'urn:li:media:/AAYAAgQFakeListUploadMediaToken0000000000000001.csv' } },
+  },
+  create_upload: {
+    summary: 'Create an upload (a list of any size)',
+    description:
+      'A presigned URL to PUT a contact list of up to 1 GiB to, for operations 7 and 8: PUT exactly `contentLength` bytes with the returned `headers` within 15 minutes (a body of another size is refused), then call the operation with JSON `{…its fields, "uploadId"}`. The file is kept at most 2 days, and deleted once its audience is built.',
+    tag: 'Audiences',
+    request: createUploadRequest,
+    result: uploadTicketSchema,
+    requestExample: { userId: 'demo-user', fileName: 'subscribers.csv', contentLength: 17_000_000 },
+    resultExample: {
+      uploadId: 'upl_5f0c3a1e9b7d4c2a8e6f1b3d5c7a9e0f',
+      url: 'https://ad-campaign-api-uploads.s3.amazonaws.com/uploads/tn_1/demo-user/upl_5f0c3a1e9b7d4c2a8e6f1b3d5c7a9e0f.csv?X-Amz-Algorithm=AWS4-HMAC-SHA256&…',
+      method: 'PUT',
+      headers: { 'content-type': 'text/csv', 'content-length': '17000000' },
+      expiresAt: '2026-11-24T10:15:00.000Z',
+    },
+  },
+  get_job: {
+    summary: 'Get an audience job',
+    description: 'The status and live progress of a job started by operation 7 or 8 with an uploadId. `result` is the operation’s own result once it succeeded; `error` says why it failed. Another tenant’s job is 404 NOT_FOUND, as an unknown one.',
+    tag: 'Audiences',
+    request: getJobRequest,
+    result: z.object({ job: jobViewSchema }),
+    requestExample: { jobId: 'job_8d3f1c2b4a6e9d0f7c5b3a1e2d4f6a8c' },
+    resultExample: {
+      job: {
+        jobId: 'job_8d3f1c2b4a6e9d0f7c5b3a1e2d4f6a8c',
+        type: 'social_audience',
+        userId: 'demo-user',
+        status: 'running',
+        progress: { bytesRead: 17_000_000, totalBytes: 17_000_000, rowsRead: 200_000, rowsSent: 120_000, batchesSent: 12 },
+        createdAt: '2026-11-24T10:00:00.000Z',
+        updatedAt: '2026-11-24T10:00:41.000Z',
+      },
+    },
   },
   get_search_ads_result: {
     summary: 'Get search-ads campaign result (operation 2)',

@@ -1,8 +1,8 @@
-import { PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.ts';
 import { config } from '../config.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
-import { JOB_SORT_KEY, jobKey, type AudienceJob, type JobError } from './audience-jobs.ts';
+import { jobKey, UNFINISHED, type AudienceJob, type JobError } from './audience-jobs.ts';
 
 /**
  * The writes of audience jobs. A run of the worker holds the job's lease while it works (renewed by
@@ -10,7 +10,6 @@ import { JOB_SORT_KEY, jobKey, type AudienceJob, type JobError } from './audienc
  * crashed run's lease lapses within AUDIENCE_JOB_LEASE_MS.
  */
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
-const UNFINISHED = { ':queued': 'queued', ':running': 'running' };
 const names = { '#status': 'status' };
 
 const stored = (job: AudienceJob) => ({ ...job, ...jobKey(job.tenantId, job.jobId), expiresAt: Math.floor(clock.now() / 1000) + KEEP_SECONDS });
@@ -119,22 +118,4 @@ export async function releaseLeaseOfStoppedRun(tenantId: string, jobId: string):
       ExpressionAttributeValues: { ':zero': 0, ...UNFINISHED },
     }),
   );
-}
-
-/** Every unfinished job, a page of the table at a time (the sweep's read; no request scans). */
-export async function* unfinishedJobs(): AsyncGenerator<AudienceJob> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentStore().send(
-      new ScanCommand({
-        TableName: mainTableName(),
-        FilterExpression: 'sk = :job AND #status IN (:queued, :running)',
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: { ':job': JOB_SORT_KEY, ...UNFINISHED },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) yield item as AudienceJob;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
 }

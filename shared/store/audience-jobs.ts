@@ -92,6 +92,8 @@ export interface JobView {
 
 export const jobKey = (tenantId: string, jobId: string) => ({ pk: `TENANT#${tenantId}#JOB#${jobId}`, sk: 'JOB' });
 export const JOB_SORT_KEY = 'JOB';
+/** the condition values of an unfinished job's status */
+export const UNFINISHED = { ':queued': 'queued', ':running': 'running' };
 
 export async function findJob(tenantId: string, jobId: string): Promise<AudienceJob | undefined> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: jobKey(tenantId, jobId), ConsistentRead: true }));

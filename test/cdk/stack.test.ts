@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AdCampaignApiStack } from '../../infra/stack.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';
-import { queueDefinitions, webhookQueue } from '../../shared/queues.ts';
+import { audienceJobQueue, queueDefinitions, webhookQueue } from '../../shared/queues.ts';
 import { bundledModules } from '../../infra/bundling.ts';
 import { grantsOf } from '../../shared/function-declaration.ts';
 import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
@@ -138,7 +138,7 @@ describe('least privilege', () => {
   it.each(routes.map((route) => [route.operation, route] as const))('%s has only what it uses', (operation, route) => {
     const actions = actionsOf(operation);
     const s3 = actions.filter((action) => action.startsWith('s3:'));
-    if (route.usesUploadBucket) expect(s3.sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:PutObject']);
+    if (route.usesUploadBucket) expect(s3.sort()).toEqual(['s3:DeleteObject', 's3:GetObject', 's3:ListBucket', 's3:PutObject']);
     else expect(s3).toEqual([]);
     expect(actions.includes('secretsmanager:GetSecretValue')).toBe(grantsOf(route).appCredentials || grantsOf(route).connectionKey);
     const writes = ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'];
@@ -210,7 +210,7 @@ describe('queues, workers and schedules', () => {
   });
 
   it('feeds the delivery worker from its queue with partial batch failures, within its timeout', () => {
-    const [[, mapping]] = resources(prod.template, 'AWS::Lambda::EventSourceMapping') as [[string, Resource]];
+    const [[, mapping]] = resources(prod.template, 'AWS::Lambda::EventSourceMapping').filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('deliverwebhooks')) as [[string, Resource]];
     expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(JSON.stringify(mapping.Properties.FunctionName)).toContain('deliverwebhooksFunction');
     const [[, worker]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('deliverwebhooksFunction')) as [[string, Resource]];
@@ -218,9 +218,30 @@ describe('queues, workers and schedules', () => {
     expect(worker.Properties.Environment.Variables.WEBHOOK_QUEUE_URL).toBeDefined();
   });
 
+  it('feeds the audience-job worker one message at a time within a visibility above its timeout, and the dead letters to the function that ends their jobs', () => {
+    const mappings = resources(prod.template, 'AWS::Lambda::EventSourceMapping');
+    const [[, runner]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('runaudiencejobs')) as [[string, Resource]];
+    expect(runner.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] });
+    expect(JSON.stringify(runner.Properties.EventSourceArn)).toContain('AudienceJobsQueue');
+    const [[, abandoned]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('endabandonedaudiencejobs')) as [[string, Resource]];
+    expect(JSON.stringify(abandoned.Properties.EventSourceArn)).toContain('AudienceJobsDeadLetters');
+    const [[, worker]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('runaudiencejobsFunction')) as [[string, Resource]];
+    expect(worker.Properties.Timeout).toBe(audienceJobQueue.consumerTimeoutSeconds);
+    expect(audienceJobQueue.visibilityTimeoutSeconds).toBeGreaterThan(audienceJobQueue.consumerTimeoutSeconds);
+    expect(worker.Properties.Environment.Variables).toMatchObject({ AUDIENCE_JOB_QUEUE_URL: expect.anything(), WEBHOOK_QUEUE_URL: expect.anything(), UPLOAD_BUCKET: expect.anything() });
+    const alarms = resources(prod.template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties.MetricName);
+    expect(alarms.filter((name) => name === 'ApproximateAgeOfOldestMessage')).toHaveLength(queueDefinitions.length);
+    expect(alarms.filter((name) => name === 'Errors').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('lets a browser PUT a list to the upload bucket’s presigned URLs (CORS), and nothing else', () => {
+    const [[, bucket]] = resources(prod.template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('UploadBucket')) as [[string, Resource]];
+    expect(bucket.Properties.CorsConfiguration.CorsRules).toEqual([{ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['content-type'], MaxAge: 3000 }]);
+  });
+
   it('runs the sweep on its schedule, and only the functions that queue events may send to the queue', () => {
     const rules = resources(prod.template, 'AWS::Events::Rule');
-    expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(5 minutes)']);
+    expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(1 hour)', 'rate(5 minutes)']);
     const senders = resources(prod.template, 'AWS::IAM::Policy')
       .filter(([, policy]) => (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) => [statement.Action].flat().includes('sqs:SendMessage')))
       .map(([id]) => id.replace(/FunctionServiceRoleDefaultPolicy.*$/, ''));
