@@ -27,7 +27,7 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
   if (!checkpoint.inputFile) {
     run.checkTime();
     const uploadUrl = await generateUploadUrl(session, session.adAccountId);
-    checkpoint.inputFile = await uploadFile(session, uploadUrl, () => professionalListCsv(request.type, run.stream()));
+    checkpoint.inputFile = await uploadFile(session, uploadUrl, { stream: () => professionalListCsv(request.type, run.stream()), length: checkpoint.csvBytes ?? 0 });
     job.progress.rowsSent = checkpoint.rows ?? 0;
     job.progress.batchesSent = 1;
     await run.save();

@@ -116,22 +116,28 @@ async function* preparedRows(type: ListType, bytes: AsyncIterable<Uint8Array>): 
 export interface CheckedList {
   rows: number;
   warnings: string[];
+  /** the size of the rewritten file professionalListCsv produces: its upload declares it */
+  csvBytes: number;
 }
 
-/** The whole list checked (every problem a 400), its usable rows counted, nothing kept. */
+/** The whole list checked (every problem a 400), its usable rows counted and its rewritten size measured, nothing kept. */
 export async function checkProfessionalList(type: ListType, bytes: AsyncIterable<Uint8Array>, onRow?: () => void): Promise<CheckedList> {
   let rows = 0;
+  let csvBytes = 0;
   const skipped: string[] = [];
   let skippedCount = 0;
   for await (const item of preparedRows(type, bytes)) {
-    if ('row' in item) rows++;
-    else if ('skipped' in item) {
+    if ('header' in item) csvBytes += Buffer.byteLength(stringify([item.header]));
+    else if ('row' in item) {
+      rows++;
+      csvBytes += Buffer.byteLength(stringify([item.row]));
+    } else {
       skippedCount++;
       if (skipped.length < 10) skipped.push(item.skipped);
-    } else continue;
-    onRow?.();
+    }
+    if (!('header' in item)) onRow?.();
   }
-  return { rows, warnings: listWarnings(rows, skippedCount, skipped) };
+  return { rows, warnings: listWarnings(rows, skippedCount, skipped), csvBytes };
 }
 
 /** What the answer tells about rows left out (the first ten) and a list too short to build. */

@@ -46,6 +46,7 @@ export interface SocialCheckpoint extends UploadProgress {
 export interface ProfessionalCheckpoint {
   rows?: number;
   warnings?: string[];
+  csvBytes?: number;
   /** the uploaded file's media URN, once the platform has it */
   inputFile?: string;
   segmentId?: string;

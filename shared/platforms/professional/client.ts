@@ -91,13 +91,19 @@ function parseBody(text: string): unknown {
  * URL the platform hands out). `rawBody` sends bytes as they are (the CSV upload). An expired token
  * is refreshed once when the session can, and the call replayed.
  */
+/** A body read as it is sent: a stream made anew for each attempt, and its exact length. */
+export interface StreamedBody {
+  stream: () => AsyncIterable<Uint8Array>;
+  length: number;
+}
+
 export async function restliRequest(
   session: ProfessionalSession,
   method: 'GET' | 'POST' | 'DELETE',
   url: string,
   options: {
     json?: unknown;
-    rawBody?: { contentType: string; data: string | Buffer | (() => AsyncIterable<Uint8Array>) };
+    rawBody?: { contentType: string; data: string | Buffer | StreamedBody };
     retrySafe?: boolean;
     restli?: boolean;
     policy?: RetryPolicy;
@@ -121,8 +127,11 @@ export async function restliRequest(
     } else if (options.rawBody) {
       headers['content-type'] = options.rawBody.contentType;
       const { data } = options.rawBody;
-      // a stream goes out as it is read (fetch needs half duplex for a streamed body)
-      if (typeof data === 'function') return { url: absolute, init: { method, headers, body: Readable.toWeb(Readable.from(data())) as ReadableStream, duplex: 'half' } as RequestInit, logPath };
+      // a stream goes out as it is read, with its length declared (fetch needs half duplex for a streamed body)
+      if (typeof data === 'object' && 'stream' in data) {
+        headers['content-length'] = String(data.length);
+        return { url: absolute, init: { method, headers, body: Readable.toWeb(Readable.from(data.stream())) as ReadableStream, duplex: 'half' } as RequestInit, logPath };
+      }
       body = data;
     }
     return { url: absolute, init: { method, headers, body }, logPath };

@@ -1,6 +1,6 @@
 import { PlatformUnavailable } from '../../errors.ts';
 import { log } from '../../http/logger.ts';
-import { restliRequest, type ProfessionalSession } from './client.ts';
+import { restliRequest, type ProfessionalSession, type StreamedBody } from './client.ts';
 
 /**
  * Contract §2: a CSV list becomes an audience in four calls: an upload URL, the file, the DMP
@@ -31,8 +31,8 @@ export async function generateUploadUrl(session: ProfessionalSession, adAccountI
 /** a list of 300,000 rows is tens of megabytes: its upload gets minutes, not the seconds of an API call */
 const FILE_UPLOAD_TIMEOUT_MS = 5 * 60_000;
 
-/** The file, whole or as a stream made anew for the one attempt (the URL is single-use). */
-export async function uploadFile(session: ProfessionalSession, uploadUrl: string, csv: string | (() => AsyncIterable<Uint8Array>)): Promise<string> {
+/** The file, whole or streamed (made anew for the one attempt: the URL is single-use). */
+export async function uploadFile(session: ProfessionalSession, uploadUrl: string, csv: string | StreamedBody): Promise<string> {
   const { headers } = await restliRequest(session, 'POST', uploadUrl, {
     rawBody: { contentType: 'text/csv', data: csv },
     restli: false,
