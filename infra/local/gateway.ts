@@ -143,7 +143,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   const body = await readBody(request);
   if (!body) {
     request.resume();
-    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the gateway accepts.');
+    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the gateway accepts (10 MB). Send a contact list of any size with /uploads/create_upload, then its uploadId.');
   }
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
   const method = request.method ?? 'GET';

@@ -73,6 +73,7 @@ describe('error table over HTTP', () => {
     const response = await call('/users/get_profile', undefined, { raw: 'x'.repeat(11 * 1024 * 1024) });
     expect(response.status).toBe(413);
     expect(response.body.results.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(response.body.results.error).toContain('/uploads/create_upload');
     expect(response.headers.get('connection')).toBe('close');
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await call('/users/get_profile', { userId: 'demo-user' })).status).toBe(200); // the next request, on a new connection, is served

@@ -15,6 +15,7 @@ import { handler as searchTargetingLocations } from '../../functions/search-targ
 import { handler as getTenantSettings } from '../../functions/get-tenant-settings.ts';
 import { handler as updateTenantSettings } from '../../functions/update-tenant-settings.ts';
 import { handler as listWebhookEvents } from '../../functions/list-webhook-events.ts';
+import { handler as createUpload } from '../../functions/create-upload.ts';
 import { lambdaContext, loadEvent } from '../helpers/events.ts';
 
 /** Each handler invoked directly with its sam-style events (test/events), through the real middleware. */
@@ -35,6 +36,7 @@ const cases = [
   { name: 'get-tenant-settings', handler: getTenantSettings, invalidPaths: [''] },
   { name: 'update-tenant-settings', handler: updateTenantSettings, invalidPaths: ['redirectUris.0', 'webhook.url'] },
   { name: 'list-webhook-events', handler: listWebhookEvents, invalidPaths: ['pagination'] },
+  { name: 'create-upload', handler: createUpload, invalidPaths: ['contentLength'] },
   // send_test_webhook's valid event needs a webhook set first: test/integration/webhooks.test.ts covers it
 ];
 

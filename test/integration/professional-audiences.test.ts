@@ -173,8 +173,10 @@ describe('create_csv_audience: bad requests → 400, nothing sent upstream', () 
     expect(response.body.results.code).toBe('PLATFORM_NOT_CONNECTED');
   });
 
-  it('a JSON body → 415', async () => {
+  it('a JSON body without an uploadId → 400 naming it; another type → 415', async () => {
     const response = await call(PATH, { userId: 'demo-user', type: 'USER_LIST_UPLOAD' }, { apiKey });
-    expect(response.status).toBe(415);
+    expect(response.status).toBe(400);
+    expect(response.body.results.details).toContainEqual({ path: 'uploadId', message: expect.any(String) });
+    expect((await call(PATH, undefined, { apiKey, raw: 'x', headers: { 'content-type': 'text/csv' } })).status).toBe(415);
   });
 });

@@ -238,10 +238,13 @@ describe('create_social_csv_audience: bad uploads → 400 with a sentence, nothi
     expect(response.body.results.details[0].path).toBe('csvFile');
   });
 
-  it('a JSON body → 415', async () => {
+  it('a JSON body without an uploadId → 400 naming it; another type → 415', async () => {
     const response = await call(PATH, { userId: 'demo-user', audienceName: 'x' }, { apiKey });
-    expect(response.status).toBe(415);
-    expect(response.body.results.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    expect(response.status).toBe(400);
+    expect(response.body.results.details).toContainEqual({ path: 'uploadId', message: expect.any(String) });
+    const text = await call(PATH, undefined, { apiKey, raw: 'userId=demo-user', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect(text.status).toBe(415);
+    expect(text.body.results.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('a malformed multipart body → 400', async () => {
@@ -255,6 +258,7 @@ describe('create_social_csv_audience: bad uploads → 400 with a sentence, nothi
     const response = await upload(PATH, { userId, audienceName: 'Huge' }, { field: 'csvFile', content: contactsCsv(150_000) }, { apiKey });
     expect(response.status).toBe(413);
     expect(response.body.results.code).toBe('PAYLOAD_TOO_LARGE');
+    expect(response.body.results.error).toContain('Send a larger file with /uploads/create_upload');
     expect(await upstreamRequestsWith('social', token)).toEqual([]);
   });
 });
