@@ -1,0 +1,72 @@
+import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { describe, expect, it } from 'vitest';
+import { presignedRequestProblem } from '../../infra/local/s3-presigned-guard.ts';
+import { forEachContactRow } from '../../shared/audiences/contact-file.ts';
+import { checkProfessionalList, professionalListCsv } from '../../shared/audiences/professional-list.ts';
+
+const bytes = (text: string) => (async function* () {
+  yield Buffer.from(text);
+})();
+
+describe('the local S3 front checks presigned PUTs as S3 does', () => {
+  const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
+  const client = new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, credentials, requestChecksumCalculation: 'WHEN_REQUIRED' });
+  const signedAt = Date.parse('2026-11-24T10:00:00Z');
+  const presigned = async (key: string) =>
+    new URL(
+      await getSignedUrl(client, new PutObjectCommand({ Bucket: 'uploads', Key: key, ContentLength: 12, ContentType: 'text/csv' }), {
+        expiresIn: 900,
+        signingDate: new Date(signedAt),
+        signableHeaders: new Set(['content-type', 'content-length']),
+      }),
+    );
+  const check = async (url: URL, headers: Record<string, string>, now = signedAt + 1_000, method = 'PUT') =>
+    presignedRequestProblem({ method, path: `${url.pathname}${url.search}`, host: url.host, headers }, credentials, now);
+
+  it('takes the signed size and type, with a key that needs escaping', async () => {
+    const url = await presigned('uploads/t/user%40example.com/upl_1.csv');
+    expect(await check(url, { 'content-length': '12', 'content-type': 'text/csv' })).toBeUndefined();
+  });
+
+  it.each([
+    ['another size', { 'content-length': '13', 'content-type': 'text/csv' }, 'SignatureDoesNotMatch'],
+    ['another type', { 'content-length': '12', 'content-type': 'text/plain' }, 'SignatureDoesNotMatch'],
+    ['no length (chunked)', { 'content-type': 'text/csv' }, 'SignatureDoesNotMatch'],
+  ])('refuses %s', async (_, headers, code) => {
+    expect(await check(await presigned('uploads/t/u/upl_1.csv'), headers)).toMatchObject({ status: 403, code });
+  });
+
+  it('refuses another method, another key, a changed expiry, and the URL after its 15 minutes', async () => {
+    const url = await presigned('uploads/t/u/upl_1.csv');
+    const headers = { 'content-length': '12', 'content-type': 'text/csv' };
+    expect(await check(url, headers, signedAt + 1_000, 'GET')).toMatchObject({ code: 'SignatureDoesNotMatch' });
+    const otherKey = new URL(url.href.replace('upl_1', 'upl_2'));
+    expect(await check(otherKey, headers)).toMatchObject({ code: 'SignatureDoesNotMatch' });
+    const longer = new URL(url.href.replace('X-Amz-Expires=900', 'X-Amz-Expires=9000'));
+    expect(await check(longer, headers)).toMatchObject({ code: 'SignatureDoesNotMatch' });
+    expect(await check(url, headers, signedAt + 900_000)).toBeUndefined();
+    expect(await check(url, headers, signedAt + 900_001)).toMatchObject({ status: 403, code: 'AccessDenied' });
+  });
+});
+
+describe('resuming a contact file', () => {
+  it('counts the rows a resume skips without hashing or visiting them', async () => {
+    const visited: number[] = [];
+    const result = await forEachContactRow(bytes('email\na@example.com\nb@example.com\nc@example.com\n'), (_, line) => void visited.push(line), 2);
+    expect(result.dataRows).toBe(3);
+    expect(visited).toEqual([4]);
+  });
+});
+
+describe('a professional list streamed for upload', () => {
+  it('is exactly as long as its check measured, and the same rows the in-memory rewrite gives', async () => {
+    const csv = 'Email,FirstName,LastName,Country\nA@Example.com,Ann,Lee,us\na@example.com,Ann,Lee,US\nnot-an-email,Bo,Li,se\n,Cy,Ng,\n';
+    const checked = await checkProfessionalList('USER_LIST_UPLOAD', bytes(csv));
+    let streamed = '';
+    for await (const chunk of professionalListCsv('USER_LIST_UPLOAD', bytes(csv))) streamed += Buffer.from(chunk).toString();
+    expect(Buffer.byteLength(streamed)).toBe(checked.csvBytes);
+    expect(streamed.split('\n').filter(Boolean)).toHaveLength(3); // header, the one e-mail (its repeat dropped), the named person
+    expect(checked).toMatchObject({ rows: 2, warnings: [expect.stringContaining('1 row(s) were left out: line 4: email is not an e-mail address'), expect.stringContaining('needs at least 300')] });
+  });
+});
