@@ -11,7 +11,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
-import { createUpload, getJob, jobToEnd, putFile, uploaded } from '../helpers/uploads.ts';
+import { createUpload, getJob, jobToEnd, uploaded } from '../helpers/uploads.ts';
 
 /**
  * Lists of any size (DESIGN.md "Uploads and audience jobs") through the shared stack: create_upload,
