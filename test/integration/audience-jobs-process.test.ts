@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadAudiences } from '../../infra/local/sandbox/social.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -37,13 +38,16 @@ async function post(path: string, body: unknown): Promise<any> {
 }
 const fault = (body: unknown) => fetch(`${sandbox()}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
+/** What the sandbox platform holds: its journal in the data folder, read as the sandbox reads it. */
+const storedAudiences = (): StoredAudience[] => [...loadAudiences(audiencesFile).values()].map((audience) => ({ ...audience, members: [...audience.members] })) as unknown as StoredAudience[];
+
 interface StoredAudience {
   id: string;
   name: string;
   members: string[];
   batches: Array<{ session: { session_id: number; batch_seq: number; last_batch_flag: boolean }; rows: number }>;
 }
-const storedAudience = (name: string) => (existsSync(audiencesFile) ? (JSON.parse(readFileSync(audiencesFile, 'utf8')) as StoredAudience[]) : []).find((audience) => audience.name === name);
+const storedAudience = (name: string) => storedAudiences().find((audience) => audience.name === name);
 
 describe('an audience job survives a kill -9 of the worker', () => {
   it('resumes from its checkpoint when the stack starts again: every row once, at most one batch resent with its number', async () => {

@@ -1,6 +1,7 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { loadAudiences } from '../../infra/local/sandbox/social.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 
@@ -33,6 +34,9 @@ function upload(url: string): Promise<Response> {
 
 const sandboxUrl = (output: string) => output.match(/social\s+(http:\/\/\S+)/)?.[1] as string;
 
+/** What the sandbox platform holds: its journal in the data folder, read as the sandbox reads it. */
+const storedAudiences = (): StoredAudience[] => [...loadAudiences(audiencesFile).values()].map((audience) => ({ ...audience, members: [...audience.members] })) as unknown as StoredAudience[];
+
 interface StoredAudience {
   name: string;
   members: string[];
@@ -50,7 +54,7 @@ describe('an upload survives a kill -9 of the service', () => {
       (response) => response.status,
       () => 'connection lost',
     );
-    const stored = () => (existsSync(audiencesFile) ? (JSON.parse(readFileSync(audiencesFile, 'utf8')) as StoredAudience[]) : []);
+    const stored = () => storedAudiences();
     while ((stored()[0]?.batches.length ?? 0) < 2) await new Promise((resolve) => setImmediate(resolve));
     await stack.kill();
     expect(await first).toBe('connection lost');
@@ -63,7 +67,7 @@ describe('an upload survives a kill -9 of the service', () => {
 
     await stack.stop();
     stack = undefined;
-    const audiences = JSON.parse(readFileSync(audiencesFile, 'utf8')) as StoredAudience[];
+    const audiences = storedAudiences();
     const audience = audiences.find((item) => item.name === 'Crash test') as StoredAudience;
     expect(audiences.filter((item) => item.name === 'Crash test')).toHaveLength(1);
     expect(audience.members).toHaveLength(ROWS);

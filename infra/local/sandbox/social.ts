@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { accessToken, appScopedIdOf, consentAnswer, consentDialog, GRANTED_PERMISSIONS, me, myAdAccounts, myPages, myPermissions, newSocialConnectState, revokePermissions, type SocialConnectState } from './social-connect.ts';
@@ -424,7 +424,7 @@ const createCustomAudience: GraphHandler = (call, state, { account }) => {
     return graphError(100, '(#100) Param customer_file_source must be one of {USER_PROVIDED_ONLY, PARTNER_PROVIDED_ONLY, BOTH_USER_AND_PARTNER_PROVIDED}');
   }
   const id = `1202105550000${String(10000 + state.audiences.size)}`;
-  state.audiences.set(id, { id, accountId: account as string, name, subtype: 'CUSTOM', members: new Set(), sessions: new Map(), batches: [] });
+  state.audiences.set(id, { id, accountId: account as string, name, subtype: 'CUSTOM', members: new JournaledMembers(), sessions: new Map(), batches: [] });
   return withHeaders({ status: 200, body: { id } }, usageHeaders(account));
 };
 
@@ -563,17 +563,79 @@ function debugToken(request: SandboxRequest, state: SocialState, appId: string, 
 const ID = '(?<node>[0-9]+)';
 const VERSION = '/(?<version>v[0-9]+\\.[0-9]+)';
 
-/** The audiences as JSON: what a restart of the local stack must not forget (the platform would not). */
-function saveAudiences(file: string, audiences: Map<string, CustomAudience>): void {
-  const rows = [...audiences.values()].map((audience) => ({ ...audience, members: [...audience.members], sessions: [...audience.sessions] }));
-  writeFileSync(`${file}.tmp`, JSON.stringify(rows));
-  renameSync(`${file}.tmp`, file);
+/** An audience's members, remembering what changed since the journal last wrote them. */
+class JournaledMembers extends Set<string> {
+  changes: Array<['a' | 'd', string] | ['c']> = [];
+  override add(member: string): this {
+    if (!this.has(member)) this.changes?.push(['a', member]);
+    return super.add(member);
+  }
+  override delete(member: string): boolean {
+    if (this.has(member)) this.changes.push(['d', member]);
+    return super.delete(member);
+  }
+  override clear(): void {
+    this.changes.push(['c']);
+    super.clear();
+  }
 }
 
-function loadAudiences(file: string): Map<string, CustomAudience> {
-  if (!existsSync(file)) return new Map();
-  const rows = JSON.parse(readFileSync(file, 'utf8')) as Array<CustomAudience & { members: string[]; sessions: Array<[string, UploadSessionState]> }>;
-  return new Map(rows.map((row) => [row.id, { ...row, members: new Set(row.members), sessions: new Map(row.sessions) }]));
+type JournaledAudience = CustomAudience & { members: JournaledMembers; journaledBatches?: number };
+interface JournalLine {
+  id: string;
+  accountId: string;
+  name: string;
+  subtype: string;
+  sessions: Array<[string, UploadSessionState]>;
+  batches: CustomAudience['batches'];
+  changes: JournaledMembers['changes'];
+}
+
+/**
+ * The audiences, kept across restarts of the local stack (the platform would not forget them): an
+ * append-only journal, one line per audience a call changed, with its members' changes and new
+ * batches, so that a batch costs its own size to keep, not the whole audience's.
+ */
+function journalAudiences(file: string, audiences: Map<string, CustomAudience>): void {
+  let lines = '';
+  for (const audience of audiences.values() as Iterable<JournaledAudience>) {
+    const { members } = audience;
+    if (audience.journaledBatches === audience.batches.length && members.changes.length === 0) continue;
+    const line: JournalLine = {
+      id: audience.id,
+      accountId: audience.accountId,
+      name: audience.name,
+      subtype: audience.subtype,
+      sessions: [...audience.sessions],
+      batches: audience.batches.slice(audience.journaledBatches ?? 0),
+      changes: members.changes,
+    };
+    lines += `${JSON.stringify(line)}\n`;
+    members.changes = [];
+    audience.journaledBatches = audience.batches.length;
+  }
+  if (lines) appendFileSync(file, lines);
+}
+
+/** The audiences a journal holds (also what tests read of the sandbox's platform side). */
+export function loadAudiences(file: string): Map<string, CustomAudience> {
+  const audiences = new Map<string, CustomAudience>();
+  if (!existsSync(file)) return audiences;
+  for (const text of readFileSync(file, 'utf8').split('\n')) {
+    if (!text) continue;
+    const line = JSON.parse(text) as JournalLine;
+    const audience: JournaledAudience = (audiences.get(line.id) as JournaledAudience | undefined) ?? { id: line.id, accountId: line.accountId, name: line.name, subtype: line.subtype, members: new JournaledMembers(), sessions: new Map(), batches: [] };
+    Object.assign(audience, { name: line.name, sessions: new Map(line.sessions) });
+    audience.batches.push(...line.batches);
+    for (const [op, member] of line.changes) {
+      if (op === 'c') Set.prototype.clear.call(audience.members);
+      else if (op === 'a') Set.prototype.add.call(audience.members, member);
+      else Set.prototype.delete.call(audience.members, member);
+    }
+    audience.journaledBatches = audience.batches.length;
+    audiences.set(line.id, audience);
+  }
+  return audiences;
 }
 
 /** `audiencesFile`: where audiences and their upload sessions are kept across restarts (the data folder). */
@@ -583,7 +645,7 @@ export async function startSocialSandbox(options: { appId?: string; appSecret?: 
   if (audiencesFile) state.audiences = loadAudiences(audiencesFile);
   const persisted = (handle: GraphHandler): GraphHandler => (call, state, params) => {
     const answer = handle(call, state, params);
-    if (audiencesFile && 'status' in answer && answer.status === 200) saveAudiences(audiencesFile, state.audiences);
+    if (audiencesFile && 'status' in answer && answer.status === 200) journalAudiences(audiencesFile, state.audiences);
     return answer;
   };
   const appSecret = options.appSecret ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET;
