@@ -1,11 +1,9 @@
-import { forEachContactRow, InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
-import type { ContactKey } from '../../shared/audiences/normalize.ts';
-import { MAX_ROWS_PER_BATCH } from '../../shared/platforms/social/custom-audiences.ts';
+import { InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import type { SocialCheckpoint, SocialJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
 import type { JobRun } from './audience-job-run.ts';
-import { checkContactFile, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
+import { checkContactFile, sendInBatches, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
 
 /**
  * Operation 7 as a job: the file checked whole (once), then its rows in batches of 10,000 in the one
@@ -49,29 +47,19 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
     return run.save();
   };
 
-  let batch: string[][] = [];
   let batchSeq = checkpoint.batchesAcked;
-  let rowsVisited = checkpoint.rowsConsumed;
-  const send = async (rows: string[][], schema: ContactKey[]) => {
-    run.checkTime();
-    batchSeq++;
-    covered = { rowsConsumed: rowsVisited, localInvalid: local.count, localSamples: { ...local.samples } };
-    await sendRecordedBatch({ session, mode: request.mode, audienceId: request.audienceId, batchSeq, usableRows, schema, rows }, checkpoint, save);
-  };
-  const { layout } = await forEachContactRow(
+  await sendInBatches(
     await run.read(),
-    async (row, line, layout) => {
-      rowsVisited++;
-      if ('invalid' in row) return local.add(line, row.invalid);
-      batch.push(row.values);
-      if (batch.length === MAX_ROWS_PER_BATCH) {
-        const full = batch;
-        batch = [];
-        await send(full, layout.schema);
-      }
+    {
+      invalid: (line, invalid) => local.add(line, invalid),
+      batch: async (rows, schema, rowsRead) => {
+        run.checkTime();
+        batchSeq++;
+        covered = { rowsConsumed: rowsRead, localInvalid: local.count, localSamples: { ...local.samples } };
+        await sendRecordedBatch({ session, mode: request.mode, audienceId: request.audienceId, batchSeq, usableRows, schema, rows }, checkpoint, save);
+      },
     },
     checkpoint.rowsConsumed,
   );
-  if (batch.length > 0) await send(batch, layout.schema);
   return socialAudienceResult(request.audienceId, request.audienceName, local, checkpoint);
 }

@@ -15,19 +15,58 @@ import type { UploadProgress } from '../../shared/store/upload-progress.ts';
 /** The whole file must read, and some row must be usable, before anything is sent. */
 export async function checkContactFile(read: () => Promise<AsyncIterable<Uint8Array>>, onRow?: () => void): Promise<{ usableRows: number; dataRows: number }> {
   let usableRows = 0;
-  const checked = await forEachContactRow(await read(), (row) => {
-    if ('values' in row) usableRows++;
-    onRow?.();
-  });
+  const checked = await forEachContactRow(
+    await read(),
+    (row) => {
+      if ('values' in row) usableRows++;
+      onRow?.();
+    },
+    0,
+    false, // which rows are usable needs no hash
+  );
   if (usableRows === 0) {
     const samples = new InvalidRowSamples();
-    await forEachContactRow(await read(), (row, line) => {
-      if ('invalid' in row) samples.add(line, row.invalid);
-    });
+    await forEachContactRow(
+      await read(),
+      (row, line) => {
+        if ('invalid' in row) samples.add(line, row.invalid);
+      },
+      0,
+      false,
+    );
     const [first] = Object.entries(samples.samples);
     throw new CsvProblem(`None of the ${checked.dataRows} rows can be used${first ? `; for example ${first[0]}: ${first[1]}` : ''}.`);
   }
   return { usableRows, dataRows: checked.dataRows };
+}
+
+/**
+ * The usable rows of a contact file in batches of 10,000, in order; the unusable ones go to
+ * `invalid`. Each batch is sent (awaited) before the file is read on, with the number of data rows
+ * read up to its last one; the first `skipRows` (sent before a resume) are skipped unread.
+ */
+export async function sendInBatches(
+  bytes: AsyncIterable<Uint8Array>,
+  handlers: { invalid: (line: number, invalid: { column: string; reason: string }) => void; batch: (rows: string[][], schema: ContactKey[], rowsRead: number) => Promise<void> },
+  skipRows = 0,
+): Promise<void> {
+  let batch: string[][] = [];
+  let rowsRead = skipRows;
+  const { layout } = await forEachContactRow(
+    bytes,
+    async (row, line, layout) => {
+      rowsRead++;
+      if ('invalid' in row) return handlers.invalid(line, row.invalid);
+      batch.push(row.values);
+      if (batch.length === MAX_ROWS_PER_BATCH) {
+        const full = batch;
+        batch = [];
+        await handlers.batch(full, layout.schema, rowsRead);
+      }
+    },
+    skipRows,
+  );
+  if (batch.length > 0) await handlers.batch(batch, layout.schema, rowsRead);
 }
 
 export interface BatchToSend {

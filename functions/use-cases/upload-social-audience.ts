@@ -3,14 +3,13 @@ import type { Context } from 'aws-lambda';
 import { IdempotencyConflict, PlatformError } from '../../shared/errors.ts';
 import { log } from '../../shared/http/logger.ts';
 import type { UploadedFile } from '../../shared/http/middleware/multipart-body.ts';
-import { createCustomAudience, MAX_ROWS_PER_BATCH, newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
-import type { ContactKey } from '../../shared/audiences/normalize.ts';
-import { checkContactFile, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
+import { createCustomAudience, newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
+import { checkContactFile, sendInBatches, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import { forgetUploadProgress, loadUploadProgress, newUploadProgress, releaseUploadLease, saveUploadProgress, type UploadProgress } from '../../shared/store/upload-progress.ts';
 import type { User } from '../../shared/store/users.ts';
 import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/uploads/staging.ts';
-import { forEachContactRow, InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
+import { InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
 
 /**
  * Operation 7 end to end: stage the CSV in S3; read it back once to check it whole (nothing goes
@@ -86,26 +85,17 @@ async function sendBatches(
   const audienceId = progress.audienceId as string;
   await save();
 
-  const local = new InvalidRowSamples();
-  let batch: string[][] = [];
-  let batchSeq = 0;
-  const send = async (rows: string[][], schema: ContactKey[]) => {
-    batchSeq++;
-    if (batchSeq <= progress.batchesAcked) return; // acknowledged before this retry
-    await sendRecordedBatch({ session, mode, audienceId, batchSeq, usableRows, schema, rows }, progress, save);
-  };
-
   // Second pass: the same rows, in batches.
-  const { layout } = await forEachContactRow(await readStagedUpload(stagedKey), async (row, line, layout) => {
-    if ('invalid' in row) return local.add(line, row.invalid);
-    batch.push(row.values);
-    if (batch.length === MAX_ROWS_PER_BATCH) {
-      const full = batch;
-      batch = [];
-      await send(full, layout.schema);
-    }
+  const local = new InvalidRowSamples();
+  let batchSeq = 0;
+  await sendInBatches(await readStagedUpload(stagedKey), {
+    invalid: (line, invalid) => local.add(line, invalid),
+    batch: async (rows, schema) => {
+      batchSeq++;
+      if (batchSeq <= progress.batchesAcked) return; // acknowledged before this retry
+      await sendRecordedBatch({ session, mode, audienceId, batchSeq, usableRows, schema, rows }, progress, save);
+    },
   });
-  if (batch.length > 0) await send(batch, layout.schema);
 
   await deleteStagedUpload(stagedKey);
   await forgetUploadProgress(tenantId, uploadId);

@@ -78,8 +78,11 @@ export function contactLayout(firstRecord: string[]): ContactLayout {
 /** An unusable row names the column and the reason, never the value (it is personal data). */
 export type HashedRow = { values: string[] } | { invalid: { column: string; reason: string } };
 
-/** One row's values in schema order; an empty cell stays empty (never hashed); any unusable value rejects the row. */
-export function hashContactRow(cells: string[], layout: ContactLayout): HashedRow {
+/**
+ * One row's values in schema order; an empty cell stays empty (never hashed); any unusable value
+ * rejects the row. `digest` is SHA-256 but for a check that only needs to know which rows are usable.
+ */
+export function hashContactRow(cells: string[], layout: ContactLayout, digest: (value: string) => string = sha256Hex): HashedRow {
   const context: RowContext = {};
   const countryColumn = layout.columns.indexOf('COUNTRY');
   if (countryColumn >= 0) {
@@ -99,7 +102,7 @@ export function hashContactRow(cells: string[], layout: ContactLayout): HashedRo
     if (column === 'DOB') {
       const parts = splitDateOfBirth(raw);
       if ('invalid' in parts) return { invalid: { column: layout.names[index] as string, reason: parts.invalid } };
-      values.push(sha256Hex(parts.DOBY), sha256Hex(parts.DOBM), sha256Hex(parts.DOBD));
+      values.push(digest(parts.DOBY), digest(parts.DOBM), digest(parts.DOBD));
       continue;
     }
     const hashed = HASHED_KEYS.has(column);
@@ -112,7 +115,7 @@ export function hashContactRow(cells: string[], layout: ContactLayout): HashedRo
     }
     const normalized = normalizeValue(column, raw, context);
     if ('invalid' in normalized) return { invalid: { column: layout.names[index] as string, reason: normalized.invalid } };
-    values.push(hashed ? sha256Hex(normalized.value) : normalized.value);
+    values.push(hashed ? digest(normalized.value) : normalized.value);
   }
   if (filled === 0) return { invalid: { column: '*', reason: 'no value in the row' } };
   return { values };

@@ -79,17 +79,7 @@ export interface AudienceJob {
 }
 
 /** What get_job and the webhooks show. */
-export interface JobView {
-  jobId: string;
-  type: JobType;
-  userId: string;
-  status: JobStatus;
-  progress: JobProgress;
-  result?: Record<string, unknown>;
-  error?: JobError;
-  createdAt: string;
-  updatedAt: string;
-}
+export type JobView = Pick<AudienceJob, 'jobId' | 'type' | 'userId' | 'status' | 'progress' | 'result' | 'error' | 'createdAt' | 'updatedAt'>;
 
 export const jobKey = (tenantId: string, jobId: string) => ({ pk: `TENANT#${tenantId}#JOB#${jobId}`, sk: 'JOB' });
 export const JOB_SORT_KEY = 'JOB';
