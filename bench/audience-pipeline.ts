@@ -2,6 +2,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { forEachContactRow } from '../shared/audiences/contact-file.ts';
 import { sha256Hex } from '../shared/audiences/normalize.ts';
+import { peakRssMb } from './peak-rss.ts';
 
 /**
  * The audience pipeline benchmark: a CSV of contacts (email, phone, first name, last name, zip)
@@ -67,5 +68,5 @@ async function raw(rows: number) {
 const [mode, target = '', count = '1000000'] = process.argv.slice(2);
 if (mode) {
   const result = mode === 'write' ? await write(target, Number(count)) : mode === 'pipeline' ? await pipeline(target) : await raw(Number(target || count));
-  console.log(JSON.stringify({ ...result, peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024) }));
+  console.log(JSON.stringify({ ...result, peakRssMb: peakRssMb() }));
 }

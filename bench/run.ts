@@ -1,4 +1,4 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +6,8 @@ import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
 import { coldStart } from './cold-start.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
+import { startStackProcess } from './stack-process.ts';
+import { audienceJobFigures } from './audience-jobs.ts';
 
 /**
  * `npm run bench`: every benchmark, each measurement in a fresh Node process running esbuild
@@ -97,39 +99,22 @@ async function warmOverheadFigures(): Promise<void> {
 /** The local stack as `npm start` runs it, in its own process so the load generator does not share its CPU time. */
 async function endToEndFigures(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-e2e-'));
-  const child = spawn(join('node_modules', '.bin', 'tsx'), ['infra/local/main.ts'], {
-    env: { ...initialEnv, PORT: '0', DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const stack = await startStackProcess({ ...initialEnv, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' });
   try {
-    const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the local stack did not start')), 30_000);
-      child.stdout.on('data', () => {
-        const match = output.match(/listening on (http:\/\/\S+)/);
-        if (match?.[1]) {
-          clearTimeout(timer);
-          resolve(match[1]);
-        }
-      });
-    });
-    const sandboxes = Object.fromEntries([...output.matchAll(/^\s+(social|searchads|professional)\s+(http:\/\/\S+)/gm)].map((match) => [match[1], match[2]]));
-    const load = await loadTest(url, 'bench-api-key-0000000000000000');
+    const load = await loadTest(stack.url, 'bench-api-key-0000000000000000');
     rows.push([
       'e2e: get_campaigns_list, 50 connections, 20 s',
       `${Math.round(load.requestsPerSecond)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms`,
       `${load.total} requests, ${load.errors} errors, ${load.non2xx} non-2xx${load.errors + load.non2xx === 0 ? '' : ' (goal 0 MISSED)'}`,
     ]);
-    const trips = await roundTrips(url, 'bench-api-key-0000000000000000', { searchads: sandboxes.searchads as string, social: sandboxes.social as string });
+    const trips = await roundTrips(stack.url, 'bench-api-key-0000000000000000', { searchads: stack.sandboxes.searchads as string, social: stack.sandboxes.social as string });
     rows.push(
       ['upstream: create_search_campaign, cold token cache', `${trips.createCampaignCold.mutate} mutate + ${trips.createCampaignCold.token} token`, trips.createCampaignCold.mutate === 1 && trips.createCampaignCold.total === 2 ? 'goal met' : 'goal MISSED'],
       ['upstream: create_search_campaign, warm token cache', `${trips.createCampaignWarm.mutate} mutate + ${trips.createCampaignWarm.token} token`, trips.createCampaignWarm.mutate === 1 && trips.createCampaignWarm.total === 1 ? 'goal met' : 'goal MISSED'],
       ['upstream: 25,000-row social audience', `${trips.audience25k.create} create + ${trips.audience25k.uploads} uploads`, trips.audience25k.uploads === 3 ? 'goal met' : 'goal MISSED'],
     );
   } finally {
-    child.kill('SIGINT');
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }
@@ -139,6 +124,7 @@ if (!only || only === 'cold') await coldStartFigures();
 if (!only || only === 'warm') await warmOverheadFigures();
 if (!only || only === 'audience') await audiencePipeline();
 if (!only || only === 'e2e') await endToEndFigures();
+if (!only || only === 'jobs') rows.push(...(await audienceJobFigures(workDir, initialEnv)));
 
 const width = Math.max(...rows.map(([name]) => name.length));
 const figureWidth = Math.max(...rows.map(([, figure]) => figure.length));
