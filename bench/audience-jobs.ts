@@ -6,6 +6,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { build } from 'esbuild';
 import { bundleFunction } from '../infra/bundling.ts';
@@ -179,4 +180,13 @@ export async function audienceJobFigures(workDir: string, env: NodeJS.ProcessEnv
   const rows = process.env.BENCH_JOBS_WORKER_ONLY ? [] : await endToEnd(workDir, env, 1_000_000);
   rows.push(...(await workerRun(workDir, process.env.BENCH_JOBS_WORKER_ONLY ? [1_000_000] : [1_000_000, 10_000_000])));
   return rows;
+}
+
+// run as its own process by bench/run.ts: the in-process local stack here must not meet the clients
+// another benchmark's stack left cached in the same process
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const [workDir = join(process.cwd(), '.bench')] = process.argv.slice(2);
+  const figures = await audienceJobFigures(workDir, { ...process.env });
+  console.log(JSON.stringify(figures));
+  process.exit(0);
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { clock } from '../../shared/clock.ts';
-import { PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/errors.ts';
+import { PlatformError, PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/errors.ts';
 import { log } from '../../shared/http/logger.ts';
 import { queueJobRun, type JobRef } from '../../shared/jobs/job-queue.ts';
 import { audienceJobQueue } from '../../shared/queues.ts';
@@ -41,12 +41,15 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
     }
   } catch (error) {
     if (error instanceof LeaseLost) return log().warn('audience job taken over by another run');
-    if (error instanceof Pause || error instanceof PlatformRateLimited) {
-      const delaySeconds = error instanceof Pause ? error.delaySeconds : error.retryAfterSeconds;
+    if (error instanceof Pause || error instanceof PlatformRateLimited || (error instanceof PlatformError && !isFinal(error) && run.sliceIsOver())) {
+      // the batch in flight, if any, is sent again (same number) by the continuation
+      const delaySeconds = error instanceof Pause ? error.delaySeconds : error instanceof PlatformRateLimited ? error.retryAfterSeconds : 0;
       await run.end();
-      await queueJobRun(ref, delaySeconds);
       if (delaySeconds > 0) await noteResumeAt(ref.tenantId, ref.jobId, owner, clock.now() + delaySeconds * 1000);
+      // the lease goes before the message, or the continuation could find it still held and stop
+      // (a crash in between leaves the job to the sweep)
       await releaseJobLease(ref.tenantId, ref.jobId, owner);
+      await queueJobRun(ref, delaySeconds);
       return log().info('audience job continues in its next message', { delaySeconds, batchesSent: job.progress.batchesSent });
     }
     if (isFinal(error)) return end(job, owner, { status: 'failed', error: jobErrorOf(error) });

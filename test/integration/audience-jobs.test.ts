@@ -1,7 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
+import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runAudienceJob } from '../../functions/use-cases/run-audience-job.ts';
+import { handler as sweepAudienceJobs } from '../../functions/workers/sweep-audience-jobs.ts';
+import { createJob } from '../../shared/store/audience-job-writes.ts';
+import { newUploadProgress } from '../../shared/store/upload-progress.ts';
+import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
 import { sha256Hex } from '../../shared/audiences/normalize.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
@@ -227,6 +233,79 @@ describe('operation 7 with an uploadId', () => {
     const sessions = bodies((await upstreamRequestsWith('social', token)).slice(skip)).map((body) => body.session);
     expect(new Set(sessions.map((session) => session.session_id)).size).toBe(1);
     expect(sessions.map((session) => session.batch_seq)).toEqual([1, 2, 2, 2, 2, 2]); // three refused, the wait, one refused, one taken
+  });
+
+  it('hands over to its own continuation before its time runs out; the next run goes on from the checkpoint, each batch once', async () => {
+    const { userId, token } = await newSocialUser(apiKey);
+    const { audienceId, skip } = await existingAudience(userId);
+    const upload = await findCompletedUpload(tenantId, userId, await uploaded(apiKey, userId, contactsCsv(100_000)));
+    // the job operation 7 would store, run here by hand with 6 s left, while each batch takes the platform 0.7 s
+    const jobId = `job_${randomBytes(16).toString('hex')}`;
+    const sessionId = Date.now() * 1000;
+    const now = new Date().toISOString();
+    await createJob({
+      jobId,
+      tenantId,
+      userId,
+      type: 'social_audience',
+      status: 'running',
+      progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+      createdAt: now,
+      updatedAt: now,
+      request: { objectKey: upload.objectKey, mode: 'append', audienceId, audienceName: 'Sliced' },
+      checkpoint: { ...newUploadProgress(sessionId), rowsConsumed: 0, localInvalid: 0, localSamples: {} },
+    });
+    await injectFault('social', { requestIncludes: token, pathIncludes: '/users', answerDelayMs: 700, times: 10 });
+    const deadline = Date.now() + 6_000;
+    await runAudienceJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context);
+    const handedOver = (await getJob(apiKey, jobId)).body.results.job;
+    expect(handedOver.status).toBe('running');
+    expect(handedOver.progress.batchesSent).toBeGreaterThan(0);
+    expect(handedOver.progress.batchesSent).toBeLessThan(10);
+
+    const { job } = await jobToEnd(apiKey, jobId); // the stack's worker runs the continuation it queued
+    expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 100_000, batchesSent: 10 }, result: { num_received: 100_000, session_id: String(sessionId) } });
+    const sequence = bodies((await upstreamRequestsWith('social', token)).slice(skip)).map((body) => body.session);
+    const sessions = sequence.filter((session, index) => sequence.findIndex((other) => other.batch_seq === session.batch_seq) === index);
+    expect(sessions.map((session) => session.batch_seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(sequence.length - sessions.length).toBeLessThanOrEqual(1); // a batch cut by the deadline goes again, once, with its number
+    expect(new Set(sessions.map((session) => session.session_id))).toEqual(new Set([sessionId]));
+  });
+
+  it('a job whose message was lost is queued again by the sweep once nothing has moved it for longer than the worker’s timeout', async () => {
+    const { userId, token } = await newSocialUser(apiKey);
+    const { audienceId, skip } = await existingAudience(userId);
+    const upload = await findCompletedUpload(tenantId, userId, await uploaded(apiKey, userId, contactsCsv(15)));
+    const stale = new Date(Date.now() - 16 * 60_000).toISOString(); // stored, then its message lost 16 minutes ago
+    const jobId = `job_${randomBytes(16).toString('hex')}`;
+    await createJob({
+      jobId,
+      tenantId,
+      userId,
+      type: 'social_audience',
+      status: 'running',
+      progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+      createdAt: stale,
+      updatedAt: stale,
+      request: { objectKey: upload.objectKey, mode: 'append', audienceId, audienceName: 'Lost' },
+      checkpoint: { ...newUploadProgress(Date.now() * 1000), rowsConsumed: 0, localInvalid: 0, localSamples: {} },
+    });
+    const { requeued } = await sweepAudienceJobs();
+    expect(requeued).toBeGreaterThanOrEqual(1);
+    const { job } = await jobToEnd(apiKey, jobId);
+    expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 15 } });
+    expect((await upstreamRequestsWith('social', token)).slice(skip)).toHaveLength(1);
+  });
+
+  it('a start sent again with the same Idempotency-Key answers the same job, and makes no second audience', async () => {
+    const { userId, token } = await newSocialUser(apiKey);
+    const uploadId = await uploaded(apiKey, userId, contactsCsv(5));
+    const headers = { 'idempotency-key': `start-${randomBytes(6).toString('hex')}` };
+    const first = await call(SOCIAL, { userId, audienceName: 'Once', uploadId }, { apiKey, headers });
+    const again = await call(SOCIAL, { userId, audienceName: 'Once', uploadId }, { apiKey, headers });
+    expect(again.body.results).toEqual(first.body.results);
+    await jobToEnd(apiKey, first.body.results.jobId);
+    expect((await upstreamRequestsWith('social', token)).filter((request) => request.path.endsWith('/customaudiences'))).toHaveLength(1);
   });
 
   it('an uploadId unknown, of another user, of another tenant or never PUT is one and the same 404, and nothing goes upstream', async () => {
