@@ -53,6 +53,25 @@ async function existingAudience(userId: string): Promise<{ audienceId: string; s
   return { audienceId: created.body.results.audienceId as string, skip: 2 };
 }
 
+/** The job operation 7 stores for mode append, stored here without its message (a test runs or loses it). */
+async function storedSocialJob(userId: string, uploadId: string, audienceId: string, options: { sessionId: number; at: string }): Promise<string> {
+  const upload = await findCompletedUpload(tenantId, userId, uploadId);
+  const jobId = `job_${randomBytes(16).toString('hex')}`;
+  await createJob({
+    jobId,
+    tenantId,
+    userId,
+    type: 'social_audience',
+    status: 'running',
+    progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+    createdAt: options.at,
+    updatedAt: options.at,
+    request: { objectKey: upload.objectKey, mode: 'append', audienceId, audienceName: 'Stored' },
+    checkpoint: { ...newUploadProgress(options.sessionId), rowsConsumed: 0, localInvalid: 0, localSamples: {} },
+  });
+  return jobId;
+}
+
 async function professionalUser(): Promise<{ userId: string; token: string }> {
   const token = `AQVjobs${randomBytes(10).toString('hex')}`;
   return { userId: await newUser(apiKey, { professional: { accessToken: token, adAccountId: PROFESSIONAL_ACCOUNT } }), token };
@@ -238,23 +257,9 @@ describe('operation 7 with an uploadId', () => {
   it('hands over to its own continuation before its time runs out; the next run goes on from the checkpoint, each batch once', async () => {
     const { userId, token } = await newSocialUser(apiKey);
     const { audienceId, skip } = await existingAudience(userId);
-    const upload = await findCompletedUpload(tenantId, userId, await uploaded(apiKey, userId, contactsCsv(100_000)));
     // the job operation 7 would store, run here by hand with 6 s left, while each batch takes the platform 0.7 s
-    const jobId = `job_${randomBytes(16).toString('hex')}`;
     const sessionId = Date.now() * 1000;
-    const now = new Date().toISOString();
-    await createJob({
-      jobId,
-      tenantId,
-      userId,
-      type: 'social_audience',
-      status: 'running',
-      progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
-      createdAt: now,
-      updatedAt: now,
-      request: { objectKey: upload.objectKey, mode: 'append', audienceId, audienceName: 'Sliced' },
-      checkpoint: { ...newUploadProgress(sessionId), rowsConsumed: 0, localInvalid: 0, localSamples: {} },
-    });
+    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, contactsCsv(100_000)), audienceId, { sessionId, at: new Date().toISOString() });
     await injectFault('social', { requestIncludes: token, pathIncludes: '/users', answerDelayMs: 700, times: 10 });
     const deadline = Date.now() + 6_000;
     await runAudienceJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context);
@@ -275,21 +280,8 @@ describe('operation 7 with an uploadId', () => {
   it('a job whose message was lost is queued again by the sweep once nothing has moved it for longer than the worker’s timeout', async () => {
     const { userId, token } = await newSocialUser(apiKey);
     const { audienceId, skip } = await existingAudience(userId);
-    const upload = await findCompletedUpload(tenantId, userId, await uploaded(apiKey, userId, contactsCsv(15)));
-    const stale = new Date(Date.now() - 16 * 60_000).toISOString(); // stored, then its message lost 16 minutes ago
-    const jobId = `job_${randomBytes(16).toString('hex')}`;
-    await createJob({
-      jobId,
-      tenantId,
-      userId,
-      type: 'social_audience',
-      status: 'running',
-      progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
-      createdAt: stale,
-      updatedAt: stale,
-      request: { objectKey: upload.objectKey, mode: 'append', audienceId, audienceName: 'Lost' },
-      checkpoint: { ...newUploadProgress(Date.now() * 1000), rowsConsumed: 0, localInvalid: 0, localSamples: {} },
-    });
+    // stored, then its message lost 16 minutes ago
+    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, contactsCsv(15)), audienceId, { sessionId: Date.now() * 1000, at: new Date(Date.now() - 16 * 60_000).toISOString() });
     const { requeued } = await sweepAudienceJobs();
     expect(requeued).toBeGreaterThanOrEqual(1);
     const { job } = await jobToEnd(apiKey, jobId);

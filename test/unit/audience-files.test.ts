@@ -1,7 +1,11 @@
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { presignedRequestProblem } from '../../infra/local/s3-presigned-guard.ts';
+import { loadAudiences } from '../../infra/local/sandbox/social.ts';
 import { forEachContactRow } from '../../shared/audiences/contact-file.ts';
 import { checkProfessionalList, professionalListCsv } from '../../shared/audiences/professional-list.ts';
 
@@ -68,5 +72,17 @@ describe('a professional list streamed for upload', () => {
     expect(Buffer.byteLength(streamed)).toBe(checked.csvBytes);
     expect(streamed.split('\n').filter(Boolean)).toHaveLength(3); // header, the one e-mail (its repeat dropped), the named person
     expect(checked).toMatchObject({ rows: 2, warnings: [expect.stringContaining('1 row(s) were left out: line 4: email is not an e-mail address'), expect.stringContaining('needs at least 300')] });
+  });
+});
+
+describe('the social sandbox’s audience journal', () => {
+  it('reads the lines written whole and leaves a line still being written (or torn by a kill) for later', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'audiences.json');
+    const line = (changes: unknown[], batches: unknown[] = []) => JSON.stringify({ id: '1', accountId: '9', name: 'Ünïcode list', subtype: 'CUSTOM', sessions: [], batches, changes });
+    writeFileSync(file, `${line([['a', 'x'], ['a', 'y']], [{ edge: 'users', method: 'POST', session: { batch_seq: 1 }, rows: 2 }])}\n${line([['d', 'x']])}\n${line([['a', 'z']]).slice(0, 40)}`);
+    const audience = loadAudiences(file).get('1');
+    expect([...(audience?.members ?? [])]).toEqual(['y']);
+    expect(audience?.batches).toHaveLength(1);
+    expect(audience?.name).toBe('Ünïcode list');
   });
 });

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
 import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { accessToken, appScopedIdOf, consentAnswer, consentDialog, GRANTED_PERMISSIONS, me, myAdAccounts, myPages, myPermissions, newSocialConnectState, revokePermissions, type SocialConnectState } from './social-connect.ts';
@@ -621,7 +621,9 @@ function journalAudiences(file: string, audiences: Map<string, CustomAudience>):
 export function loadAudiences(file: string): Map<string, CustomAudience> {
   const audiences = new Map<string, CustomAudience>();
   if (!existsSync(file)) return audiences;
-  for (const text of readFileSync(file, 'utf8').split('\n')) {
+  const journal = readFileSync(file, 'utf8');
+  // a line still being written (or torn by a kill) is not there yet
+  for (const text of journal.slice(0, journal.lastIndexOf('\n') + 1).split('\n')) {
     if (!text) continue;
     const line = JSON.parse(text) as JournalLine;
     const audience: JournaledAudience = (audiences.get(line.id) as JournaledAudience | undefined) ?? { id: line.id, accountId: line.accountId, name: line.name, subtype: line.subtype, members: new JournaledMembers(), sessions: new Map(), batches: [] };
@@ -642,7 +644,11 @@ export function loadAudiences(file: string): Map<string, CustomAudience> {
 export async function startSocialSandbox(options: { appId?: string; appSecret?: string; audiencesFile?: string } = {}): Promise<SocialSandbox> {
   const state = seedState();
   const { audiencesFile } = options;
-  if (audiencesFile) state.audiences = loadAudiences(audiencesFile);
+  if (audiencesFile) {
+    state.audiences = loadAudiences(audiencesFile);
+    // a line torn by a kill is cut off, so that the next one starts on a line of its own
+    if (existsSync(audiencesFile)) truncateSync(audiencesFile, readFileSync(audiencesFile).lastIndexOf(0x0a) + 1);
+  }
   const persisted = (handle: GraphHandler): GraphHandler => (call, state, params) => {
     const answer = handle(call, state, params);
     if (audiencesFile && 'status' in answer && answer.status === 200) journalAudiences(audiencesFile, state.audiences);
