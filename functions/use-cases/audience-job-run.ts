@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { clock } from '../../shared/clock.ts';
 import { config } from '../../shared/config.ts';
+import { ANSWER_MARGIN_MS } from '../../shared/platforms/upstream.ts';
 import { saveJobRun } from '../../shared/store/audience-job-writes.ts';
 import type { AudienceJob } from '../../shared/store/audience-jobs.ts';
 import { readStagedUpload } from '../../shared/uploads/staging.ts';
@@ -24,8 +25,12 @@ export class LeaseLost extends Error {
   }
 }
 
-/** Time kept back at the end of a slice to save and queue the continuation: a quarter of the slice, at most a minute. */
-const sliceMargin = (totalMs: number) => Math.min(60_000, totalMs / 4);
+/**
+ * Time kept back at the end of a slice to save and queue the continuation: a quarter of it, at most a
+ * minute, and never less than one upstream attempt beyond the calls' own deadline, so a batch begun
+ * before the end has its time, and one the deadline cuts is always past the end (a hand-over).
+ */
+const sliceMargin = (totalMs: number) => Math.max(Math.min(60_000, totalMs / 4), ANSWER_MARGIN_MS + config().UPSTREAM_TIMEOUT_MS);
 
 export class JobRun {
   private saving: Promise<void> = Promise.resolve();

@@ -12,7 +12,7 @@ import { log } from '../http/logger.ts';
  */
 
 /** Time kept back from the function's remaining time to answer the client. */
-const ANSWER_MARGIN_MS = 1_000;
+export const ANSWER_MARGIN_MS = 1_000;
 
 export interface CallBudget {
   /** epoch ms by which every upstream call must be done */

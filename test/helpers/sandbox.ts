@@ -11,10 +11,16 @@ type PlatformName = 'social' | 'searchads' | 'professional';
  */
 export type ScopedFault = Fault & ({ requestIncludes: string } | { pathIncludes: string });
 
-/** Every request a sandbox recorded; filter it by the test's own marker. */
-export async function upstreamRequests(platform: PlatformName): Promise<RecordedRequest[]> {
-  const response = await fetch(`${stack().sandboxes[platform]}/__sandbox/requests`);
+/** Every request a sandbox recorded (from the `from`-th on); filter it by the test's own marker. */
+export async function upstreamRequests(platform: PlatformName, from = 0): Promise<RecordedRequest[]> {
+  const response = await fetch(`${stack().sandboxes[platform]}/__sandbox/requests?from=${from}`);
   return (await response.json()) as RecordedRequest[];
+}
+
+/** How many requests a sandbox has recorded. */
+export async function upstreamRequestCount(platform: PlatformName): Promise<number> {
+  const response = await fetch(`${stack().sandboxes[platform]}/__sandbox/requests?count=1`);
+  return ((await response.json()) as { count: number }).count;
 }
 
 export async function injectFault(platform: PlatformName, fault: ScopedFault): Promise<void> {
@@ -26,11 +32,10 @@ export async function injectFault(platform: PlatformName, fault: ScopedFault): P
   });
 }
 
-/** The requests that carried `marker` (a test user's token) in their query, body or authorization header. */
+/** The requests that carried `marker` (a test user's token) in their query, body or authorization header; the sandbox filters them. */
 export async function upstreamRequestsWith(platform: PlatformName, marker: string): Promise<RecordedRequest[]> {
-  return (await upstreamRequests(platform)).filter((request) =>
-    `${new URLSearchParams(request.query)}\n${request.body}\n${request.headers.authorization ?? ''}`.includes(marker),
-  );
+  const response = await fetch(`${stack().sandboxes[platform]}/__sandbox/requests?includes=${encodeURIComponent(marker)}`);
+  return (await response.json()) as RecordedRequest[];
 }
 
 /** The shared test stack's clock (epoch ms): it runs ahead of this process's by the waits it skipped. */

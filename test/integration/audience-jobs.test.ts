@@ -257,22 +257,22 @@ describe('operation 7 with an uploadId', () => {
   it('hands over to its own continuation before its time runs out; the next run goes on from the checkpoint, each batch once', async () => {
     const { userId, token } = await newSocialUser(apiKey);
     const { audienceId, skip } = await existingAudience(userId);
-    // the job operation 7 would store, run here by hand with 6 s left, while each batch takes the platform 0.7 s
+    // the job operation 7 would store, run here by hand with 4 s left, while each batch takes the platform 0.7 s
     const sessionId = Date.now() * 1000;
-    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, contactsCsv(100_000)), audienceId, { sessionId, at: new Date().toISOString() });
-    await injectFault('social', { requestIncludes: token, pathIncludes: '/users', answerDelayMs: 700, times: 10 });
-    const deadline = Date.now() + 6_000;
+    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, contactsCsv(50_000)), audienceId, { sessionId, at: new Date().toISOString() });
+    await injectFault('social', { requestIncludes: token, pathIncludes: '/users', answerDelayMs: 700, times: 6 });
+    const deadline = Date.now() + 4_000;
     await runAudienceJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context);
     const handedOver = (await getJob(apiKey, jobId)).body.results.job;
     expect(handedOver.status).toBe('running');
     expect(handedOver.progress.batchesSent).toBeGreaterThan(0);
-    expect(handedOver.progress.batchesSent).toBeLessThan(10);
+    expect(handedOver.progress.batchesSent).toBeLessThan(5);
 
     const { job } = await jobToEnd(apiKey, jobId); // the stack's worker runs the continuation it queued
-    expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 100_000, batchesSent: 10 }, result: { num_received: 100_000, session_id: String(sessionId) } });
+    expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 50_000, batchesSent: 5 }, result: { num_received: 50_000, session_id: String(sessionId) } });
     const sequence = bodies((await upstreamRequestsWith('social', token)).slice(skip)).map((body) => body.session);
     const sessions = sequence.filter((session, index) => sequence.findIndex((other) => other.batch_seq === session.batch_seq) === index);
-    expect(sessions.map((session) => session.batch_seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(sessions.map((session) => session.batch_seq)).toEqual([1, 2, 3, 4, 5]);
     expect(sequence.length - sessions.length).toBeLessThanOrEqual(1); // a batch cut by the deadline goes again, once, with its number
     expect(new Set(sessions.map((session) => session.session_id))).toEqual(new Set([sessionId]));
   });

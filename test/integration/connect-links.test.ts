@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { BrowserSession, connectThroughLink, createLink, type Platform } from '../helpers/connect.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { upstreamRequests } from '../helpers/sandbox.ts';
+import { upstreamRequestCount, upstreamRequests } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
 /**
@@ -25,10 +25,10 @@ const profileOf = async (userId: string, key = apiKey) => (await call('/users/ge
 const outcomeOf = (url: URL) => Object.fromEntries(url.searchParams);
 const eventsFor = (userId: string) => receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data.userId === userId);
 /** Requests a sandbox received since `since` (the recording is in arrival order). */
-const requestsSince = async (platform: Platform, since: number) => (await upstreamRequests(platform)).slice(since);
+const requestsSince = (platform: Platform, since: number) => upstreamRequests(platform, since);
 /** a distinct upstream identity for a test that revokes its grant (the seeded people are shared by every test) */
 const tag = () => randomBytes(6).toString('hex');
-const recordedCount = async (platform: Platform) => (await upstreamRequests(platform)).length;
+const recordedCount = (platform: Platform) => upstreamRequestCount(platform);
 
 describe('create_link', () => {
   it('answers a link on this API valid 24 hours', async () => {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
 import { call, newTenant } from '../helpers/api.ts';
 import { expectedLeadgenBody, validForm } from '../helpers/examples.ts';
-import { injectFault, upstreamRequests, upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';
 
 const PAGE = DEMO_CONNECTIONS.social.pageId;
@@ -19,7 +19,7 @@ async function pageTokenExchanges(userToken: string) {
 
 /** The one form creation sent upstream for the form named `name`. */
 async function creationOf(name: string) {
-  const creations = (await upstreamRequests('social')).filter(
+  const creations = (await upstreamRequestsWith('social', name)).filter(
     (request) => request.path === `/v26.0/${PAGE}/leadgen_forms` && JSON.parse(request.body || '{}').name === name,
   );
   expect(creations).toHaveLength(1);
@@ -97,7 +97,7 @@ describe('create_lead_form', () => {
     const first = await call('/social/create_lead_form', { ...validForm(userId), leadsFormName: name }, { apiKey, headers });
     const retry = await call('/social/create_lead_form', { ...validForm(userId), leadsFormName: name }, { apiKey, headers });
     expect(retry.body).toEqual(first.body);
-    const creations = (await upstreamRequests('social')).filter((request) => request.path.endsWith('/leadgen_forms') && request.body.includes(name));
+    const creations = (await upstreamRequestsWith('social', name)).filter((request) => request.path.endsWith('/leadgen_forms') && request.body.includes(name));
     expect(creations).toHaveLength(1);
   });
 
@@ -120,7 +120,7 @@ describe('create_lead_form', () => {
     await injectFault('social', { requestIncludes: name, kind: 'timeout', times: 3 });
     const response = await call('/social/create_lead_form', { ...validForm(userId), leadsFormName: name }, { apiKey });
     expect(response.status).toBe(504);
-    const creations = (await upstreamRequests('social')).filter((request) => request.body.includes(name));
+    const creations = await upstreamRequestsWith('social', name);
     expect(creations).toHaveLength(1);
   });
 });

@@ -11,7 +11,8 @@ import { installedLocalClock } from '../clock.ts';
  * Control endpoints (never part of a platform's API):
  *   POST   /__sandbox/faults    queue a fault: {status?, body?, headers?, delayMs?, answerDelayMs?, times?, pathIncludes?, kind?}
  *   DELETE /__sandbox/faults    clear queued faults
- *   GET    /__sandbox/requests  the recorded requests, oldest first
+ *   GET    /__sandbox/requests  the recorded requests, oldest first (?includes=x: only those carrying x, as faults
+ *                                match; ?from=n: from the n-th on; ?count=1: only {count})
  *   DELETE /__sandbox/requests  forget them
  *   GET    /__sandbox/clock     the local stack's clock: {now} (epoch ms)
  *   POST   /__sandbox/clock     move it forward: {advanceMs}
@@ -96,8 +97,11 @@ function send(response: ServerResponse, answer: SandboxResponse): void {
   response.end(raw);
 }
 
+/** What a fault's `requestIncludes` and the requests' `includes` look in: query, body and authorization header. */
+const searchableText = (request: RecordedRequest) => `${new URLSearchParams(request.query)}\n${request.body}\n${request.headers.authorization ?? ''}`;
+
 function takeFault(faults: Fault[], request: RecordedRequest): Fault | undefined {
-  const text = `${new URLSearchParams(request.query)}\n${request.body}\n${request.headers.authorization ?? ''}`;
+  const text = searchableText(request);
   const index = faults.findIndex(
     (fault) => (!fault.pathIncludes || request.path.includes(fault.pathIncludes)) && (!fault.requestIncludes || text.includes(fault.requestIncludes)),
   );
@@ -119,7 +123,13 @@ async function control(sandbox: Sandbox, request: SandboxRequest): Promise<Sandb
     sandbox.faults.length = 0;
     return { status: 204 };
   }
-  if (request.path === '/__sandbox/requests' && request.method === 'GET') return { status: 200, body: sandbox.requests };
+  if (request.path === '/__sandbox/requests' && request.method === 'GET') {
+    // a test reads only its own requests: the others may hold megabytes of audience batches
+    if (request.query.get('count') === '1') return { status: 200, body: { count: sandbox.requests.length } };
+    const marker = request.query.get('includes');
+    const recorded = sandbox.requests.slice(Number(request.query.get('from') ?? 0) || 0);
+    return { status: 200, body: marker === null ? recorded : recorded.filter((entry) => searchableText(entry).includes(marker)) };
+  }
   if (request.path === '/__sandbox/requests' && request.method === 'DELETE') {
     sandbox.requests.length = 0;
     return { status: 204 };
