@@ -133,7 +133,10 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
     const { findCompletedUpload } = await import('../shared/uploads/direct-uploads.ts');
     const { newUploadProgress } = await import('../shared/store/upload-progress.ts');
     const tenantId = (await findTenantIdByKeyHash(hashApiKey(API_KEY))) as string;
-    for (const rows of rowCounts) {
+    const runs = rowCounts.map((rows) => ({ rows, processEnvironment: worker.processEnvironment ?? {} }));
+    // the first size once more with the C allocator's defaults: what the deployed settings change
+    if (runs[0] && worker.processEnvironment) runs.push({ rows: runs[0].rows, processEnvironment: {} });
+    for (const { rows, processEnvironment } of runs) {
       const file = await contactFile(workDir, rows);
       const upload = await findCompletedUpload(tenantId, 'demo-user', await uploadFile(stack.url, file));
       // the job operation 7 stores for mode append, not queued: the stack's own consumer must not run it
@@ -155,7 +158,7 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
       // not execFileSync: the stores and the platform stand-in live in this process's event loop
       const { stdout: output } = await promisify(execFile)(process.execPath, [...(process.env.BENCH_WORKER_NODE_OPTIONS ?? worker.nodeOptions ?? '').split(' ').filter(Boolean), driver, bundle, tenantId, jobId], {
         encoding: 'utf8',
-        env: { ...process.env, ...stack.env, SOCIAL_API_URL: platform.url, LOG_LEVEL: 'WARN' },
+        env: { ...process.env, ...stack.env, ...processEnvironment, SOCIAL_API_URL: platform.url, LOG_LEVEL: 'WARN' },
         maxBuffer: 64 * 1024 * 1024,
       });
       const measured = JSON.parse(output.trim().split('\n').at(-1) as string) as { seconds: number; failures: number; peakRssMb: number };
@@ -163,9 +166,9 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
       if (job?.status !== 'succeeded' || measured.failures > 0) throw new Error(`the worker's job ended ${job?.status}: ${JSON.stringify(job?.error)}`);
       const calls = platform.calls() - callsBefore;
       out.push([
-        `jobs: worker alone, ${fmt(rows)} rows (${(upload.contentLength / 1024 ** 2).toFixed(0)} MB)`,
+        `jobs: worker alone, ${fmt(rows)} rows (${(upload.contentLength / 1024 ** 2).toFixed(0)} MB)${Object.keys(processEnvironment).length ? '' : ', glibc malloc defaults'}`,
         `peak RSS ${measured.peakRssMb} MB, ${measured.seconds.toFixed(1)} s`,
-        `${fmt(rows / measured.seconds)} rows/s over both passes; ${calls} calls; ${measured.peakRssMb < 150 ? 'goal < 150 MB met' : 'goal < 150 MB MISSED'} (${worker.nodeOptions})`,
+        `${fmt(rows / measured.seconds)} rows/s over both passes; ${calls} calls; ${measured.peakRssMb < 150 ? 'goal < 150 MB met' : 'goal < 150 MB MISSED'} (${[worker.nodeOptions, ...Object.entries(processEnvironment).map(([name, value]) => `${name}=${value}`)].join(' ')})`,
       ]);
     }
   } finally {

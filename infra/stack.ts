@@ -218,6 +218,7 @@ export class AdCampaignApiStack extends Stack {
           POWERTOOLS_SERVICE_NAME: 'ad-campaign-api',
           LOG_LEVEL: 'INFO',
           STAGE: props.stage,
+          ...route.processEnvironment,
         },
       });
       // every operation looks up API keys and users; some also write; the published interface reads nothing

@@ -40,6 +40,8 @@ export interface FunctionNeeds {
   timeoutSeconds?: number;
   /** NODE_OPTIONS the function runs with (the bench measures with the same) */
   nodeOptions?: string;
+  /** settings read by the process before Node starts (the C allocator's), set in its environment */
+  processEnvironment?: Record<string, string>;
   /** files the function reads at run time, copied beside its bundle: file name → module specifier */
   bundledFiles?: Record<string, string>;
 }

@@ -10,10 +10,13 @@ export const declaration: WorkerDeclaration = {
   sendsTo: ['AudienceJobs', 'WebhookDeliveries'], // its own continuation; the job's end
   writes: true,
   // chosen from `npm run bench` (bench/README.md): the work is CPU-bound on one thread, and 1,769 MB
-  // is one whole vCPU; the process itself stays under 150 MB whatever the file's size
+  // is one whole vCPU; the process needs about 150 MB whatever the file's size
   memoryMb: 1769,
   timeoutSeconds: audienceJobQueue.consumerTimeoutSeconds,
   // the live heap is one batch (under 50 MB with the widest schema): a bound keeps V8 from growing the
   // old space with the file instead of collecting it
   nodeOptions: `${CSV_NODE_OPTIONS} --max-old-space-size=96`,
+  // glibc otherwise keeps freed batch buffers in per-thread arenas and raises its mmap threshold to
+  // the largest buffer freed, so RSS creeps up batch after batch (bench/README.md measures both)
+  processEnvironment: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
 };

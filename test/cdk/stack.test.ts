@@ -261,12 +261,15 @@ describe('bundles', () => {
 });
 
 describe('what the snapshot used to pin, asserted by name', () => {
-  it('gives each function the memory and NODE_OPTIONS its route declares', () => {
-    for (const route of routes) {
+  it('gives each function the memory, NODE_OPTIONS and process settings it declares', () => {
+    for (const route of [...routes, ...workers]) {
       const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [[string, Resource]];
       expect(fn.Properties.MemorySize, route.operation).toBe(route.memoryMb ?? 256);
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, route.operation).toBe(['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '));
+      expect(fn.Properties.Environment.Variables, route.operation).toMatchObject(route.processEnvironment ?? {});
     }
+    const worker = workers.find((entry) => entry.operation === 'run_audience_jobs');
+    expect(worker?.processEnvironment).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
   });
 
   it('rotates its customer-managed keys and names what an operator needs in its outputs', () => {
