@@ -152,7 +152,7 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
         createdAt: now,
         updatedAt: now,
         request: { objectKey: upload.objectKey, mode: 'append', audienceId: '23850000000000001', audienceName: 'Bench' },
-        checkpoint: { ...newUploadProgress(Date.now() * 1000), rowsConsumed: 0, localInvalid: 0, localSamples: {} },
+        checkpoint: { ...newUploadProgress(Date.now() * 1000), localInvalid: 0, localSamples: {} },
       });
       const callsBefore = platform.calls();
       // not execFileSync: the stores and the platform stand-in live in this process's event loop

@@ -20,7 +20,7 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
   const session = professionalSession(user, run.context);
 
   if (checkpoint.rows === undefined) {
-    const checked = await checkProfessionalList(request.type, await run.read(true), () => job.progress.rowsRead++);
+    const checked = await checkProfessionalList(request.type, await run.read({ countBytes: true }), () => job.progress.rowsRead++);
     Object.assign(checkpoint, checked);
     await run.save();
   }

@@ -72,9 +72,13 @@ export class JobRun {
     return clock.now() >= this.sliceEnd;
   }
 
-  /** The file from storage; the first full read (the check) counts its bytes into the progress. */
-  async read(countBytes = false): Promise<AsyncIterable<Uint8Array>> {
-    const bytes = await readStagedUpload(this.job.request.objectKey);
+  /**
+   * The file from storage, or its rest from `fromByte` on (a ranged read: nothing before is read
+   * again); the first full read (the check) counts its bytes into the progress.
+   */
+  async read({ countBytes = false, fromByte = 0 }: { countBytes?: boolean; fromByte?: number } = {}): Promise<AsyncIterable<Uint8Array>> {
+    if (fromByte >= this.job.progress.totalBytes) return (async function* () {})(); // every row was sent: S3 refuses a range past the end
+    const bytes = await readStagedUpload(this.job.request.objectKey, fromByte);
     if (!countBytes) return bytes;
     const progress = this.job.progress;
     let read = 0;

@@ -8,8 +8,8 @@ import { checkContactFile, sendInBatches, sendRecordedBatch, socialAudienceResul
 /**
  * Operation 7 as a job: the file checked whole (once), then its rows in batches of 10,000 in the one
  * upload session the request opened. Each acknowledged batch moves the checkpoint in the same write:
- * its number, the data rows it covers (a resume skips them unread by the hasher), the counts and the
- * invalid samples so far. A resumed run sends the batch in flight again with its number.
+ * its number, where the file goes on after its last row (a resume reads from that byte on), the counts
+ * and the invalid samples so far. A resumed run sends the batch in flight again with its number.
  */
 const CHECK_PROGRESS_EVERY_ROWS = 50_000;
 
@@ -22,7 +22,7 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
   if (checkpoint.usableRows === undefined) {
     let rowsRead = 0;
     const checked = await checkContactFile(
-      () => run.read(rowsRead === 0),
+      () => run.read({ countBytes: rowsRead === 0 }),
       () => {
         job.progress.rowsRead = Math.max(job.progress.rowsRead, ++rowsRead);
         if (rowsRead % CHECK_PROGRESS_EVERY_ROWS === 0) void run.save().catch(() => undefined); // the heartbeat's saves, more often
@@ -36,7 +36,7 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
 
   const local = Object.assign(new InvalidRowSamples(), { count: checkpoint.localInvalid, samples: { ...checkpoint.localSamples } });
   // what an acknowledged batch moves the checkpoint to, applied by the save that records its acknowledgement
-  let covered: Pick<SocialCheckpoint, 'rowsConsumed' | 'localInvalid' | 'localSamples'> | undefined;
+  let covered: Pick<SocialCheckpoint, 'resumeAt' | 'localInvalid' | 'localSamples'> | undefined;
   const save = () => {
     if (covered && checkpoint.inFlightBatch === undefined) {
       Object.assign(checkpoint, covered);
@@ -48,18 +48,19 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
   };
 
   let batchSeq = checkpoint.batchesAcked;
+  const from = checkpoint.resumeAt;
   await sendInBatches(
-    await run.read(),
+    await run.read({ fromByte: from?.byte }),
     {
       invalid: (line, invalid) => local.add(line, invalid),
-      batch: async (rows, schema, rowsRead) => {
+      batch: async (rows, schema, resumeAfter) => {
         run.checkTime();
         batchSeq++;
-        covered = { rowsConsumed: rowsRead, localInvalid: local.count, localSamples: { ...local.samples } };
+        covered = { resumeAt: resumeAfter, localInvalid: local.count, localSamples: { ...local.samples } };
         await sendRecordedBatch({ session, mode: request.mode, audienceId: request.audienceId, batchSeq, usableRows, schema, rows }, checkpoint, save);
       },
     },
-    checkpoint.rowsConsumed,
+    { from },
   );
   return socialAudienceResult(request.audienceId, request.audienceName, local, checkpoint);
 }

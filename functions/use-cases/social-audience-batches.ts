@@ -1,6 +1,6 @@
 import { PlatformError } from '../../shared/errors.ts';
 import { CsvProblem } from '../../shared/audiences/csv-reader.ts';
-import { forEachContactRow, InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
+import { forEachContactRow, InvalidRowSamples, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
 import type { ContactKey } from '../../shared/audiences/normalize.ts';
 import { MAX_ROWS_PER_BATCH, sendAudienceBatch, type AudienceMode, type BatchAcknowledgement } from '../../shared/platforms/social/custom-audiences.ts';
 import type { SocialSession } from '../../shared/platforms/social/client.ts';
@@ -21,8 +21,7 @@ export async function checkContactFile(read: () => Promise<AsyncIterable<Uint8Ar
       if ('values' in row) usableRows++;
       onRow?.();
     },
-    0,
-    false, // which rows are usable needs no hash
+    { hash: false }, // which rows are usable needs no hash
   );
   if (usableRows === 0) {
     const samples = new InvalidRowSamples();
@@ -31,8 +30,7 @@ export async function checkContactFile(read: () => Promise<AsyncIterable<Uint8Ar
       (row, line) => {
         if ('invalid' in row) samples.add(line, row.invalid);
       },
-      0,
-      false,
+      { hash: false },
     );
     const [first] = Object.entries(samples.samples);
     throw new CsvProblem(`None of the ${checked.dataRows} rows can be used${first ? `; for example ${first[0]}: ${first[1]}` : ''}.`);
@@ -42,31 +40,32 @@ export async function checkContactFile(read: () => Promise<AsyncIterable<Uint8Ar
 
 /**
  * The usable rows of a contact file in batches of 10,000, in order; the unusable ones go to
- * `invalid`. Each batch is sent (awaited) before the file is read on, with the number of data rows
- * read up to its last one; the first `skipRows` (sent before a resume) are skipped unread.
+ * `invalid`. Each batch is sent (awaited) before the file is read on, with where a read after its
+ * last row would pick up. A resume either skips the rows sent before (`skipRows`: counted, not
+ * hashed) or reads the file from where the last batch ended (`from`).
  */
 export async function sendInBatches(
   bytes: AsyncIterable<Uint8Array>,
-  handlers: { invalid: (line: number, invalid: { column: string; reason: string }) => void; batch: (rows: string[][], schema: ContactKey[], rowsRead: number) => Promise<void> },
-  skipRows = 0,
+  handlers: { invalid: (line: number, invalid: { column: string; reason: string }) => void; batch: (rows: string[][], schema: ContactKey[], resumeAfter: ContactFileResume) => Promise<void> },
+  start: { skipRows?: number; from?: ContactFileResume } = {},
 ): Promise<void> {
   let batch: string[][] = [];
-  let rowsRead = skipRows;
+  let last: (() => ContactFileResume) | undefined;
   const { layout } = await forEachContactRow(
     bytes,
-    async (row, line, layout) => {
-      rowsRead++;
+    async (row, line, layout, resumeAfter) => {
+      last = resumeAfter;
       if ('invalid' in row) return handlers.invalid(line, row.invalid);
       batch.push(row.values);
       if (batch.length === MAX_ROWS_PER_BATCH) {
         const full = batch;
         batch = [];
-        await handlers.batch(full, layout.schema, rowsRead);
+        await handlers.batch(full, layout.schema, resumeAfter());
       }
     },
-    skipRows,
+    start,
   );
-  if (batch.length > 0) await handlers.batch(batch, layout.schema, rowsRead);
+  if (batch.length > 0 && last) await handlers.batch(batch, layout.schema, last());
 }
 
 export interface BatchToSend {

@@ -35,7 +35,7 @@ export async function startSocialAudienceJob(
   const sessionId = newSessionId();
   const job = newJob(start, upload, 'social_audience', 'running', {
     request: { objectKey: upload.objectKey, mode: start.mode, audienceId, audienceName: start.audienceName },
-    checkpoint: { ...newUploadProgress(sessionId), audienceId, rowsConsumed: 0, localInvalid: 0, localSamples: {} },
+    checkpoint: { ...newUploadProgress(sessionId), audienceId, localInvalid: 0, localSamples: {} },
   });
   await queue(job);
   return {

@@ -1,32 +1,50 @@
-import { CsvProblem, readCsv } from './csv-reader.ts';
+import { CsvProblem, readCsv, type CsvRecord, type CsvStart } from './csv-reader.ts';
 import { sha256Hex } from './sha256.ts';
 import { contactLayout, hashContactRow, type ContactLayout, type HashedRow } from './contact-rows.ts';
 
+/** Where a later read of the same file picks up: just past a data row, by a ranged read from `byte`. */
+export interface ContactFileResume extends CsvStart {
+  /** data rows up to it, unusable ones included */
+  dataRows: number;
+  layout: ContactLayout;
+}
+
+export interface ContactFileOptions {
+  /** data rows (sent before a resume) only counted: neither hashed nor visited */
+  skipRows?: number;
+  /** false normalises without hashing, for a check of the file that sends nothing */
+  hash?: boolean;
+  /** the bytes are the file from `from.byte` on, read before up to there */
+  from?: ContactFileResume;
+}
+
 /**
  * A social contact CSV, row by row: the layout from the first record, then each data row hashed.
- * `visit` sees every row with its line number; the promise it returns is awaited, so the caller
- * controls the pace (a batch upload in between). The first `skipRows` data rows (sent before a
- * resume) are only counted: neither hashed nor visited. `hash: false` normalises without hashing,
- * for a check of the file that sends nothing.
+ * `visit` sees every row with its line number, and can ask where a read after that row would pick
+ * up; the promise it returns is awaited, so the caller controls the pace (a batch upload in between).
  */
 export async function forEachContactRow(
   bytes: AsyncIterable<Uint8Array>,
-  visit: (row: HashedRow, line: number, layout: ContactLayout) => void | Promise<void>,
-  skipRows = 0,
-  hash = true,
+  visit: (row: HashedRow, line: number, layout: ContactLayout, resumeAfter: () => ContactFileResume) => void | Promise<void>,
+  { skipRows = 0, hash = true, from }: ContactFileOptions = {},
 ): Promise<{ layout: ContactLayout; dataRows: number }> {
   const digest = hash ? sha256Hex : (value: string) => value;
-  let layout: ContactLayout | undefined;
-  let dataRows = 0;
-  for await (const records of readCsv(bytes)) {
-    for (const record of records) {
+  let layout = from?.layout;
+  let dataRows = from?.dataRows ?? 0;
+  let delimiter = '';
+  let current: CsvRecord | undefined;
+  const resumeAfter = (): ContactFileResume => ({ byte: current?.endByte ?? 0, line: current?.line ?? 0, delimiter, dataRows, layout: layout as ContactLayout });
+  for await (const step of readCsv(bytes, from)) {
+    delimiter = step.delimiter;
+    for (const record of step.records) {
       if (!layout) {
         layout = contactLayout(record.cells);
         if (layout.hasHeader) continue;
       }
       dataRows++;
       if (dataRows <= skipRows) continue;
-      const visited = visit(hashContactRow(record.cells, layout, digest), record.line, layout);
+      current = record;
+      const visited = visit(hashContactRow(record.cells, layout, digest), record.line, layout, resumeAfter);
       if (visited) await visited; // only a batch upload waits; plain rows stay synchronous
     }
   }

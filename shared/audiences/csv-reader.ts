@@ -20,11 +20,26 @@ export interface CsvRecord {
   /** 1-based record number, the header being 1: the row number a spreadsheet shows */
   line: number;
   cells: string[];
+  /** the file's byte offset just past the record, its line break included: where a later read can start */
+  endByte: number;
+}
+
+/** What the parser yields at each step: the records parsed so far, and the delimiter it reads with. */
+export interface CsvRecords {
+  delimiter: string;
+  records: CsvRecord[];
+}
+
+/** Where a read picks up a file read before: a record's `endByte`, its `line`, the delimiter then found. */
+export interface CsvStart {
+  byte: number;
+  line: number;
+  delimiter: string;
 }
 
 /** UTF-8 text chunks of the byte stream; binary content fails here, before any parsing. */
 async function* utf8Text(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }); // a BOM reaches the parser, which drops it and counts its bytes
   const decode = (chunk?: Uint8Array) => {
     try {
       return chunk ? decoder.decode(chunk, { stream: true }) : decoder.decode();
@@ -74,37 +89,43 @@ function describe(error: CsvError): string {
 
 /**
  * Records of a CSV byte stream, header included, as they are parsed: each step yields every record
- * parsed so far, so a million rows cost a few hundred awaits, not a million.
+ * parsed so far, so a million rows cost a few hundred awaits, not a million. With `start`, the bytes
+ * are the file from `start.byte` on (a ranged read), and records go on from `start.line`.
  */
-export async function* readCsv(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<CsvRecord[]> {
+export async function* readCsv(bytes: AsyncIterable<Uint8Array>, start?: CsvStart): AsyncGenerator<CsvRecords> {
   const text = utf8Text(bytes);
-  // the first line decides the delimiter; it is read before the parser starts
   let head = '';
-  let next = await text.next();
-  while (!next.done) {
-    head += next.value;
-    if (/[\r\n]/.test(head) || head.length > MAX_LINE_BYTES) break;
-    next = await text.next();
-  }
-  const firstLine = head.split(/\r\n|\n|\r/, 1)[0] ?? '';
-  if (firstLine.length > MAX_LINE_BYTES) {
-    throw new CsvProblem(`The first line is longer than ${MAX_LINE_BYTES / 1024} KB; is this a contact list?`);
+  let delimiter = start?.delimiter;
+  if (!delimiter) {
+    // the first line decides the delimiter; it is read before the parser starts
+    let next = await text.next();
+    while (!next.done) {
+      head += next.value;
+      if (/[\r\n]/.test(head) || head.length > MAX_LINE_BYTES) break;
+      next = await text.next();
+    }
+    const firstLine = head.split(/\r\n|\n|\r/, 1)[0] ?? '';
+    if (firstLine.length > MAX_LINE_BYTES) {
+      throw new CsvProblem(`The first line is longer than ${MAX_LINE_BYTES / 1024} KB; is this a contact list?`);
+    }
+    delimiter = detectDelimiter(firstLine.replace(/^\uFEFF/, ''));
   }
   async function* all(): AsyncGenerator<string> {
     if (head) yield head;
     for await (const chunk of text) yield chunk;
   }
   const parser = parse({
-    delimiter: detectDelimiter(firstLine.replace(/^\uFEFF/, '')),
-    bom: true,
+    delimiter,
+    bom: !start,
     skip_empty_lines: true,
     max_record_size: MAX_LINE_BYTES,
+    info: true, // each record's end in bytes (csv-parse counts the UTF-8 bytes it was given, a BOM included)
   });
   const source = Readable.from(all());
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);
   try {
-    yield* recordBatches(parser);
+    for await (const records of recordBatches(parser, start?.line ?? 0, start?.byte ?? 0)) yield { delimiter, records };
   } catch (error) {
     if (error instanceof CsvProblem) throw error;
     if (error instanceof CsvError) throw new CsvProblem(describe(error));
@@ -115,10 +136,10 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>): AsyncGenerator
 }
 
 /** Drains the parser's readable side batch by batch. */
-async function* recordBatches(parser: ReturnType<typeof parse>): AsyncGenerator<CsvRecord[]> {
+async function* recordBatches(parser: ReturnType<typeof parse>, linesBefore: number, bytesBefore: number): AsyncGenerator<CsvRecord[]> {
   let ended = false;
   let failure: unknown;
-  let count = 0;
+  let count = linesBefore;
   let wake: (() => void) | undefined;
   const signal = () => {
     wake?.();
@@ -135,8 +156,8 @@ async function* recordBatches(parser: ReturnType<typeof parse>): AsyncGenerator<
   });
   for (;;) {
     const batch: CsvRecord[] = [];
-    let cells: string[] | null;
-    while ((cells = parser.read() as string[] | null) !== null) batch.push({ line: ++count, cells });
+    let parsed: { record: string[]; info: { bytes: number } } | null;
+    while ((parsed = parser.read() as typeof parsed) !== null) batch.push({ line: ++count, cells: parsed.record, endByte: bytesBefore + parsed.info.bytes });
     if (batch.length > 0) yield batch;
     if (failure) throw failure;
     if (ended) return;

@@ -83,7 +83,7 @@ async function* preparedRows(type: ListType, bytes: AsyncIterable<Uint8Array>): 
   let dataRows = 0;
   let usable = 0;
   let firstSkipped: string | undefined;
-  for await (const records of readCsv(bytes)) {
+  for await (const { records } of readCsv(bytes)) {
     for (const record of records) {
       if (!names) {
         names = templateColumns(type, record.cells);

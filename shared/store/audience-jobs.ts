@@ -1,3 +1,4 @@
+import type { ContactFileResume } from '../audiences/contact-file.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { ListType } from '../audiences/professional-list.ts';
 import type { AudienceMode } from '../platforms/social/custom-audiences.ts';
@@ -37,8 +38,8 @@ export interface ProfessionalJobRequest {
 /** After the check of the whole file: how many rows, and the sending so far. */
 export interface SocialCheckpoint extends UploadProgress {
   usableRows?: number;
-  /** data rows up to the end of the last acknowledged batch, invalid ones included: a resume skips them */
-  rowsConsumed: number;
+  /** just past the last acknowledged batch's last row: a resume reads the file from there */
+  resumeAt?: ContactFileResume;
   localInvalid: number;
   localSamples: Record<string, string>;
 }

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudienceJob } from '../../functions/use-cases/run-audience-job.ts';
 import { handler as sweepAudienceJobs } from '../../functions/workers/sweep-audience-jobs.ts';
 import { createJob } from '../../shared/store/audience-job-writes.ts';
+import type { SocialCheckpoint } from '../../shared/store/audience-jobs.ts';
+import { contactLayout } from '../../shared/audiences/contact-rows.ts';
 import { newUploadProgress } from '../../shared/store/upload-progress.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
@@ -54,7 +56,7 @@ async function existingAudience(userId: string): Promise<{ audienceId: string; s
 }
 
 /** The job operation 7 stores for mode append, stored here without its message (a test runs or loses it). */
-async function storedSocialJob(userId: string, uploadId: string, audienceId: string, options: { sessionId: number; at: string }): Promise<string> {
+async function storedSocialJob(userId: string, uploadId: string, audienceId: string, options: { sessionId: number; at: string; checkpoint?: Partial<SocialCheckpoint> }): Promise<string> {
   const upload = await findCompletedUpload(tenantId, userId, uploadId);
   const jobId = `job_${randomBytes(16).toString('hex')}`;
   await createJob({
@@ -67,7 +69,7 @@ async function storedSocialJob(userId: string, uploadId: string, audienceId: str
     createdAt: options.at,
     updatedAt: options.at,
     request: { objectKey: upload.objectKey, mode: 'append', audienceId, audienceName: 'Stored' },
-    checkpoint: { ...newUploadProgress(options.sessionId), rowsConsumed: 0, localInvalid: 0, localSamples: {} },
+    checkpoint: { ...newUploadProgress(options.sessionId), localInvalid: 0, localSamples: {}, ...options.checkpoint },
   });
   return jobId;
 }
@@ -270,11 +272,30 @@ describe('operation 7 with an uploadId', () => {
 
     const { job } = await jobToEnd(apiKey, jobId); // the stack's worker runs the continuation it queued
     expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 50_000, batchesSent: 5 }, result: { num_received: 50_000, session_id: String(sessionId) } });
-    const sequence = bodies((await upstreamRequestsWith('social', token)).slice(skip)).map((body) => body.session);
+    const sent = bodies((await upstreamRequestsWith('social', token)).slice(skip));
+    const sequence = sent.map((body) => body.session);
     const sessions = sequence.filter((session, index) => sequence.findIndex((other) => other.batch_seq === session.batch_seq) === index);
     expect(sessions.map((session) => session.batch_seq)).toEqual([1, 2, 3, 4, 5]);
+    // the continuation read the file on from where the last acknowledged batch ended: every row, none twice but a resent batch
+    const emails = sent.flatMap((body) => body.payload.data.map((row: string[]) => row[0]));
+    expect(new Set(emails)).toEqual(new Set(Array.from({ length: 50_000 }, (_, index) => sha256Hex(`person${index}@example.com`))));
+    expect(emails.length - 50_000).toBeLessThanOrEqual(10_000);
     expect(sequence.length - sessions.length).toBeLessThanOrEqual(1); // a batch cut by the deadline goes again, once, with its number
     expect(new Set(sessions.map((session) => session.session_id))).toEqual(new Set([sessionId]));
+  });
+
+  it('a run that finds every batch acknowledged (a crash after the last answer) ends the job with the saved counts, sending nothing', async () => {
+    const { userId, token } = await newSocialUser(apiKey);
+    const { audienceId, skip } = await existingAudience(userId);
+    const csv = contactsCsv(3);
+    const sessionId = Date.now() * 1000;
+    const layout = contactLayout(csv.split('\n')[0]?.split(',') ?? []);
+    const acknowledged = { usableRows: 3, batchesAcked: 1, rowsAcked: 3, platformReceived: 3, resumeAt: { byte: Buffer.byteLength(csv), line: 4, delimiter: ',', dataRows: 3, layout } };
+    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, csv), audienceId, { sessionId, at: new Date().toISOString(), checkpoint: acknowledged });
+    await runAudienceJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => 60_000 } as Context);
+    const { job } = (await getJob(apiKey, jobId)).body.results;
+    expect(job).toMatchObject({ status: 'succeeded', result: { num_received: 3, num_invalid_entries: 0, session_id: String(sessionId) } });
+    expect((await upstreamRequestsWith('social', token)).slice(skip)).toHaveLength(0);
   });
 
   it('a job whose message was lost is queued again by the sweep once nothing has moved it for longer than the worker’s timeout', async () => {

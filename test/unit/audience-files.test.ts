@@ -6,7 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { presignedRequestProblem } from '../../infra/local/s3-presigned-guard.ts';
 import { loadAudiences } from '../../infra/local/sandbox/social.ts';
-import { forEachContactRow } from '../../shared/audiences/contact-file.ts';
+import { forEachContactRow, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
+import { readCsv, type CsvRecord } from '../../shared/audiences/csv-reader.ts';
 import { checkProfessionalList, professionalListCsv } from '../../shared/audiences/professional-list.ts';
 
 const bytes = (text: string) => (async function* () {
@@ -54,12 +55,62 @@ describe('the local S3 front checks presigned PUTs as S3 does', () => {
   });
 });
 
+/** The file's bytes in pieces of 1 to 3 bytes: multi-byte characters and line breaks split across chunks. */
+const inPieces = (file: Buffer) => (async function* () {
+  for (let at = 0, size = 1; at < file.length; at += size, size = (size % 3) + 1) yield file.subarray(at, at + size);
+})();
+
+async function recordsOf(stream: AsyncIterable<Uint8Array>, start?: Parameters<typeof readCsv>[1]): Promise<{ delimiter: string; records: CsvRecord[] }> {
+  const records: CsvRecord[] = [];
+  let delimiter = '';
+  for await (const step of readCsv(stream, start)) {
+    delimiter = step.delimiter;
+    records.push(...step.records);
+  }
+  return { delimiter, records };
+}
+
 describe('resuming a contact file', () => {
   it('counts the rows a resume skips without hashing or visiting them', async () => {
     const visited: number[] = [];
-    const result = await forEachContactRow(bytes('email\na@example.com\nb@example.com\nc@example.com\n'), (_, line) => void visited.push(line), 2);
+    const result = await forEachContactRow(bytes('email\na@example.com\nb@example.com\nc@example.com\n'), (_, line) => void visited.push(line), { skipRows: 2 });
     expect(result.dataRows).toBe(3);
     expect(visited).toEqual([4]);
+  });
+
+  // a BOM, CRLF, a quoted field holding the delimiter and a line break, an empty line, 2-, 3- and 4-byte characters
+  const file = Buffer.from('\uFEFFemail;first_name;city\r\nzoë@example.com;"Zoë; the\r\nsecond";Zürich\r\n\r\nami@example.com;愛;東京\r\nrex@example.com;Rex 🦖;Oslo\r\n');
+
+  it('gives each record the byte offset just past its line break, as the file holds it', async () => {
+    const { delimiter, records } = await recordsOf(inPieces(file));
+    expect(delimiter).toBe(';');
+    const breaks = [file.indexOf('Zürich\r\n') + Buffer.byteLength('Zürich\r\n'), file.indexOf('東京\r\n') + Buffer.byteLength('東京\r\n'), file.length];
+    expect(records.map((record) => record.endByte)).toEqual([file.indexOf('zoë'), ...breaks]);
+    expect(records.map((record) => record.line)).toEqual([1, 2, 3, 4]);
+  });
+
+  it('reads from any record boundary on exactly the records a whole read gives after it', async () => {
+    const whole = await recordsOf(bytes(file.toString()));
+    for (const [index, record] of whole.records.entries()) {
+      const rest = await recordsOf(inPieces(file.subarray(record.endByte)), { byte: record.endByte, line: record.line, delimiter: whole.delimiter });
+      expect(rest.records).toEqual(whole.records.slice(index + 1));
+    }
+  });
+
+  it('hashes the rows after a resume point as a whole read does, with their own line numbers', async () => {
+    const whole: Array<[number, unknown]> = [];
+    const points: ContactFileResume[] = [];
+    await forEachContactRow(bytes(file.toString()), (row, line, _, resumeAfter) => {
+      whole.push([line, row]);
+      points.push(resumeAfter());
+    });
+    expect(points[0]).toMatchObject({ dataRows: 1, line: 2, delimiter: ';', layout: { schema: ['EMAIL', 'FN', 'CT'] } });
+    for (const [index, from] of points.entries()) {
+      const resumed: Array<[number, unknown]> = [];
+      const result = await forEachContactRow(inPieces(file.subarray(from.byte)), (row, line) => void resumed.push([line, row]), { from });
+      expect(resumed).toEqual(whole.slice(index + 1));
+      expect(result.dataRows).toBe(3);
+    }
   });
 });
 
