@@ -103,6 +103,13 @@ async function acknowledgingPlatform(): Promise<{ url: string; calls: () => numb
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v26.0`, calls: () => calls, rows: () => rows, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
+/** `heap 45 + buffers 20 + rest 90 MB`: a memoryUsage() sample in MB split into parts that add up to its RSS. */
+function describePeak(sample: Record<string, number>): string {
+  const heap = sample.heapTotal ?? 0;
+  const buffers = sample.external ?? 0;
+  return `at the peak: heap ${heap} + buffers ${buffers} + rest ${(sample.rss ?? 0) - heap - buffers} MB`;
+}
+
 /** The worker's bundle run alone on one job, in a fresh process with the worker's NODE_OPTIONS. */
 async function workerRun(workDir: string, rowCounts: number[]): Promise<Row[]> {
   const bundle = join(workDir, 'functions', worker.operation, 'index.mjs');
@@ -114,9 +121,12 @@ async function workerRun(workDir: string, rowCounts: number[]): Promise<Row[]> {
 const { handler } = await import(bundle);
 const deadline = Date.now() + ${worker.timeoutSeconds} * 1000;
 const started = process.hrtime.bigint();
+// what the process held when its RSS was highest (sampled every 100 ms): the JS heap, buffers, the rest
+let atPeak = { rss: 0 };
+setInterval(() => { const now = process.memoryUsage(); if (now.rss > atPeak.rss) atPeak = now; }, 100).unref();
 const record = { messageId: 'bench', receiptHandle: 'bench', body: JSON.stringify({ tenantId, jobId }), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, eventSource: 'aws:sqs' };
 const result = await handler({ Records: [record] }, { awsRequestId: 'bench', functionName: 'run_audience_jobs', getRemainingTimeInMillis: () => deadline - Date.now() });
-console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) / 1e9, failures: result.batchItemFailures.length, peakRssMb: ${peakRssSource} }));
+console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) / 1e9, failures: result.batchItemFailures.length, peakRssMb: ${peakRssSource}, atPeak: Object.fromEntries(Object.entries(atPeak).map(([name, bytes]) => [name, Math.round(bytes / 2 ** 20)])) }));
 `,
   );
   const platform = await acknowledgingPlatform();
@@ -161,14 +171,15 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
         env: { ...process.env, ...stack.env, ...processEnvironment, SOCIAL_API_URL: platform.url, LOG_LEVEL: 'WARN' },
         maxBuffer: 64 * 1024 * 1024,
       });
-      const measured = JSON.parse(output.trim().split('\n').at(-1) as string) as { seconds: number; failures: number; peakRssMb: number };
+      const measured = JSON.parse(output.trim().split('\n').at(-1) as string) as { seconds: number; failures: number; peakRssMb: number; atPeak: Record<string, number> };
       const job = await findJob(tenantId, jobId);
       if (job?.status !== 'succeeded' || measured.failures > 0) throw new Error(`the worker's job ended ${job?.status}: ${JSON.stringify(job?.error)}`);
       const calls = platform.calls() - callsBefore;
       out.push([
         `jobs: worker alone, ${fmt(rows)} rows (${(upload.contentLength / 1024 ** 2).toFixed(0)} MB)${Object.keys(processEnvironment).length ? '' : ', glibc malloc defaults'}`,
         `peak RSS ${measured.peakRssMb} MB, ${measured.seconds.toFixed(1)} s`,
-        `${fmt(rows / measured.seconds)} rows/s over both passes; ${calls} calls; ${measured.peakRssMb < 150 ? 'goal < 150 MB met' : 'goal < 150 MB MISSED'} (${[worker.nodeOptions, ...Object.entries(processEnvironment).map(([name, value]) => `${name}=${value}`)].join(' ')})`,
+        // at the highest sample: heap, buffers and what is neither (code, the allocator's arenas, V8's own tables)
+        `${describePeak(measured.atPeak)}; ${fmt(rows / measured.seconds)} rows/s over both passes; ${calls} calls; ${measured.peakRssMb < 150 ? 'goal < 150 MB met' : 'goal < 150 MB MISSED'} (${[worker.nodeOptions, ...Object.entries(processEnvironment).map(([name, value]) => `${name}=${value}`)].join(' ')})`,
       ]);
     }
   } finally {
