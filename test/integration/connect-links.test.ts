@@ -1,3 +1,4 @@
+import { clock } from '../../shared/clock.ts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
@@ -437,7 +438,7 @@ describe('reconnect and disconnect', () => {
     });
     expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
     expect((await profileOf(userId)).connections).toEqual({});
-    expect((await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890', startDate: '2026-01-01', endDate: '2026-01-02' }, { apiKey })).body.results.code).toBe('PLATFORM_NOT_CONNECTED');
+    expect((await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890', startDate: clock.today(-10), endDate: clock.today(-9) }, { apiKey })).body.results.code).toBe('PLATFORM_NOT_CONNECTED');
     const events = await eventually(async () => (eventsFor(userId).some((event) => event.type === 'connection.disconnected') ? eventsFor(userId) : undefined));
     expect(events.map((event) => event.type)).toEqual(['connection.connected', 'connection.disconnected']);
   });
