@@ -89,6 +89,12 @@ describe('resuming a contact file', () => {
     expect(records.map((record) => record.line)).toEqual([1, 2, 3, 4]);
   });
 
+  it('ends the last record at the end of the file when no line break follows it, and skipped empty lines after it', async () => {
+    const unended = 'email\na@example.com\n"b\n@example.com"';
+    expect((await recordsOf(bytes(unended))).records.map((record) => record.endByte)).toEqual([6, 20, unended.length]);
+    expect((await recordsOf(bytes('email\na@example.com\n\n\n'))).records.map((record) => record.endByte)).toEqual([6, 20]);
+  });
+
   it('reads from any record boundary on exactly the records a whole read gives after it', async () => {
     const whole = await recordsOf(bytes(file.toString()));
     for (const [index, record] of whole.records.entries()) {
