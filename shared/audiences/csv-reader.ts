@@ -3,7 +3,7 @@ import { CsvError, Parser, type Options } from 'csv-parse';
 import { InvalidRequest } from '../errors.ts';
 
 /**
- * Streams a CSV into records: UTF-8 checked, BOM dropped, CRLF or LF, quoted fields, and the
+ * Streams a CSV into records: UTF-8 checked, BOM dropped, CRLF, LF or CR (mixed too), quoted fields, and the
  * delimiter (`,` `;` or tab) taken from the first line. Every problem is a 400 whose sentence names
  * it and its line, so a person can fix the file.
  */
@@ -114,7 +114,12 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, start?: CsvStar
     if (head) yield head;
     for await (const chunk of text) yield chunk;
   }
-  const parser = new PositionedParser({ delimiter, bom: !start, skip_empty_lines: true, max_record_size: MAX_LINE_BYTES }, start?.line ?? 0, start?.byte ?? 0);
+  const parser = new PositionedParser(
+    // every line break, not only the first line's kind: a list pasted together from two exports keeps each row
+    { delimiter, record_delimiter: ['\r\n', '\n', '\r'], bom: !start, skip_empty_lines: true, max_record_size: MAX_LINE_BYTES },
+    start?.line ?? 0,
+    start?.byte ?? 0,
+  );
   const source = Readable.from(all());
   source.on('error', (error) => parser.destroy(error));
   source.pipe(parser);

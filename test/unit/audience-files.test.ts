@@ -95,6 +95,16 @@ describe('resuming a contact file', () => {
     expect((await recordsOf(bytes('email\na@example.com\n\n\n'))).records.map((record) => record.endByte)).toEqual([6, 20]);
   });
 
+  it('ends records at every kind of line break, mixed in one file, and a single-column list keeps each row', async () => {
+    const mixed = 'email\r\na@example.com\nb@example.com\rc@example.com\r\n"d\r\n@example.com"';
+    const { records } = await recordsOf(inPieces(Buffer.from(mixed)));
+    expect(records.map((record) => record.cells)).toEqual([['email'], ['a@example.com'], ['b@example.com'], ['c@example.com'], ['d\r\n@example.com']]);
+    expect(records.map((record) => record.endByte)).toEqual([7, 21, 35, 50, mixed.length]);
+    const rows: unknown[] = [];
+    await forEachContactRow(bytes('a@example.com\r\nb@example.com\nc@example.com\n'), (row) => void rows.push(row), { hash: false });
+    expect(rows).toEqual([{ values: ['a@example.com'] }, { values: ['b@example.com'] }, { values: ['c@example.com'] }]);
+  });
+
   it('reads from any record boundary on exactly the records a whole read gives after it', async () => {
     const whole = await recordsOf(bytes(file.toString()));
     for (const [index, record] of whole.records.entries()) {
