@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
@@ -250,13 +250,26 @@ describe('queues, workers and schedules', () => {
 });
 
 describe('bundles', () => {
+  /** The folder of the code the stack deploys for one function, as synthesized. */
+  const assetOf = (operation: string) => {
+    const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(operation)}Function`)) as [[string, Resource]];
+    return join(prod.assemblyDirectory, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
+  };
+
   it('puts the files a function reads at run time beside its code', () => {
     for (const route of routes.filter((entry) => entry.bundledFiles)) {
-      const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [[string, Resource]];
-      const assetHash = String(fn.Properties.Code.S3Key).replace(/\.zip$/, '');
-      const files = readdirSync(join(prod.assemblyDirectory, `asset.${assetHash}`));
-      expect(files).toEqual(expect.arrayContaining(['index.mjs', ...Object.keys(route.bundledFiles ?? {})]));
+      expect(readdirSync(assetOf(route.operation))).toEqual(expect.arrayContaining(['index.mjs', ...Object.keys(route.bundledFiles ?? {})]));
     }
+  });
+
+  it('takes node:http and node:https through their CommonJS shims, never by an ESM import', () => {
+    for (const entry of [...routes, ...workers]) {
+      const code = readFileSync(join(assetOf(entry.operation), 'index.mjs'), 'utf8');
+      expect(code.match(/(from|import)\s*["'](node:)?https?["']/g) ?? [], entry.operation).toEqual([]);
+    }
+    const storeClient = readFileSync(join(assetOf('get_profile'), 'index.mjs'), 'utf8');
+    expect(storeClient).toContain('getBuiltinModule("node:http")');
+    expect(storeClient).toContain('getBuiltinModule("node:https")');
   });
 });
 

@@ -1,0 +1,2 @@
+// node:https for the bundles, taken as a CommonJS module: see infra/bundling.ts (BUILTIN_SHIMS).
+module.exports = process.getBuiltinModule('node:https');
