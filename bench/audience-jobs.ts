@@ -103,11 +103,14 @@ async function acknowledgingPlatform(): Promise<{ url: string; calls: () => numb
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v26.0`, calls: () => calls, rows: () => rows, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** `heap 45 + buffers 20 + rest 90 MB`: a memoryUsage() sample in MB split into parts that add up to its RSS. */
+/**
+ * `heap 45 + buffers 20 + rest 90 MB (50 of it mapped from files)`: a memoryUsage() sample in MB split
+ * into parts that add up to its RSS, and how much of the rest is file pages rather than memory allocated.
+ */
 function describePeak(sample: Record<string, number>): string {
   const heap = sample.heapTotal ?? 0;
   const buffers = sample.external ?? 0;
-  return `at the peak: heap ${heap} + buffers ${buffers} + rest ${(sample.rss ?? 0) - heap - buffers} MB`;
+  return `at the peak: heap ${heap} + buffers ${buffers} + rest ${(sample.rss ?? 0) - heap - buffers} MB (${sample.fileMapped ?? 0} of it mapped from files)`;
 }
 
 /** The worker's bundle run alone on one job, in a fresh process with the worker's NODE_OPTIONS. */
@@ -123,7 +126,10 @@ const deadline = Date.now() + ${worker.timeoutSeconds} * 1000;
 const started = process.hrtime.bigint();
 // what the process held when its RSS was highest (sampled every 100 ms): the JS heap, buffers, the rest
 let atPeak = { rss: 0 };
-setInterval(() => { const now = process.memoryUsage(); if (now.rss > atPeak.rss) atPeak = now; }, 100).unref();
+// and of the RSS, the pages mapped from files (the node binary's code and ICU data, read in as they are used)
+const { readFileSync } = await import('node:fs');
+const fileMapped = () => Number(/RssFile:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
+setInterval(() => { const now = { ...process.memoryUsage(), fileMapped: fileMapped() }; if (now.rss > atPeak.rss) atPeak = now; }, 100).unref();
 const record = { messageId: 'bench', receiptHandle: 'bench', body: JSON.stringify({ tenantId, jobId }), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, eventSource: 'aws:sqs' };
 const result = await handler({ Records: [record] }, { awsRequestId: 'bench', functionName: 'run_audience_jobs', getRemainingTimeInMillis: () => deadline - Date.now() });
 console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) / 1e9, failures: result.batchItemFailures.length, peakRssMb: ${peakRssSource}, atPeak: Object.fromEntries(Object.entries(atPeak).map(([name, bytes]) => [name, Math.round(bytes / 2 ** 20)])) }));
