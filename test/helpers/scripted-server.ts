@@ -26,10 +26,11 @@ export async function scriptedServer(fallback: () => ScriptedAnswer): Promise<{
   const answers: ScriptedAnswer[] = [];
   const received: ReceivedRequest[] = [];
   const server: Server = createServer((request, response) => {
-    let body = '';
-    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body });
+      // decoded whole: a character may straddle two chunks
+      received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       const answer = answers.shift() ?? fallback();
       if (answer.hang) return;
       response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
