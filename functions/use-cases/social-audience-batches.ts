@@ -2,7 +2,7 @@ import { PlatformError } from '../../shared/errors.ts';
 import { CsvProblem } from '../../shared/audiences/csv-reader.ts';
 import { forEachContactRow, InvalidRowSamples, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
 import type { ContactKey } from '../../shared/audiences/normalize.ts';
-import { MAX_ROWS_PER_BATCH, sendAudienceBatch, type AudienceMode, type BatchAcknowledgement } from '../../shared/platforms/social/custom-audiences.ts';
+import { AudienceRows, MAX_ROWS_PER_BATCH, sendAudienceBatch, type AudienceMode, type BatchAcknowledgement } from '../../shared/platforms/social/custom-audiences.ts';
 import type { SocialSession } from '../../shared/platforms/social/client.ts';
 import type { UploadProgress } from '../../shared/store/upload-progress.ts';
 
@@ -46,26 +46,25 @@ export async function checkContactFile(read: () => Promise<AsyncIterable<Uint8Ar
  */
 export async function sendInBatches(
   bytes: AsyncIterable<Uint8Array>,
-  handlers: { invalid: (line: number, invalid: { column: string; reason: string }) => void; batch: (rows: string[][], schema: ContactKey[], resumeAfter: ContactFileResume) => Promise<void> },
+  handlers: { invalid: (line: number, invalid: { column: string; reason: string }) => void; batch: (rows: AudienceRows, schema: ContactKey[], resumeAfter: ContactFileResume) => Promise<void> },
   start: { skipRows?: number; from?: ContactFileResume } = {},
 ): Promise<void> {
-  let batch: string[][] = [];
+  const batch = new AudienceRows();
   let last: (() => ContactFileResume) | undefined;
   const { layout } = await forEachContactRow(
     bytes,
     async (row, line, layout, resumeAfter) => {
       last = resumeAfter;
       if ('invalid' in row) return handlers.invalid(line, row.invalid);
-      batch.push(row.values);
-      if (batch.length === MAX_ROWS_PER_BATCH) {
-        const full = batch;
-        batch = [];
-        await handlers.batch(full, layout.schema, resumeAfter());
+      batch.add(row.values);
+      if (batch.count === MAX_ROWS_PER_BATCH) {
+        await handlers.batch(batch, layout.schema, resumeAfter());
+        batch.clear();
       }
     },
     start,
   );
-  if (batch.length > 0 && last) await handlers.batch(batch, layout.schema, last());
+  if (batch.count > 0 && last) await handlers.batch(batch, layout.schema, last());
 }
 
 export interface BatchToSend {
@@ -75,7 +74,7 @@ export interface BatchToSend {
   batchSeq: number;
   usableRows: number;
   schema: ContactKey[];
-  rows: string[][];
+  rows: AudienceRows;
 }
 
 /**
@@ -101,13 +100,13 @@ export async function sendRecordedBatch(batch: BatchToSend, progress: UploadProg
   } catch (error) {
     throw describeLandedRows(error, progress, batch.audienceId, batch.usableRows);
   }
-  if (resent && acknowledgement.numReceived - progress.platformReceived >= 2 * rows.length) {
-    progress.duplicateReceived += rows.length;
+  if (resent && acknowledgement.numReceived - progress.platformReceived >= 2 * rows.count) {
+    progress.duplicateReceived += rows.count;
     progress.duplicateInvalid += Math.floor((acknowledgement.numInvalid - progress.platformInvalid) / 2);
   }
   progress.batchesAcked = batchSeq;
   progress.inFlightBatch = undefined;
-  progress.rowsAcked += rows.length;
+  progress.rowsAcked += rows.count;
   progress.platformReceived = acknowledgement.numReceived;
   progress.platformInvalid = acknowledgement.numInvalid;
   progress.platformSamples = { ...progress.platformSamples, ...acknowledgement.samples };

@@ -17,6 +17,43 @@ export interface SocialSession extends CallBudget {
 
 export type GraphParams = Record<string, unknown>;
 
+/**
+ * A parameter already serialised as JSON bytes (an audience batch of megabytes): the body is sent
+ * around it in pieces, so the batch never becomes one large string, nor is it copied whole again.
+ */
+export class JsonBytes {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+const SPLICE_MARK = '\u0000json-bytes\u0000'; // no other value of a batch's body (numbers, key names, the token) is this
+const SPLICE_POINT = JSON.stringify(SPLICE_MARK);
+const PIECE_BYTES = 64 * 1024;
+
+/** A POST or DELETE body: plain JSON, or JSON with one `JsonBytes` value streamed in its place. */
+function jsonBody(params: GraphParams): () => Pick<RequestInit, 'body' | 'headers'> & { duplex?: 'half' } {
+  let spliced: JsonBytes | undefined;
+  const text = JSON.stringify(params, (_name, value: unknown) => {
+    if (!(value instanceof JsonBytes)) return value;
+    spliced = value;
+    return SPLICE_MARK;
+  });
+  if (!spliced) return () => ({ headers: { 'content-type': 'application/json' }, body: text });
+  const { bytes } = spliced;
+  const at = text.indexOf(SPLICE_POINT);
+  const before = Buffer.from(text.slice(0, at));
+  const after = Buffer.from(text.slice(at + SPLICE_POINT.length));
+  const length = before.length + bytes.length + after.length;
+  return () => ({
+    headers: { 'content-type': 'application/json', 'content-length': String(length) },
+    duplex: 'half',
+    body: (async function* () {
+      yield before;
+      for (let offset = 0; offset < bytes.length; offset += PIECE_BYTES) yield bytes.subarray(offset, offset + PIECE_BYTES);
+      yield after;
+    })() as unknown as RequestInit['body'],
+  });
+}
+
 interface GraphErrorBody {
   message?: string;
   type?: string;
@@ -149,13 +186,11 @@ export async function graphRequest<T>(
   const base = config().SOCIAL_API_URL.replace(/\/+$/, '');
   const signed = withCredentials(params, session.accessToken);
   const url = method === 'GET' ? `${base}/${path}?${toQuery(signed)}` : `${base}/${path}`;
-  const init: RequestInit =
-    method === 'GET'
-      ? { method }
-      : { method, headers: { 'content-type': 'application/json' }, body: JSON.stringify(Object.fromEntries(Object.entries(signed).filter(([, value]) => value !== undefined))) };
+  const body = method === 'GET' ? undefined : jsonBody(Object.fromEntries(Object.entries(signed).filter(([, value]) => value !== undefined)));
   return callPlatform(session, {
     platform: 'social',
-    request: () => ({ url, init, logPath: `/${path}` }),
+    // a streamed body is read once: each attempt gets its own
+    request: () => ({ url, init: { method, ...body?.() }, logPath: `/${path}` }),
     classify: (response) => classifyGraphResponse<T>(response, { retrySafe, accessToken: session.accessToken }),
     retrySafe,
   });

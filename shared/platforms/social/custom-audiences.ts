@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import { clock } from '../../clock.ts';
 import { PlatformRejected } from '../../errors.ts';
 import type { ContactKey } from '../../audiences/normalize.ts';
-import { graphRequest, type SocialSession } from './client.ts';
+import { graphRequest, JsonBytes, type SocialSession } from './client.ts';
 
 /** Contract §5: customer-file custom audiences and their upload sessions. */
 export type AudienceMode = 'create' | 'append' | 'replace' | 'remove';
@@ -21,6 +21,42 @@ export async function createCustomAudience(session: SocialSession, adAccountId: 
   );
   if (!body.id) throw new PlatformRejected('social', 'The platform did not return the new audience’s id.');
   return body.id;
+}
+
+/**
+ * One batch's rows as the JSON array of `payload.data`, each row written once as it is hashed, into
+ * bytes that the next batch reuses: a batch of 10,000 rows is then 3.4 MB held once, where it was as
+ * many strings again, its JSON and that JSON's encoded copy.
+ */
+export class AudienceRows {
+  private bytes = Buffer.allocUnsafe(4 * 1024 * 1024);
+  private used = 0;
+  count = 0;
+
+  add(values: string[]): void {
+    const json = JSON.stringify(values);
+    const room = json.length * 3 + 2; // the most UTF-8 bytes it can take, a comma and the closing bracket
+    if (this.used + room > this.bytes.length) {
+      const larger = Buffer.allocUnsafe(Math.max(this.bytes.length * 2, this.used + room));
+      this.bytes.copy(larger, 0, 0, this.used);
+      this.bytes = larger;
+    }
+    this.bytes[this.used++] = this.count === 0 ? 0x5b : 0x2c; // [ or ,
+    this.used += this.bytes.write(json, this.used);
+    this.count++;
+  }
+
+  /** The rows as a JSON array: valid until the next `add` or `clear`. */
+  json(): Uint8Array {
+    if (this.count === 0) return Buffer.from('[]');
+    this.bytes[this.used] = 0x5d; // ]
+    return this.bytes.subarray(0, this.used + 1);
+  }
+
+  clear(): void {
+    this.used = 0;
+    this.count = 0;
+  }
 }
 
 export interface UploadSession {
@@ -54,7 +90,7 @@ export async function sendAudienceBatch(
   audienceId: string,
   upload: UploadSession,
   schema: ContactKey[],
-  data: string[][],
+  rows: AudienceRows,
 ): Promise<BatchAcknowledgement> {
   const method = mode === 'remove' ? 'DELETE' : 'POST';
   const edge = mode === 'replace' ? 'usersreplace' : 'users';
@@ -63,7 +99,7 @@ export async function sendAudienceBatch(
     session,
     method,
     `${audienceId}/${edge}`,
-    { session: upload, payload: { schema, is_raw: true, data } },
+    { session: upload, payload: { schema, is_raw: true, data: new JsonBytes(rows.json()) } },
     { retrySafe },
   );
   return {
