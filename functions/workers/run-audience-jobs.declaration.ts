@@ -13,9 +13,10 @@ export const declaration: WorkerDeclaration = {
   // is one whole vCPU; the process needs about 150 MB whatever the file's size
   memoryMb: 1769,
   timeoutSeconds: audienceJobQueue.consumerTimeoutSeconds,
-  // the live heap is one batch (under 50 MB with the widest schema): a bound keeps V8 from growing the
-  // old space with the file instead of collecting it
-  nodeOptions: `${CSV_NODE_OPTIONS} --max-old-space-size=96`,
+  // the live heap is the modules and the rows being hashed (about 30 MB at the peak: a batch waits as
+  // JSON bytes outside the heap, however wide its rows): a bound keeps V8 from growing the old space
+  // with the file instead of collecting it, which leaves the garbage of batches gone in the peak
+  nodeOptions: `${CSV_NODE_OPTIONS} --max-old-space-size=64`,
   // glibc otherwise keeps freed batch buffers in per-thread arenas and raises its mmap threshold to
   // the largest buffer freed, so RSS creeps up batch after batch (bench/README.md measures both)
   processEnvironment: { MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' },
