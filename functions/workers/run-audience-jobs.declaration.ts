@@ -10,7 +10,7 @@ export const declaration: WorkerDeclaration = {
   sendsTo: ['AudienceJobs', 'WebhookDeliveries'], // its own continuation; the job's end
   writes: true,
   // chosen from `npm run bench` (bench/README.md): the work is CPU-bound on one thread, and 1,769 MB
-  // is one whole vCPU; the process needs about 150 MB whatever the file's size
+  // is one whole vCPU; the process needs about 140 MB whatever the file's size
   memoryMb: 1769,
   timeoutSeconds: audienceJobQueue.consumerTimeoutSeconds,
   // the live heap is the modules and the rows being hashed (about 30 MB at the peak: a batch waits as
