@@ -15,7 +15,7 @@ export const declaration: WorkerDeclaration = {
   timeoutSeconds: audienceJobQueue.consumerTimeoutSeconds,
   // the live heap is the modules and the rows being hashed (about 30 MB at the peak: a batch waits as
   // JSON bytes outside the heap, however wide its rows): a bound keeps V8 from growing the old space
-  // with the file instead of collecting it, which leaves the garbage of batches gone in the peak
+  // with the file, and one this small has past batches' garbage collected before it adds to the peak
   nodeOptions: `${CSV_NODE_OPTIONS} --max-old-space-size=64`,
   // glibc otherwise keeps freed batch buffers in per-thread arenas and raises its mmap threshold to
   // the largest buffer freed, so RSS creeps up batch after batch (bench/README.md measures both)
