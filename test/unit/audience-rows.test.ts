@@ -28,7 +28,7 @@ describe('AudienceRows', () => {
     expect(Buffer.from(rows.json()).toString('utf8')).toBe(JSON.stringify(values));
   });
 
-  it('grows past its first 4 MB and beyond without losing a row, whatever a row’s UTF-8 length', () => {
+  it('grows, doubling many times over, without losing a row, whatever a row’s UTF-8 length', () => {
     // rows of 3-byte characters, of varying lengths: some row meets each boundary part-way
     const values = Array.from({ length: 6_000 }, (_, index) => [String(index).padStart(64, '0'), '✓'.repeat(300 + (index % 7) * 97)]);
     expect(parsed(rowsOf(values))).toEqual(values);
@@ -68,7 +68,7 @@ describe('an audience batch on the wire', () => {
   const values = [
     ['e'.repeat(64), 'p'.repeat(64)],
     ['', 'f'.repeat(64)],
-    ['Zoë ✓'.repeat(20_000), ''], // a body of several 64 KB pieces, a character straddling two of them
+    ['Zoë ✓'.repeat(20_000), ''], // a body of several 64 KB pieces, of 1-, 2- and 3-byte characters
   ];
 
   it('is the JSON body whole, with its exact Content-Length', async () => {

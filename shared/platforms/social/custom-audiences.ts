@@ -29,7 +29,7 @@ export async function createCustomAudience(session: SocialSession, adAccountId: 
  * many strings again, its JSON and that JSON's encoded copy.
  */
 export class AudienceRows {
-  private bytes = Buffer.allocUnsafe(4 * 1024 * 1024);
+  private bytes = Buffer.allocUnsafe(64 * 1024); // doubled as rows need: a short list stays small
   private used = 0;
   count = 0;
 
