@@ -60,6 +60,9 @@ describe('an upload survives a kill -9 of the service', () => {
     expect(await first).toBe('connection lost');
 
     stack = await startChildStack(dataDir, apiKey, env);
+    // the killed run's lease on the upload runs out, on the stack's clock, before the client retries
+    // (a retry within it is a 409 that says to retry in a few seconds)
+    await fetch(`${sandboxUrl(stack.output())}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: Number(env.UPLOAD_LEASE_MS) + 1 }) });
     const retried = await upload(stack.url);
     const body = (await retried.json()) as { results: Record<string, unknown> };
     expect(retried.status, JSON.stringify(body)).toBe(200);
