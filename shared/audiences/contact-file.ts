@@ -1,6 +1,5 @@
 import { CsvProblem, readCsv, type CsvRecord, type CsvStart } from './csv-reader.ts';
-import { sha256Hex } from './sha256.ts';
-import { contactLayout, hashContactRow, type ContactLayout, type HashedRow } from './contact-rows.ts';
+import { contactLayout, hashContactRow, rememberingDigest, type ContactLayout, type HashedRow } from './contact-rows.ts';
 
 /** Where a later read of the same file picks up: just past a data row, by a ranged read from `byte`. */
 export interface ContactFileResume extends CsvStart {
@@ -28,7 +27,7 @@ export async function forEachContactRow(
   visit: (row: HashedRow, line: number, layout: ContactLayout, resumeAfter: () => ContactFileResume) => void | Promise<void>,
   { skipRows = 0, hash = true, from }: ContactFileOptions = {},
 ): Promise<{ layout: ContactLayout; dataRows: number }> {
-  const digest = hash ? sha256Hex : (value: string) => value;
+  const digest = hash ? rememberingDigest() : (value: string) => value;
   let layout = from?.layout;
   let dataRows = from?.dataRows ?? 0;
   let delimiter = '';

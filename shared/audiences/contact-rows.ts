@@ -78,31 +78,65 @@ export function contactLayout(firstRecord: string[]): ContactLayout {
 /** An unusable row names the column and the reason, never the value (it is personal data). */
 export type HashedRow = { values: string[] } | { invalid: { column: string; reason: string } };
 
+/** A normalised value's digest (its key says whether the value is one that repeats down a list). */
+export type Digest = (value: string, key: ContactKey) => string;
+
+/** Keys whose values repeat down a list: names, places, birth dates, gender, country. */
+const REPEATING_KEYS: ReadonlySet<ContactKey> = new Set(['FN', 'LN', 'FI', 'CT', 'ST', 'ZIP', 'COUNTRY', 'GEN', 'DOBY', 'DOBM', 'DOBD']);
+
+/**
+ * SHA-256 hex, remembered for the values of the keys that repeat: down a list of a million people
+ * the same first names, surnames, places, birth years and genders come back again and again, and a
+ * remembered one is hashed once instead of at every row (hashing is most of a list's cost). E-mails
+ * and phone numbers, one a person, are hashed each time and never kept. At most `capacity` digests
+ * are kept (8,192 take about 1.4 MB); past it a value is hashed each time. One memo serves one read
+ * of a file and goes with it.
+ */
+export function rememberingDigest(capacity = 8192, hash: (value: string) => string = sha256Hex): Digest {
+  const digests = new Map<string, string>();
+  return (value, key) => {
+    if (!REPEATING_KEYS.has(key)) return hash(value);
+    let digest = digests.get(value);
+    if (digest === undefined) {
+      digest = hash(value);
+      if (digests.size < capacity) digests.set(value, digest);
+    }
+    return digest;
+  };
+}
+
+const NOT_WHITESPACE = /\S/;
+const isVisibleAscii = (code: number) => code > 32 && code < 127;
+/** A cell with nothing but whitespace in it; a visible character at its start or middle says no at once. */
+const isBlank = (cell: string) =>
+  cell.length === 0 || (!isVisibleAscii(cell.charCodeAt(0)) && !isVisibleAscii(cell.charCodeAt(cell.length >> 1)) && !NOT_WHITESPACE.test(cell));
+
 /**
  * One row's values in schema order; an empty cell stays empty (never hashed); any unusable value
  * rejects the row. `digest` is SHA-256 but for a check that only needs to know which rows are usable.
  */
-export function hashContactRow(cells: string[], layout: ContactLayout, digest: (value: string) => string = sha256Hex): HashedRow {
-  const context: RowContext = {};
+export function hashContactRow(cells: string[], layout: ContactLayout, digest: Digest = sha256Hex): HashedRow {
   const countryColumn = layout.columns.indexOf('COUNTRY');
+  let context = NO_CONTEXT;
   if (countryColumn >= 0) {
     const country = normalizeCountry(cells[countryColumn] ?? '');
-    if ('value' in country) context.country = country.value.toUpperCase() as CountryCode;
+    if ('value' in country) context = { country: country.value.toUpperCase() as CountryCode };
   }
   const values: string[] = [];
   let filled = 0;
   for (let index = 0; index < layout.columns.length; index++) {
     const column = layout.columns[index] as ContactKey | 'DOB';
     const raw = cells[index] ?? '';
-    if (raw.length === 0 || raw.trim() === '') {
-      values.push(...(column === 'DOB' ? ['', '', ''] : ['']));
+    if (isBlank(raw)) {
+      if (column === 'DOB') values.push('', '', '');
+      else values.push('');
       continue;
     }
     filled++;
     if (column === 'DOB') {
       const parts = splitDateOfBirth(raw);
       if ('invalid' in parts) return { invalid: { column: layout.names[index] as string, reason: parts.invalid } };
-      values.push(digest(parts.DOBY), digest(parts.DOBM), digest(parts.DOBD));
+      values.push(digest(parts.DOBY, 'DOBY'), digest(parts.DOBM, 'DOBM'), digest(parts.DOBD, 'DOBD'));
       continue;
     }
     const hashed = HASHED_KEYS.has(column);
@@ -115,8 +149,10 @@ export function hashContactRow(cells: string[], layout: ContactLayout, digest: (
     }
     const normalized = normalizeValue(column, raw, context);
     if ('invalid' in normalized) return { invalid: { column: layout.names[index] as string, reason: normalized.invalid } };
-    values.push(hashed ? digest(normalized.value) : normalized.value);
+    values.push(hashed ? digest(normalized.value, column) : normalized.value);
   }
   if (filled === 0) return { invalid: { column: '*', reason: 'no value in the row' } };
   return { values };
 }
+
+const NO_CONTEXT: RowContext = Object.freeze({});
