@@ -1,4 +1,6 @@
 import fc from 'fast-check';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { contactLayout, hashContactRow, rememberingDigest } from '../../shared/audiences/contact-rows.ts';
 import {
@@ -216,6 +218,12 @@ describe('the normalisers’ fast paths', () => {
   });
 });
 
+/** V8's full collection, for a test about what stays reachable */
+function collector(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
 describe('remembered digests', () => {
   const counting = () => {
     const hashed: string[] = [];
@@ -238,6 +246,21 @@ describe('remembered digests', () => {
     const digest = rememberingDigest(2, hash);
     for (const name of ['ann', 'bob', 'cy', 'cy', 'ann']) expect(digest(name, 'FN')).toBe(sha256Hex(name));
     expect(hashed).toEqual(['ann', 'bob', 'cy', 'cy']);
+  });
+
+  it('keep their values in strings of their own, not the pieces of the file the values were cut from', () => {
+    const gc = collector();
+    const digest = rememberingDigest();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let piece = 0; piece < 40; piece++) {
+      // a piece of a file as the reader holds it (512 KB of text in the heap), and a lower-case name cut from it
+      const text = Buffer.alloc(512 * 1024, `vandermeulenberg${piece},`).toString('latin1');
+      const name = text.slice(0, 200).split(',')[0] as string;
+      expect(digest(name, 'LN')).toBe(sha256Hex(name));
+    }
+    gc();
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(4 * 1024 * 1024); // 20 MB were it keeping the pieces
   });
 
   it('give a row the same values as hashing each cell', () => {
