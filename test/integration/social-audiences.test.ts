@@ -208,6 +208,8 @@ describe('create_social_csv_audience: bad uploads → 400 with a sentence, nothi
     ['no known header', 'name,mail\nMary,mary@example.com\n', /no known column/],
     ['an unknown extra column', 'email,emial\nmary@example.com,x\n', /unknown column\(s\): emial/],
     ['an unterminated quote', 'email,phone\nmary@example.com,"+1 555\njohn@example.com,+1 555 1234\n', /quoted field that is never closed/],
+    ['a quote inside an unquoted field', 'email,phone\nmary@example.com,+1 555 1234\njo"hn@example.com,+1 555 1234\n', /quote inside an unquoted field at line 3/],
+    ['a stray character after a closing quote', 'email,phone\n"mary@example.com"x,+1 555 1234\n', /stray character after a closing quote at line 2/],
     ['a 2 MB line', `email\n${'a'.repeat(2 * 1024 * 1024)}@example.com\n`, /longer than 64 KB/],
     ['rows of the wrong width', 'email,phone\nmary@example.com\n', /number of fields differs/],
     ['no usable row', 'email\nnot-an-email\nalso-not\n', /None of the 2 rows can be used; for example line 2 \(email\): EMAIL: not an email address/],
