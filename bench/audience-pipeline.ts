@@ -9,30 +9,48 @@ import { peakRssMb } from './peak-rss.ts';
  * streamed from disk through parse, normalise and hash, beside the raw SHA-256 throughput of the
  * same normalised values. Each measurement runs in a fresh process (see bench/run.ts), so its
  * peak RSS is its own:
- *   node audience-pipeline.mjs write <file> <rows> | pipeline <file> | raw <rows>
+ *   node audience-pipeline.mjs write <file> <rows> [distinct] [quoted] | pipeline <file> | raw <rows> [distinct]
+ * The list repeats first and last names (8 of each) and zip codes (1,000) as lists of people do;
+ * `distinct` gives every row a name and zip of its own (up to 90,000 zips), the worst case for the
+ * digests the pipeline remembers; `quoted` puts every field in quotes, as some exports do.
  */
 const FIRST = ['Mary-Ann', 'John', 'Amélie', 'Oliver', 'Sofía', 'Kenji', 'Priya', 'Lukas'];
 const LAST = ["O'Brien", 'Doe', 'Durand', 'Smith', 'Rossi', 'Tanaka', 'Patel', 'Müller'];
-const first = (index: number) => FIRST[index % FIRST.length] as string;
-const last = (index: number) => LAST[(index >> 3) % LAST.length] as string;
+/** the row number in letters (0 → a, 27 → bb): a name no other row has */
+const lettersOf = (index: number) => {
+  let letters = '';
+  do {
+    letters += String.fromCharCode(97 + (index % 26));
+    index = Math.floor(index / 26);
+  } while (index > 0);
+  return letters;
+};
+const first = (index: number, distinct: boolean) => (distinct ? `Ann-${lettersOf(index)}` : (FIRST[index % FIRST.length] as string));
+const last = (index: number, distinct: boolean) => (distinct ? `Mül${lettersOf(index)}` : (LAST[(index >> 3) % LAST.length] as string));
+const zip = (index: number, distinct: boolean) => (distinct ? 10_000 + (index % 90_000) : 94_000 + (index % 1000));
 const local = (index: number) => String(index % 10_000).padStart(4, '0');
 
 /** Row `index` as written in the file: mixed case, spaces, punctuation, a national-looking phone. */
-export function contactLine(index: number): string {
-  return `  Person.${index}@Example.com ,+1 (415) 555-${local(index)},${first(index)},${last(index)},${94000 + (index % 1000)}-1234\n`;
+export function contactLine(index: number, distinct = false): string {
+  return `  Person.${index}@Example.com ,+1 (415) 555-${local(index)},${first(index, distinct)},${last(index, distinct)},${zip(index, distinct)}-1234\n`;
 }
 
 /** The same row's values after normalisation: what the raw baseline hashes. */
-function normalisedValues(index: number): string[] {
+function normalisedValues(index: number, distinct: boolean): string[] {
   const letters = (name: string) => name.normalize('NFC').toLowerCase().replace(/[^\p{L}]/gu, '');
-  return [`person.${index}@example.com`, `1415555${local(index)}`, letters(first(index)), letters(last(index)), String(94000 + (index % 1000))];
+  return [`person.${index}@example.com`, `1415555${local(index)}`, letters(first(index, distinct)), letters(last(index, distinct)), String(zip(index, distinct))];
 }
 
-async function write(file: string, rows: number) {
+/** A line with every field in quotes, as some exports write them (no field here holds a quote). */
+const quoted = (line: string) => `"${line.slice(0, -1).split(',').join('","')}"\n`;
+
+async function write(file: string, rows: number, variant: { distinct: boolean; quoted: boolean }) {
   const out = createWriteStream(file);
-  let chunk = 'email,phone,first_name,last_name,zip\n';
+  const header = 'email,phone,first_name,last_name,zip\n';
+  let chunk = variant.quoted ? quoted(header) : header;
   for (let index = 0; index < rows; index++) {
-    chunk += contactLine(index);
+    const line = contactLine(index, variant.distinct);
+    chunk += variant.quoted ? quoted(line) : line;
     if (chunk.length >= 256 * 1024) {
       if (!out.write(chunk)) await once(out, 'drain');
       chunk = '';
@@ -53,8 +71,8 @@ async function pipeline(file: string) {
   return { mode: 'pipeline', rows: hashed, seconds, rowsPerSecond: hashed / seconds };
 }
 
-async function raw(rows: number) {
-  const sample = Array.from({ length: Math.min(rows, 100_000) }, (_, index) => normalisedValues(index));
+async function raw(rows: number, distinct: boolean) {
+  const sample = Array.from({ length: Math.min(rows, 100_000) }, (_, index) => normalisedValues(index, distinct));
   let sink = 0;
   const started = process.hrtime.bigint();
   for (let index = 0; index < rows; index++) {
@@ -65,8 +83,9 @@ async function raw(rows: number) {
   return { mode: 'raw', rows, seconds, rowsPerSecond: rows / seconds };
 }
 
-const [mode, target = '', count = '1000000'] = process.argv.slice(2);
+const [mode, target = '', ...rest] = process.argv.slice(2);
 if (mode) {
-  const result = mode === 'write' ? await write(target, Number(count)) : mode === 'pipeline' ? await pipeline(target) : await raw(Number(target || count));
+  const distinct = rest.includes('distinct');
+  const result = mode === 'write' ? await write(target, Number(rest[0]), { distinct, quoted: rest.includes('quoted') }) : mode === 'pipeline' ? await pipeline(target) : await raw(Number(target), distinct);
   console.log(JSON.stringify({ ...result, peakRssMb: peakRssMb() }));
 }
