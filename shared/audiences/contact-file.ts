@@ -1,5 +1,7 @@
 import { CsvProblem, readCsv, type CsvRecord, type CsvStart } from './csv-reader.ts';
-import { contactLayout, hashContactRow, rememberingDigest, type ContactLayout, type HashedRow } from './contact-rows.ts';
+import { contactLayout, hashContactRow, type ContactLayout, type HashedRow } from './contact-rows.ts';
+import { RepeatedCells } from './repeated-cells.ts';
+import { sha256Hex } from './sha256.ts';
 
 /** Where a later read of the same file picks up: just past a data row, by a ranged read from `byte`. */
 export interface ContactFileResume extends CsvStart {
@@ -27,7 +29,8 @@ export async function forEachContactRow(
   visit: (row: HashedRow, line: number, layout: ContactLayout, resumeAfter: () => ContactFileResume) => void | Promise<void>,
   { skipRows = 0, hash = true, from }: ContactFileOptions = {},
 ): Promise<{ layout: ContactLayout; dataRows: number }> {
-  const digest = hash ? rememberingDigest() : (value: string) => value;
+  const digest = hash ? sha256Hex : (value: string) => value;
+  const repeated = new RepeatedCells();
   let layout = from?.layout;
   let dataRows = from?.dataRows ?? 0;
   let delimiter = '';
@@ -43,7 +46,7 @@ export async function forEachContactRow(
       dataRows++;
       if (dataRows <= skipRows) continue;
       current = record;
-      const visited = visit(hashContactRow(record.cells, layout, digest), record.line, layout, resumeAfter);
+      const visited = visit(hashContactRow(record.cells, layout, digest, repeated), record.line, layout, resumeAfter);
       if (visited) await visited; // only a batch upload waits; plain rows stay synchronous
     }
   }

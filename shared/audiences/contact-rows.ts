@@ -1,5 +1,6 @@
 import type { CountryCode } from 'libphonenumber-js/min';
 import { CsvProblem } from './csv-reader.ts';
+import { RepeatedCells } from './repeated-cells.ts';
 import {
   HASHED_KEYS,
   isSha256Hex,
@@ -78,41 +79,6 @@ export function contactLayout(firstRecord: string[]): ContactLayout {
 /** An unusable row names the column and the reason, never the value (it is personal data). */
 export type HashedRow = { values: string[] } | { invalid: { column: string; reason: string } };
 
-/** A normalised value's digest (its key says whether the value is one that repeats down a list). */
-export type Digest = (value: string, key: ContactKey) => string;
-
-/** Keys whose values repeat down a list: names, places, birth dates, gender, country. */
-const REPEATING_KEYS: ReadonlySet<ContactKey> = new Set(['FN', 'LN', 'FI', 'CT', 'ST', 'ZIP', 'COUNTRY', 'GEN', 'DOBY', 'DOBM', 'DOBD']);
-
-/**
- * SHA-256 hex, remembered for the values of the keys that repeat: down a list of a million people
- * the same first names, surnames, places, birth years and genders come back again and again, and a
- * remembered one is hashed once instead of at every row (hashing is most of a list's cost). E-mails
- * and phone numbers, one a person, are hashed each time and never kept. At most `capacity` digests
- * are kept (8,192 take about 1.4 MB); past it a value is hashed each time. One memo serves one read
- * of a file and goes with it.
- */
-export function rememberingDigest(capacity = 8192, hash: (value: string) => string = sha256Hex): Digest {
-  const digests = new Map<string, string>();
-  return (value, key) => {
-    if (!REPEATING_KEYS.has(key)) return hash(value);
-    let digest = digests.get(value);
-    if (digest === undefined) {
-      digest = hash(value);
-      if (digests.size < capacity) digests.set(ownCopy(value), digest);
-    }
-    return digest;
-  };
-}
-
-/**
- * The value in a string of its own. A value can be a slice of the CSV cell it came from (a name
- * already in lower case), and the cell a slice of the whole piece of the file read with it: kept as
- * it is, one remembered value would keep that piece (tens to hundreds of KB) alive, 8,192 of them
- * gigabytes. Joining it to a character and slicing that off again makes V8 copy it out.
- */
-const ownCopy = (value: string) => ` ${value}`.slice(1);
-
 const NOT_WHITESPACE = /\S/;
 const isVisibleAscii = (code: number) => code > 32 && code < 127;
 /** A cell with nothing but whitespace in it; a visible character at its start or middle says no at once. */
@@ -121,9 +87,10 @@ const isBlank = (cell: string) =>
 
 /**
  * One row's values in schema order; an empty cell stays empty (never hashed); any unusable value
- * rejects the row. `digest` is SHA-256 but for a check that only needs to know which rows are usable.
+ * rejects the row. `digest` is SHA-256 but for a check that only needs to know which rows are usable;
+ * `repeated` remembers, for one read of a file, what the cells of the keys that repeat gave.
  */
-export function hashContactRow(cells: string[], layout: ContactLayout, digest: Digest = sha256Hex): HashedRow {
+export function hashContactRow(cells: string[], layout: ContactLayout, digest: (value: string) => string = sha256Hex, repeated?: RepeatedCells): HashedRow {
   const countryColumn = layout.columns.indexOf('COUNTRY');
   let context = NO_CONTEXT;
   if (countryColumn >= 0) {
@@ -144,7 +111,13 @@ export function hashContactRow(cells: string[], layout: ContactLayout, digest: D
     if (column === 'DOB') {
       const parts = splitDateOfBirth(raw);
       if ('invalid' in parts) return { invalid: { column: layout.names[index] as string, reason: parts.invalid } };
-      values.push(digest(parts.DOBY, 'DOBY'), digest(parts.DOBM, 'DOBM'), digest(parts.DOBD, 'DOBD'));
+      values.push(digest(parts.DOBY), digest(parts.DOBM), digest(parts.DOBD));
+      continue;
+    }
+    const remember = repeated !== undefined && RepeatedCells.repeats(column);
+    const known = remember ? repeated.get(column, raw, context) : undefined;
+    if (known !== undefined) {
+      values.push(known);
       continue;
     }
     const hashed = HASHED_KEYS.has(column);
@@ -157,7 +130,9 @@ export function hashContactRow(cells: string[], layout: ContactLayout, digest: D
     }
     const normalized = normalizeValue(column, raw, context);
     if ('invalid' in normalized) return { invalid: { column: layout.names[index] as string, reason: normalized.invalid } };
-    values.push(hashed ? digest(normalized.value, column) : normalized.value);
+    const value = hashed ? digest(normalized.value) : normalized.value;
+    if (remember) repeated.set(column, raw, context, value);
+    values.push(value);
   }
   if (filled === 0) return { invalid: { column: '*', reason: 'no value in the row' } };
   return { values };

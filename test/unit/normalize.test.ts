@@ -1,8 +1,6 @@
 import fc from 'fast-check';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { contactLayout, hashContactRow, rememberingDigest } from '../../shared/audiences/contact-rows.ts';
+import { contactLayout, hashContactRow } from '../../shared/audiences/contact-rows.ts';
 import {
   normalizeBirthDay,
   normalizeBirthMonth,
@@ -215,60 +213,5 @@ describe('the normalisers’ fast paths', () => {
         expect(hashContactRow([spaces.join(''), '+44 20 7946 0958'], layout)).toEqual({ values: ['', sha256Hex('442079460958')] });
       }),
     );
-  });
-});
-
-/** V8's full collection, for a test about what stays reachable */
-function collector(): () => void {
-  setFlagsFromString('--expose-gc');
-  return runInNewContext('gc') as () => void;
-}
-
-describe('remembered digests', () => {
-  const counting = () => {
-    const hashed: string[] = [];
-    return { hashed, hash: (value: string) => (hashed.push(value), sha256Hex(value)) };
-  };
-
-  it('hash a repeating key’s value once, and an e-mail or phone number every time', () => {
-    const { hashed, hash } = counting();
-    const digest = rememberingDigest(8192, hash);
-    for (let row = 0; row < 3; row++) {
-      expect(digest('mary', 'FN')).toBe(sha256Hex('mary'));
-      expect(digest('94025', 'ZIP')).toBe(sha256Hex('94025'));
-      expect(digest('mary@example.com', 'EMAIL')).toBe(sha256Hex('mary@example.com'));
-    }
-    expect(hashed).toEqual(['mary', '94025', 'mary@example.com', 'mary@example.com', 'mary@example.com']);
-  });
-
-  it('keep no more than their capacity: past it a value is hashed each time, and still right', () => {
-    const { hashed, hash } = counting();
-    const digest = rememberingDigest(2, hash);
-    for (const name of ['ann', 'bob', 'cy', 'cy', 'ann']) expect(digest(name, 'FN')).toBe(sha256Hex(name));
-    expect(hashed).toEqual(['ann', 'bob', 'cy', 'cy']);
-  });
-
-  it('keep their values in strings of their own, not the pieces of the file the values were cut from', () => {
-    const gc = collector();
-    const digest = rememberingDigest();
-    gc();
-    const before = process.memoryUsage().heapUsed;
-    for (let piece = 0; piece < 40; piece++) {
-      // a piece of a file as the reader holds it (512 KB of text in the heap), and a lower-case name cut from it
-      const text = Buffer.alloc(512 * 1024, `vandermeulenberg${piece},`).toString('latin1');
-      const name = text.slice(0, 200).split(',')[0] as string;
-      expect(digest(name, 'LN')).toBe(sha256Hex(name));
-    }
-    gc();
-    expect(process.memoryUsage().heapUsed - before).toBeLessThan(4 * 1024 * 1024); // 20 MB were it keeping the pieces
-  });
-
-  it('give a row the same values as hashing each cell', () => {
-    const layout = contactLayout(['email', 'first_name', 'last_name', 'zip', 'country', 'dob']);
-    const cells = ['Mary@Example.com', 'Mary-Ann', "O'Brien", '94025-1234', 'US', '1985-07-04'];
-    const digest = rememberingDigest();
-    const first = hashContactRow(cells, layout, digest);
-    expect(first).toEqual(hashContactRow(cells, layout));
-    expect(hashContactRow(cells, layout, digest)).toEqual(first);
   });
 });
