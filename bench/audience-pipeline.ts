@@ -12,7 +12,7 @@ import { peakRssMb } from './peak-rss.ts';
  *   node audience-pipeline.mjs write <file> <rows> [distinct] [quoted] | pipeline <file> | raw <rows> [distinct]
  * The list repeats first and last names (8 of each) and zip codes (1,000) as lists of people do;
  * `distinct` gives every row a name and zip of its own (up to 90,000 zips), the worst case for the
- * digests the pipeline remembers; `quoted` puts every field in quotes, as some exports do.
+ * cells the pipeline remembers; `quoted` puts every field in quotes, as some exports do.
  */
 const FIRST = ['Mary-Ann', 'John', 'Amélie', 'Oliver', 'Sofía', 'Kenji', 'Priya', 'Lukas'];
 const LAST = ["O'Brien", 'Doe', 'Durand', 'Smith', 'Rossi', 'Tanaka', 'Patel', 'Müller'];

@@ -69,7 +69,7 @@ async function audiencePipeline(): Promise<void> {
     ['audience: raw SHA-256 of the same values', perSecond(raw), ''],
     ['audience: pipeline / raw hashing', ratio.toFixed(2), ratio >= 0.5 ? 'goal ≥ 0.50 met' : 'goal ≥ 0.50 MISSED'],
     ['audience: the same, every field quoted', `${perSecond(pipelineQuoted)}: ${(median(pipelineQuoted) / median(raw)).toFixed(2)}`, 'records holding quotes take the quoted path'],
-    ['audience: the same, no name or zip repeating', `${perSecond(pipelineDistinct)} against ${perSecond(rawDistinct)}: ${worstRatio.toFixed(2)}`, 'worst case: no remembered digest is used again'],
+    ['audience: the same, no name or zip repeating', `${perSecond(pipelineDistinct)} against ${perSecond(rawDistinct)}: ${worstRatio.toFixed(2)}`, 'worst case: nothing remembered is used again'],
     ['audience: peak RSS, 1,000,000 rows', `${median(rss)} MB`, median(rss) < 150 ? `goal < 150 MB met (CSV functions' ${csvOptions})` : 'goal < 150 MB MISSED'],
     ['audience: peak RSS, 250,000 rows', `${smallRss} MB`, 'flat with file size'],
     ['audience: peak RSS, 1,000,000 rows, Node defaults', `${defaultRss} MB`, `without ${csvOptions}`],
