@@ -118,12 +118,15 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, start?: CsvStar
     if (head) yield head;
     yield* text;
   }
+  function* cut(): Generator<CsvRecords> {
+    for (let records = splitter.take(RECORDS_A_STEP); records.length > 0; records = splitter.take(RECORDS_A_STEP)) yield { delimiter: splitter.delimiter, records };
+  }
   for await (const piece of pieces()) {
     splitter.write(piece);
-    for (let records = splitter.take(RECORDS_A_STEP); records.length > 0; records = splitter.take(RECORDS_A_STEP)) yield { delimiter, records };
+    yield* cut();
   }
   splitter.end();
-  for (let records = splitter.take(RECORDS_A_STEP); records.length > 0; records = splitter.take(RECORDS_A_STEP)) yield { delimiter, records };
+  yield* cut();
 }
 
 const RECORDS_A_STEP = 256;
@@ -154,7 +157,7 @@ const nextIndex = (text: string, char: string, from: number) => {
  * csv-simple-parser read `"a@example.com"x,1` as `x` and `a@example.com` without one; and none of
  * them gives the byte offset of each record that resuming a job from its checkpoint needs.
  */
-export class CsvSplitter {
+class CsvSplitter {
   /** the text given and not yet cut into records, from `from` on */
   private text = '';
   private from = 0;
@@ -174,7 +177,7 @@ export class CsvSplitter {
   private atFileStart: boolean;
 
   constructor(
-    private readonly delimiter: string,
+    readonly delimiter: string,
     start?: CsvStart,
   ) {
     this.records = start?.line ?? 0;
