@@ -59,7 +59,8 @@ interface RememberedColumn {
   givenUp: boolean;
 }
 
-const withCountry = (cell: string, context: RowContext) => (context.country ? `${context.country}\u0000${cell}` : cell);
+/** The country, none for a row without one, then NUL: no cell can pass for another country's. */
+const withCountry = (cell: string, context: RowContext) => `${context.country ?? ''}\u0000${cell}`;
 
 /**
  * The cell in a string of its own. A cell is a slice of the whole piece of the file read with it:
