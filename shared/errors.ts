@@ -11,10 +11,12 @@ export const ERROR_CODES = [
   'NOT_FOUND',
   'METHOD_NOT_ALLOWED',
   'IDEMPOTENCY_CONFLICT',
+  'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'PLATFORM_REJECTED',
   'PLATFORM_AUTH_EXPIRED',
+  'RATE_LIMITED',
   'PLATFORM_RATE_LIMITED',
   'PLATFORM_UNAVAILABLE',
   'PLATFORM_TIMEOUT',
@@ -99,6 +101,21 @@ export class MethodNotAllowed extends ServiceError {
 export class IdempotencyConflict extends ServiceError {
   constructor(message: string) {
     super(409, 'IDEMPOTENCY_CONFLICT', message);
+  }
+}
+
+/** A record kept changing under concurrent requests for longer than our retries: nothing of this request was written. */
+export class Conflict extends ServiceError {
+  constructor(message: string) {
+    super(409, 'CONFLICT', message);
+  }
+}
+
+/** Our own limit on an operation of this tenant (not a platform's): retry after `Retry-After` seconds. */
+export class RateLimited extends ServiceError {
+  constructor(message: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super(429, 'RATE_LIMITED', `${message} Retry after ${seconds} seconds.`, { headers: { 'retry-after': String(seconds) } });
   }
 }
 

@@ -15,10 +15,10 @@ const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: s
   { status: '400', codes: ['INVALID_REQUEST'], description: 'Malformed JSON or form, or a schema violation; `details` has one `{path, message}` per problem.' },
   { status: '401', codes: ['UNAUTHORIZED'], description: 'Missing or unknown `x-api-key`.' },
   { status: '404', codes: ['USER_NOT_FOUND', 'NOT_FOUND'], description: 'The user is unknown to this API key’s tenant, or the record asked for is not stored.' },
-  { status: '409', codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT'], description: 'The user has no connection for this platform, the userId exists, or the Idempotency-Key was used with another body.' },
+  { status: '409', codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT', 'CONFLICT'], description: 'The user has no connection for this platform, the userId exists, the Idempotency-Key was used with another body, or a record kept changing under concurrent requests (nothing written: retry).' },
   { status: '413', codes: ['PAYLOAD_TOO_LARGE'], description: 'The body or file is larger than a function accepts (a JSON body of 6 MB; a multipart upload with a file of 4 MB: send a larger file with /uploads/create_upload).' },
   { status: '415', codes: ['UNSUPPORTED_MEDIA_TYPE'], description: 'Wrong content type.' },
-  { status: '429', codes: ['PLATFORM_RATE_LIMITED'], description: 'The platform still throttles after bounded retries; see `Retry-After`.' },
+  { status: '429', codes: ['PLATFORM_RATE_LIMITED', 'RATE_LIMITED'], description: 'The platform still throttles after bounded retries, or this tenant used up one of our own limits; see `Retry-After`.' },
   { status: '500', codes: ['INTERNAL'], description: 'Anything else (no stack trace, no secret).' },
   { status: '502', codes: ['PLATFORM_UNAVAILABLE'], description: 'The platform is unreachable or failing after bounded retries.' },
   { status: '504', codes: ['PLATFORM_TIMEOUT'], description: 'The platform did not answer in time.' },
@@ -44,14 +44,19 @@ function envelope(success: boolean, results: JsonSchema): JsonSchema {
   return { type: 'object', required: ['success', 'results'], properties: { success: { type: 'boolean', const: success }, results } };
 }
 
-/** The success envelope around an operation's result. */
-function successEnvelope(result: JsonSchema): JsonSchema {
-  return envelope(true, {
+/** `results` of a success: the result's fields beside `success: true`; a union result, each of its forms so. */
+function successResults(result: JsonSchema): JsonSchema {
+  const branches = (result.anyOf ?? result.oneOf) as JsonSchema[] | undefined;
+  if (branches) return { anyOf: branches.map(successResults) };
+  return {
     type: 'object',
     required: ['success', ...((result.required as string[] | undefined) ?? [])],
     properties: { success: { type: 'boolean', const: true }, ...((result.properties ?? {}) as Record<string, unknown>) },
-  });
+  };
 }
+
+/** The success envelope around an operation's result. */
+const successEnvelope = (result: JsonSchema): JsonSchema => envelope(true, successResults(result));
 
 /** `{success, results: {success: false, error, code, details?}}` */
 function failureEnvelope(description: string, success: boolean, codes: readonly ErrorCode[], error: string): JsonSchema {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { InvalidRequest } from '../../shared/errors.ts';
 import type { UpdateSettingsInput } from '../../shared/schemas/tenant.ts';
+import { LOST_RACE, retryOnConflict } from '../../shared/store/client.ts';
 import { saveTenantSettings, sealWebhookSecret } from '../../shared/store/tenant-settings-writes.ts';
 import { loadTenantSettings, settingsView, type TenantSettings } from '../../shared/store/tenant-settings.ts';
 import { checkWebhookUrl } from '../../shared/webhooks/receiver-address.ts';
@@ -13,12 +14,17 @@ const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
  * issues a secret, answered once; setting the webhook again keeps its secret and re-enables it.
  */
 export async function updateTenantSettings(tenantId: string, input: UpdateSettingsInput) {
-  const current = await loadTenantSettings(tenantId);
+  if (input.webhook) await checkWebhookUrl(input.webhook.url);
+  // read, change, write if unchanged since: a concurrent update is read again, never overwritten, and the secret answered is the one stored
+  return retryOnConflict('The tenant’s settings', () => applySettingsChange(tenantId, input));
+}
+
+async function applySettingsChange(tenantId: string, input: UpdateSettingsInput) {
+  const { version, ...current } = await loadTenantSettings(tenantId);
   const next: TenantSettings = { ...current, ...(input.redirectUris !== undefined ? { redirectUris: input.redirectUris } : {}) };
   let webhookSecret: string | undefined;
   if (input.webhook === null) delete next.webhook;
   if (input.webhook) {
-    await checkWebhookUrl(input.webhook.url);
     if (!current.webhook) webhookSecret = newWebhookSecret();
     next.webhook = {
       url: input.webhook.url,
@@ -31,6 +37,6 @@ export async function updateTenantSettings(tenantId: string, input: UpdateSettin
     webhookSecret = newWebhookSecret();
     next.webhook = { ...next.webhook, sealedSecret: sealWebhookSecret(tenantId, webhookSecret) };
   }
-  await saveTenantSettings(tenantId, next);
+  if (!(await saveTenantSettings(tenantId, next, version))) return LOST_RACE;
   return { settings: settingsView(next), ...(webhookSecret ? { webhookSecret } : {}) };
 }

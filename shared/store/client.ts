@@ -1,13 +1,16 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../clock.ts';
 import { config } from '../config.ts';
+import { Conflict } from '../errors.ts';
+import { AWS_REQUEST_HANDLER } from '../aws-timeouts.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let rawClient: DynamoDBClient | undefined;
 
 /** One client per container, created on first use so warm invocations reuse its connections. */
 export function dynamoClient(): DynamoDBClient {
-  rawClient ??= new DynamoDBClient({});
+  rawClient ??= new DynamoDBClient({ requestHandler: AWS_REQUEST_HANDLER });
   return rawClient;
 }
 
@@ -31,4 +34,27 @@ export async function writeIfConditionHolds(command: UpdateCommand | PutCommand 
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
+}
+
+/** What an attempt of `retryOnConflict` answers when its conditional write lost to another request. */
+export const LOST_RACE = Symbol('lost race');
+
+const CONFLICT_ATTEMPTS = 40;
+const CONFLICT_BASE_DELAY_MS = 10;
+const CONFLICT_MAX_DELAY_MS = 250;
+
+/**
+ * Runs a read-modify-write until its conditional write holds: `attempt` reads the record, computes the
+ * change and writes it on condition that the record is as it read it, answering LOST_RACE when another
+ * request wrote first. Each retry reads again, so no concurrent change is lost; waits are full-jitter
+ * backoff on the injectable clock. A conflict that outlasts every attempt is a 409 CONFLICT (nothing of
+ * this request was written), never a 500.
+ */
+export async function retryOnConflict<T>(what: string, attempt: () => Promise<T | typeof LOST_RACE>): Promise<T> {
+  for (let attemptNumber = 1; attemptNumber <= CONFLICT_ATTEMPTS; attemptNumber++) {
+    const result = await attempt();
+    if (result !== LOST_RACE) return result;
+    await clock.sleep(clock.jitter(Math.min(CONFLICT_MAX_DELAY_MS, CONFLICT_BASE_DELAY_MS * 2 ** (attemptNumber - 1))));
+  }
+  throw new Conflict(`${what} was changed by other requests at the same time, again and again; nothing of this request was written. Retry it.`);
 }

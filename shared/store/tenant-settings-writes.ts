@@ -1,11 +1,22 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
+import { mainTableName, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
 import { secretOwner, settingsKey, type TenantSettings } from './tenant-settings.ts';
 
-/** Changing a tenant's settings (tenant-settings.ts reads them). */
-export async function saveTenantSettings(tenantId: string, settings: TenantSettings): Promise<void> {
-  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { ...settingsKey(tenantId), ...settings } }));
+/**
+ * Changing a tenant's settings (tenant-settings.ts reads them): written only if the item is still at
+ * `readVersion` (undefined: never versioned), so a concurrent change is never overwritten; false when
+ * another write came first (the caller reads again and retries).
+ */
+export function saveTenantSettings(tenantId: string, settings: TenantSettings, readVersion: number | undefined): Promise<boolean> {
+  return writeIfConditionHolds(
+    new PutCommand({
+      TableName: mainTableName(),
+      Item: { ...settingsKey(tenantId), redirectUris: settings.redirectUris, ...(settings.webhook ? { webhook: settings.webhook } : {}), version: (readVersion ?? 0) + 1 },
+      ConditionExpression: readVersion === undefined ? 'attribute_not_exists(version)' : 'version = :version',
+      ...(readVersion === undefined ? {} : { ExpressionAttributeValues: { ':version': readVersion } }),
+    }),
+  );
 }
 
 export const sealWebhookSecret = (tenantId: string, secret: string) => seal(secret, secretOwner(tenantId));
@@ -16,10 +27,11 @@ export function disableWebhook(tenantId: string, url: string, at: string): Promi
     new UpdateCommand({
       TableName: mainTableName(),
       Key: settingsKey(tenantId),
-      UpdateExpression: 'SET webhook.disabledAt = :at',
+      // a version step too: an update_settings that read the settings before this does not write over it
+      UpdateExpression: 'SET webhook.disabledAt = :at ADD version :one',
       ConditionExpression: 'webhook.#url = :url',
       ExpressionAttributeNames: { '#url': 'url' },
-      ExpressionAttributeValues: { ':at': at, ':url': url },
+      ExpressionAttributeValues: { ':at': at, ':url': url, ':one': 1 },
     }),
   );
 }

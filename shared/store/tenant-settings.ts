@@ -21,12 +21,21 @@ export interface TenantSettings {
   webhook?: StoredWebhook;
 }
 
+/** The settings as read, with the version every change of the item counts up (absent: never written). */
+export interface VersionedSettings extends TenantSettings {
+  version?: number;
+}
+
 export const settingsKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'SETTINGS' });
 export const secretOwner = (tenantId: string) => `${tenantId}/webhook/secret`;
 
-export async function loadTenantSettings(tenantId: string): Promise<TenantSettings> {
+export async function loadTenantSettings(tenantId: string): Promise<VersionedSettings> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: settingsKey(tenantId), ConsistentRead: true }));
-  return { redirectUris: (Item?.redirectUris as string[] | undefined) ?? [], ...(Item?.webhook ? { webhook: Item.webhook as StoredWebhook } : {}) };
+  return {
+    redirectUris: (Item?.redirectUris as string[] | undefined) ?? [],
+    ...(Item?.webhook ? { webhook: Item.webhook as StoredWebhook } : {}),
+    ...(typeof Item?.version === 'number' ? { version: Item.version } : {}),
+  };
 }
 
 export const openWebhookSecret = (tenantId: string, webhook: StoredWebhook) => open(webhook.sealedSecret, secretOwner(tenantId));
