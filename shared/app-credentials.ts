@@ -1,5 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { config, addSecretConfiguration } from './config.ts';
+import { AWS_REQUEST_HANDLER } from './aws-timeouts.ts';
 
 /**
  * In the cloud the app credentials (search-ads OAuth client and developer token, professional OAuth
@@ -24,7 +25,7 @@ export function loadAppCredentials(): Promise<void> {
   const { APP_CREDENTIALS_SECRET_ARN: credentialsArn, CONNECTION_KEY_SECRET_ARN: connectionKeyArn } = config();
   if (!credentialsArn && !connectionKeyArn) return Promise.resolve();
   loading ??= (async () => {
-    const client = new SecretsManagerClient({});
+    const client = new SecretsManagerClient({ requestHandler: AWS_REQUEST_HANDLER });
     const getSecret = async (SecretId: string) => (await client.send(new GetSecretValueCommand({ SecretId }))).SecretString;
     const values: Record<string, string> = {};
     if (credentialsArn) {

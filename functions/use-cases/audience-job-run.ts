@@ -78,7 +78,7 @@ export class JobRun {
    */
   async read({ countBytes = false, fromByte = 0 }: { countBytes?: boolean; fromByte?: number } = {}): Promise<AsyncIterable<Uint8Array>> {
     if (fromByte >= this.job.progress.totalBytes) return (async function* () {})(); // every row was sent: S3 refuses a range past the end
-    const bytes = await readStagedUpload(this.job.request.objectKey, fromByte);
+    const bytes = await readStagedUpload(this.job.request.objectKey, fromByte, this.job.request.etag);
     if (!countBytes) return bytes;
     const progress = this.job.progress;
     let read = 0;

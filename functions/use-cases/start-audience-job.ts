@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { clock } from '../../shared/clock.ts';
+import { Conflict } from '../../shared/errors.ts';
 import type { ListType } from '../../shared/audiences/professional-list.ts';
 import { log } from '../../shared/http/logger.ts';
 import { queueJobRun } from '../../shared/jobs/job-queue.ts';
@@ -8,16 +9,17 @@ import { professionalSession } from '../../shared/platforms/professional/session
 import { createCustomAudience, newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import { createJob } from '../../shared/store/audience-job-writes.ts';
-import type { AudienceJob, JobStatus } from '../../shared/store/audience-jobs.ts';
+import { findJob, type AudienceJob, type JobStatus, type SocialCheckpoint, type SocialJobRequest } from '../../shared/store/audience-jobs.ts';
 import { newUploadProgress } from '../../shared/store/upload-progress.ts';
 import type { User } from '../../shared/store/users.ts';
-import { findCompletedUpload, type DirectUpload } from '../../shared/uploads/direct-uploads.ts';
+import { claimUpload, findCompletedUpload, releaseUpload, uploadHolder, type DirectUpload } from '../../shared/uploads/direct-uploads.ts';
 import { defaultAudienceName } from './upload-professional-audience.ts';
 
 /**
  * Operations 7 and 8 given an `uploadId` (DESIGN.md "Uploads and audience jobs"): the upload is
  * found (404 otherwise), the job stored and queued, and the answer comes at once. Operation 7 creates
- * the audience first (mode create) and opens the upload session the job sends in.
+ * the audience first (mode create) and opens the upload session the job sends in. An upload starts
+ * one job: a second start answers the first's.
  */
 interface JobStart {
   tenantId: string;
@@ -31,17 +33,18 @@ export async function startSocialAudienceJob(
 ): Promise<Record<string, unknown>> {
   const session = socialSession(start.user, start.context); // a user without a social connection is a 409
   const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId);
-  const audienceId = start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : (start.audienceId as string);
-  const sessionId = newSessionId();
-  const job = newJob(start, upload, 'social_audience', 'running', {
-    request: { objectKey: upload.objectKey, mode: start.mode, audienceId, audienceName: start.audienceName },
-    checkpoint: { ...newUploadProgress(sessionId), audienceId, localInvalid: 0, localSamples: {} },
+  const job = await startOnce(start, async (jobId) => {
+    const audienceId = start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : (start.audienceId as string);
+    return newJob(jobId, start, upload, 'social_audience', 'running', {
+      request: { objectKey: upload.objectKey, ...etagOf(upload), mode: start.mode, audienceId, audienceName: start.audienceName },
+      checkpoint: { ...newUploadProgress(newSessionId()), audienceId, localInvalid: 0, localSamples: {} },
+    });
   });
-  await queue(job);
+  const request = job.request as SocialJobRequest;
   return {
-    audienceId,
-    audienceName: start.audienceName,
-    session_id: String(sessionId),
+    audienceId: request.audienceId,
+    audienceName: request.audienceName,
+    session_id: String((job.checkpoint as SocialCheckpoint).sessionId),
     num_received: 0,
     num_invalid_entries: 0,
     invalid_entry_samples: {},
@@ -53,18 +56,58 @@ export async function startSocialAudienceJob(
 export async function startProfessionalAudienceJob(start: JobStart & { type: ListType; audienceName?: string }): Promise<{ jobId: string; status: JobStatus }> {
   professionalSession(start.user, start.context); // a user without a professional connection is a 409
   const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId);
-  const job = newJob(start, upload, 'professional_audience', 'queued', {
-    request: { objectKey: upload.objectKey, type: start.type, audienceName: start.audienceName ?? defaultAudienceName(start.type) },
-    checkpoint: {},
-  });
-  await queue(job);
+  const job = await startOnce(start, async (jobId) =>
+    newJob(jobId, start, upload, 'professional_audience', 'queued', {
+      request: { objectKey: upload.objectKey, ...etagOf(upload), type: start.type, audienceName: start.audienceName ?? defaultAudienceName(start.type) },
+      checkpoint: {},
+    }),
+  );
   return { jobId: job.jobId, status: job.status };
 }
 
-function newJob(start: JobStart, upload: DirectUpload, type: AudienceJob['type'], status: JobStatus, work: Pick<AudienceJob, 'request' | 'checkpoint'>): AudienceJob {
+/** How long a start waits for a concurrent start of the same upload to store its job (real time: it waits on another request). */
+const CONCURRENT_START_WAIT_MS = 10_000;
+const POLL_MS = 100;
+
+/**
+ * One job per upload, whatever the Idempotency-Key: the first start claims the upload, does its
+ * upstream work and stores the job; any other start (concurrent or later) answers that job. A start
+ * that fails before its job is stored lets the upload go, so a retry can start it.
+ */
+async function startOnce(start: JobStart, begin: (jobId: string) => Promise<AudienceJob>): Promise<AudienceJob> {
+  const jobId = `job_${randomBytes(16).toString('hex')}`;
+  const waitUntil = performance.now() + CONCURRENT_START_WAIT_MS;
+  while (performance.now() < waitUntil) {
+    const holder = await claimUpload(start.tenantId, start.uploadId, jobId);
+    if (holder === jobId) {
+      let job: AudienceJob;
+      try {
+        job = await begin(jobId);
+        await createJob(job);
+      } catch (error) {
+        await releaseUpload(start.tenantId, start.uploadId, jobId);
+        throw error;
+      }
+      await queueRun(job);
+      return job;
+    }
+    // another start holds the upload: its job, once stored (or the claim again, if that start failed)
+    while (performance.now() < waitUntil) {
+      const job = holder ? await findJob(start.tenantId, holder) : undefined;
+      if (job) return job;
+      if ((await uploadHolder(start.tenantId, start.uploadId)) !== holder) break;
+      await clock.sleep(POLL_MS);
+    }
+  }
+  throw new Conflict(`Another request is starting the job of upload ${start.uploadId}; retry in a few seconds to get its jobId.`);
+}
+
+const etagOf = (upload: DirectUpload) => (upload.etag ? { etag: upload.etag } : {});
+
+function newJob(jobId: string, start: JobStart, upload: DirectUpload, type: AudienceJob['type'], status: JobStatus, work: Pick<AudienceJob, 'request' | 'checkpoint'>): AudienceJob {
   const now = clock.date().toISOString();
   return {
-    jobId: `job_${randomBytes(16).toString('hex')}`,
+    jobId,
     tenantId: start.tenantId,
     userId: start.user.userId,
     type,
@@ -77,8 +120,7 @@ function newJob(start: JobStart, upload: DirectUpload, type: AudienceJob['type']
 }
 
 /** Stored first, then queued: a message that could not be sent is made good by the sweep. */
-async function queue(job: AudienceJob): Promise<void> {
-  await createJob(job);
+async function queueRun(job: AudienceJob): Promise<void> {
   await queueJobRun({ tenantId: job.tenantId, jobId: job.jobId }).catch((error: unknown) => {
     log().warn('audience job stored but not queued; the sweep will queue it', { jobId: job.jobId, reason: (error as Error).name });
   });

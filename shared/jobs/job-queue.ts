@@ -1,5 +1,6 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { config } from '../config.ts';
+import { AWS_REQUEST_HANDLER } from '../aws-timeouts.ts';
 
 /** Runs of audience jobs: a message names the job; the worker reads everything else from the store. */
 export interface JobRef {
@@ -15,7 +16,7 @@ let client: SQSClient | undefined;
 export async function queueJobRun(ref: JobRef, delaySeconds = 0): Promise<void> {
   const url = config().AUDIENCE_JOB_QUEUE_URL;
   if (!url) throw new Error('AUDIENCE_JOB_QUEUE_URL is not configured');
-  client ??= new SQSClient({});
+  client ??= new SQSClient({ requestHandler: AWS_REQUEST_HANDLER });
   await client.send(
     new SendMessageCommand({ QueueUrl: url, MessageBody: JSON.stringify(ref), DelaySeconds: Math.min(MAX_DELAY_SECONDS, Math.max(0, Math.ceil(delaySeconds))) }),
   );

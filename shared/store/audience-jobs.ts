@@ -24,6 +24,8 @@ export interface JobProgress {
 
 export interface SocialJobRequest {
   objectKey: string;
+  /** the version of the file the start found: every read of the job asks for it (If-Match) */
+  etag?: string;
   mode: AudienceMode;
   audienceId: string;
   audienceName: string;
@@ -31,6 +33,7 @@ export interface SocialJobRequest {
 
 export interface ProfessionalJobRequest {
   objectKey: string;
+  etag?: string;
   type: ListType;
   audienceName: string;
 }

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../clock.ts';
 import { config } from '../config.ts';
 import { NotFound } from '../errors.ts';
-import { documentStore, mainTableName } from '../store/client.ts';
+import { documentStore, mainTableName, writeIfConditionHolds } from '../store/client.ts';
 import { s3, stagedUploadKey } from './staging.ts';
 
 /**
@@ -26,6 +26,8 @@ export interface DirectUpload {
   contentLength: number;
   objectKey: string;
   createdAt: string;
+  /** the version of the file that was found: a job reads only this one */
+  etag?: string;
 }
 
 export interface UploadTicket {
@@ -65,12 +67,58 @@ export async function findCompletedUpload(tenantId: string, userId: string, uplo
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key(tenantId, uploadId), ConsistentRead: true }));
   const upload = Item as (DirectUpload & { expiresAt: number }) | undefined;
   if (!upload || upload.userId !== userId || upload.expiresAt * 1000 <= clock.now()) throw notFound;
+  let etag: string | undefined;
   try {
     const head = await s3().send(new HeadObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: upload.objectKey }));
     if (head.ContentLength !== upload.contentLength) throw notFound;
+    etag = head.ETag;
   } catch (error) {
     if (error === notFound || (error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey') throw notFound;
     throw error;
   }
-  return { uploadId, userId: upload.userId, fileName: upload.fileName, contentLength: upload.contentLength, objectKey: upload.objectKey, createdAt: upload.createdAt };
+  return {
+    uploadId,
+    userId: upload.userId,
+    fileName: upload.fileName,
+    contentLength: upload.contentLength,
+    objectKey: upload.objectKey,
+    createdAt: upload.createdAt,
+    ...(etag ? { etag } : {}),
+  };
+}
+
+/**
+ * An upload starts one job: the first start claims it for its job id, by a conditional write. Answers
+ * the id of the job that holds the upload (this one's when the claim was won).
+ */
+export async function claimUpload(tenantId: string, uploadId: string, jobId: string): Promise<string> {
+  const claimed = await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: key(tenantId, uploadId),
+      UpdateExpression: 'SET jobId = :jobId',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(jobId)',
+      ExpressionAttributeValues: { ':jobId': jobId },
+    }),
+  );
+  return claimed ? jobId : ((await uploadHolder(tenantId, uploadId)) ?? '');
+}
+
+/** The job that holds the upload, if any. */
+export async function uploadHolder(tenantId: string, uploadId: string): Promise<string | undefined> {
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key(tenantId, uploadId), ConsistentRead: true }));
+  return Item?.jobId as string | undefined;
+}
+
+/** A start that failed before its job was stored lets the upload go, so that a retry can start it. */
+export async function releaseUpload(tenantId: string, uploadId: string, jobId: string): Promise<void> {
+  await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: key(tenantId, uploadId),
+      UpdateExpression: 'REMOVE jobId',
+      ConditionExpression: 'jobId = :jobId',
+      ExpressionAttributeValues: { ':jobId': jobId },
+    }),
+  );
 }

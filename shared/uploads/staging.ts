@@ -1,5 +1,7 @@
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { config } from '../config.ts';
+import { Conflict } from '../errors.ts';
+import { AWS_REQUEST_HANDLER } from '../aws-timeouts.ts';
 
 /**
  * Uploaded CSVs are staged in S3 before they are processed, under a key per tenant, user and
@@ -9,6 +11,7 @@ let client: S3Client | undefined;
 
 export function s3(): S3Client {
   client ??= new S3Client({
+    requestHandler: AWS_REQUEST_HANDLER,
     forcePathStyle: config().S3_FORCE_PATH_STYLE,
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
@@ -43,9 +46,23 @@ export async function isStaged(key: string): Promise<boolean> {
   }
 }
 
-/** The staged file as a byte stream; each call reads it anew (from `fromByte` on, when given). */
-export async function readStagedUpload(key: string, fromByte = 0): Promise<AsyncIterable<Uint8Array>> {
-  const object = await s3().send(new GetObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key, ...(fromByte > 0 ? { Range: `bytes=${fromByte}-` } : {}) }));
+/**
+ * The staged file as a byte stream; each call reads it anew (from `fromByte` on, when given). With
+ * `etag`, only that version of the object is read: a file replaced since it was checked is a 409
+ * CONFLICT, never a mix of two files.
+ */
+export async function readStagedUpload(key: string, fromByte = 0, etag?: string): Promise<AsyncIterable<Uint8Array>> {
+  let object;
+  try {
+    object = await s3().send(
+      new GetObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key, ...(fromByte > 0 ? { Range: `bytes=${fromByte}-` } : {}), ...(etag ? { IfMatch: etag } : {}) }),
+    );
+  } catch (error) {
+    if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 412 || (error as Error).name === 'PreconditionFailed') {
+      throw new Conflict('The uploaded file was replaced after the job checked it, so it was not sent on; upload the list again with a new /uploads/create_upload.');
+    }
+    throw error;
+  }
   if (!object.Body) throw new Error('Staged upload has no body');
   return object.Body as AsyncIterable<Uint8Array>;
 }
