@@ -101,8 +101,8 @@ export function grantsOf(needs: Partial<FunctionNeeds>): {
 } {
   const callsPlatforms = Boolean(needs.platform || needs.callsPlatforms);
   const sendsTo = new Set<QueueId>(needs.sendsTo ?? []);
-  // the lifecycle and the connect routes announce what they find at once; a platform operation leaves its rare event to the sweep
-  if (needs.callsPlatforms) sendsTo.add('WebhookDeliveries');
+  // whatever calls a platform announces a refused grant (connection.reconnect_required) at once
+  if (callsPlatforms) sendsTo.add('WebhookDeliveries');
   return {
     writes: Boolean(needs.writes || callsPlatforms),
     scans: Boolean(needs.scansTable),

@@ -1,3 +1,4 @@
+import { Server } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SetQueueAttributesCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
@@ -25,8 +26,27 @@ export interface LocalQueues {
   close(): Promise<void>;
 }
 
+/**
+ * fauxqs listens on every interface whatever it is told (its start hard-codes host 0.0.0.0), which would
+ * let anyone on the network read and send our queues' messages: while it starts, a listen on the
+ * wildcard address is turned into one on loopback.
+ */
+async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
+  const listen = Server.prototype.listen;
+  Server.prototype.listen = function (this: Server, ...args: unknown[]) {
+    const [first] = args;
+    if (first && typeof first === 'object' && ['0.0.0.0', '::', undefined].includes((first as { host?: string }).host)) args[0] = { ...first, host: '127.0.0.1' };
+    return (listen as (...a: unknown[]) => Server).apply(this, args);
+  } as typeof listen;
+  try {
+    return await start();
+  } finally {
+    Server.prototype.listen = listen;
+  }
+}
+
 export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
-  const server = await startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs'), defaultRegion: REGION });
+  const server = await onLoopback(() => startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs'), defaultRegion: REGION }));
   const endpoint = `http://127.0.0.1:${server.port}`;
   const client = new SQSClient({ endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
   const urls = {} as Record<QueueId, string>;
@@ -86,7 +106,31 @@ function invocationContext(worker: WorkerDeclaration, requestId: string): Contex
   return { awsRequestId: requestId, functionName: worker.operation, getRemainingTimeInMillis: () => Math.max(0, deadline - clock.now()) } as Context;
 }
 
-/** Lambda's SQS event source, locally: long-polls the queue (or its dead-letter queue) and runs the worker on each batch. */
+/** Messages of one group (tenant) run at most this many at a time; all groups together at most TOTAL_IN_FLIGHT. */
+const GROUP_CONCURRENCY = 4;
+const TOTAL_IN_FLIGHT = 40;
+
+/**
+ * A message's group: its MessageGroupId where the emulator keeps it, else the tenant its body names
+ * (fauxqs drops MessageGroupId on standard queues; every message of ours names its tenant).
+ */
+function groupOf(message: Message): string {
+  if (message.Attributes?.MessageGroupId) return message.Attributes.MessageGroupId;
+  try {
+    const tenantId = (JSON.parse(message.Body ?? '') as { tenantId?: unknown }).tenantId;
+    if (typeof tenantId === 'string') return tenantId;
+  } catch {
+    // not JSON: its own group
+  }
+  return message.MessageId ?? '';
+}
+
+/**
+ * Lambda's SQS event source, locally: long-polls the queue (or its dead-letter queue) and runs the
+ * worker once per message, many at once, as Lambda scales out. Fair as the cloud's fair queues are: a
+ * group (a tenant) has at most GROUP_CONCURRENCY messages running, the rest wait in its own lane, so one
+ * tenant's slow receiver or long job never holds up another tenant's messages.
+ */
 export function startConsumers(queues: LocalQueues, workers: readonly WorkerDeclaration[]): () => Promise<void> {
   const client = new SQSClient({ endpoint: queues.endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
   let running = true;
@@ -94,19 +138,42 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
     .filter((worker) => worker.consumes || worker.consumesDeadLettersOf)
     .map(async (worker) => {
       const queueUrl = worker.consumes ? queues.urls[worker.consumes] : queues.deadLetterUrls[worker.consumesDeadLettersOf as QueueId];
-      const batchSize = worker.consumes ? (queueDefinitions.find((queue) => queue.id === worker.consumes)?.batchSize ?? 10) : 10;
       const handler = await loadWorker<(event: SQSEvent, context: Context) => Promise<SQSBatchResponse>>(worker.entry);
+      const lanes = new Map<string, { running: number; waiting: Message[] }>();
+      let inFlight = 0;
+      const run = async (message: Message, lane: { running: number; waiting: Message[] }): Promise<void> => {
+        try {
+          const result = await handler(toSqsEvent([message], queueUrl), invocationContext(worker, message.MessageId ?? 'local'));
+          if (result.batchItemFailures.length === 0) await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
+        } catch (error) {
+          if (running) console.error(`local consumer of ${worker.consumes ?? worker.consumesDeadLettersOf}: ${(error as Error).message}`);
+        }
+        const next = running ? lane.waiting.shift() : undefined;
+        if (next) return run(next, lane);
+        lane.running--;
+        inFlight--;
+      };
+      const dispatch = (message: Message) => {
+        const group = groupOf(message);
+        const lane = lanes.get(group) ?? { running: 0, waiting: [] };
+        lanes.set(group, lane);
+        if (lane.running >= GROUP_CONCURRENCY) return lane.waiting.push(message);
+        lane.running++;
+        inFlight++;
+        void run(message, lane).finally(() => {
+          if (lane.running === 0 && lane.waiting.length === 0) lanes.delete(group);
+        });
+      };
       while (running) {
         try {
-          const { Messages = [] } = await client.send(
-            new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: batchSize, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
-          );
-          if (Messages.length === 0) continue;
-          const result = await handler(toSqsEvent(Messages, queueUrl), invocationContext(worker, Messages[0]?.MessageId ?? 'local'));
-          const failed = new Set(result.batchItemFailures.map((failure) => failure.itemIdentifier));
-          for (const message of Messages) {
-            if (!failed.has(message.MessageId as string)) await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
+          if (inFlight >= TOTAL_IN_FLIGHT) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+            continue;
           }
+          const { Messages = [] } = await client.send(
+            new ReceiveMessageCommand({ QueueUrl: queueUrl, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, MessageSystemAttributeNames: ['All'] }),
+          );
+          Messages.forEach(dispatch);
         } catch (error) {
           if (running) console.error(`local consumer of ${worker.consumes}: ${(error as Error).message}`);
           await new Promise((resolve) => setTimeout(resolve, 500));
@@ -115,8 +182,8 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
     });
   return async () => {
     running = false;
-    // a long audience-job run is not waited for: like a Lambda stopped mid-run, its job resumes from its checkpoint
-    await Promise.race([Promise.allSettled(loops), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+    // a run in flight is not waited for: like a Lambda stopped mid-run, its message comes back and its job resumes from its checkpoint
+    await Promise.race([Promise.allSettled(loops), new Promise((resolve) => setTimeout(resolve, 1_500).unref())]);
   };
 }
 

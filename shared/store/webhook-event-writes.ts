@@ -30,7 +30,8 @@ function updateWhilePending(ref: WebhookEventRef, update: string, values: Record
   );
 }
 
-const clearPending = (ref: WebhookEventRef) =>
+/** Removes the event's pending marker (the sweep then never queues it again). */
+export const clearPending = (ref: WebhookEventRef) =>
   documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}` } }));
 
 /**

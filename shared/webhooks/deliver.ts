@@ -4,7 +4,7 @@ import { config } from '../config.ts';
 import { log } from '../http/logger.ts';
 import { disableWebhook } from '../store/tenant-settings-writes.ts';
 import { loadTenantSettings, openWebhookSecret } from '../store/tenant-settings.ts';
-import { abandonWebhookEvent, markPending, recordAttempt } from '../store/webhook-event-writes.ts';
+import { abandonWebhookEvent, clearPending, markPending, recordAttempt } from '../store/webhook-event-writes.ts';
 import { loadWebhookEvent, type WebhookEventRef } from '../store/webhook-events.ts';
 import { subscribed } from './subscription.ts';
 import { postWebhook } from './post.ts';
@@ -17,7 +17,11 @@ import { postWebhook } from './post.ts';
  */
 export async function attemptDelivery(ref: WebhookEventRef): Promise<{ retryAfterSeconds?: number }> {
   const event = await loadWebhookEvent(ref);
-  if (!event || event.status !== 'pending') return {}; // done already: a duplicate message
+  if (!event || event.status !== 'pending') {
+    // done already (a duplicate message), or a marker whose writer crashed before the event or before clearing it: never swept again
+    await clearPending(ref);
+    return {};
+  }
   const settings = await loadTenantSettings(ref.tenantId);
   const now = clock.now();
   const attemptedAt = new Date(now).toISOString();

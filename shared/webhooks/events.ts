@@ -6,11 +6,7 @@ import { storeWebhookEvent } from '../store/webhook-event-writes.ts';
 import type { WebhookEvent } from '../store/webhook-events.ts';
 import { subscribed } from './subscription.ts';
 
-/**
- * Writes an event to the store, pending, to be queued by the sweep once `dueInMs` has passed. Alone
- * (due at once) it serves the rare events of request paths that should not carry the queue's client
- * (a platform refusing a grant): they reach the tenant within one sweep interval instead of at once.
- */
+/** Writes an event to the store, pending: the sweep queues it again if it is still pending `dueInMs` from now. */
 export async function recordWebhookEvent(tenantId: string, type: WebhookEventType, data: Record<string, unknown>, dueInMs = 0): Promise<WebhookEvent | undefined> {
   const { webhook } = await loadTenantSettings(tenantId);
   if (!subscribed(webhook, type)) return undefined;
