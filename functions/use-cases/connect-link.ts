@@ -7,9 +7,10 @@ import { InvalidRequest, PlatformAuthExpired, type Platform } from '../../shared
 import type { BrowserAnswer, BrowserRequest } from '../../shared/http/browser-route.ts';
 import { log } from '../../shared/http/logger.ts';
 import { addGrantHolder, completeLink, removeGrantHolder, saveAttempt, saveLink, saveSelection, spendAttempt, spendSelection } from '../../shared/store/connect-link-writes.ts';
-import { findLink, type ConnectAttempt } from '../../shared/store/connect-links.ts';
+import { findAttempt, findLink, type ConnectAttempt } from '../../shared/store/connect-links.ts';
 import {
-  backWithError, BINDING_PATTERN, bindingCookieName, pendingSelection, publicBase, returnUrl, sameBrowser, secureCookies, unknownLink, untied, type Destination,
+  backWithError, BINDING_PATTERN, bindingCookieName, pendingSelection, publicBase, returnNotAllowed, returnStillAllowed, returnUrl, sameBrowser, secureCookies, unknownLink, untied,
+  type Destination,
 } from './connect-outcome.ts';
 import { open, seal } from '../../shared/store/sealing.ts';
 import { loadTenantSettings } from '../../shared/store/tenant-settings.ts';
@@ -61,6 +62,7 @@ export async function startConsent({ pathParameters, cookies }: BrowserRequest):
   const linkId = pathParameters.linkId ?? '';
   const link = /^[A-Za-z0-9_-]{24}$/.test(linkId) ? await findLink(linkId) : undefined;
   if (!link) return unknownLink();
+  if (!(await returnStillAllowed(link))) return returnNotAllowed();
   if (link.completedAt || clock.now() > link.validUntil) return backWithError(link, 'expired');
   const flow = connectFlows[link.platform];
   const existing = cookies.get(bindingCookieName());
@@ -90,9 +92,13 @@ export async function finishCallback({ pathParameters, query, cookies, budget }:
   const state = query.get('state');
   if (!flow || !state || state.length > MAX_STATE_LENGTH) return untied();
   const stateHash = hashOf(state);
+  // checked before the state is spent: a callback from another platform (a mix-up) or another browser (a
+  // forged or stolen consent URL) is not ours to act on and must not cancel the person's own attempt
+  const found = await findAttempt(stateHash);
+  if (!found || found.platform !== platform || !sameBrowser(cookies, found.bindingHash)) return untied();
+  if (!(await returnStillAllowed(found))) return returnNotAllowed();
   const spent = await spendAttempt(stateHash);
-  // a state of another platform's callback (a mix-up) or another browser (a forged callback) is not ours to act on
-  if (!spent || spent.attempt.platform !== platform || !sameBrowser(cookies, spent.attempt.bindingHash)) return untied();
+  if (!spent) return untied();
   const { attempt, firstUse } = spent;
   if (!firstUse || clock.now() > attempt.validUntil) return backWithError(attempt, 'expired');
   const link = await findLink(attempt.linkId);
@@ -142,8 +148,13 @@ async function connect(attempt: Destination & Pick<ConnectAttempt, 'tenantId' | 
   // holder first: a crash between the two leaves a holder too many (a revocation skipped), never a grant revoked under a live connection
   await addGrantHolder(attempt.platform, grantRef, user.tenantId, user.userId);
   const { replacedGrantRef } = await saveLinkedConnection(user, attempt.platform, fields, grant.secrets);
-  if (replacedGrantRef && replacedGrantRef !== grantRef) await removeGrantHolder(attempt.platform, replacedGrantRef, user.tenantId, user.userId);
-  await emitWebhookEvent(user.tenantId, 'connection.connected', { userId: user.userId, platform: attempt.platform, status: 'active' });
+  // the connection is stored: whatever fails after this, the person goes back to the tenant as connected, never to an error page
+  try {
+    if (replacedGrantRef && replacedGrantRef !== grantRef) await removeGrantHolder(attempt.platform, replacedGrantRef, user.tenantId, user.userId);
+    await emitWebhookEvent(user.tenantId, 'connection.connected', { userId: user.userId, platform: attempt.platform, status: 'active' });
+  } catch (failure) {
+    log().error('connection stored, but a step after it failed', { platform: attempt.platform, error: (failure as Error).name });
+  }
   log().info('connection made through a link', { platform: attempt.platform });
   return { redirect: returnUrl(attempt, { status: 'connected' }) };
 }
@@ -161,6 +172,7 @@ export async function completePicker(request: BrowserRequest): Promise<BrowserAn
     const problem = accountOk ? 'Choose one of the listed Pages.' : 'Choose one of the available ad accounts.';
     return { status: 400, html: pickerPage({ attemptId: selection.attemptId, platform: selection.platform, accounts: grant.accounts, pages: grant.pages, problem }) };
   }
+  if (!(await returnStillAllowed(selection))) return returnNotAllowed();
   if (!(await spendSelection(selection.attemptId))) return backWithError(selection, 'expired');
   return connect(selection, grant, accountId, grant.pages.length > 0 ? pageId : undefined);
 }

@@ -5,7 +5,9 @@ import { hashOf } from '../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../shared/connect/pages.ts';
 import { problemPage, type BrowserAnswer, type BrowserRequest } from '../../shared/http/browser-route.ts';
 import { findSelection, type ConnectAttempt, type PendingSelection } from '../../shared/store/connect-links.ts';
+import { redirectUriProblems } from '../../shared/schemas/tenant.ts';
 import { open } from '../../shared/store/sealing.ts';
+import { loadTenantSettings } from '../../shared/store/tenant-settings.ts';
 
 /**
  * What every connect route answers a browser with, and the picker page: reads only, so the picker's
@@ -32,6 +34,15 @@ export function returnUrl(destination: Destination, outcome: { status: 'connecte
 export const backWithError = (destination: Destination, error: ConnectError): BrowserAnswer => ({ redirect: returnUrl(destination, { status: 'error', error }) });
 export const unknownLink = () => problemPage(400, 'Link not valid', 'This connect link is not valid. Ask the application that sent you for a new one.');
 export const untied = () => problemPage(400, 'Sign-in not recognised', 'This sign-in cannot be tied to a connect link started in this browser. Start again from the application that sent you.');
+
+export const returnNotAllowed = () =>
+  problemPage(400, 'Sign-in not completed', 'The application that sent you no longer accepts this way back, so nothing was connected. Start again from the application that sent you.');
+
+/** Whether the tenant still lists the destination's redirect URI (it may have removed it since the link was made), and it is one we can send a browser to. */
+export async function returnStillAllowed(destination: Destination & { tenantId: string }): Promise<boolean> {
+  const { redirectUris } = await loadTenantSettings(destination.tenantId);
+  return redirectUris.includes(destination.redirectUri) && redirectUriProblems(destination.redirectUri).length === 0;
+}
 
 export const sameBrowser = (cookies: Map<string, string>, bindingHash: string) => {
   const binding = cookies.get(bindingCookieName());

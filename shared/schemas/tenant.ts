@@ -23,18 +23,32 @@ function parsedUrl(value: string): URL | undefined {
   }
 }
 
+/**
+ * What is wrong with a connect link's return address, if anything. It is compared as an exact string
+ * and sent in a Location header, so it must be printable ASCII as given: a host in another script is
+ * written in its punycode (xn--) form, other characters percent-encoded; CR, LF and every other control
+ * character are refused, as are credentials, a fragment (RFC 6749 §3.1.2) and any scheme but https:
+ * (http: only for localhost or 127.0.0.1).
+ */
+export function redirectUriProblems(value: string): string[] {
+  if (value.length > 2048) return ['must be at most 2048 characters'];
+  if (!/^[\x21-\x7e]+$/.test(value)) return ['must be printable ASCII: no spaces, control characters (CR, LF) or other characters; write an international host in its punycode (xn--) form and percent-encode the rest'];
+  const url = parsedUrl(value);
+  if (!url) return ['must be an absolute URL'];
+  const problems: string[] = [];
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))) problems.push('must use https: (http: only for localhost or 127.0.0.1)');
+  if (!url.hostname) problems.push('must name a host');
+  if (url.hash || value.includes('#')) problems.push('must not have a fragment (RFC 6749 §3.1.2)');
+  if (url.username || url.password || value.slice(url.protocol.length + 2).split(/[/?]/, 1)[0]?.includes('@')) problems.push('must not carry credentials');
+  return problems;
+}
+
 /** A connect link's return address: compared as an exact string, so it is kept exactly as given. */
 export const redirectUriSchema = z
   .string()
   .max(2048)
   .superRefine((value, context) => {
-    const url = parsedUrl(value);
-    if (!url) return context.addIssue({ code: 'custom', message: 'must be an absolute URL' });
-    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))) {
-      context.addIssue({ code: 'custom', message: 'must use https: (http: only for localhost or 127.0.0.1)' });
-    }
-    if (url.hash || value.includes('#')) context.addIssue({ code: 'custom', message: 'must not have a fragment (RFC 6749 §3.1.2)' });
-    if (url.username || url.password) context.addIssue({ code: 'custom', message: 'must not carry credentials' });
+    for (const message of redirectUriProblems(value)) context.addIssue({ code: 'custom', message });
   });
 
 /** The webhook URL's form; whether its host resolves to an address we may call is checked when it is set and at every delivery. */

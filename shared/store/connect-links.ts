@@ -56,6 +56,8 @@ export async function getItem<T>(key: { pk: string; sk: string }): Promise<T | u
 }
 
 export const findLink = (linkId: string) => getItem<ConnectLink>(linkKey(linkId));
+/** A one-time state's attempt, read without spending it. */
+export const findAttempt = (stateHash: string) => getItem<ConnectAttempt & { spentAt?: string }>(attemptKey(stateHash));
 
 export async function findSelection(attemptId: string): Promise<(PendingSelection & { spentAt?: string }) | undefined> {
   return getItem<PendingSelection & { spentAt?: string }>(selectionKey(attemptId));
