@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 
 /** `npm start`'s local stack in a child process, so what drives it does not share its CPU time. */
 export interface StackProcess {
@@ -9,7 +8,7 @@ export interface StackProcess {
 }
 
 export async function startStackProcess(env: NodeJS.ProcessEnv): Promise<StackProcess> {
-  const child: ChildProcess = spawn(join('node_modules', '.bin', 'tsx'), ['infra/local/main.ts'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {

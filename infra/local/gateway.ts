@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { clock } from '../../shared/clock.ts';
-import { TOO_LARGE_FOR_A_REQUEST } from '../../shared/http/middleware/multipart-body.ts';
+import { tooLargeForARequest } from '../../shared/http/middleware/multipart-body.ts';
 import { fallbackRoute, findRoute, type Route } from '../../functions/routes.ts';
 
 /**
@@ -150,7 +150,7 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   const { route, pathParameters } = findRoute(method, path);
   const event = buildEvent(request, body, route ? `${route.method} ${route.path}` : '$default', pathParameters);
   if (Buffer.byteLength(JSON.stringify(event)) > LAMBDA_PAYLOAD_LIMIT_BYTES) {
-    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', TOO_LARGE_FOR_A_REQUEST);
+    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', tooLargeForARequest(request.headers['content-type']));
   }
   const result = await invoke(route ?? fallbackRoute, event);
   if (!result) return sendEnvelope(response, 500, 'INTERNAL', 'The operation did not finish in time.');

@@ -21,11 +21,17 @@ Try:
 Ctrl-C stops everything.
 `);
 
+/** However much is in flight (a job mid-batch, a hanging receiver), the process is gone within this. */
+const STOP_DEADLINE_MS = 4_000;
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
-  if (stopping) return;
+  if (stopping) process.exit(1); // a second Ctrl-C: at once
   stopping = true;
   console.log(`\n${signal} received; stopping.`);
+  setTimeout(() => {
+    console.log('stopped with work in flight; it resumes from its checkpoint at the next start.');
+    process.exit(1);
+  }, STOP_DEADLINE_MS).unref();
   await stack.stop();
   process.exit(0);
 }

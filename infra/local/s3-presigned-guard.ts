@@ -9,10 +9,10 @@ import { clock } from '../../shared/clock.ts';
  * signatures, so a presigned URL would accept any body, any time. This checks a presigned request as
  * S3 does before handing it on: the signature recomputed with the SDK's own signer over the request
  * as it arrived (a body of another length or type than the signed one fails, like S3's
- * SignatureDoesNotMatch), and its expiry against the stack's clock (tests move it). Everything else
- * (the SDK's own header-signed calls) passes through. Browser preflights for PUT are answered, as the
- * cloud bucket's CORS rule does. Written here because no S3 emulator on npm checks presigned
- * signatures.
+ * SignatureDoesNotMatch), and its expiry against the stack's clock (tests move it). The SDK's own
+ * header-signed calls are checked too, so nothing unsigned can list, read or overwrite a staged file,
+ * and a read's `If-Match` is honoured (s3rver ignores it). Browser preflights for PUT are answered, as
+ * the cloud bucket's CORS rule does. Written here because no S3 emulator on npm checks signatures.
  */
 const bytesOf = (data: string | ArrayBuffer | ArrayBufferView) =>
   typeof data === 'string' ? data : ArrayBuffer.isView(data) ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength) : new Uint8Array(data);
@@ -83,6 +83,58 @@ export async function presignedRequestProblem(
   return undefined;
 }
 
+const AUTHORIZATION = /^AWS4-HMAC-SHA256 Credential=([^/]+)\/(\d{8})\/([^/]+)\/s3\/aws4_request, ?SignedHeaders=([a-z0-9;-]+), ?Signature=([0-9a-f]{64})$/;
+
+/**
+ * The problem with a header-signed request (the SDK's own calls), or undefined when S3 would take it:
+ * the signature recomputed over the signed headers as they arrived. The body is not hashed again (its
+ * hash is the signed `x-amz-content-sha256` header); what this keeps out is any request made without
+ * the stack's credentials.
+ */
+export async function signedRequestProblem(
+  request: { method: string; path: string; host: string; headers: Record<string, string | string[] | undefined> },
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): Promise<{ status: number; code: string; message: string } | undefined> {
+  const parts = AUTHORIZATION.exec(String(request.headers.authorization ?? ''));
+  if (!parts) return { status: 403, code: 'AccessDenied', message: 'Requests must be signed (AWS Signature Version 4)' };
+  const [, accessKeyId, , region, signedList, signature] = parts as unknown as [string, string, string, string, string, string];
+  if (accessKeyId !== credentials.accessKeyId) return { status: 403, code: 'InvalidAccessKeyId', message: 'The access key is not known' };
+  const amzDate = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(String(request.headers['x-amz-date'] ?? ''));
+  if (!amzDate) return { status: 403, code: 'AccessDenied', message: 'x-amz-date is missing' };
+  const signingDate = new Date(Date.UTC(+amzDate[1]!, +amzDate[2]! - 1, +amzDate[3]!, +amzDate[4]!, +amzDate[5]!, +amzDate[6]!));
+  const signedHeaders = signedList.split(';');
+  const headers: Record<string, string> = {};
+  for (const name of signedHeaders) {
+    const value = name === 'host' ? request.host : request.headers[name];
+    if (value === undefined) return { status: 403, code: 'SignatureDoesNotMatch', message: `The signed header ${name} is missing` };
+    headers[name] = String(value);
+  }
+  const url = new URL(request.path, `http://${request.host}`);
+  const query: Record<string, string> = {};
+  for (const [name, value] of url.searchParams) query[name] = value;
+  const [hostname, port] = request.host.split(':');
+  const signer = new SignatureV4({ service: 's3', region, credentials, sha256: Sha256, uriEscapePath: false, applyChecksum: true });
+  const expected = await signer.sign(
+    { method: request.method, protocol: 'http:', hostname: hostname as string, port: port ? Number(port) : undefined, path: url.pathname, query, headers },
+    { signingDate, signableHeaders: new Set(signedHeaders) },
+  );
+  const expectedSignature = /Signature=([0-9a-f]{64})/.exec(String(expected.headers.authorization ?? ''))?.[1];
+  if (expectedSignature !== signature) return { status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided.' };
+  return undefined;
+}
+
+/** S3's `If-Match` on a read, which s3rver ignores: the object's current ETag, asked of s3rver first. */
+function currentEtag(s3Port: number, path: string): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const head = forward({ host: '127.0.0.1', port: s3Port, method: 'HEAD', path: path.split('?')[0] }, (answer) => {
+      answer.resume();
+      resolve(answer.statusCode === 200 ? String(answer.headers.etag ?? '') : undefined);
+    });
+    head.on('error', () => resolve(undefined));
+    head.end();
+  });
+}
+
 export async function startPresignedGuard(s3Port: number, credentials: { accessKeyId: string; secretAccessKey: string }): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
     void (async () => {
@@ -91,12 +143,16 @@ export async function startPresignedGuard(s3Port: number, credentials: { accessK
         return response.end();
       }
       const path = incoming.url ?? '/';
-      if (path.includes('X-Amz-Algorithm=')) {
-        const problem = await presignedRequestProblem({ method: incoming.method ?? 'GET', path, host: incoming.headers.host ?? '', headers: incoming.headers }, credentials, clock.now());
-        if (problem) {
-          incoming.resume();
-          return s3Error(response, problem.status, problem.code, problem.message);
-        }
+      const request = { method: incoming.method ?? 'GET', path, host: incoming.headers.host ?? '', headers: incoming.headers };
+      const problem = path.includes('X-Amz-Algorithm=') ? await presignedRequestProblem(request, credentials, clock.now()) : await signedRequestProblem(request, credentials);
+      if (problem) {
+        incoming.resume();
+        return s3Error(response, problem.status, problem.code, problem.message);
+      }
+      const ifMatch = incoming.headers['if-match'];
+      if ((incoming.method === 'GET' || incoming.method === 'HEAD') && typeof ifMatch === 'string' && ifMatch !== '*' && (await currentEtag(s3Port, path)) !== ifMatch) {
+        incoming.resume();
+        return s3Error(response, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
       }
       const upstream = forward({ host: '127.0.0.1', port: s3Port, method: incoming.method, path, headers: incoming.headers }, (answer) => {
         response.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...(path.includes('X-Amz-Algorithm=') ? { 'access-control-allow-origin': '*' } : {}) });

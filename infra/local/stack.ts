@@ -84,7 +84,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const holder = runningStackPid(dataDir);
   if (holder) throw new Error(`Another local stack (pid ${holder}) is using ${dataDir}; stop it or set DATA_DIR.`);
   writeFileSync(join(dataDir, PID_FILE), String(process.pid));
-  const closers: Array<() => Promise<unknown>> = [async () => rmSync(join(dataDir, PID_FILE), { force: true })];
+  // the pid file goes with the process, however it ends (process.exit from a signal handler, a stop)
+  const removePidFile = () => {
+    if (existsSync(join(dataDir, PID_FILE)) && readFileSync(join(dataDir, PID_FILE), 'utf8') === String(process.pid)) rmSync(join(dataDir, PID_FILE), { force: true });
+  };
+  process.once('exit', removePidFile);
+  const closers: Array<() => Promise<unknown>> = [async () => removePidFile()];
 
   try {
     const dynamo = await startDynalite(join(dataDir, 'dynamodb'));

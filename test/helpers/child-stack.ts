@@ -19,13 +19,14 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export interface ChildStack {
   url: string;
   output: () => string;
-  stop: () => Promise<number | null>;
-  /** SIGKILL to the stack's own process (tsx runs it as a child of its own), as a crash would */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  /** SIGKILL to the stack's process, as a crash would */
   kill: () => Promise<void>;
 }
 
 export async function startChildStack(dataDir: string, apiKey: string, extraEnv: Record<string, string> = {}): Promise<ChildStack> {
-  const child: ChildProcess = spawn(tsx, ['infra/local/main.ts'], {
+  // as `npm start` runs it: one process, tsx as a loader
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
     cwd: projectRoot,
     env: cleanEnv({ PORT: '0', DATA_DIR: dataDir, LOCAL_API_KEY: apiKey, LOG_LEVEL: 'DEBUG', ...extraEnv }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -49,8 +50,8 @@ export async function startChildStack(dataDir: string, apiKey: string, extraEnv:
   return {
     url,
     output: () => output,
-    stop: async () => {
-      child.kill('SIGINT');
+    stop: async (signal: NodeJS.Signals = 'SIGINT') => {
+      child.kill(signal);
       return exited;
     },
     kill: async () => {
