@@ -4,11 +4,14 @@ import { requestIdOf } from '../shared/http/middleware/tracing.ts';
 import { errorResponse, type HttpResponse } from '../shared/http/response.ts';
 import { findRoute } from './routes.ts';
 
-/** The catch-all route: 404 for an unknown path, 405 for a known path with another method. */
+/** The catch-all route: 404 for an unknown path (pointing to /docs), 405 for a known path with another method. */
 export async function handler(event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> {
   const { method, path } = event.requestContext.http;
   const { allowed } = findRoute(method, path);
-  const error = allowed.length > 0 ? new MethodNotAllowed(allowed) : new NotFound(`There is no operation at ${method} ${path}.`);
+  const error =
+    allowed.length > 0
+      ? new MethodNotAllowed(allowed)
+      : new NotFound(`There is no operation at ${method} ${path}. Every operation is listed at GET /docs (the OpenAPI document: GET /openapi.json).`);
   const response = errorResponse(error);
   response.headers['x-request-id'] = requestIdOf(event, context);
   return response;

@@ -16,10 +16,22 @@ import { DEFAULT_DATA_DIR, runningStackPid } from './local/stack.ts';
  * Store: DynamoDB as the AWS SDK is configured (region, credentials) when TABLE_NAME is set, the
  * deployed table's name; otherwise the local data folder (DATA_DIR), with `npm start` stopped.
  */
-const USAGE = `usage: npm run admin -- create-api-key --tenant <name>
-       npm run admin -- list-api-keys
-       npm run admin -- revoke-api-key --key-id <id>
-       npm run admin -- refresh-connections`;
+const COMMANDS: Record<string, string> = {
+  'create-api-key': `npm run admin -- create-api-key --tenant <name>
+  Creates a tenant and its API key; prints {"tenantId","apiKey"}. The key is shown this once.`,
+  'list-api-keys': `npm run admin -- list-api-keys
+  Lists every key's id, tenant and creation date, never a key.`,
+  'revoke-api-key': `npm run admin -- revoke-api-key --key-id <id>
+  Requests with that key fail from then on (after the key cache of at most 30 s).`,
+  'refresh-connections': `npm run admin -- refresh-connections
+  One run of the connection lifecycle: renews, checks and marks every connection.`,
+};
+const USAGE = `usage: npm run admin -- <command> [options]   (npm run admin -- <command> --help for one)
+
+${Object.values(COMMANDS).join('\n\n')}
+
+Store: the local data folder (DATA_DIR, default .data) with \`npm start\` stopped, or DynamoDB as the AWS SDK
+is configured when TABLE_NAME is set (a deployed stage's table).`;
 
 function fail(message: string): never {
   console.error(message);
@@ -43,12 +55,19 @@ async function openLocalStore(): Promise<() => Promise<void>> {
 }
 
 async function main(): Promise<void> {
-  const { positionals, values } = parseArgs({
-    allowPositionals: true,
-    options: { tenant: { type: 'string' }, 'key-id': { type: 'string' } },
-  });
+  let parsed;
+  try {
+    parsed = parseArgs({ allowPositionals: true, options: { tenant: { type: 'string' }, 'key-id': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (error) {
+    fail(`${(error as Error).message}\n\n${USAGE}`);
+  }
+  const { positionals, values } = parsed;
   const command = positionals[0];
-  if (!command || !['create-api-key', 'list-api-keys', 'revoke-api-key', 'refresh-connections'].includes(command)) fail(USAGE);
+  if (values.help || command === 'help') {
+    console.log(command && COMMANDS[command] ? COMMANDS[command] : USAGE);
+    return;
+  }
+  if (!command || !COMMANDS[command]) fail(USAGE);
 
   const close = process.env.TABLE_NAME ? async () => undefined : await openLocalStore();
   const keys = await import('../shared/store/api-keys.ts');

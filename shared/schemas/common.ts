@@ -1,11 +1,15 @@
 import * as z from 'zod';
 
-/** Identifiers we store and put in keys: printable, no separators of our own key scheme. */
+/**
+ * Identifiers we store and put in keys and storage paths: letters, digits and . _ : @ -, no separators of
+ * our own key scheme, no slash or control character, and not `.` or `..` (a path segment of their own).
+ */
 export const userIdSchema = z
   .string()
   .min(1)
   .max(128)
   .regex(/^[A-Za-z0-9._:@-]+$/, 'must contain only letters, digits and . _ : @ -')
+  .refine((value) => value !== '.' && value !== '..', 'must not be . or ..')
   .describe('The user the operation acts for, as created with create_user.');
 
 export const paginationSchema = z

@@ -20,7 +20,7 @@ export const professionalConnectionSchema = z.object({
   adAccountId: numericIdSchema('adAccountId', { prefix: 'urn:li:sponsoredAccount:' }).describe('Sponsored ad account id, bare or as a URN.'),
 });
 
-export const connectionsSchema = z.object({
+export const connectionsSchema = z.strictObject({
   social: socialConnectionSchema.optional(),
   searchads: searchadsConnectionSchema.optional(),
   professional: professionalConnectionSchema.optional(),

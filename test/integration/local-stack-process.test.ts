@@ -159,6 +159,17 @@ describe('the local stack and the admin CLI as processes', () => {
   it('rejects an unknown command with its usage', async () => {
     const admin = await runAdmin(dataDir, ['drop-everything']);
     expect(admin.code).toBe(2);
-    expect(admin.stderr).toContain('usage: npm run admin -- create-api-key --tenant <name>');
+    expect(admin.stderr).toContain('usage: npm run admin -- <command>');
+    expect(admin.stderr).toContain('npm run admin -- create-api-key --tenant <name>');
+  });
+
+  it('answers --help, for the CLI and for each command, with its usage and exit 0', async () => {
+    const help = await runAdmin(dataDir, ['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('npm run admin -- refresh-connections');
+    const one = await runAdmin(dataDir, ['revoke-api-key', '--help']);
+    expect(one.code).toBe(0);
+    expect(one.stdout).toContain('revoke-api-key --key-id <id>');
+    expect(one.stdout).not.toContain('create-api-key');
   });
 });

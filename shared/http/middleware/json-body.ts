@@ -36,7 +36,8 @@ export function jsonBody(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown,
       const contentType = header(request.event, 'content-type') ?? '';
       if (!JSON_CONTENT_TYPE.test(contentType)) throw new UnsupportedMediaType('application/json');
       const { body, isBase64Encoded } = request.event;
-      const text = body === undefined ? '' : isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+      const raw = body === undefined ? '' : isBase64Encoded ? Buffer.from(body, 'base64').toString('utf8') : body;
+      const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw; // a UTF-8 byte order mark, as some clients write: not part of the JSON
       if (text.trim() === '') throw new InvalidRequest('The request body is empty; send a JSON object.');
       if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
         throw new InvalidRequest(`The request body nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`, [

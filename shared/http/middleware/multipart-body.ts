@@ -14,7 +14,13 @@ export type { UploadedFile } from '../multipart-form.ts';
  * base64-encoded (4/3 larger), so a form tops out near 4.5 MB: the file may have 4 MB.
  */
 export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024;
-export const TOO_LARGE_FOR_A_REQUEST = `The request is larger than a function accepts: a multipart upload may carry a file of at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. Send a larger file with /uploads/create_upload (a URL to PUT it to, up to 1 GiB), then this operation with its uploadId as JSON.`;
+const TOO_LARGE_FOR_A_FORM = `The request is larger than a function accepts: a multipart upload may carry a file of at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. Send a larger file with /uploads/create_upload (a URL to PUT it to, up to 1 GiB), then this operation with its uploadId as JSON.`;
+/** The 413 text for a request a function cannot take, true to what was sent (a form's file, or another body). */
+export function tooLargeForARequest(contentType: string | undefined): string {
+  if (MULTIPART_CONTENT_TYPE.test(contentType ?? '')) return TOO_LARGE_FOR_A_FORM;
+  return 'The request body is larger than a function accepts (6 MB with its headers). No operation needs a body near that size; a contact list of any size goes through /uploads/create_upload and an uploadId.';
+}
+
 const MULTIPART_CONTENT_TYPE = /^multipart\/form-data\s*(;|$)/i;
 
 /**
