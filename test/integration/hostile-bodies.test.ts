@@ -39,9 +39,16 @@ describe('hostile bodies are answered 4xx', () => {
     const apiKey = await newTenant();
     const event = loadEvent('create-user.valid');
     event.headers['x-api-key'] = apiKey;
-    event.body = '{"__proto__": {"isAdmin": true, "userId": "x"}, "constructor": {"prototype": {"polluted": 1}}, "connections": {"__proto__": {"social": 1}}}';
+    event.body = '{"__proto__": {"isAdmin": true, "userId": "x"}, "constructor": {"prototype": {"polluted": 1}}, "connections": {}}';
     const response = await createUser(event, lambdaContext());
     expect(response.statusCode).toBe(200);
+    // inside connections, __proto__ is a key no platform has: refused like any unknown platform
+    const nested = loadEvent('create-user.valid');
+    nested.headers['x-api-key'] = apiKey;
+    nested.body = '{"connections": {"__proto__": {"social": 1}}}';
+    const refused = await createUser(nested, lambdaContext());
+    expect(refused.statusCode).toBe(400);
+    expect(JSON.parse(refused.body).results.details).toEqual([expect.objectContaining({ path: 'connections' })]);
     expect(Object.keys(Object.prototype)).toEqual([]);
     expect(({} as Record<string, unknown>).isAdmin).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
