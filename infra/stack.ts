@@ -4,10 +4,10 @@ import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-
 import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
-import { AttributeType, BillingMode, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
+import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
+import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
@@ -15,13 +15,13 @@ import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Queue, QueueEncryption } from 'aws-cdk-lib/aws-sqs';
 import { Rule, Schedule } from 'aws-cdk-lib/aws-events';
 import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
-import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
 import { callbackUrl } from '../shared/connect/flow.ts';
-import { grantsOf, type FunctionNeeds } from '../shared/function-declaration.ts';
+import { grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/function-declaration.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/queues.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
@@ -88,6 +88,7 @@ export class AdCampaignApiStack extends Stack {
         partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
         ...(definition.sortKey ? { sortKey: { name: definition.sortKey, type: AttributeType.STRING } } : {}),
         ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
+        ...(definition.streamsNewImages ? { stream: StreamViewType.NEW_IMAGE } : {}),
         billingMode: BillingMode.PAY_PER_REQUEST,
         pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
         encryption: TableEncryption.CUSTOMER_MANAGED,
@@ -190,7 +191,7 @@ export class AdCampaignApiStack extends Stack {
     );
     const publicBaseUrl = props.publicBaseUrl ?? this.api.apiEndpoint;
 
-    const makeFunction = (route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId; consumesDeadLettersOf?: QueueId }) => {
+    const makeFunction = (route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId; consumesDeadLettersOf?: QueueId; consumesStream?: StreamSelection }) => {
       const grants = grantsOf(route);
       const queueIds = [...grants.sendsTo, ...(route.consumes ? [route.consumes] : [])];
       const seals = grants.connectionKey;
@@ -240,7 +241,19 @@ export class AdCampaignApiStack extends Stack {
       // the event source grants receiving, deleting and ChangeMessageVisibility (the worker's retry delay)
       if (route.consumes) fn.addEventSource(new SqsEventSource(queueOf(route.consumes), { batchSize: queueDefinitionOf(route.consumes).batchSize, reportBatchItemFailures: true }));
       if (route.consumesDeadLettersOf) fn.addEventSource(new SqsEventSource(deadLetterQueues.get(route.consumesDeadLettersOf) as Queue, { batchSize: 10, reportBatchItemFailures: true }));
-      if (route.consumes || route.consumesDeadLettersOf) alarmAtLeast(this, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
+      if (route.consumesStream) {
+        const { pk, flag } = route.consumesStream;
+        fn.addEventSource(
+          new DynamoEventSource(main, {
+            startingPosition: StartingPosition.LATEST,
+            batchSize: 10,
+            reportBatchItemFailures: true,
+            retryAttempts: 10,
+            filters: [FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.isEqual(pk) } }, NewImage: { [flag]: { BOOL: FilterRule.isEqual(true) } } } })],
+          }),
+        );
+      }
+      if (route.consumes || route.consumesDeadLettersOf || route.consumesStream) alarmAtLeast(this, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
       if (seals) connectionKey.grantRead(fn);
       NagSuppressions.addResourceSuppressions(
         fn,

@@ -59,9 +59,19 @@ export interface FunctionDeclaration extends FunctionNeeds {
   browser?: { burstLimit: number; rateLimit: number };
 }
 
-/** A function that answers a queue or a schedule instead of HTTP (functions/workers/). */
+/**
+ * Items of the main table's stream a worker is handed: those written under the partition `pk` whose
+ * new image has `flag` true (a DynamoDB Streams filter in the cloud; a poll of that partition locally).
+ */
+export interface StreamSelection {
+  pk: string;
+  flag: string;
+}
+
+/** A function that answers a queue, a schedule or the table's stream instead of HTTP (functions/workers/). */
 export interface WorkerDeclaration extends FunctionNeeds {
   consumes?: QueueId;
+  consumesStream?: StreamSelection;
   /** the queue whose dead-letter queue it consumes (what the queue gave up on) */
   consumesDeadLettersOf?: QueueId;
   schedule?: ScheduleId;
@@ -101,8 +111,8 @@ export function grantsOf(needs: Partial<FunctionNeeds>): {
 } {
   const callsPlatforms = Boolean(needs.platform || needs.callsPlatforms);
   const sendsTo = new Set<QueueId>(needs.sendsTo ?? []);
-  // whatever calls a platform announces a refused grant (connection.reconnect_required) at once
-  if (callsPlatforms) sendsTo.add('WebhookDeliveries');
+  // the lifecycle and the connect routes announce what they find at once; a platform operation's rare event goes through the outbox relay
+  if (needs.callsPlatforms) sendsTo.add('WebhookDeliveries');
   return {
     writes: Boolean(needs.writes || callsPlatforms),
     scans: Boolean(needs.scansTable),

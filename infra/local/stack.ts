@@ -9,6 +9,7 @@ import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
 import { startConsumers, startLocalQueues, startSchedules } from './queues.ts';
+import { startStreamPollers } from './streams.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 import { startPresignedGuard } from './s3-presigned-guard.ts';
 import { queueDefinitions } from '../../shared/queues.ts';
@@ -188,6 +189,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     await sweepAudienceJobs({ afterRestart: true });
     const stopConsumers = startConsumers(queues, workers);
     closers.push(stopConsumers);
+    closers.push(startStreamPollers(workers));
     const stopSchedules = startSchedules(workers);
     closers.push(async () => stopSchedules());
     const receiver = await startWebhookReceiver(options.webhookReceiverPort ?? Number(process.env.WEBHOOK_RECEIVER_PORT ?? (port === 0 ? 0 : port + 1)));

@@ -10,6 +10,8 @@ export interface TableDefinition {
   sortKey?: string;
   /** epoch-seconds attribute that DynamoDB's TTL deletes */
   timeToLiveAttribute?: string;
+  /** the table streams each written item's new image (the webhook outbox relay reads it) */
+  streamsNewImages?: boolean;
 }
 
 /** Tenants, API-key hashes, users with their connections, optimization history, upload progress (single-table design). */
@@ -19,6 +21,7 @@ export const mainTable: TableDefinition = {
   partitionKey: 'pk',
   sortKey: 'sk',
   timeToLiveAttribute: 'expiresAt',
+  streamsNewImages: true,
 };
 
 /** Powertools idempotency records (its DynamoDB persistence layer's default attribute names). */

@@ -1,19 +1,24 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
-import { eventsPk, PENDING_PK, type DeliveryStatus, type WebhookEvent, type WebhookEventRef } from './webhook-events.ts';
+import { eventsPk, PENDING_PK, RELAY_FLAG, type DeliveryStatus, type WebhookEvent, type WebhookEventRef } from './webhook-events.ts';
 
-/** Storing webhook events and their delivery state (webhook-events.ts has the layout and the reads). */
-export async function storeWebhookEvent(event: WebhookEvent, dueAt: number): Promise<void> {
+/**
+ * Storing webhook events and their delivery state (webhook-events.ts has the layout and the reads).
+ * `relay`: the writer will not queue the event itself; the outbox relay does, from the table's stream.
+ */
+export async function storeWebhookEvent(event: WebhookEvent, dueAt: number, relay = false): Promise<void> {
   const { tenantId, sk, ...rest } = event;
   // the pending marker first: an event without one could never be swept
-  await markPending({ tenantId, sk }, dueAt);
+  await markPending({ tenantId, sk }, dueAt, relay);
   await documentStore().send(
     new PutCommand({ TableName: mainTableName(), Item: { pk: eventsPk(tenantId), sk, tenantId, ...rest }, ConditionExpression: 'attribute_not_exists(sk)' }),
   );
 }
 
-export async function markPending(ref: WebhookEventRef, dueAt: number): Promise<void> {
-  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}`, tenantId: ref.tenantId, eventSk: ref.sk, dueAt } }));
+export async function markPending(ref: WebhookEventRef, dueAt: number, relay = false): Promise<void> {
+  await documentStore().send(
+    new PutCommand({ TableName: mainTableName(), Item: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}`, tenantId: ref.tenantId, eventSk: ref.sk, dueAt, ...(relay ? { [RELAY_FLAG]: true } : {}) } }),
+  );
 }
 
 /** Applies `update` to the event only while it is pending (and `condition` holds); whether it did. */

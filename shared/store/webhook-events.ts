@@ -7,7 +7,8 @@ import { documentStore, mainTableName } from './client.ts';
  * Webhook events, written before they are queued so that none is lost:
  *   TENANT#<tenantId>#WEBHOOKS / EVENT#<created ms, 13 digits>#<id>  the event and its delivery state
  *   WEBHOOKS#PENDING / <tenantId>#<event sk>                        while it is pending: when it is due,
- *                                                                    so a sweep can queue it again
+ *                                                                    so a sweep can queue it again, and
+ *                                                                    `relay` when the relay should queue it
  */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
 
@@ -32,6 +33,8 @@ export interface WebhookEventRef {
 
 export const eventsPk = (tenantId: string) => `TENANT#${tenantId}#WEBHOOKS`;
 export const PENDING_PK = 'WEBHOOKS#PENDING';
+/** On a pending marker: its writer did not queue the event; the outbox relay (the table's stream) does. */
+export const RELAY_FLAG = 'relay';
 const PAGE_SIZE = 50;
 
 export async function loadWebhookEvent(ref: WebhookEventRef): Promise<WebhookEvent | undefined> {

@@ -12,7 +12,7 @@ import { queueDelivery } from './queue.ts';
  */
 export async function emitWebhookEvent(tenantId: string, type: WebhookEventType, data: Record<string, unknown>): Promise<WebhookEvent | undefined> {
   // queued at once, so the sweep waits its threshold before it queues the event again
-  const event = await recordWebhookEvent(tenantId, type, data, config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000);
+  const event = await recordWebhookEvent(tenantId, type, data, { dueInMs: config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000 });
   if (!event) return undefined;
   await queueDelivery({ tenantId, sk: event.sk }).catch((error: unknown) => {
     log().warn('webhook event stored but not queued; the sweep will queue it', { eventId: event.id, reason: (error as Error).name });

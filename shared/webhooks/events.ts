@@ -6,8 +6,16 @@ import { storeWebhookEvent } from '../store/webhook-event-writes.ts';
 import type { WebhookEvent } from '../store/webhook-events.ts';
 import { subscribed } from './subscription.ts';
 
-/** Writes an event to the store, pending: the sweep queues it again if it is still pending `dueInMs` from now. */
-export async function recordWebhookEvent(tenantId: string, type: WebhookEventType, data: Record<string, unknown>, dueInMs = 0): Promise<WebhookEvent | undefined> {
+/**
+ * Writes an event to the store, pending: the sweep queues it again if it is still pending `dueInMs`
+ * from now. With `relay`, the caller does not queue it: the outbox relay does, from the table's stream.
+ */
+export async function recordWebhookEvent(
+  tenantId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  options: { dueInMs: number; relay?: boolean },
+): Promise<WebhookEvent | undefined> {
   const { webhook } = await loadTenantSettings(tenantId);
   if (!subscribed(webhook, type)) return undefined;
   const now = clock.now();
@@ -24,6 +32,6 @@ export async function recordWebhookEvent(tenantId: string, type: WebhookEventTyp
     lastStatus: null,
     lastAttemptAt: null,
   };
-  await storeWebhookEvent(event, now + dueInMs);
+  await storeWebhookEvent(event, now + options.dueInMs, options.relay ?? false);
   return event;
 }

@@ -239,6 +239,17 @@ describe('queues, workers and schedules', () => {
     expect(bucket.Properties.CorsConfiguration.CorsRules).toEqual([{ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['content-type'], MaxAge: 3000 }]);
   });
 
+  it('streams the main table’s new images to the webhook outbox relay, filtered to the markers it must queue', () => {
+    const [[, table]] = resources(prod.template, 'AWS::DynamoDB::Table').filter(([id]) => id.startsWith('MainTable')) as [[string, Resource]];
+    expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    const streamSources = resources(prod.template, 'AWS::Lambda::EventSourceMapping').filter(([, mapping]) => mapping.Properties.StartingPosition === 'LATEST');
+    expect(streamSources).toHaveLength(1);
+    const [[, mapping]] = streamSources as [[string, Resource]];
+    expect(mapping.Properties.FunctionName.Ref).toMatch(/^relaywebhookevents|^RelayWebhookEvents|relay/i);
+    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({ dynamodb: { Keys: { pk: { S: ['WEBHOOKS#PENDING'] } }, NewImage: { relay: { BOOL: [true] } } } });
+    expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
+  });
+
   it('runs the sweep on its schedule, and only the functions that queue events may send to the queue', () => {
     const rules = resources(prod.template, 'AWS::Events::Rule');
     expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(1 hour)', 'rate(5 minutes)']);
