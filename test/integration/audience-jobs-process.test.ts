@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadAudiences } from '../../infra/local/sandbox/social.ts';
+import { createHash } from 'node:crypto';
+import { countedDigest, loadAudiences, memberDigest } from '../../infra/local/sandbox/social.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -39,12 +40,13 @@ async function post(path: string, body: unknown): Promise<any> {
 const fault = (body: unknown) => fetch(`${sandbox()}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** What the sandbox platform holds: its journal in the data folder, read as the sandbox reads it. */
-const storedAudiences = (): StoredAudience[] => [...loadAudiences(audiencesFile).values()].map((audience) => ({ ...audience, members: [...audience.members] })) as unknown as StoredAudience[];
+const storedAudiences = (): StoredAudience[] => [...loadAudiences(audiencesFile).values()].map((audience) => ({ ...audience, digest: countedDigest(audience) })) as unknown as StoredAudience[];
 
 interface StoredAudience {
   id: string;
   name: string;
-  members: string[];
+  memberCount: number;
+  digest: string;
   batches: Array<{ session: { session_id: number; batch_seq: number; last_batch_flag: boolean }; rows: number }>;
 }
 const storedAudience = (name: string) => storedAudiences().find((audience) => audience.name === name);
@@ -66,7 +68,8 @@ describe('an audience job survives a kill -9 of the worker', () => {
     expect(job).toMatchObject({ status: 'succeeded', progress: { rowsRead: rows, rowsSent: rows, batchesSent: 5 }, result: { num_received: rows, num_invalid_entries: 0 } });
 
     const audience = storedAudience('Kill test') as StoredAudience;
-    expect(new Set(audience.members).size).toBe(rows);
+    expect(audience.memberCount).toBe(rows);
+    expect(audience.digest).toBe(everyRowOnce(rows)); // every row, each once: none lost, none doubled
     const sequence = audience.batches.map((batch) => batch.session.batch_seq);
     expect([...new Set(sequence)]).toEqual([1, 2, 3, 4, 5]);
     expect(sequence.length - 5).toBeLessThanOrEqual(1); // at most the one unacknowledged batch, again
@@ -112,3 +115,7 @@ describe('a presigned URL', () => {
     expect(started.results.code).toBe('NOT_FOUND');
   });
 });
+
+/** What the platform holds when every row arrived exactly once: each e-mail's SHA-256 as a one-key row. */
+const everyRowOnce = (count: number) =>
+  memberDigest(Array.from({ length: count }, (_, index) => JSON.stringify([createHash('sha256').update(`killed.${index}@example.com`).digest('hex')])));

@@ -1,7 +1,8 @@
+import { createHash, createHmac } from 'node:crypto';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { presignedRequestProblem } from '../../infra/local/s3-presigned-guard.ts';
@@ -148,8 +149,43 @@ describe('the social sandbox’s audience journal', () => {
     const line = (changes: unknown[], batches: unknown[] = []) => JSON.stringify({ id: '1', accountId: '9', name: 'Ünïcode list', subtype: 'CUSTOM', sessions: [], batches, changes });
     writeFileSync(file, `${line([['a', 'x'], ['a', 'y']], [{ edge: 'users', method: 'POST', session: { batch_seq: 1 }, rows: 2 }])}\n${line([['d', 'x']])}\n${line([['a', 'z']]).slice(0, 40)}`);
     const audience = loadAudiences(file).get('1');
-    expect([...(audience?.members ?? [])]).toEqual(['y']);
+    expect(audience?.memberCount).toBe(1); // a journal of member changes (written before counts) is read as counts
     expect(audience?.batches).toHaveLength(1);
     expect(audience?.name).toBe('Ünïcode list');
+  });
+});
+
+describe('the social sandbox’s audience state is bounded', () => {
+  it('keeps counts, digests and a few recent members, not every row: the journal grows by the batch, and a batch sent again is counted once', async () => {
+    const { startSocialSandbox, countedDigest, memberDigest, loadAudiences } = await import('../../infra/local/sandbox/social.ts');
+    const { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } = await import('../../infra/local/sandbox/demo-data.ts');
+    const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'audiences.json');
+    const sandbox = await startSocialSandbox({ audiencesFile: file });
+    const token = DEMO_CONNECTIONS.social.accessToken;
+    const auth = { access_token: token, appsecret_proof: createHmac('sha256', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET).update(token).digest('hex') };
+    const post = async (path: string, params: Record<string, string>) => {
+      const response = await fetch(`${sandbox.url}/v26.0/${path}`, { method: 'POST', body: new URLSearchParams({ ...auth, ...params }) });
+      return (await response.json()) as Record<string, unknown>;
+    };
+    try {
+      const { id } = (await post(`act_${DEMO_CONNECTIONS.social.adAccountId}/customaudiences`, { name: 'Bounded', subtype: 'CUSTOM' })) as { id: string };
+      const rows = (batch: number) => Array.from({ length: 10_000 }, (_, index) => [createHash('sha256').update(`b${batch}.${index}@example.com`).digest('hex')]);
+      const send = (batch: number, last = false) =>
+        post(`${id}/users`, { payload: JSON.stringify({ schema: ['EMAIL'], data: rows(batch) }), session: JSON.stringify({ session_id: 7, batch_seq: batch, last_batch_flag: last }) });
+      await send(1);
+      await send(2);
+      await send(2); // the same batch again, as a worker that lost the answer sends it
+      await send(3, true);
+      const audience = loadAudiences(file).get(id);
+      expect(audience?.memberCount).toBe(30_000);
+      expect(audience?.recentMembers).toHaveLength(10);
+      expect(audience?.batches.map((batch) => [batch.session.batch_seq, batch.repeated ?? false])).toEqual([[1, false], [2, false], [2, true], [3, false]]);
+      const every = [1, 2, 3].flatMap((batch) => rows(batch).map((row) => JSON.stringify(row)));
+      expect(countedDigest(audience as NonNullable<typeof audience>)).toBe(memberDigest(every));
+      // four batches of 10,000 rows: a few kilobytes, where the rows themselves are 2.7 MB
+      expect(statSync(file).size).toBeLessThan(8_000);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

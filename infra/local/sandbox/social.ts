@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
 import { clock } from '../../../shared/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
@@ -75,15 +75,51 @@ interface UploadSessionState {
   replace: boolean;
 }
 
+/** One batch the audience received: its flags, its rows, and the valid members it brought. */
+export interface AudienceBatch {
+  edge: string;
+  method: string;
+  session: Record<string, unknown>;
+  rows: number;
+  /** valid rows (members added, or removed for DELETE) */
+  members: number;
+  /** an order-free fingerprint of those members (memberDigest): a batch sent again has the same one */
+  digest: string;
+  /** the same session and batch_seq arrived before: its members were not counted again */
+  repeated?: boolean;
+}
+
+/**
+ * An audience as the sandbox keeps it: bounded whatever the list's size. It counts its members rather
+ * than holding them (the platform matches and dedupes people; the sandbox counts valid rows, a batch
+ * sent again in its session once) and keeps only the newest few for a look.
+ */
 export interface CustomAudience {
   id: string;
   accountId: string;
   name: string;
   subtype: string;
-  members: Set<string>;
+  memberCount: number;
+  /** the newest members, at most RECENT_MEMBERS */
+  recentMembers: string[];
   sessions: Map<string, UploadSessionState>;
-  /** every batch the audience received, for tests: seq, flags and row count */
-  batches: Array<{ edge: string; method: string; session: Record<string, unknown>; rows: number }>;
+  /** every batch the audience received (a few hundred bytes each, whatever its rows) */
+  batches: AudienceBatch[];
+}
+
+const RECENT_MEMBERS = 10;
+const DIGEST_MODULUS = 1n << 64n;
+
+/** The digest of the members of every batch counted (a batch sent again is left out): the audience's members as they arrived. */
+export function countedDigest(audience: Pick<CustomAudience, 'batches'>): string {
+  return (audience.batches.filter((batch) => !batch.repeated && batch.method !== 'DELETE').reduce((sum, batch) => (sum + BigInt(`0x${batch.digest}`)) % DIGEST_MODULUS, 0n)).toString(16);
+}
+
+/** Sum, modulo 2^64, of the first 64 bits of each member's SHA-256: the same members give the same digest in any order. */
+export function memberDigest(members: Iterable<string>, start = 0n): string {
+  let sum = start;
+  for (const member of members) sum = (sum + BigInt(`0x${createHash('sha256').update(member).digest('hex').slice(0, 16)}`)) % DIGEST_MODULUS;
+  return sum.toString(16);
 }
 
 export interface SocialState {
@@ -324,7 +360,7 @@ const getNode: GraphHandler = (call, state, { node }) => {
       account_id: audience.accountId,
       name: audience.name,
       subtype: audience.subtype,
-      approximate_count_lower_bound: audience.members.size,
+      approximate_count_lower_bound: audience.memberCount,
       operation_status: { code: 200, description: 'Normal' },
     };
     return { status: 200, body: project(row, String(call.params.fields ?? 'id').split(',')) };
@@ -424,7 +460,7 @@ const createCustomAudience: GraphHandler = (call, state, { account }) => {
     return graphError(100, '(#100) Param customer_file_source must be one of {USER_PROVIDED_ONLY, PARTNER_PROVIDED_ONLY, BOTH_USER_AND_PARTNER_PROVIDED}');
   }
   const id = `1202105550000${String(10000 + state.audiences.size)}`;
-  state.audiences.set(id, { id, accountId: account as string, name, subtype: 'CUSTOM', members: new JournaledMembers(), sessions: new Map(), batches: [] });
+  state.audiences.set(id, { id, accountId: account as string, name, subtype: 'CUSTOM', memberCount: 0, recentMembers: [], sessions: new Map(), batches: [] });
   return withHeaders({ status: 200, body: { id } }, usageHeaders(account));
 };
 
@@ -470,9 +506,10 @@ function audienceUsers(edge: 'users' | 'usersreplace', method: 'POST' | 'DELETE'
     if (!upload) {
       upload = { received: 0, invalid: 0, lastBatchSeen: false, replace: edge === 'usersreplace' };
       audience.sessions.set(sessionId, upload);
-      if (edge === 'usersreplace') audience.members.clear();
+      if (edge === 'usersreplace') audience.memberCount = 0;
     }
-    audience.batches.push({ edge, method, session: session ?? {}, rows: rows.length });
+    const repeated = session !== undefined && audience.batches.some((seen) => String(seen.session.session_id) === sessionId && Number(seen.session.batch_seq ?? 1) === batchSeq);
+    const valid: string[] = [];
 
     const samples: Record<string, string> = {};
     let invalid = 0;
@@ -490,9 +527,12 @@ function audienceUsers(edge: 'users' | 'usersreplace', method: 'POST' | 'DELETE'
         if (Object.keys(samples).length < 100) samples[String(row[Math.max(0, badIndex)])] = String(schema[Math.max(0, badIndex)]);
         continue;
       }
-      const member = JSON.stringify(row);
-      if (method === 'DELETE') audience.members.delete(member);
-      else audience.members.add(member);
+      valid.push(JSON.stringify(row));
+    }
+    audience.batches.push({ edge, method, session: session ?? {}, rows: rows.length, members: valid.length, digest: memberDigest(valid), ...(repeated ? { repeated } : {}) });
+    if (!repeated) {
+      audience.memberCount = Math.max(0, audience.memberCount + (method === 'DELETE' ? -valid.length : valid.length));
+      if (method !== 'DELETE') audience.recentMembers = [...audience.recentMembers, ...valid.slice(-RECENT_MEMBERS)].slice(-RECENT_MEMBERS);
     }
     upload.received += rows.length;
     upload.invalid += invalid;
@@ -563,44 +603,29 @@ function debugToken(request: SandboxRequest, state: SocialState, appId: string, 
 const ID = '(?<node>[0-9]+)';
 const VERSION = '/(?<version>v[0-9]+\\.[0-9]+)';
 
-/** An audience's members, remembering what changed since the journal last wrote them. */
-class JournaledMembers extends Set<string> {
-  changes: Array<['a' | 'd', string] | ['c']> = [];
-  override add(member: string): this {
-    if (!this.has(member)) this.changes?.push(['a', member]);
-    return super.add(member);
-  }
-  override delete(member: string): boolean {
-    if (this.has(member)) this.changes.push(['d', member]);
-    return super.delete(member);
-  }
-  override clear(): void {
-    this.changes.push(['c']);
-    super.clear();
-  }
-}
-
-type JournaledAudience = CustomAudience & { members: JournaledMembers; journaledBatches?: number };
+type JournaledAudience = CustomAudience & { journaledBatches?: number };
 interface JournalLine {
   id: string;
   accountId: string;
   name: string;
   subtype: string;
   sessions: Array<[string, UploadSessionState]>;
-  batches: CustomAudience['batches'];
-  changes: JournaledMembers['changes'];
+  batches: AudienceBatch[];
+  memberCount?: number;
+  recentMembers?: string[];
+  /** journals written before counts: every member's change */
+  changes?: Array<['a' | 'd', string] | ['c']>;
 }
 
 /**
  * The audiences, kept across restarts of the local stack (the platform would not forget them): an
- * append-only journal, one line per audience a call changed, with its members' changes and new
- * batches, so that a batch costs its own size to keep, not the whole audience's.
+ * append-only journal, one line per audience a call changed, with its counts and its new batches, so a
+ * batch costs a few hundred bytes to keep, whatever its rows.
  */
 function journalAudiences(file: string, audiences: Map<string, CustomAudience>): void {
   let lines = '';
   for (const audience of audiences.values() as Iterable<JournaledAudience>) {
-    const { members } = audience;
-    if (audience.journaledBatches === audience.batches.length && members.changes.length === 0) continue;
+    if (audience.journaledBatches === audience.batches.length) continue;
     const line: JournalLine = {
       id: audience.id,
       accountId: audience.accountId,
@@ -608,10 +633,10 @@ function journalAudiences(file: string, audiences: Map<string, CustomAudience>):
       subtype: audience.subtype,
       sessions: [...audience.sessions],
       batches: audience.batches.slice(audience.journaledBatches ?? 0),
-      changes: members.changes,
+      memberCount: audience.memberCount,
+      recentMembers: audience.recentMembers,
     };
     lines += `${JSON.stringify(line)}\n`;
-    members.changes = [];
     audience.journaledBatches = audience.batches.length;
   }
   if (lines) appendFileSync(file, lines);
@@ -626,14 +651,12 @@ export function loadAudiences(file: string): Map<string, CustomAudience> {
   for (const text of journal.slice(0, journal.lastIndexOf('\n') + 1).split('\n')) {
     if (!text) continue;
     const line = JSON.parse(text) as JournalLine;
-    const audience: JournaledAudience = (audiences.get(line.id) as JournaledAudience | undefined) ?? { id: line.id, accountId: line.accountId, name: line.name, subtype: line.subtype, members: new JournaledMembers(), sessions: new Map(), batches: [] };
+    const audience: JournaledAudience = audiences.get(line.id) ?? { id: line.id, accountId: line.accountId, name: line.name, subtype: line.subtype, memberCount: 0, recentMembers: [], sessions: new Map(), batches: [] };
     Object.assign(audience, { name: line.name, sessions: new Map(line.sessions) });
     audience.batches.push(...line.batches);
-    for (const [op, member] of line.changes) {
-      if (op === 'c') Set.prototype.clear.call(audience.members);
-      else if (op === 'a') Set.prototype.add.call(audience.members, member);
-      else Set.prototype.delete.call(audience.members, member);
-    }
+    if (line.memberCount !== undefined) audience.memberCount = line.memberCount;
+    if (line.recentMembers) audience.recentMembers = line.recentMembers;
+    for (const [op] of line.changes ?? []) audience.memberCount = op === 'c' ? 0 : Math.max(0, audience.memberCount + (op === 'a' ? 1 : -1));
     audience.journaledBatches = audience.batches.length;
     audiences.set(line.id, audience);
   }
