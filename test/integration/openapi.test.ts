@@ -133,6 +133,16 @@ describe('the OpenAPI document', () => {
     for (const code of ERROR_CODES) expect(described, code).toContain(code);
   });
 
+  it('keeps a union result’s every form in the success envelope (the professional CSV: the audience, or the job)', () => {
+    const success = (document.paths['/professional/create_csv_audience'] as any).post.responses['200'].content['application/json'].schema;
+    const envelope = success.anyOf.find((schema: any) => !schema.$ref);
+    const forms = envelope.properties.results.anyOf as Array<{ properties: Record<string, unknown> }>;
+    expect(forms.map((form) => Object.keys(form.properties).sort())).toEqual([
+      ['audience', 'success', 'warnings'],
+      ['jobId', 'status', 'success'],
+    ]);
+  });
+
   it('has examples that the operations’ own schemas accept', () => {
     for (const [operation, doc] of Object.entries(operationDocs)) {
       const example = doc.fileField ? { ...doc.requestExample, [doc.fileField]: { filename: 'contacts.csv', mimetype: 'text/csv', content: Buffer.from(String(doc.requestExample[doc.fileField])) } } : doc.requestExample;
