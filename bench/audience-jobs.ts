@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { build } from 'esbuild';
 import { bundleFunction } from '../infra/bundling.ts';
-import { declaration as worker } from '../functions/workers/run-audience-jobs.declaration.ts';
+import { declaration as worker } from '../functions/workers/run-audience-jobs/declaration.ts';
 import { startStackProcess } from './stack-process.ts';
 import { peakRssSource } from './peak-rss.ts';
 

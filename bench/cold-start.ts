@@ -6,6 +6,7 @@ import { bundleFunction } from '../infra/bundling.ts';
 import { fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
 import type { Platform } from '../shared/errors.ts';
+import type { FunctionDeclaration } from '../shared/function-declaration.ts';
 
 /**
  * Cold start: every function bundled exactly as the stack bundles it (esbuild, the stack's options),
@@ -59,7 +60,7 @@ function measureAll(bundles: Array<{ name: string; file: string; platform?: Plat
 
 export async function coldStart(workDir: string): Promise<{ functions: BundleFigures[]; baselines: BundleFigures[] }> {
   const functionBundles = [];
-  for (const route of [...routes, fallbackRoute, ...workers]) {
+  for (const route of [...routes, fallbackRoute, ...workers] as ReadonlyArray<Pick<FunctionDeclaration, 'operation' | 'entry' | 'platform' | 'callsPlatforms'>>) {
     const file = join(workDir, 'functions', route.operation, 'index.mjs');
     await bundleFunction(route.entry, file);
     // a worker that calls every platform (the audience jobs, the lifecycle) holds each one's code by design

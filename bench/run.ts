@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
-import { declaration as worker } from '../functions/workers/run-audience-jobs.declaration.ts';
+import { declaration as worker } from '../functions/workers/run-audience-jobs/declaration.ts';
 import { coldStart } from './cold-start.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
 import { startStackProcess } from './stack-process.ts';

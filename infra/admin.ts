@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const keys = await import('../shared/store/api-keys.ts');
   try {
     if (command === 'refresh-connections') {
-      const { handler } = await import('../functions/workers/refresh-connections.ts');
+      const { handler } = await import('../functions/workers/refresh-connections/handler.ts');
       console.log(JSON.stringify(await handler()));
     } else if (command === 'create-api-key') {
       const tenant = values.tenant?.trim();

@@ -1,4 +1,7 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -18,10 +21,12 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { fallbackRoute, routes } from '../functions/routes.ts';
+import { documentedRoutes, fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
 import { callbackUrl } from '../shared/connect/flow.ts';
-import { grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/function-declaration.ts';
+import { GENERATED_OPENAPI_DOCUMENT, grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/function-declaration.ts';
+import { encodeRouteTable } from '../shared/http/route-table.ts';
+import { buildOpenApiDocument } from '../shared/openapi.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/queues.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
@@ -47,13 +52,24 @@ const BUNDLING = { ...FUNCTION_BUNDLING, mainFields: [...FUNCTION_BUNDLING.mainF
 
 /** esbuild hooks that copy files a function reads at run time (file name → module) beside its bundle. */
 function copyBeside(files: Record<string, string>) {
-  const resolve = createRequire(import.meta.url).resolve;
+  const require = createRequire(import.meta.url);
+  const resolve = (module: string) => (module === GENERATED_OPENAPI_DOCUMENT ? generatedOpenApiDocument() : require.resolve(module));
   return {
     beforeBundling: () => [],
     beforeInstall: () => [],
     afterBundling: (_inputDir: string, outputDir: string) =>
       Object.entries(files).map(([name, module]) => `cp ${JSON.stringify(resolve(module))} ${JSON.stringify(`${outputDir}/${name}`)}`),
   };
+}
+
+let openApiFile: string | undefined;
+/** The OpenAPI document of the routes this stack deploys, written once per synth for the document function to serve. */
+function generatedOpenApiDocument(): string {
+  if (!openApiFile) {
+    openApiFile = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
+    writeFileSync(openApiFile, JSON.stringify(buildOpenApiDocument(documentedRoutes)));
+  }
+  return openApiFile;
 }
 
 /** An alarm when a five-minute metric reaches `threshold` (no data is not a breach). */
@@ -191,7 +207,10 @@ export class AdCampaignApiStack extends Stack {
     );
     const publicBaseUrl = props.publicBaseUrl ?? this.api.apiEndpoint;
 
-    const makeFunction = (route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId; consumesDeadLettersOf?: QueueId; consumesStream?: StreamSelection }) => {
+    const makeFunction = (
+      route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId; consumesDeadLettersOf?: QueueId; consumesStream?: StreamSelection },
+      extraEnvironment: Record<string, string> = {},
+    ) => {
       const grants = grantsOf(route);
       const queueIds = [...grants.sendsTo, ...(route.consumes ? [route.consumes] : [])];
       const seals = grants.connectionKey;
@@ -220,6 +239,7 @@ export class AdCampaignApiStack extends Stack {
           LOG_LEVEL: 'INFO',
           STAGE: props.stage,
           ...route.processEnvironment,
+          ...extraEnvironment,
         },
       });
       // every operation looks up API keys and users; some also write; the published interface reads nothing
@@ -289,7 +309,7 @@ export class AdCampaignApiStack extends Stack {
     const defaultRoute = new HttpRoute(this, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('DefaultIntegration', makeFunction(fallbackRoute)),
+      integration: new HttpLambdaIntegration('DefaultIntegration', makeFunction(fallbackRoute, { ROUTE_TABLE: encodeRouteTable(routes) })),
     });
     NagSuppressions.addResourceSuppressions(defaultRoute, [
       { id: 'AwsSolutions-APIG4', reason: 'The catch-all route only answers 404 or 405 envelopes.' },

@@ -33,6 +33,10 @@ const configSchema = z.object({
   /** how long an audience job's lease outlives its holder's last heartbeat: a crashed run is taken over after it */
   AUDIENCE_JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
+  /** the catch-all function's route table (`METHOD path`, comma-separated), to tell 405 from 404: set by whoever deploys the routes */
+  ROUTE_TABLE: z.string().default(''),
+  /** the OpenAPI document the document route serves: generated when the routes are deployed (default: beside the function's code) */
+  OPENAPI_DOCUMENT_FILE: optionalSecret,
 
   SOCIAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.socialApiUrl),
   SEARCHADS_API_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsApiUrl),

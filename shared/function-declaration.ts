@@ -42,9 +42,12 @@ export interface FunctionNeeds {
   nodeOptions?: string;
   /** settings read by the process before Node starts (the C allocator's), set in its environment */
   processEnvironment?: Record<string, string>;
-  /** files the function reads at run time, copied beside its bundle: file name → module specifier */
+  /** files the function reads at run time, copied beside its bundle: file name → module specifier, or GENERATED_OPENAPI_DOCUMENT */
   bundledFiles?: Record<string, string>;
 }
+
+/** In `bundledFiles`: the OpenAPI document of the routes being deployed, generated when they are. */
+export const GENERATED_OPENAPI_DOCUMENT = 'generated:openapi-document';
 
 /** An HTTP operation: a route of the API. */
 export interface FunctionDeclaration extends FunctionNeeds {
@@ -79,9 +82,9 @@ export interface WorkerDeclaration extends FunctionNeeds {
 
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 
-/** The handler file a declaration file stands beside: `functions/x.declaration.ts` → `functions/x.ts`. */
+/** The handler file a declaration stands beside: `functions/x/declaration.ts` → `functions/x/handler.ts`. */
 export function handlerBeside(declarationUrl: string): string {
-  return relative(projectRoot, fileURLToPath(declarationUrl)).replace(/\.declaration\.ts$/, '.ts');
+  return relative(projectRoot, fileURLToPath(declarationUrl)).replace(/declaration\.ts$/, 'handler.ts');
 }
 
 /**

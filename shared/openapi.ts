@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { clock } from './clock.ts';
 import { ERROR_CODES, type ErrorCode } from './errors.ts';
 import type { FunctionDeclaration } from './function-declaration.ts';
-import { browserRouteDocs, operationDocs, webhookEventDocs, type BrowserRouteDoc } from './schemas/catalog.ts';
+import { webhookEventDocs, type BrowserRouteDoc, type OperationDoc } from './schemas/operation-doc.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas of shared/schemas/catalog.ts and the
@@ -142,16 +142,23 @@ function browserOperation(route: FunctionDeclaration, doc: BrowserRouteDoc): Rec
   };
 }
 
-export function buildOpenApiDocument(routes: readonly FunctionDeclaration[], serverUrl?: string): Record<string, unknown> {
+/** A route with what its folder's `api.ts` says of it (the document's own routes say nothing). */
+export interface DocumentedRoute {
+  route: FunctionDeclaration;
+  api?: OperationDoc | BrowserRouteDoc;
+}
+
+const isBrowserDoc = (api: OperationDoc | BrowserRouteDoc): api is BrowserRouteDoc => 'responses' in api;
+
+export function buildOpenApiDocument(documented: readonly DocumentedRoute[], serverUrl?: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of routes) {
-    const browserDoc = browserRouteDocs[route.operation];
-    if (route.browser && browserDoc) {
-      paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: browserOperation(route, browserDoc) };
+  for (const { route, api } of documented) {
+    if (!api) continue; // the document's own routes
+    if (isBrowserDoc(api)) {
+      paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: browserOperation(route, api) };
       continue;
     }
-    const doc = operationDocs[route.operation];
-    if (!doc) continue; // the document's own routes
+    const doc = api;
     const requestSchema = jsonSchema(doc.request, 'input');
     const resultSchema = jsonSchema(doc.result, 'output');
     const content = doc.fileField

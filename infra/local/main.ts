@@ -2,7 +2,27 @@ import { clock } from '../../shared/clock.ts';
 import { startLocalStack } from './stack.ts';
 
 /** `npm start`: the service with its embedded local stack, until Ctrl-C. */
+/** However much is in flight (a job mid-batch, a hanging receiver, the stack still starting), the process is gone within this. */
+const STOP_DEADLINE_MS = 4_000;
+let stopping = false;
+let started: Awaited<ReturnType<typeof startLocalStack>> | undefined;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) process.exit(1); // a second Ctrl-C: at once
+  stopping = true;
+  console.log(`\n${signal} received; stopping.`);
+  setTimeout(() => {
+    console.log('stopped with work in flight; it resumes from its checkpoint at the next start.');
+    process.exit(1);
+  }, STOP_DEADLINE_MS).unref();
+  await started?.stop();
+  process.exit(0);
+}
+// before anything starts: a signal while the stack starts stops it too
+process.on('SIGINT', () => void shutdown('SIGINT'));
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
 const stack = await startLocalStack();
+started = stack;
 
 const sandboxes = Object.entries(stack.sandboxes).map(([name, sandbox]) => `  ${name.padEnd(13)} ${sandbox?.url}`);
 console.log(`
@@ -21,19 +41,3 @@ Try:
 Ctrl-C stops everything.
 `);
 
-/** However much is in flight (a job mid-batch, a hanging receiver), the process is gone within this. */
-const STOP_DEADLINE_MS = 4_000;
-let stopping = false;
-async function shutdown(signal: string): Promise<void> {
-  if (stopping) process.exit(1); // a second Ctrl-C: at once
-  stopping = true;
-  console.log(`\n${signal} received; stopping.`);
-  setTimeout(() => {
-    console.log('stopped with work in flight; it resumes from its checkpoint at the next start.');
-    process.exit(1);
-  }, STOP_DEADLINE_MS).unref();
-  await stack.stop();
-  process.exit(0);
-}
-process.on('SIGINT', () => void shutdown('SIGINT'));
-process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -19,6 +19,9 @@ import { startProfessionalSandbox, type ProfessionalSandbox } from './sandbox/pr
 import { startSearchadsSandbox, type SearchadsSandbox } from './sandbox/searchads.ts';
 import { startSocialSandbox, type SocialSandbox } from './sandbox/social.ts';
 import { callbackUrl } from '../../shared/connect/flow.ts';
+import { encodeRouteTable } from '../../shared/http/route-table.ts';
+import { buildOpenApiDocument } from '../../shared/openapi.ts';
+import { OPENAPI_FILE_NAME } from '../../functions/openapi-document/declaration.ts';
 
 /**
  * The embedded local stack: dynalite, s3rver, the platform sandboxes and the local gateway in one
@@ -178,6 +181,12 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       sandboxes[platform]?.state.connect.desk.redirectUris.push(callbackUrl(env.PUBLIC_BASE_URL as string, platform));
     }
 
+    // what the deployed stack hands the catch-all and the document functions, made here from the same folders
+    const { documentedRoutes, routes } = await import('../../functions/routes.ts');
+    env.ROUTE_TABLE = encodeRouteTable(routes);
+    env.OPENAPI_DOCUMENT_FILE = join(dataDir, OPENAPI_FILE_NAME);
+    writeFileSync(env.OPENAPI_DOCUMENT_FILE, JSON.stringify(buildOpenApiDocument(documentedRoutes)));
+
     // The functions read their configuration from the environment, once, on first use.
     Object.assign(process.env, env);
     await ensureTables(new DynamoDBClient({}));
@@ -185,7 +194,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // no run of the last process can be alive: its unfinished audience jobs go on from their checkpoints
     // (imported here: the functions read their configuration on load, which the environment above sets)
-    const { handler: sweepAudienceJobs } = await import('../../functions/workers/sweep-audience-jobs.ts');
+    const { handler: sweepAudienceJobs } = await import('../../functions/workers/sweep-audience-jobs/handler.ts');
     await sweepAudienceJobs({ afterRestart: true });
     const stopConsumers = startConsumers(queues, workers);
     closers.push(stopConsumers);

@@ -26,12 +26,14 @@ export function lambdaContext(functionName = 'test-function'): Context {
 }
 
 /**
- * A sam-style event from test/events, with the test stack's API key in place of the placeholder
+ * A sam-style event of an operation's folder (`create-user.valid`: functions/create-user/events/valid.json),
+ * with the test stack's API key in place of the placeholder
  * `{{API_KEY}}`, dates such as `{{DAY+1}}` filled in from today, a fresh request id and the request
  * time of now.
  */
 export function loadEvent(name: string): APIGatewayProxyEventV2 {
-  const text = fillDates(readFileSync(new URL(`../events/${name}.json`, import.meta.url), 'utf8').replaceAll('{{API_KEY}}', stack().apiKey));
+  const [folder, kind] = [name.slice(0, name.lastIndexOf('.')), name.slice(name.lastIndexOf('.') + 1)];
+  const text = fillDates(readFileSync(new URL(`../../functions/${folder}/events/${kind}.json`, import.meta.url), 'utf8').replaceAll('{{API_KEY}}', stack().apiKey));
   const event = JSON.parse(text) as APIGatewayProxyEventV2;
   event.requestContext.requestId = randomUUID();
   event.requestContext.timeEpoch = clock.now();

@@ -4,7 +4,7 @@ import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAudienceJob } from '../../functions/use-cases/run-audience-job.ts';
-import { handler as sweepAudienceJobs } from '../../functions/workers/sweep-audience-jobs.ts';
+import { handler as sweepAudienceJobs } from '../../functions/workers/sweep-audience-jobs/handler.ts';
 import { createJob } from '../../shared/store/audience-job-writes.ts';
 import type { SocialCheckpoint } from '../../shared/store/audience-jobs.ts';
 import { contactLayout } from '../../shared/audiences/contact-rows.ts';

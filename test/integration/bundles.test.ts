@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,14 +20,14 @@ const workDir = mkdtempSync(join(tmpdir(), 'bundles-'));
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 async function loadBoth(entry: string): Promise<{ bundled: Handler; source: Handler }> {
-  const outfile = join(workDir, basename(entry, '.ts'), 'index.mjs');
+  const outfile = join(workDir, basename(dirname(entry)), 'index.mjs');
   await bundleFunction(entry, outfile);
   const bundled = ((await import(pathToFileURL(outfile).href)) as { handler: Handler }).handler;
   const source = ((await import(pathToFileURL(join(process.cwd(), entry)).href)) as { handler: Handler }).handler;
   return { bundled, source };
 }
 
-const withEvents = routes.filter((route) => !route.public).map((route) => ({ operation: route.operation, entry: route.entry, event: basename(route.entry, '.ts') }));
+const withEvents = routes.filter((route) => !route.public).map((route) => ({ operation: route.operation, entry: route.entry, event: basename(dirname(route.entry)) }));
 
 describe('function bundles behave as their source', () => {
   it.each(withEvents)('$operation: the invalid event gets the same 400', async ({ entry, event }) => {
@@ -41,7 +41,7 @@ describe('function bundles behave as their source', () => {
   }, 60_000);
 
   it('get_profile: the valid event reads the user through the bundled store client', async () => {
-    const { bundled } = await loadBoth('functions/get-profile.ts');
+    const { bundled } = await loadBoth('functions/get-profile/handler.ts');
     const response = await bundled(loadEvent('get-profile.valid'), lambdaContext());
     expect(response.statusCode, response.body).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ success: true, results: { success: true, user: { userId: 'demo-user' } } });

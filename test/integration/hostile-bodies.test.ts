@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { handler as createUser } from '../../functions/create-user.ts';
+import { handler as createUser } from '../../functions/create-user/handler.ts';
 import { MAX_JSON_DEPTH } from '../../shared/http/middleware/json-body.ts';
 import { routes } from '../../functions/routes.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';

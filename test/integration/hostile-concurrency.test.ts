@@ -19,7 +19,7 @@ import { markPending } from '../../shared/store/webhook-event-writes.ts';
 import { overdueWebhookEvents } from '../../shared/store/webhook-events.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import { readStagedUpload, s3 } from '../../shared/uploads/staging.ts';
-import { handler as sweep } from '../../functions/workers/sweep-webhook-events.ts';
+import { handler as sweep } from '../../functions/workers/sweep-webhook-events/handler.ts';
 
 /**
  * What a hostile client found (concurrency, odd redirect URIs, hanging receivers, replaced files) and

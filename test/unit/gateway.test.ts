@@ -2,7 +2,10 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { buildEvent } from '../../infra/local/gateway.ts';
+import { existsSync, readdirSync } from 'node:fs';
 import { fallbackRoute, findRoute, routes } from '../../functions/routes.ts';
+import { workers } from '../../functions/workers/index.ts';
+import { decodeRouteTable, encodeRouteTable } from '../../shared/http/route-table.ts';
 
 function incoming(headers: Record<string, string | string[]>, url = '/users/get_profile?x=1'): IncomingMessage {
   return Object.assign(Readable.from([]), {
@@ -41,6 +44,22 @@ describe('local gateway: payload format 2.0 events', () => {
     for (const route of routes) expect(findRoute(route.method, route.path).route).toBe(route);
     expect(findRoute('GET', '/users/get_profile')).toEqual({ route: undefined, allowed: ['POST'] });
     expect(findRoute('POST', '/nope')).toEqual({ route: undefined, allowed: [] });
-    expect(fallbackRoute.entry).toBe('functions/route-not-found.ts');
+    expect(fallbackRoute.entry).toBe('functions/route-not-found/handler.ts');
+  });
+
+  it('has one route per operation folder and one folder per route: a folder is all an operation needs', () => {
+    const folders = readdirSync(new URL('../../functions/', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(new URL(`../../functions/${entry.name}/declaration.ts`, import.meta.url)))
+      .map((entry) => entry.name)
+      .filter((name) => name !== 'route-not-found');
+    expect(routes.map((route) => route.entry).sort()).toEqual(folders.map((name) => `functions/${name}/handler.ts`).sort());
+    for (const route of routes) expect(existsSync(new URL(`../../${route.entry}`, import.meta.url)), route.entry).toBe(true);
+    // the catch-all function answers 405 from the table as configuration, never from a list of its own
+    expect(decodeRouteTable(encodeRouteTable(routes))).toEqual(routes.map(({ method, path }) => ({ method, path })));
+  });
+
+  it('finds the workers in their folders the same way', () => {
+    const folders = readdirSync(new URL('../../functions/workers/', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    expect(workers.map((worker) => worker.entry).sort()).toEqual(folders.map((name) => `functions/workers/${name}/handler.ts`).sort());
   });
 });

@@ -1,0 +1,11 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'create_lead_form',
+  method: 'POST',
+  path: '/social/create_lead_form',
+  entry: handlerBeside(import.meta.url),
+  platform: 'social',
+  writes: true,
+  idempotent: true,
+};

@@ -1,0 +1,9 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'create_link',
+  method: 'POST',
+  path: '/auth/create_link',
+  entry: handlerBeside(import.meta.url),
+  writes: true,
+};

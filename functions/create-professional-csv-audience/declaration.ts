@@ -1,0 +1,11 @@
+import { CSV_UPLOAD_FUNCTION, handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'create_csv_audience',
+  method: 'POST',
+  path: '/professional/create_csv_audience',
+  entry: handlerBeside(import.meta.url),
+  platform: 'professional',
+  ...CSV_UPLOAD_FUNCTION,
+  sendsTo: ['AudienceJobs'], // an upload's list goes to the audience-job worker
+};

@@ -1,0 +1,23 @@
+import { uploadProfessionalAudience } from '../use-cases/upload-professional-audience.ts';
+import { startProfessionalAudienceJob } from '../use-cases/start-audience-job.ts';
+import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
+import { idempotent } from '../../shared/http/idempotency.ts';
+import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
+import { defineOperation } from '../../shared/http/operation.ts';
+import { declaration } from './declaration.ts';
+import { createProfessionalAudienceFromUploadRequest, createProfessionalCsvAudienceRequest, PROFESSIONAL_AUDIENCE_FIELDS } from '../../shared/schemas/audiences.ts';
+
+export const handler = defineOperation({
+  declaration,
+  credentials: loadAppCredentials,
+  connectionHealth,
+  idempotency: idempotent(),
+  request: createProfessionalCsvAudienceRequest,
+  jsonRequest: createProfessionalAudienceFromUploadRequest,
+  body: multipartOrJsonBody({ fileField: 'csv', fields: PROFESSIONAL_AUDIENCE_FIELDS }),
+  run: ({ input, tenantId, user, context }): Promise<object> =>
+    'uploadId' in input
+      ? startProfessionalAudienceJob({ ...input, tenantId, user, context }) // a file of any size, sent by the audience-job worker
+      : uploadProfessionalAudience({ ...input, tenantId, user, context }),
+});

@@ -1,0 +1,24 @@
+import { uploadSocialAudience } from '../use-cases/upload-social-audience.ts';
+import { startSocialAudienceJob } from '../use-cases/start-audience-job.ts';
+import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
+import { idempotent } from '../../shared/http/idempotency.ts';
+import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
+import { defineOperation } from '../../shared/http/operation.ts';
+import { declaration } from './declaration.ts';
+import { config } from '../../shared/config.ts';
+import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, SOCIAL_AUDIENCE_FIELDS } from '../../shared/schemas/audiences.ts';
+
+export const handler = defineOperation({
+  declaration,
+  credentials: loadAppCredentials,
+  connectionHealth,
+  request: createSocialCsvAudienceRequest,
+  jsonRequest: createSocialAudienceFromUploadRequest,
+  body: multipartOrJsonBody({ fileField: 'csvFile', fields: SOCIAL_AUDIENCE_FIELDS }),
+  idempotency: idempotent({ inProgressMs: () => config().UPLOAD_LEASE_MS }), // the upload's own lease keeps two runs apart
+  run: ({ input, tenantId, user, context, idempotencyKey }): Promise<object> =>
+    'uploadId' in input
+      ? startSocialAudienceJob({ ...input, tenantId, user, context }) // a file of any size, sent by the audience-job worker
+      : uploadSocialAudience({ ...input, tenantId, user, context, idempotencyKey }),
+});

@@ -1,0 +1,10 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'create_upload',
+  method: 'POST',
+  path: '/uploads/create_upload',
+  entry: handlerBeside(import.meta.url),
+  usesUploadBucket: true, // signs PUTs under the upload prefix
+  writes: true,
+};

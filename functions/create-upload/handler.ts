@@ -1,0 +1,11 @@
+import { defineOperation } from '../../shared/http/operation.ts';
+import { createUploadRequest } from '../../shared/schemas/uploads.ts';
+import { createUpload } from '../../shared/uploads/direct-uploads.ts';
+import { declaration } from './declaration.ts';
+
+/** POST /uploads/create_upload: a URL to PUT a contact list of any size to (DESIGN.md "Uploads and audience jobs"). */
+export const handler = defineOperation({
+  declaration,
+  request: createUploadRequest,
+  run: ({ input, tenantId, user }) => createUpload(tenantId, user.userId, input.fileName, input.contentLength),
+});

@@ -1,0 +1,10 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'disconnect',
+  method: 'POST',
+  path: '/users/disconnect',
+  entry: handlerBeside(import.meta.url),
+  // revokes a grant made through a connect link upstream, on whichever platform it is
+  callsPlatforms: true,
+};

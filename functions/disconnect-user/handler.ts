@@ -1,0 +1,17 @@
+import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { defineOperation } from '../../shared/http/operation.ts';
+import { budgetFrom } from '../../shared/platforms/upstream.ts';
+import { disconnectRequest } from '../../shared/schemas/users.ts';
+import { declaration } from './declaration.ts';
+import { disconnect } from '../use-cases/disconnect.ts';
+
+/** POST /users/disconnect: removes a connection, revoking a linked grant upstream (see the use case). */
+export const handler = defineOperation({
+  declaration,
+  request: disconnectRequest,
+  credentials: loadAppCredentials,
+  run: async ({ input, user, context }) => {
+    await disconnect(user, input.platform, budgetFrom(context));
+    return { userId: user.userId, platform: input.platform, status: 'disconnected' as const };
+  },
+});

@@ -1,0 +1,9 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'get_ad_account_media',
+  method: 'POST',
+  path: '/social/get_ad_account_media',
+  entry: handlerBeside(import.meta.url),
+  platform: 'social',
+};

@@ -1,0 +1,8 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'get_job',
+  method: 'POST',
+  path: '/jobs/get_job',
+  entry: handlerBeside(import.meta.url),
+};

@@ -1,0 +1,17 @@
+import { NotFound } from '../../shared/errors.ts';
+import { defineOperation } from '../../shared/http/operation.ts';
+import { getJobRequest } from '../../shared/schemas/uploads.ts';
+import { findJob, viewOf } from '../../shared/store/audience-jobs.ts';
+import { declaration } from './declaration.ts';
+
+/** POST /jobs/get_job: an audience job's status and live progress; another tenant's job is as unknown as a missing one. */
+export const handler = defineOperation({
+  declaration,
+  request: getJobRequest,
+  user: false,
+  run: async ({ input, tenantId }) => {
+    const job = await findJob(tenantId, input.jobId);
+    if (!job) throw new NotFound(`No job ${input.jobId}.`);
+    return { job: viewOf(job) };
+  },
+});

@@ -1,0 +1,21 @@
+import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
+import { defineOperation } from '../../shared/http/operation.ts';
+import { declaration } from './declaration.ts';
+import { listPhotoPageMedia, photoAccountId } from '../../shared/platforms/social/photo-page-media.ts';
+import { socialSession } from '../../shared/platforms/social/session.ts';
+import { getPhotoPageMediaRequest } from '../../shared/schemas/social.ts';
+import { rememberConnectionField } from '../../shared/store/user-writes.ts';
+
+export const handler = defineOperation({
+  declaration,
+  credentials: loadAppCredentials,
+  connectionHealth,
+  request: getPhotoPageMediaRequest,
+  run: async ({ input, user, context }) => {
+    const session = socialSession(user, context);
+    const account = await photoAccountId(session, session.connection);
+    if (account.discovered) await rememberConnectionField(user, 'social', 'photoAccountId', account.id);
+    return listPhotoPageMedia(session, account.id, input.pagination);
+  },
+});

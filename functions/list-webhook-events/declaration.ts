@@ -1,0 +1,8 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'list_webhook_events',
+  method: 'POST',
+  path: '/tenant/list_webhook_events',
+  entry: handlerBeside(import.meta.url),
+};

@@ -1,0 +1,10 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'record_campaign_optimization',
+  method: 'POST',
+  path: '/optimize_me/record_campaign_optimization',
+  entry: handlerBeside(import.meta.url),
+  writes: true,
+  idempotent: true,
+};

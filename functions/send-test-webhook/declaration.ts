@@ -1,0 +1,10 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'send_test_webhook',
+  method: 'POST',
+  path: '/tenant/send_test_webhook',
+  entry: handlerBeside(import.meta.url),
+  writes: true,
+  sendsTo: ['WebhookDeliveries'],
+};

@@ -1,0 +1,10 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'update_settings',
+  method: 'POST',
+  path: '/tenant/update_settings',
+  entry: handlerBeside(import.meta.url),
+  writes: true,
+  sealsConnections: true,
+};

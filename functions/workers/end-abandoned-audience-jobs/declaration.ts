@@ -1,0 +1,10 @@
+import { handlerBeside, type WorkerDeclaration } from '../../../shared/function-declaration.ts';
+
+export const declaration: WorkerDeclaration = {
+  operation: 'end_abandoned_audience_jobs',
+  entry: handlerBeside(import.meta.url),
+  consumesDeadLettersOf: 'AudienceJobs',
+  usesUploadBucket: true,
+  writes: true,
+  sendsTo: ['WebhookDeliveries'],
+};

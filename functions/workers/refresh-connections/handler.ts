@@ -1,0 +1,15 @@
+import { loadAppCredentials } from '../../../shared/app-credentials.ts';
+import { clock } from '../../../shared/clock.ts';
+import { log, withRequestLogger } from '../../../shared/http/logger.ts';
+import { runConnectionLifecycle, type LifecycleSummary } from '../../use-cases/connection-lifecycle.ts';
+import { declaration } from './declaration.ts';
+
+/** On a schedule (hourly): the connection lifecycle over every user. */
+export async function handler(): Promise<LifecycleSummary> {
+  return withRequestLogger({ requestId: `lifecycle-${clock.now()}`, operation: declaration.operation }, async () => {
+    await loadAppCredentials();
+    const summary = await runConnectionLifecycle();
+    log().info('connection lifecycle run', { ...summary });
+    return summary;
+  });
+}

@@ -1,0 +1,86 @@
+import * as z from 'zod';
+import { clock } from '../clock.ts';
+
+/**
+ * What the OpenAPI document says of an operation: its request and result schemas (the same zod
+ * schemas the handler validates with), a summary and examples. Each operation's own `api.ts` in its
+ * folder holds one; only the document's generator reads them, so no function bundle carries another
+ * operation's schemas. The webhook events' bodies are described here, once.
+ */
+export interface OperationDoc {
+  summary: string;
+  description: string;
+  tag: 'Users' | 'Connect' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences' | 'Tenant';
+  request: z.ZodType;
+  result: z.ZodType;
+  /** the file part of a multipart/form-data request */
+  fileField?: string;
+  /** an upload operation's JSON body instead: the fields and the uploadId of a file sent with create_upload */
+  fromUpload?: { request: z.ZodType; requestExample: Record<string, unknown> };
+  requestExample: Record<string, unknown>;
+  resultExample: Record<string, unknown>;
+}
+
+export const connectionHealth = {
+  status: z.enum(['active', 'expiring', 'reconnect_required']).describe('reconnect_required: the platform refused the grant; connect the account again.'),
+  connectedAt: z.string().describe('ISO 8601'),
+  connectedVia: z.enum(['link', 'token']),
+  expiresAt: z.string().optional().describe('When the stored grant runs out, when known (ISO 8601).'),
+  scopes: z.array(z.string()).optional().describe('The permissions the grant carries, when known.'),
+};
+export const connectionsView = z.object({
+  social: z.object({ adAccountId: z.string(), pageId: z.string().optional(), photoAccountId: z.string().optional(), ...connectionHealth }).optional(),
+  searchads: z.object({ customerId: z.string(), loginCustomerId: z.string().optional(), ...connectionHealth }).optional(),
+  professional: z.object({ adAccountId: z.string(), ...connectionHealth }).optional(),
+});
+
+/** Examples' dates are relative to the day the document is built, so they stay valid on any day. */
+export const day = (offset: number) => clock.today(offset);
+
+export const WINTER_CAMPAIGN = {
+  userId: 'demo-user',
+  objective: 'TRAFFIC',
+  campaignName: 'Winter Tune-Up 2026',
+  dailyBudget: '50',
+  startDate: day(1),
+  endDate: day(90),
+  keywords: [{ text: 'furnace repair', match_type: 'EXACT' }],
+  proximityTargeting: [{ radius_units: 'MILES', radius: 15, longitude_in_micro_degrees: -104990300, latitude_in_micro_degrees: 39739200 }],
+  languages: ['en'],
+  ads: [{ url: 'https://www.example.com/heating-repair', headlines: ['Furnace Repair in Denver', 'Same-Day Heating Service', 'Licensed & Insured Techs'], descriptions: ['Fast, reliable furnace and heating repair.', 'Upfront pricing, no overtime fees.'], headlineIndexToPinFirstSlot: 0 }],
+  callouts: ['24/7 Emergency Service'],
+  phoneNumber: '(303) 555-0147',
+  phoneNumberCountryCode: 'US',
+};
+
+
+const platformName = z.enum(['social', 'searchads', 'professional']);
+const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });
+const audienceJobData = z.object({
+  jobId: z.string(),
+  userId: z.string(),
+  type: z.string(),
+  status: z.string(),
+  result: z.record(z.string(), z.unknown()).optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+/** The body's `data` of each webhook event type (DESIGN.md "Webhooks"), for the document's `webhooks`. */
+/** The routes a person's browser follows while connecting (no API key; redirects and HTML pages). */
+export interface BrowserRouteDoc {
+  summary: string;
+  description: string;
+  query?: Record<string, string>;
+  form?: Record<string, string>;
+  responses: Record<string, string>;
+}
+
+
+export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType; example: Record<string, unknown> }> = {
+  'connection.connected': { summary: 'A user connected a platform through a connect link.', data: connectionData, example: { userId: 'alice', platform: 'social', status: 'active' } },
+  'connection.reconnect_required': { summary: 'A connection’s grant expired or was revoked: send the user a new connect link.', data: connectionData, example: { userId: 'alice', platform: 'searchads', status: 'reconnect_required' } },
+  'connection.disconnected': { summary: 'A connection was removed.', data: connectionData, example: { userId: 'alice', platform: 'professional', status: 'disconnected' } },
+  'audience_job.succeeded': { summary: 'An audience job ended with the audience built.', data: audienceJobData, example: { jobId: 'job_1', userId: 'alice', type: 'social_audience', status: 'succeeded', result: { audienceId: '23851234567890123' } } },
+  'audience_job.failed': { summary: 'An audience job ended without the audience.', data: audienceJobData, example: { jobId: 'job_1', userId: 'alice', type: 'social_audience', status: 'failed', error: { code: 'PLATFORM_REJECTED', message: 'The platform refused the list.' } } },
+  'webhook.test': { summary: 'Sent by send_test_webhook.', data: z.object({ message: z.string() }), example: { message: 'A test event: your webhook endpoint is reachable and verifies our signature.' } },
+};
