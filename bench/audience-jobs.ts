@@ -30,14 +30,28 @@ const fmt = (value: number) => Math.round(value).toLocaleString('en-US');
 /** The generated contact file (written by the audience-pipeline script, one line per contact). */
 async function contactFile(workDir: string, rows: number): Promise<string> {
   const script = join(workDir, 'audience-pipeline.mjs');
-  if (!existsSync(script)) await build({ entryPoints: ['bench/audience-pipeline.ts'], bundle: true, platform: 'node', format: 'esm', target: 'node24', minify: true, outfile: script, logLevel: 'error' });
+  if (!existsSync(script))
+    await build({
+      entryPoints: ['bench/audience-pipeline.ts'],
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node24',
+      minify: true,
+      outfile: script,
+      logLevel: 'error',
+    });
   const file = join(workDir, `job-contacts-${rows}.csv`);
   if (!existsSync(file)) execFileSync(process.execPath, [script, 'write', file, String(rows)]);
   return file;
 }
 
 async function api(base: string, path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${base}${path}`, { method: 'POST', headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': API_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const parsed = (await response.json()) as { results: any };
   if (response.status !== 200) throw new Error(`${path}: ${JSON.stringify(parsed)}`);
   return parsed.results;
@@ -62,7 +76,7 @@ async function endToEnd(workDir: string, env: NodeJS.ProcessEnv, rows: number): 
     const uploadId = await uploadFile(stack.url, file);
     const uploadedAt = performance.now();
     const start = await api(stack.url, '/social/create_social_csv_audience', { userId: 'demo-user', audienceName: `Bench ${rows}`, uploadId });
-    let job;
+    let job: any;
     do {
       await new Promise((resolve) => setTimeout(resolve, 250));
       job = (await api(stack.url, '/jobs/get_job', { jobId: start.jobId })).job;
@@ -75,8 +89,16 @@ async function endToEnd(workDir: string, env: NodeJS.ProcessEnv, rows: number): 
     const calls = audience?.batches.length ?? 0;
     const expected = Math.ceil(rows / BATCH);
     return [
-      [`jobs: ${fmt(rows)}-row list end to end (npm start)`, `${seconds.toFixed(1)} s, ${fmt(rows / seconds)} rows/s`, `create_upload + PUT ${((uploadedAt - started) / 1000).toFixed(1)} s, job ${jobSeconds.toFixed(1)} s; num_received ${fmt(job.result.num_received)}`],
-      [`jobs: upstream calls, ${fmt(rows)} rows`, `${calls} batches + 1 create`, calls === expected ? `= ceil(rows / 10,000), goal met` : `expected ${expected}, goal MISSED`],
+      [
+        `jobs: ${fmt(rows)}-row list end to end (npm start)`,
+        `${seconds.toFixed(1)} s, ${fmt(rows / seconds)} rows/s`,
+        `create_upload + PUT ${((uploadedAt - started) / 1000).toFixed(1)} s, job ${jobSeconds.toFixed(1)} s; num_received ${fmt(job.result.num_received)}`,
+      ],
+      [
+        `jobs: upstream calls, ${fmt(rows)} rows`,
+        `${calls} batches + 1 create`,
+        calls === expected ? `= ceil(rows / 10,000), goal met` : `expected ${expected}, goal MISSED`,
+      ],
     ];
   } finally {
     await stack.stop();
@@ -100,7 +122,12 @@ async function acknowledgingPlatform(): Promise<{ url: string; calls: () => numb
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v26.0`, calls: () => calls, rows: () => rows, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v26.0`,
+    calls: () => calls,
+    rows: () => rows,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
 }
 
 /**
@@ -172,12 +199,21 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
       });
       const callsBefore = platform.calls();
       // not execFileSync: the stores and the platform stand-in live in this process's event loop
-      const { stdout: output } = await promisify(execFile)(process.execPath, [...(process.env.BENCH_WORKER_NODE_OPTIONS ?? worker.nodeOptions ?? '').split(' ').filter(Boolean), driver, bundle, tenantId, jobId], {
-        encoding: 'utf8',
-        env: { ...process.env, ...stack.env, ...processEnvironment, SOCIAL_API_URL: platform.url, LOG_LEVEL: 'WARN' },
-        maxBuffer: 64 * 1024 * 1024,
-      });
-      const measured = JSON.parse(output.trim().split('\n').at(-1) as string) as { seconds: number; failures: number; peakRssMb: number; atPeak: Record<string, number> };
+      const { stdout: output } = await promisify(execFile)(
+        process.execPath,
+        [...(process.env.BENCH_WORKER_NODE_OPTIONS ?? worker.nodeOptions ?? '').split(' ').filter(Boolean), driver, bundle, tenantId, jobId],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, ...stack.env, ...processEnvironment, SOCIAL_API_URL: platform.url, LOG_LEVEL: 'WARN' },
+          maxBuffer: 64 * 1024 * 1024,
+        },
+      );
+      const measured = JSON.parse(output.trim().split('\n').at(-1) as string) as {
+        seconds: number;
+        failures: number;
+        peakRssMb: number;
+        atPeak: Record<string, number>;
+      };
       const job = await findJob(tenantId, jobId);
       if (job?.status !== 'succeeded' || measured.failures > 0) throw new Error(`the worker's job ended ${job?.status}: ${JSON.stringify(job?.error)}`);
       const calls = platform.calls() - callsBefore;

@@ -37,8 +37,18 @@ export function contactLine(index: number, distinct = false): string {
 
 /** The same row's values after normalisation: what the raw baseline hashes. */
 function normalisedValues(index: number, distinct: boolean): string[] {
-  const letters = (name: string) => name.normalize('NFC').toLowerCase().replace(/[^\p{L}]/gu, '');
-  return [`person.${index}@example.com`, `1415555${local(index)}`, letters(first(index, distinct)), letters(last(index, distinct)), String(zip(index, distinct))];
+  const letters = (name: string) =>
+    name
+      .normalize('NFC')
+      .toLowerCase()
+      .replace(/[^\p{L}]/gu, '');
+  return [
+    `person.${index}@example.com`,
+    `1415555${local(index)}`,
+    letters(first(index, distinct)),
+    letters(last(index, distinct)),
+    String(zip(index, distinct)),
+  ];
 }
 
 /** A line with every field in quotes, as some exports write them (no field here holds a quote). */
@@ -86,6 +96,11 @@ async function raw(rows: number, distinct: boolean) {
 const [mode, target = '', ...rest] = process.argv.slice(2);
 if (mode) {
   const distinct = rest.includes('distinct');
-  const result = mode === 'write' ? await write(target, Number(rest[0]), { distinct, quoted: rest.includes('quoted') }) : mode === 'pipeline' ? await pipeline(target) : await raw(Number(target), distinct);
+  const result =
+    mode === 'write'
+      ? await write(target, Number(rest[0]), { distinct, quoted: rest.includes('quoted') })
+      : mode === 'pipeline'
+        ? await pipeline(target)
+        : await raw(Number(target), distinct);
   console.log(JSON.stringify({ ...result, peakRssMb: peakRssMb() }));
 }

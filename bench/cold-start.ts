@@ -5,8 +5,8 @@ import { gzipSync } from 'node:zlib';
 import { bundleFunction } from '../infra/bundling.ts';
 import { fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
-import type { Platform } from '../shared/errors.ts';
-import type { FunctionDeclaration } from '../shared/function-declaration.ts';
+import type { Platform } from '../shared/core/errors.ts';
+import type { FunctionDeclaration } from '../shared/core/function-declaration.ts';
 
 /**
  * Cold start: every function bundled exactly as the stack bundles it (esbuild, the stack's options),
@@ -47,7 +47,7 @@ function importOnce(file: string): number {
  */
 function measureAll(bundles: Array<{ name: string; file: string; platform?: Platform; everyPlatform?: boolean }>): BundleFigures[] {
   const times = bundles.map(() => [] as number[]);
-  for (let round = 0; round < IMPORT_RUNS; round++) bundles.forEach((entry, index) => times[index]?.push(importOnce(entry.file)));
+  for (let round = 0; round < IMPORT_RUNS; round++) for (const [index, entry] of bundles.entries()) times[index]?.push(importOnce(entry.file));
   return bundles.map(({ name, file, platform, everyPlatform }, index) => {
     const code = readFileSync(file);
     const text = code.toString('utf8');
@@ -60,11 +60,18 @@ function measureAll(bundles: Array<{ name: string; file: string; platform?: Plat
 
 export async function coldStart(workDir: string): Promise<{ functions: BundleFigures[]; baselines: BundleFigures[] }> {
   const functionBundles = [];
-  for (const route of [...routes, fallbackRoute, ...workers] as ReadonlyArray<Pick<FunctionDeclaration, 'operation' | 'entry' | 'platform' | 'callsPlatforms'>>) {
+  for (const route of [...routes, fallbackRoute, ...workers] as ReadonlyArray<
+    Pick<FunctionDeclaration, 'operation' | 'entry' | 'platform' | 'callsPlatforms'>
+  >) {
     const file = join(workDir, 'functions', route.operation, 'index.mjs');
     await bundleFunction(route.entry, file);
     // a worker that calls every platform (the audience jobs, the lifecycle) holds each one's code by design
-    functionBundles.push({ name: route.operation, file, ...('platform' in route && route.platform ? { platform: route.platform } : {}), ...('callsPlatforms' in route && route.callsPlatforms ? { everyPlatform: true } : {}) });
+    functionBundles.push({
+      name: route.operation,
+      file,
+      ...('platform' in route && route.platform ? { platform: route.platform } : {}),
+      ...('callsPlatforms' in route && route.callsPlatforms ? { everyPlatform: true } : {}),
+    });
   }
   const baselineBundles = [];
   for (const library of ['google-ads-api', 'facebook-nodejs-business-sdk', 'linkedin-api-client']) {

@@ -5,7 +5,10 @@ import autocannon from 'autocannon';
  * (50 connections, 20 s), and the upstream round trips of the creating operations, as the sandboxes
  * count them.
  */
-export async function loadTest(url: string, apiKey: string): Promise<{ requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number; total: number }> {
+export async function loadTest(
+  url: string,
+  apiKey: string,
+): Promise<{ requestsPerSecond: number; p50Ms: number; p99Ms: number; errors: number; non2xx: number; total: number }> {
   const result = await autocannon({
     url: `${url}/social/get_campaigns_list`,
     method: 'POST',
@@ -25,7 +28,11 @@ export async function loadTest(url: string, apiKey: string): Promise<{ requestsP
 }
 
 async function post(url: string, path: string, apiKey: string, body: unknown) {
-  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as { results: Record<string, unknown> };
 }
 
@@ -38,7 +45,10 @@ async function upstreamCount(sandbox: string, reset = false): Promise<Array<{ me
 export async function roundTrips(url: string, apiKey: string, sandboxes: { searchads: string; social: string }) {
   const refreshToken = `1//bench-${Date.now()}`;
   const user = await post(url, '/users/create_user', apiKey, {
-    connections: { searchads: { refreshToken, customerId: '5550001111' }, social: { accessToken: `EAAbench${Date.now()}`, adAccountId: '284756109384756', pageId: '104857392018465' } },
+    connections: {
+      searchads: { refreshToken, customerId: '5550001111' },
+      social: { accessToken: `EAAbench${Date.now()}`, adAccountId: '284756109384756', pageId: '104857392018465' },
+    },
   });
   const userId = user.results.userId as string;
   const campaign = (name: string) => ({
@@ -49,7 +59,9 @@ export async function roundTrips(url: string, apiKey: string, sandboxes: { searc
     startDate: new Date(Date.now() + 86_400_000).toISOString().slice(0, 10),
     keywords: [{ text: 'bench keyword', match_type: 'BROAD' }],
     locations: ['2840'],
-    ads: [{ url: 'https://www.example.com', headlines: ['Bench one', 'Bench two', 'Bench three'], descriptions: ['First description.', 'Second description.'] }],
+    ads: [
+      { url: 'https://www.example.com', headlines: ['Bench one', 'Bench two', 'Bench three'], descriptions: ['First description.', 'Second description.'] },
+    ],
     callouts: ['Bench callout'],
   });
   await upstreamCount(sandboxes.searchads, true);

@@ -21,7 +21,10 @@ rmSync(workDir, { recursive: true, force: true });
 mkdirSync(workDir, { recursive: true });
 
 function node(script: string, args: string[], nodeOptions = ''): Record<string, number | string> {
-  const output = execFileSync(process.execPath, [...nodeOptions.split(' ').filter(Boolean), script, ...args], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+  const output = execFileSync(process.execPath, [...nodeOptions.split(' ').filter(Boolean), script, ...args], {
+    encoding: 'utf8',
+    maxBuffer: 16 * 1024 * 1024,
+  });
   return JSON.parse(output.trim().split('\n').at(-1) as string) as Record<string, number | string>;
 }
 
@@ -30,7 +33,16 @@ const rows: Array<[string, string, string]> = [];
 
 async function audiencePipeline(): Promise<void> {
   const script = join(workDir, 'audience-pipeline.mjs');
-  await build({ entryPoints: ['bench/audience-pipeline.ts'], bundle: true, platform: 'node', format: 'esm', target: 'node24', minify: true, outfile: script, logLevel: 'error' });
+  await build({
+    entryPoints: ['bench/audience-pipeline.ts'],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node24',
+    minify: true,
+    outfile: script,
+    logLevel: 'error',
+  });
   const ROWS = 1_000_000;
   const small = join(workDir, 'contacts-250k.csv');
   const large = join(workDir, 'contacts-1m.csv');
@@ -68,9 +80,21 @@ async function audiencePipeline(): Promise<void> {
     ['audience: parse + normalise + hash (1,000,000 rows)', perSecond(pipeline), `worker's options: ${workerOptions}`],
     ['audience: raw SHA-256 of the same values', perSecond(raw), ''],
     ['audience: pipeline / raw hashing', ratio.toFixed(2), ratio >= 0.5 ? 'goal ≥ 0.50 met' : 'goal ≥ 0.50 MISSED'],
-    ['audience: the same, every field quoted', `${perSecond(pipelineQuoted)}: ${(median(pipelineQuoted) / median(raw)).toFixed(2)}`, 'records holding quotes take the quoted path'],
-    ['audience: the same, no name or zip repeating', `${perSecond(pipelineDistinct)} against ${perSecond(rawDistinct)}: ${worstRatio.toFixed(2)}`, 'worst case: nothing remembered is used again'],
-    ['audience: peak RSS, 1,000,000 rows', `${median(rss)} MB`, median(rss) < 150 ? `goal < 150 MB met (CSV functions' ${csvOptions})` : 'goal < 150 MB MISSED'],
+    [
+      'audience: the same, every field quoted',
+      `${perSecond(pipelineQuoted)}: ${(median(pipelineQuoted) / median(raw)).toFixed(2)}`,
+      'records holding quotes take the quoted path',
+    ],
+    [
+      'audience: the same, no name or zip repeating',
+      `${perSecond(pipelineDistinct)} against ${perSecond(rawDistinct)}: ${worstRatio.toFixed(2)}`,
+      'worst case: nothing remembered is used again',
+    ],
+    [
+      'audience: peak RSS, 1,000,000 rows',
+      `${median(rss)} MB`,
+      median(rss) < 150 ? `goal < 150 MB met (CSV functions' ${csvOptions})` : 'goal < 150 MB MISSED',
+    ],
     ['audience: peak RSS, 250,000 rows', `${smallRss} MB`, 'flat with file size'],
     ['audience: peak RSS, 1,000,000 rows, Node defaults', `${defaultRss} MB`, `without ${csvOptions}`],
   );
@@ -84,13 +108,20 @@ async function coldStartFigures(): Promise<void> {
   const facebook = baselines.find((baseline) => baseline.name === 'facebook-nodejs-business-sdk')?.importMs ?? 0;
   for (const figures of functions) {
     const goals = [
-      googleAds / figures.importMs >= 10 ? `${(googleAds / figures.importMs).toFixed(1)}× google-ads-api` : `only ${(googleAds / figures.importMs).toFixed(1)}× google-ads-api (goal 10×)`,
+      googleAds / figures.importMs >= 10
+        ? `${(googleAds / figures.importMs).toFixed(1)}× google-ads-api`
+        : `only ${(googleAds / figures.importMs).toFixed(1)}× google-ads-api (goal 10×)`,
       figures.importMs < facebook ? 'faster than facebook sdk' : 'NOT faster than facebook sdk',
       figures.foreignCode.length === 0 ? 'no other platform’s code' : `HOLDS ${figures.foreignCode.join(', ')} code`,
     ];
     rows.push([`cold start: ${figures.name}`, `${kb(figures.bytes)} / ${kb(figures.gzipBytes)} gz, ${figures.importMs.toFixed(1)} ms`, goals.join('; ')]);
   }
-  for (const figures of baselines) rows.push([`cold start baseline: ${figures.name}`, `${kb(figures.bytes)} / ${kb(figures.gzipBytes)} gz, ${figures.importMs.toFixed(1)} ms`, 'one-line handler, same bundling']);
+  for (const figures of baselines)
+    rows.push([
+      `cold start baseline: ${figures.name}`,
+      `${kb(figures.bytes)} / ${kb(figures.gzipBytes)} gz, ${figures.importMs.toFixed(1)} ms`,
+      'one-line handler, same bundling',
+    ]);
 }
 
 async function warmOverheadFigures(): Promise<void> {
@@ -102,8 +133,16 @@ async function warmOverheadFigures(): Promise<void> {
     const { warmOverhead } = await import('./warm-overhead.ts');
     const figures = await warmOverhead(stack.apiKey);
     rows.push(
-      ['warm: full middleware stack', `${figures.fullMedianUs.toFixed(1)} µs median, ${figures.fullP99Us.toFixed(1)} µs p99`, 'validated operation, in-process'],
-      ['warm: bare handler, same work', `${figures.bareMedianUs.toFixed(1)} µs median, ${figures.bareP99Us.toFixed(1)} µs p99`, `overhead ${(figures.fullMedianUs - figures.bareMedianUs).toFixed(1)} µs at the median`],
+      [
+        'warm: full middleware stack',
+        `${figures.fullMedianUs.toFixed(1)} µs median, ${figures.fullP99Us.toFixed(1)} µs p99`,
+        'validated operation, in-process',
+      ],
+      [
+        'warm: bare handler, same work',
+        `${figures.bareMedianUs.toFixed(1)} µs median, ${figures.bareP99Us.toFixed(1)} µs p99`,
+        `overhead ${(figures.fullMedianUs - figures.bareMedianUs).toFixed(1)} µs at the median`,
+      ],
     );
   } finally {
     await stack.stop();
@@ -122,11 +161,26 @@ async function endToEndFigures(): Promise<void> {
       `${Math.round(load.requestsPerSecond)} req/s, p50 ${load.p50Ms} ms, p99 ${load.p99Ms} ms`,
       `${load.total} requests, ${load.errors} errors, ${load.non2xx} non-2xx${load.errors + load.non2xx === 0 ? '' : ' (goal 0 MISSED)'}`,
     ]);
-    const trips = await roundTrips(stack.url, 'bench-api-key-0000000000000000', { searchads: stack.sandboxes.searchads as string, social: stack.sandboxes.social as string });
+    const trips = await roundTrips(stack.url, 'bench-api-key-0000000000000000', {
+      searchads: stack.sandboxes.searchads as string,
+      social: stack.sandboxes.social as string,
+    });
     rows.push(
-      ['upstream: create_search_campaign, cold token cache', `${trips.createCampaignCold.mutate} mutate + ${trips.createCampaignCold.token} token`, trips.createCampaignCold.mutate === 1 && trips.createCampaignCold.total === 2 ? 'goal met' : 'goal MISSED'],
-      ['upstream: create_search_campaign, warm token cache', `${trips.createCampaignWarm.mutate} mutate + ${trips.createCampaignWarm.token} token`, trips.createCampaignWarm.mutate === 1 && trips.createCampaignWarm.total === 1 ? 'goal met' : 'goal MISSED'],
-      ['upstream: 25,000-row social audience', `${trips.audience25k.create} create + ${trips.audience25k.uploads} uploads`, trips.audience25k.uploads === 3 ? 'goal met' : 'goal MISSED'],
+      [
+        'upstream: create_search_campaign, cold token cache',
+        `${trips.createCampaignCold.mutate} mutate + ${trips.createCampaignCold.token} token`,
+        trips.createCampaignCold.mutate === 1 && trips.createCampaignCold.total === 2 ? 'goal met' : 'goal MISSED',
+      ],
+      [
+        'upstream: create_search_campaign, warm token cache',
+        `${trips.createCampaignWarm.mutate} mutate + ${trips.createCampaignWarm.token} token`,
+        trips.createCampaignWarm.mutate === 1 && trips.createCampaignWarm.total === 1 ? 'goal met' : 'goal MISSED',
+      ],
+      [
+        'upstream: 25,000-row social audience',
+        `${trips.audience25k.create} create + ${trips.audience25k.uploads} uploads`,
+        trips.audience25k.uploads === 3 ? 'goal met' : 'goal MISSED',
+      ],
     );
   } finally {
     await stack.stop();
@@ -141,7 +195,12 @@ if (!only || only === 'audience') await audiencePipeline();
 if (!only || only === 'e2e') await endToEndFigures();
 if (!only || only === 'jobs') {
   // its own process, started from the environment this run began with (see bench/audience-jobs.ts)
-  const output = execFileSync(join('node_modules', '.bin', 'tsx'), ['bench/audience-jobs.ts', workDir], { encoding: 'utf8', env: initialEnv, maxBuffer: 16 * 1024 * 1024, stdio: ['ignore', 'pipe', 'inherit'] });
+  const output = execFileSync(join('node_modules', '.bin', 'tsx'), ['bench/audience-jobs.ts', workDir], {
+    encoding: 'utf8',
+    env: initialEnv,
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   rows.push(...(JSON.parse(output.trim().split('\n').at(-1) as string) as Array<[string, string, string]>));
 }
 

@@ -8,7 +8,10 @@ export interface StackProcess {
 }
 
 export async function startStackProcess(env: NodeJS.ProcessEnv): Promise<StackProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], { env: { ...env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+    env: { ...env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -21,7 +24,9 @@ export async function startStackProcess(env: NodeJS.ProcessEnv): Promise<StackPr
       }
     });
   });
-  const sandboxes = Object.fromEntries([...output.matchAll(/^\s+(social|searchads|professional)\s+(http:\/\/\S+)/gm)].map((match) => [match[1] as string, match[2] as string]));
+  const sandboxes = Object.fromEntries(
+    [...output.matchAll(/^\s+(social|searchads|professional)\s+(http:\/\/\S+)/gm)].map((match) => [match[1] as string, match[2] as string]),
+  );
   return {
     url,
     sandboxes,

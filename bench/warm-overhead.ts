@@ -30,7 +30,11 @@ export async function warmOverhead(apiKey: string): Promise<{ fullMedianUs: numb
     }
     const parsed = getAdAccountMediaRequest.safeParse(body);
     if (!parsed.success) return { statusCode: 400, headers: { 'content-type': 'application/json' }, body: '{"success":false}' };
-    return { statusCode: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ success: true, results: { success: true, media: [], type: parsed.data.type } }) };
+    return {
+      statusCode: 200,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ success: true, results: { success: true, media: [], type: parsed.data.type } }),
+    };
   };
   const event = (): APIGatewayProxyEventV2 =>
     ({

@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { FunctionDeclaration } from '../shared/function-declaration.ts';
+import type { FunctionDeclaration } from '../shared/core/function-declaration.ts';
 import { matchRoute } from '../shared/http/route-table.ts';
-import type { DocumentedRoute } from '../shared/openapi.ts';
+import type { DocumentedRoute } from '../shared/docs/openapi.ts';
 
 /**
  * The route table, found, not kept: every folder of functions/ with a `declaration.ts` is one
@@ -36,7 +36,11 @@ async function load(folder: string): Promise<DocumentedRoute> {
 }
 
 /** Every operation with what its api.ts says of it, in folder order. */
-export const documentedRoutes: readonly DocumentedRoute[] = await Promise.all(declarationFolders().filter((folder) => folder !== FALLBACK_FOLDER).map(load));
+export const documentedRoutes: readonly DocumentedRoute[] = await Promise.all(
+  declarationFolders()
+    .filter((folder) => folder !== FALLBACK_FOLDER)
+    .map(load),
+);
 export const routes: readonly Route[] = documentedRoutes.map(({ route }) => route);
 export const { declaration: fallbackRoute } = await importFromFolder<{ declaration: { operation: string; entry: string } }>(FALLBACK_FOLDER, 'declaration.ts');
 

@@ -54,10 +54,13 @@ async function openLocalStore(): Promise<() => Promise<void>> {
   return dynamo.close;
 }
 
+const parseOptions = () =>
+  parseArgs({ allowPositionals: true, options: { tenant: { type: 'string' }, 'key-id': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+
 async function main(): Promise<void> {
-  let parsed;
+  let parsed: ReturnType<typeof parseOptions>;
   try {
-    parsed = parseArgs({ allowPositionals: true, options: { tenant: { type: 'string' }, 'key-id': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseOptions();
   } catch (error) {
     fail(`${(error as Error).message}\n\n${USAGE}`);
   }

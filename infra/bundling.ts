@@ -21,7 +21,13 @@ const BUILTIN_SHIMS: Readonly<Record<string, string>> = {
   http: 'infra/node-builtins/http.cjs',
   https: 'infra/node-builtins/https.cjs',
 };
-const builtinAliases = Object.entries(BUILTIN_SHIMS).flatMap(([name, shim]) => [[name, shim], [`node:${name}`, shim]] as const);
+const builtinAliases = Object.entries(BUILTIN_SHIMS).flatMap(
+  ([name, shim]) =>
+    [
+      [name, shim],
+      [`node:${name}`, shim],
+    ] as const,
+);
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 
 export const FUNCTION_BUNDLING = {

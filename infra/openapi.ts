@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { buildOpenApiDocument } from '../shared/openapi.ts';
+import { buildOpenApiDocument } from '../shared/docs/openapi.ts';
 import { documentedRoutes } from '../functions/routes.ts';
 
 /** `npm run openapi [-- <file>] [--server <url>]`: writes the OpenAPI 3.1 document (default openapi.json). */

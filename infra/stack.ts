@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
-import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
+import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
@@ -23,11 +23,11 @@ import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
 import { documentedRoutes, fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
-import { callbackUrl } from '../shared/connect/flow.ts';
-import { GENERATED_OPENAPI_DOCUMENT, grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/function-declaration.ts';
+import { callbackUrl } from '../shared/platforms/connect-flow.ts';
+import { GENERATED_OPENAPI_DOCUMENT, grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/core/function-declaration.ts';
 import { encodeRouteTable } from '../shared/http/route-table.ts';
-import { buildOpenApiDocument } from '../shared/openapi.ts';
-import { queueDefinitions, schedules, type QueueId } from '../shared/queues.ts';
+import { buildOpenApiDocument } from '../shared/docs/openapi.ts';
+import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
 
@@ -48,7 +48,12 @@ export interface AdCampaignApiStackProps extends StackProps {
 
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
-const BUNDLING = { ...FUNCTION_BUNDLING, mainFields: [...FUNCTION_BUNDLING.mainFields], externalModules: [...FUNCTION_BUNDLING.externalModules], format: OutputFormat.ESM };
+const BUNDLING = {
+  ...FUNCTION_BUNDLING,
+  mainFields: [...FUNCTION_BUNDLING.mainFields],
+  externalModules: [...FUNCTION_BUNDLING.externalModules],
+  format: OutputFormat.ESM,
+};
 
 /** esbuild hooks that copy files a function reads at run time (file name → module) beside its bundle. */
 function copyBeside(files: Record<string, string>) {
@@ -122,18 +127,25 @@ export class AdCampaignApiStack extends Stack {
       blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
       enforceSSL: true,
       versioned: false,
-      lifecycleRules: [{ id: 'expire-staged-uploads', prefix: 'uploads/', expiration: Duration.days(2), abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+      lifecycleRules: [
+        { id: 'expire-staged-uploads', prefix: 'uploads/', expiration: Duration.days(2), abortIncompleteMultipartUploadAfter: Duration.days(1) },
+      ],
       // a client's web page may PUT a list straight to its presigned URL (create_upload); the signature, not the origin, is the permission
       cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['content-type'], maxAge: 3000 }],
       removalPolicy,
       autoDeleteObjects: !production,
     });
     NagSuppressions.addResourceSuppressions(uploads, [
-      { id: 'AwsSolutions-S1', reason: 'Staging bucket for uploads that live at most two days; requests are traced per function, and a server-access-log bucket would hold the same keys longer than the data.' },
+      {
+        id: 'AwsSolutions-S1',
+        reason:
+          'Staging bucket for uploads that live at most two days; requests are traced per function, and a server-access-log bucket would hold the same keys longer than the data.',
+      },
     ]);
 
     const credentials = new Secret(this, 'AppCredentials', {
-      description: 'App credentials: SOCIAL_APP_SECRET, SEARCHADS_DEVELOPER_TOKEN, SEARCHADS_CLIENT_ID, SEARCHADS_CLIENT_SECRET, PROFESSIONAL_CLIENT_ID, PROFESSIONAL_CLIENT_SECRET (JSON)',
+      description:
+        'App credentials: SOCIAL_APP_SECRET, SEARCHADS_DEVELOPER_TOKEN, SEARCHADS_CLIENT_ID, SEARCHADS_CLIENT_SECRET, PROFESSIONAL_CLIENT_ID, PROFESSIONAL_CLIENT_SECRET (JSON)',
       encryptionKey: dataKey,
       removalPolicy,
     });
@@ -144,10 +156,16 @@ export class AdCampaignApiStack extends Stack {
       removalPolicy,
     });
     NagSuppressions.addResourceSuppressions(connectionKey, [
-      { id: 'AwsSolutions-SMG4', reason: 'Rotating this key would make the tokens sealed with it unreadable; rotation needs a re-sealing job, which is not built yet.' },
+      {
+        id: 'AwsSolutions-SMG4',
+        reason: 'Rotating this key would make the tokens sealed with it unreadable; rotation needs a re-sealing job, which is not built yet.',
+      },
     ]);
     NagSuppressions.addResourceSuppressions(credentials, [
-      { id: 'AwsSolutions-SMG4', reason: 'Third-party OAuth client secrets and app secrets are rotated in the platforms’ consoles; there is no rotation Lambda for them.' },
+      {
+        id: 'AwsSolutions-SMG4',
+        reason: 'Third-party OAuth client secrets and app secrets are rotated in the platforms’ consoles; there is no rotation Lambda for them.',
+      },
     ]);
 
     // each queue with its dead-letter queue, and an alarm as soon as anything lands there
@@ -161,7 +179,12 @@ export class AdCampaignApiStack extends Stack {
         retentionPeriod: Duration.days(14),
         removalPolicy,
       });
-      NagSuppressions.addResourceSuppressions(deadLetters, [{ id: 'AwsSolutions-SQS3', reason: 'This queue is itself the dead-letter queue of the queue beside it; its messages are alarmed on, not redriven automatically.' }]);
+      NagSuppressions.addResourceSuppressions(deadLetters, [
+        {
+          id: 'AwsSolutions-SQS3',
+          reason: 'This queue is itself the dead-letter queue of the queue beside it; its messages are alarmed on, not redriven automatically.',
+        },
+      ]);
       const queue = new Queue(this, `${definition.id}Queue`, {
         encryption: QueueEncryption.KMS,
         encryptionMasterKey: dataKey,
@@ -170,9 +193,21 @@ export class AdCampaignApiStack extends Stack {
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
         removalPolicy,
       });
-      alarmAtLeast(this, `${definition.id}DeadLetterAlarm`, deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }), 1, `Messages of ${definition.id} reached its dead-letter queue`);
+      alarmAtLeast(
+        this,
+        `${definition.id}DeadLetterAlarm`,
+        deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
+        1,
+        `Messages of ${definition.id} reached its dead-letter queue`,
+      );
       // a message waiting longer than two of its consumer's runs (a delayed continuation waits at most 15 minutes): the consumer is not keeping up
-      alarmAtLeast(this, `${definition.id}BacklogAlarm`, queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5) }), Math.max(900, 2 * definition.consumerTimeoutSeconds), `Messages of ${definition.id} are waiting too long`);
+      alarmAtLeast(
+        this,
+        `${definition.id}BacklogAlarm`,
+        queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5) }),
+        Math.max(900, 2 * definition.consumerTimeoutSeconds),
+        `Messages of ${definition.id} are waiting too long`,
+      );
       queues.set(definition.id, queue);
       deadLetterQueues.set(definition.id, deadLetters);
     }
@@ -203,12 +238,20 @@ export class AdCampaignApiStack extends Stack {
     // the routes a browser follows while connecting need no API key: each gets its own, tighter limits
     // (RouteSettings is a free-form map, written as CloudFormation spells it)
     stage.routeSettings = Object.fromEntries(
-      routes.filter((route) => route.browser).map((route) => [`${route.method} ${route.path}`, { ThrottlingBurstLimit: route.browser?.burstLimit, ThrottlingRateLimit: route.browser?.rateLimit }]),
+      routes
+        .filter((route) => route.browser)
+        .map((route) => [`${route.method} ${route.path}`, { ThrottlingBurstLimit: route.browser?.burstLimit, ThrottlingRateLimit: route.browser?.rateLimit }]),
     );
     const publicBaseUrl = props.publicBaseUrl ?? this.api.apiEndpoint;
 
     const makeFunction = (
-      route: Partial<FunctionNeeds> & Pick<FunctionNeeds, 'operation' | 'entry'> & { public?: boolean; consumes?: QueueId; consumesDeadLettersOf?: QueueId; consumesStream?: StreamSelection },
+      route: Partial<FunctionNeeds> &
+        Pick<FunctionNeeds, 'operation' | 'entry'> & {
+          public?: boolean;
+          consumes?: QueueId;
+          consumesDeadLettersOf?: QueueId;
+          consumesStream?: StreamSelection;
+        },
       extraEnvironment: Record<string, string> = {},
     ) => {
       const grants = grantsOf(route);
@@ -244,23 +287,51 @@ export class AdCampaignApiStack extends Stack {
       });
       // every operation looks up API keys and users; some also write; the published interface reads nothing
       if (!route.public) {
-        const tableActions = ['dynamodb:GetItem', 'dynamodb:Query', ...(grants.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : []), ...(grants.scans ? ['dynamodb:Scan'] : [])];
+        const tableActions = [
+          'dynamodb:GetItem',
+          'dynamodb:Query',
+          ...(grants.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : []),
+          ...(grants.scans ? ['dynamodb:Scan'] : []),
+        ];
         fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: tableActions, resources: [main.tableArn] }));
         dataKey.grantEncryptDecrypt(fn);
       }
       if (route.idempotent) {
-        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'], resources: [idempotency.tableArn] }));
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'],
+            resources: [idempotency.tableArn],
+          }),
+        );
       }
       if (route.usesUploadBucket) {
-        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'], resources: [uploads.arnForObjects('uploads/*')] }));
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['s3:PutObject', 's3:GetObject', 's3:DeleteObject'],
+            resources: [uploads.arnForObjects('uploads/*')],
+          }),
+        );
         // without it S3 answers a missing object 403, not 404: an upload never PUT would look like a fault
-        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: ['s3:ListBucket'], resources: [uploads.bucketArn], conditions: { StringLike: { 's3:prefix': ['uploads/*'] } } }));
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['s3:ListBucket'],
+            resources: [uploads.bucketArn],
+            conditions: { StringLike: { 's3:prefix': ['uploads/*'] } },
+          }),
+        );
       }
       if (grants.appCredentials) credentials.grantRead(fn);
       for (const id of grants.sendsTo) queueOf(id).grantSendMessages(fn);
       // the event source grants receiving, deleting and ChangeMessageVisibility (the worker's retry delay)
-      if (route.consumes) fn.addEventSource(new SqsEventSource(queueOf(route.consumes), { batchSize: queueDefinitionOf(route.consumes).batchSize, reportBatchItemFailures: true }));
-      if (route.consumesDeadLettersOf) fn.addEventSource(new SqsEventSource(deadLetterQueues.get(route.consumesDeadLettersOf) as Queue, { batchSize: 10, reportBatchItemFailures: true }));
+      if (route.consumes)
+        fn.addEventSource(
+          new SqsEventSource(queueOf(route.consumes), { batchSize: queueDefinitionOf(route.consumes).batchSize, reportBatchItemFailures: true }),
+        );
+      if (route.consumesDeadLettersOf)
+        fn.addEventSource(new SqsEventSource(deadLetterQueues.get(route.consumesDeadLettersOf) as Queue, { batchSize: 10, reportBatchItemFailures: true }));
       if (route.consumesStream) {
         const { pk, flag } = route.consumesStream;
         fn.addEventSource(
@@ -269,17 +340,28 @@ export class AdCampaignApiStack extends Stack {
             batchSize: 10,
             reportBatchItemFailures: true,
             retryAttempts: 10,
-            filters: [FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.isEqual(pk) } }, NewImage: { [flag]: { BOOL: FilterRule.isEqual(true) } } } })],
+            filters: [
+              FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.isEqual(pk) } }, NewImage: { [flag]: { BOOL: FilterRule.isEqual(true) } } } }),
+            ],
           }),
         );
       }
-      if (route.consumes || route.consumesDeadLettersOf || route.consumesStream) alarmAtLeast(this, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
+      if (route.consumes || route.consumesDeadLettersOf || route.consumesStream)
+        alarmAtLeast(this, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
       if (seals) connectionKey.grantRead(fn);
       NagSuppressions.addResourceSuppressions(
         fn,
         [
-          { id: 'AwsSolutions-IAM4', reason: 'AWSLambdaBasicExecutionRole only lets the function write its own logs.', appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'] },
-          { id: 'AwsSolutions-IAM5', reason: 'Wildcards are scoped: X-Ray trace segments have no resource ARN, KMS data-key actions (GenerateDataKey*, ReEncrypt*) are on the one data key, and uploads/* is the staging prefix of the one bucket.' },
+          {
+            id: 'AwsSolutions-IAM4',
+            reason: 'AWSLambdaBasicExecutionRole only lets the function write its own logs.',
+            appliesTo: ['Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole'],
+          },
+          {
+            id: 'AwsSolutions-IAM5',
+            reason:
+              'Wildcards are scoped: X-Ray trace segments have no resource ARN, KMS data-key actions (GenerateDataKey*, ReEncrypt*) are on the one data key, and uploads/* is the staging prefix of the one bucket.',
+          },
         ],
         true,
       );
@@ -311,9 +393,7 @@ export class AdCampaignApiStack extends Stack {
       routeKey: HttpRouteKey.DEFAULT,
       integration: new HttpLambdaIntegration('DefaultIntegration', makeFunction(fallbackRoute, { ROUTE_TABLE: encodeRouteTable(routes) })),
     });
-    NagSuppressions.addResourceSuppressions(defaultRoute, [
-      { id: 'AwsSolutions-APIG4', reason: 'The catch-all route only answers 404 or 405 envelopes.' },
-    ]);
+    NagSuppressions.addResourceSuppressions(defaultRoute, [{ id: 'AwsSolutions-APIG4', reason: 'The catch-all route only answers 404 or 405 envelopes.' }]);
 
     for (const worker of workers) {
       const fn = makeFunction(worker);
@@ -328,9 +408,16 @@ export class AdCampaignApiStack extends Stack {
     new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
     new CfnOutput(this, 'TableName', { value: main.tableName, description: 'TABLE_NAME for `npm run admin` against this stage' });
     new CfnOutput(this, 'AppCredentialsSecretArn', { value: credentials.secretArn });
-    // each platform's app must list its callback URL exactly (contracts/connect.md §0.3)
-    for (const [id, platform] of [['SocialCallbackUrl', 'social'], ['SearchadsCallbackUrl', 'searchads'], ['ProfessionalCallbackUrl', 'professional']] as const) {
-      new CfnOutput(this, id, { value: callbackUrl(publicBaseUrl, platform), description: `Register in the ${platform} platform’s app as its OAuth redirect URI` });
+    // each platform's app must list its callback URL exactly (docs/platforms.md "What every connect round trip shares")
+    for (const [id, platform] of [
+      ['SocialCallbackUrl', 'social'],
+      ['SearchadsCallbackUrl', 'searchads'],
+      ['ProfessionalCallbackUrl', 'professional'],
+    ] as const) {
+      new CfnOutput(this, id, {
+        value: callbackUrl(publicBaseUrl, platform),
+        description: `Register in the ${platform} platform’s app as its OAuth redirect URI`,
+      });
     }
   }
 }

@@ -1,4 +1,4 @@
-import { type BrowserRouteDoc } from '../../shared/schemas/operation-doc.ts';
+import type { BrowserRouteDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: BrowserRouteDoc = {

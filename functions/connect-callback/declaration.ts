@@ -1,4 +1,4 @@
-import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+import { handlerBeside, type FunctionDeclaration } from '../../shared/core/function-declaration.ts';
 import { CONNECT_ROUTE_THROTTLE } from '../../shared/connect/throttle.ts';
 
 export const declaration: FunctionDeclaration = {

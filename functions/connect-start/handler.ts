@@ -1,4 +1,4 @@
-import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineBrowserRoute } from '../../shared/http/browser-route.ts';
 import { declaration } from './declaration.ts';
 import { startConsent } from '../use-cases/connect-link.ts';

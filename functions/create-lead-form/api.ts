@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { createLeadFormRequest } from '../../shared/schemas/lead-form.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
@@ -10,9 +10,20 @@ export const api: OperationDoc = {
   request: createLeadFormRequest,
   result: z.object({ leadFormId: z.string() }),
   requestExample: {
-    userId: 'demo-user', leadsFormName: 'Autumn offer', language: 'EN_US', form_type: 'HIGHER_INTENT', privacyPolicyUrl: 'https://www.example.com/privacy', privacyPolicyName: 'Privacy policy',
+    userId: 'demo-user',
+    leadsFormName: 'Autumn offer',
+    language: 'EN_US',
+    form_type: 'HIGHER_INTENT',
+    privacyPolicyUrl: 'https://www.example.com/privacy',
+    privacyPolicyName: 'Privacy policy',
     leadFormQuestions: [{ type: 'FULL_NAME' }, { type: 'EMAIL' }],
-    thankYouPage: { title: 'Thanks!', body: 'We will call you.', button_text: 'Visit website', button_type: 'VIEW_WEBSITE', website_url: 'https://www.example.com' },
+    thankYouPage: {
+      title: 'Thanks!',
+      body: 'We will call you.',
+      button_text: 'Visit website',
+      button_type: 'VIEW_WEBSITE',
+      website_url: 'https://www.example.com',
+    },
   },
   resultExample: { leadFormId: '1029384756102938' },
 };

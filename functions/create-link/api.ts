@@ -1,5 +1,5 @@
 import { createLinkRequest, createLinkResult } from '../../shared/schemas/connect.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

@@ -3,7 +3,7 @@ import { createLinkRequest } from '../../shared/schemas/connect.ts';
 import { declaration } from './declaration.ts';
 import { createConnectLink } from '../use-cases/connect-link.ts';
 
-/** POST /auth/create_link: a hosted link that connects one user's platform account (DESIGN.md "Connect links"). */
+/** POST /auth/create_link: a hosted link that connects one user's platform account (docs/decisions.md "Connect links"). */
 export const handler = defineOperation({
   declaration,
   request: createLinkRequest,

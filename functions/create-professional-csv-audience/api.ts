@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { createProfessionalAudienceFromUploadRequest, createProfessionalCsvAudienceRequest } from '../../shared/schemas/audiences.ts';
 import { jobStartedSchema } from '../../shared/schemas/uploads.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
@@ -12,7 +12,15 @@ export const api: OperationDoc = {
   request: createProfessionalCsvAudienceRequest,
   result: z.union([z.object({ audience: z.object({ csvFileId: z.string() }), warnings: z.array(z.string()).optional() }), jobStartedSchema]),
   fileField: 'csv',
-  fromUpload: { request: createProfessionalAudienceFromUploadRequest, requestExample: { userId: 'demo-user', type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees', uploadId: 'upl_5f0c3a1e9b7d4c2a8e6f1b3d5c7a9e0f' } },
-  requestExample: { userId: 'demo-user', type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees', csv: 'email,firstname,lastname\navery@example.com,Avery,Lindqvist\n' },
+  fromUpload: {
+    request: createProfessionalAudienceFromUploadRequest,
+    requestExample: { userId: 'demo-user', type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees', uploadId: 'upl_5f0c3a1e9b7d4c2a8e6f1b3d5c7a9e0f' },
+  },
+  requestExample: {
+    userId: 'demo-user',
+    type: 'USER_LIST_UPLOAD',
+    audienceName: 'Webinar attendees',
+    csv: 'email,firstname,lastname\navery@example.com,Avery,Lindqvist\n',
+  },
   resultExample: { audience: { csvFileId: 'urn:li:media:/AAYAAgQFakeListUploadMediaToken0000000000000001.csv' } },
 };

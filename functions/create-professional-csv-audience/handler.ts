@@ -2,11 +2,15 @@ import { uploadProfessionalAudience } from '../use-cases/upload-professional-aud
 import { startProfessionalAudienceJob } from '../use-cases/start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
-import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
-import { createProfessionalAudienceFromUploadRequest, createProfessionalCsvAudienceRequest, PROFESSIONAL_AUDIENCE_FIELDS } from '../../shared/schemas/audiences.ts';
+import {
+  createProfessionalAudienceFromUploadRequest,
+  createProfessionalCsvAudienceRequest,
+  PROFESSIONAL_AUDIENCE_FIELDS,
+} from '../../shared/schemas/audiences.ts';
 
 export const handler = defineOperation({
   declaration,

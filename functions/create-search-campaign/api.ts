@@ -4,10 +4,15 @@ import { WINTER_CAMPAIGN, type OperationDoc } from '../../shared/schemas/operati
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
   summary: 'Create a search campaign (operation 9)',
-  description: 'Creates the whole campaign (budget, campaign, criteria, ad group, ads, keywords, assets, goals) in ONE atomic request. `validateOnly: true` runs it as a dry run.',
+  description:
+    'Creates the whole campaign (budget, campaign, criteria, ad group, ads, keywords, assets, goals) in ONE atomic request. `validateOnly: true` runs it as a dry run.',
   tag: 'Search ads',
   request: createSearchCampaignRequest,
   result: createSearchCampaignResultSchema,
   requestExample: WINTER_CAMPAIGN,
-  resultExample: { campaignResourceName: 'customers/1234567890/campaigns/21234567890', adGroupResourceName: 'customers/1234567890/adGroups/158765432109', additionalMessage: '' },
+  resultExample: {
+    campaignResourceName: 'customers/1234567890/campaigns/21234567890',
+    adGroupResourceName: 'customers/1234567890/adGroups/158765432109',
+    additionalMessage: '',
+  },
 };

@@ -1,4 +1,4 @@
-import { CSV_UPLOAD_FUNCTION, handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+import { CSV_UPLOAD_FUNCTION, handlerBeside, type FunctionDeclaration } from '../../shared/core/function-declaration.ts';
 
 export const declaration: FunctionDeclaration = {
   operation: 'create_social_csv_audience',

@@ -2,11 +2,11 @@ import { uploadSocialAudience } from '../use-cases/upload-social-audience.ts';
 import { startSocialAudienceJob } from '../use-cases/start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
-import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
-import { config } from '../../shared/config.ts';
+import { config } from '../../shared/core/config.ts';
 import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, SOCIAL_AUDIENCE_FIELDS } from '../../shared/schemas/audiences.ts';
 
 export const handler = defineOperation({

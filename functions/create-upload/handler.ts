@@ -3,7 +3,7 @@ import { createUploadRequest } from '../../shared/schemas/uploads.ts';
 import { createUpload } from '../../shared/uploads/direct-uploads.ts';
 import { declaration } from './declaration.ts';
 
-/** POST /uploads/create_upload: a URL to PUT a contact list of any size to (DESIGN.md "Uploads and audience jobs"). */
+/** POST /uploads/create_upload: a URL to PUT a contact list of any size to (docs/decisions.md "Uploads and audience jobs"). */
 export const handler = defineOperation({
   declaration,
   request: createUploadRequest,

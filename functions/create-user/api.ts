@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { createUserRequest } from '../../shared/schemas/users.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

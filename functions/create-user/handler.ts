@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { idempotent } from '../../shared/http/idempotency.ts';
-import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
 import { createUserRequest } from '../../shared/schemas/users.ts';

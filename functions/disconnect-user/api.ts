@@ -1,11 +1,12 @@
 import * as z from 'zod';
 import { disconnectRequest } from '../../shared/schemas/users.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
   summary: 'Disconnect a platform',
-  description: 'Removes the user’s connection to a platform and its tokens, and sends `connection.disconnected`. Operations on that platform then answer 409 PLATFORM_NOT_CONNECTED.',
+  description:
+    'Removes the user’s connection to a platform and its tokens, and sends `connection.disconnected`. Operations on that platform then answer 409 PLATFORM_NOT_CONNECTED.',
   tag: 'Users',
   request: disconnectRequest,
   result: z.object({ userId: z.string(), platform: z.enum(['social', 'searchads', 'professional']), status: z.literal('disconnected') }),

@@ -1,4 +1,4 @@
-import { loadAppCredentials } from '../../shared/app-credentials.ts';
+import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { budgetFrom } from '../../shared/platforms/upstream.ts';
 import { disconnectRequest } from '../../shared/schemas/users.ts';

@@ -1,4 +1,4 @@
-import { handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+import { handlerBeside, type FunctionDeclaration } from '../../shared/core/function-declaration.ts';
 
 export const declaration: FunctionDeclaration = {
   operation: 'get_campaign_optimization_history',

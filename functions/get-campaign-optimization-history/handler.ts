@@ -1,4 +1,4 @@
-import { NotFound } from '../../shared/errors.ts';
+import { NotFound } from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
 import { getOptimizationHistoryRequest } from '../../shared/schemas/optimization.ts';

@@ -10,5 +10,17 @@ export const api: OperationDoc = {
   request: getCampaignsListRequest,
   result: z.object({ campaigns: z.array(campaignListItemSchema) }),
   requestExample: { userId: 'demo-user' },
-  resultExample: { campaigns: [{ id: '120210987000000101', name: 'Autumn leads', objective: 'OUTCOME_LEADS', daily_budget: '5000', status: 'ACTIVE', issues_info: '', created_time: `${day(-53)}T10:15:32-0700` }] },
+  resultExample: {
+    campaigns: [
+      {
+        id: '120210987000000101',
+        name: 'Autumn leads',
+        objective: 'OUTCOME_LEADS',
+        daily_budget: '5000',
+        status: 'ACTIVE',
+        issues_info: '',
+        created_time: `${day(-53)}T10:15:32-0700`,
+      },
+    ],
+  },
 };

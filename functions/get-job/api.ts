@@ -5,7 +5,8 @@ import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
   summary: 'Get an audience job',
-  description: 'The status and live progress of a job started by operation 7 or 8 with an uploadId. `result` is the operation’s own result once it succeeded; `error` says why it failed. Another tenant’s job is 404 NOT_FOUND, as an unknown one.',
+  description:
+    'The status and live progress of a job started by operation 7 or 8 with an uploadId. `result` is the operation’s own result once it succeeded; `error` says why it failed. Another tenant’s job is 404 NOT_FOUND, as an unknown one.',
   tag: 'Audiences',
   request: getJobRequest,
   result: z.object({ job: jobViewSchema }),

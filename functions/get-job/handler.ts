@@ -1,4 +1,4 @@
-import { NotFound } from '../../shared/errors.ts';
+import { NotFound } from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { getJobRequest } from '../../shared/schemas/uploads.ts';
 import { findJob, viewOf } from '../../shared/store/audience-jobs.ts';

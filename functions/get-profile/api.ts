@@ -10,5 +10,11 @@ export const api: OperationDoc = {
   request: getProfileRequest,
   result: z.object({ user: z.object({ userId: z.string(), createdAt: z.string(), connections: connectionsView }) }),
   requestExample: { userId: 'demo-user' },
-  resultExample: { user: { userId: 'demo-user', createdAt: `${day(-1)}T11:10:12.655Z`, connections: { searchads: { customerId: '1234567890', status: 'active', connectedAt: `${day(-1)}T11:10:12.655Z`, connectedVia: 'token' } } } },
+  resultExample: {
+    user: {
+      userId: 'demo-user',
+      createdAt: `${day(-1)}T11:10:12.655Z`,
+      connections: { searchads: { customerId: '1234567890', status: 'active', connectedAt: `${day(-1)}T11:10:12.655Z`, connectedVia: 'token' } },
+    },
+  },
 };

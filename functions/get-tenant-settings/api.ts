@@ -1,5 +1,5 @@
 import { getSettingsRequest, settingsResultSchema } from '../../shared/schemas/tenant.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
@@ -9,5 +9,10 @@ export const api: OperationDoc = {
   request: getSettingsRequest,
   result: settingsResultSchema,
   requestExample: {},
-  resultExample: { settings: { redirectUris: ['https://app.example.com/connected'], webhook: { url: 'https://app.example.com/webhooks', events: ['connection.connected', 'audience_job.succeeded'] } } },
+  resultExample: {
+    settings: {
+      redirectUris: ['https://app.example.com/connected'],
+      webhook: { url: 'https://app.example.com/webhooks', events: ['connection.connected', 'audience_job.succeeded'] },
+    },
+  },
 };

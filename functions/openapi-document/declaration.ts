@@ -1,4 +1,4 @@
-import { GENERATED_OPENAPI_DOCUMENT, handlerBeside, type FunctionDeclaration } from '../../shared/function-declaration.ts';
+import { GENERATED_OPENAPI_DOCUMENT, handlerBeside, type FunctionDeclaration } from '../../shared/core/function-declaration.ts';
 
 /** The document as generated when the routes are deployed: beside this function's code in the cloud (the local stack writes its own). */
 export const OPENAPI_FILE_NAME = 'openapi.json';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { historyEntrySchema, recordOptimizationRequest } from '../../shared/schemas/optimization.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
@@ -9,6 +9,25 @@ export const api: OperationDoc = {
   tag: 'Optimization',
   request: recordOptimizationRequest,
   result: z.object({ campaignId: z.string(), entry: historyEntrySchema }),
-  requestExample: { userId: 'demo-user', campaignId: '120210000000001', campaignName: 'Autumn sale', platform: 'social', optimizationStatus: 'ACTIVE', startDate: 1760000000000, entry: { adId: '1', adSetId: '2', headlines: [], primaryTexts: [], images: [], timestamp: 1760000100000 } },
-  resultExample: { campaignId: '120210000000001', entry: { adId: '1', adSetId: '2', headlines: [], primaryTexts: [], images: [], timestamp: 1760000100000, lastUpdate: { _seconds: 1760000200, _nanoseconds: 0 } } },
+  requestExample: {
+    userId: 'demo-user',
+    campaignId: '120210000000001',
+    campaignName: 'Autumn sale',
+    platform: 'social',
+    optimizationStatus: 'ACTIVE',
+    startDate: 1760000000000,
+    entry: { adId: '1', adSetId: '2', headlines: [], primaryTexts: [], images: [], timestamp: 1760000100000 },
+  },
+  resultExample: {
+    campaignId: '120210000000001',
+    entry: {
+      adId: '1',
+      adSetId: '2',
+      headlines: [],
+      primaryTexts: [],
+      images: [],
+      timestamp: 1760000100000,
+      lastUpdate: { _seconds: 1760000200, _nanoseconds: 0 },
+    },
+  },
 };

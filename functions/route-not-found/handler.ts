@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { config } from '../../shared/config.ts';
-import { MethodNotAllowed, NotFound } from '../../shared/errors.ts';
+import { config } from '../../shared/core/config.ts';
+import { MethodNotAllowed, NotFound } from '../../shared/core/errors.ts';
 import { requestIdOf } from '../../shared/http/middleware/tracing.ts';
 import { errorResponse, type HttpResponse } from '../../shared/http/response.ts';
 import { decodeRouteTable, matchRoute } from '../../shared/http/route-table.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { searchTargetingLocationsRequest, targetingLocationSchema } from '../../shared/schemas/social.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
@@ -10,5 +10,19 @@ export const api: OperationDoc = {
   request: searchTargetingLocationsRequest,
   result: z.object({ locations: z.array(targetingLocationSchema) }),
   requestExample: { userId: 'demo-user', query: 'dub' },
-  resultExample: { locations: [{ key: '1051234', name: 'Dublin', region: 'Dublin', country_name: 'Ireland', type: 'city', country_code: 'IE', region_id: 1405, supports_region: true, supports_city: true }] },
+  resultExample: {
+    locations: [
+      {
+        key: '1051234',
+        name: 'Dublin',
+        region: 'Dublin',
+        country_name: 'Ireland',
+        type: 'city',
+        country_code: 'IE',
+        region_id: 1405,
+        supports_region: true,
+        supports_city: true,
+      },
+    ],
+  },
 };

@@ -1,4 +1,4 @@
-import { NotFound, RateLimited } from '../../shared/errors.ts';
+import { NotFound, RateLimited } from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { sendTestWebhookRequest } from '../../shared/schemas/tenant.ts';
 import { takeFromWindow } from '../../shared/store/rate-limits.ts';

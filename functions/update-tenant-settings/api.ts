@@ -1,5 +1,5 @@
 import { settingsResultSchema, updateSettingsRequest } from '../../shared/schemas/tenant.ts';
-import { type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
@@ -11,7 +11,13 @@ export const api: OperationDoc = {
   result: settingsResultSchema,
   requestExample: { redirectUris: ['https://app.example.com/connected'], webhook: { url: 'https://app.example.com/webhooks' } },
   resultExample: {
-    settings: { redirectUris: ['https://app.example.com/connected'], webhook: { url: 'https://app.example.com/webhooks', events: ['connection.connected', 'connection.reconnect_required', 'connection.disconnected', 'audience_job.succeeded', 'audience_job.failed'] } },
+    settings: {
+      redirectUris: ['https://app.example.com/connected'],
+      webhook: {
+        url: 'https://app.example.com/webhooks',
+        events: ['connection.connected', 'connection.reconnect_required', 'connection.disconnected', 'audience_job.succeeded', 'audience_job.failed'],
+      },
+    },
     webhookSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
   },
 };

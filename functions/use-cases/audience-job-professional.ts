@@ -1,4 +1,4 @@
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { checkProfessionalList, professionalListCsv } from '../../shared/audiences/professional-list.ts';
 import { attachListUpload, createSegment, generateUploadUrl, uploadFile } from '../../shared/platforms/professional/list-upload.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
@@ -27,7 +27,10 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
   if (!checkpoint.inputFile) {
     run.checkTime();
     const uploadUrl = await generateUploadUrl(session, session.adAccountId);
-    checkpoint.inputFile = await uploadFile(session, uploadUrl, { stream: () => professionalListCsv(request.type, run.stream()), length: checkpoint.csvBytes ?? 0 });
+    checkpoint.inputFile = await uploadFile(session, uploadUrl, {
+      stream: () => professionalListCsv(request.type, run.stream()),
+      length: checkpoint.csvBytes ?? 0,
+    });
     job.progress.rowsSent = checkpoint.rows ?? 0;
     job.progress.batchesSent = 1;
     await run.save();

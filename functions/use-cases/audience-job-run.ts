@@ -1,10 +1,10 @@
 import type { Context } from 'aws-lambda';
-import { clock } from '../../shared/clock.ts';
-import { config } from '../../shared/config.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { config } from '../../shared/core/config.ts';
 import { ANSWER_MARGIN_MS } from '../../shared/platforms/upstream.ts';
 import { saveJobRun } from '../../shared/store/audience-job-writes.ts';
 import type { AudienceJob } from '../../shared/store/audience-jobs.ts';
-import { readStagedUpload } from '../../shared/uploads/staging.ts';
+import { readStagedUpload } from '../../shared/storage/staging.ts';
 
 /**
  * One run of an audience job by the worker: it holds the job's lease, saves the job (checkpoint,

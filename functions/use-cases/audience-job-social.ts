@@ -1,4 +1,4 @@
-import { InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
+import { InvalidRowSamples, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import type { SocialCheckpoint, SocialJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
@@ -16,7 +16,7 @@ const CHECK_PROGRESS_EVERY_ROWS = 50_000;
 export async function runSocialAudienceJob(run: JobRun, user: User): Promise<SocialAudienceResult> {
   const { job } = run;
   const request = job.request as SocialJobRequest;
-  const checkpoint = job.checkpoint as SocialCheckpoint;
+  const checkpoint = job.checkpoint as SocialCheckpoint<ContactFileResume>;
   const session = socialSession(user, run.context);
 
   if (checkpoint.usableRows === undefined) {
@@ -36,7 +36,7 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
 
   const local = Object.assign(new InvalidRowSamples(), { count: checkpoint.localInvalid, samples: { ...checkpoint.localSamples } });
   // what an acknowledged batch moves the checkpoint to, applied by the save that records its acknowledgement
-  let covered: Pick<SocialCheckpoint, 'resumeAt' | 'localInvalid' | 'localSamples'> | undefined;
+  let covered: Pick<SocialCheckpoint<ContactFileResume>, 'resumeAt' | 'localInvalid' | 'localSamples'> | undefined;
   const save = () => {
     if (covered && checkpoint.inFlightBatch === undefined) {
       Object.assign(checkpoint, covered);

@@ -1,15 +1,35 @@
-import { clock } from '../../shared/clock.ts';
-import { callbackUrl, ConnectRefused, type ConnectError, type DiscoveredGrant } from '../../shared/connect/flow.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { callbackUrl, ConnectRefused, type ConnectError, type DiscoveredGrant } from '../../shared/platforms/connect-flow.ts';
 import { connectFlows } from '../../shared/connect/flows.ts';
 import { codeChallengeOf, hashOf, newCodeVerifier, randomValue } from '../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../shared/connect/pages.ts';
-import { InvalidRequest, PlatformAuthExpired, type Platform } from '../../shared/errors.ts';
+import { InvalidRequest, PlatformAuthExpired, type Platform } from '../../shared/core/errors.ts';
 import type { BrowserAnswer, BrowserRequest } from '../../shared/http/browser-route.ts';
-import { log } from '../../shared/http/logger.ts';
-import { addGrantHolder, completeLink, removeGrantHolder, saveAttempt, saveLink, saveSelection, spendAttempt, spendSelection } from '../../shared/store/connect-link-writes.ts';
+import { log } from '../../shared/core/logger.ts';
+import {
+  addGrantHolder,
+  completeLink,
+  removeGrantHolder,
+  saveAttempt,
+  saveLink,
+  saveSelection,
+  spendAttempt,
+  spendSelection,
+} from '../../shared/store/connect-link-writes.ts';
 import { findAttempt, findLink, type ConnectAttempt } from '../../shared/store/connect-links.ts';
 import {
-  backWithError, BINDING_PATTERN, bindingCookieName, pendingSelection, publicBase, returnNotAllowed, returnStillAllowed, returnUrl, sameBrowser, secureCookies, unknownLink, untied,
+  backWithError,
+  BINDING_PATTERN,
+  bindingCookieName,
+  pendingSelection,
+  publicBase,
+  returnNotAllowed,
+  returnStillAllowed,
+  returnUrl,
+  sameBrowser,
+  secureCookies,
+  unknownLink,
+  untied,
   type Destination,
 } from './connect-outcome.ts';
 import { open, seal } from '../../shared/store/sealing.ts';
@@ -19,7 +39,7 @@ import { findUser, type User } from '../../shared/store/users.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
 
 /**
- * DESIGN.md "Connect links", our side of the OAuth round trip (contracts/connect.md §0, §4):
+ * docs/decisions.md "Connect links", our side of the OAuth round trip (docs/platforms.md "What every connect round trip shares"):
  * a link (24 h, completes once) → a one-time state bound to the link and to the browser by a cookie
  * (10 min, spent on first use) → the platform's consent → the callback exchanges the code once,
  * discovers the accounts, and connects at once or after the picker. The person is sent back to the
@@ -35,7 +55,10 @@ function bindingCookie(value: string): string {
   return `${bindingCookieName()}=${value}; Path=/; Max-Age=${Math.round((STATE_VALID_MS + SELECTION_VALID_MS) / 1000)}; HttpOnly; SameSite=Lax${secureCookies() ? '; Secure' : ''}`;
 }
 
-export async function createConnectLink(user: User, input: { platform: Platform; redirectUri: string; state?: string }): Promise<{ link: string; expiresAt: number }> {
+export async function createConnectLink(
+  user: User,
+  input: { platform: Platform; redirectUri: string; state?: string },
+): Promise<{ link: string; expiresAt: number }> {
   const { redirectUris } = await loadTenantSettings(user.tenantId);
   if (!redirectUris.includes(input.redirectUri)) {
     throw new InvalidRequest('redirectUri is not one of this tenant’s redirectUris; register it with /tenant/update_settings first.', [
@@ -81,7 +104,11 @@ export async function startConsent({ pathParameters, cookies }: BrowserRequest):
     ...(codeVerifier ? { sealedCodeVerifier: seal(codeVerifier, `connect/${stateHash}`) } : {}),
     validUntil: clock.now() + STATE_VALID_MS,
   });
-  const consent = flow.consentUrl({ redirectUri: callbackUrl(publicBase(), link.platform), state, ...(codeVerifier ? { codeChallenge: codeChallengeOf(codeVerifier) } : {}) });
+  const consent = flow.consentUrl({
+    redirectUri: callbackUrl(publicBase(), link.platform),
+    state,
+    ...(codeVerifier ? { codeChallenge: codeChallengeOf(codeVerifier) } : {}),
+  });
   return { redirect: consent, setCookie: bindingCookie(binding) };
 }
 
@@ -122,7 +149,12 @@ export async function finishCallback({ pathParameters, query, cookies, budget }:
 
   const attemptId = randomValue(18);
   const { sealedCodeVerifier: _verifier, validUntil: _validUntil, ...bound } = attempt;
-  await saveSelection({ ...bound, attemptId, sealedGrant: seal(JSON.stringify(grant), `connect-select/${attemptId}`), validUntil: clock.now() + SELECTION_VALID_MS });
+  await saveSelection({
+    ...bound,
+    attemptId,
+    sealedGrant: seal(JSON.stringify(grant), `connect-select/${attemptId}`),
+    validUntil: clock.now() + SELECTION_VALID_MS,
+  });
   return { redirect: `${publicBase()}/auth/select/${attemptId}` };
 }
 
@@ -134,7 +166,12 @@ function exchangeError(failure: unknown): ConnectError {
 }
 
 /** Stores the connection (replacing any), records who holds the upstream grant, tells the tenant, and sends the person back. */
-async function connect(attempt: Destination & Pick<ConnectAttempt, 'tenantId' | 'linkId'>, grant: DiscoveredGrant, accountId: string, pageId?: string): Promise<BrowserAnswer> {
+async function connect(
+  attempt: Destination & Pick<ConnectAttempt, 'tenantId' | 'linkId'>,
+  grant: DiscoveredGrant,
+  accountId: string,
+  pageId?: string,
+): Promise<BrowserAnswer> {
   const user = await findUser(attempt.tenantId, attempt.userId);
   if (!user || !(await completeLink(attempt.linkId))) return backWithError(attempt, 'expired');
   const flow = connectFlows[attempt.platform];
@@ -170,7 +207,10 @@ export async function completePicker(request: BrowserRequest): Promise<BrowserAn
   const pageOk = grant.pages.length === 0 ? pageId === undefined || pageId === '' : grant.pages.some((page) => page.id === pageId);
   if (!accountOk || !pageOk) {
     const problem = accountOk ? 'Choose one of the listed Pages.' : 'Choose one of the available ad accounts.';
-    return { status: 400, html: pickerPage({ attemptId: selection.attemptId, platform: selection.platform, accounts: grant.accounts, pages: grant.pages, problem }) };
+    return {
+      status: 400,
+      html: pickerPage({ attemptId: selection.attemptId, platform: selection.platform, accounts: grant.accounts, pages: grant.pages, problem }),
+    };
   }
   if (!(await returnStillAllowed(selection))) return returnNotAllowed();
   if (!(await spendSelection(selection.attemptId))) return backWithError(selection, 'expired');

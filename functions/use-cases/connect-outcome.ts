@@ -1,6 +1,6 @@
-import { clock } from '../../shared/clock.ts';
-import { config } from '../../shared/config.ts';
-import type { ConnectError, DiscoveredGrant } from '../../shared/connect/flow.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { config } from '../../shared/core/config.ts';
+import type { ConnectError, DiscoveredGrant } from '../../shared/platforms/connect-flow.ts';
 import { hashOf } from '../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../shared/connect/pages.ts';
 import { problemPage, type BrowserAnswer, type BrowserRequest } from '../../shared/http/browser-route.ts';
@@ -31,12 +31,23 @@ export function returnUrl(destination: Destination, outcome: { status: 'connecte
   return `${destination.redirectUri}${destination.redirectUri.includes('?') ? '&' : '?'}${query}`;
 }
 
-export const backWithError = (destination: Destination, error: ConnectError): BrowserAnswer => ({ redirect: returnUrl(destination, { status: 'error', error }) });
+export const backWithError = (destination: Destination, error: ConnectError): BrowserAnswer => ({
+  redirect: returnUrl(destination, { status: 'error', error }),
+});
 export const unknownLink = () => problemPage(400, 'Link not valid', 'This connect link is not valid. Ask the application that sent you for a new one.');
-export const untied = () => problemPage(400, 'Sign-in not recognised', 'This sign-in cannot be tied to a connect link started in this browser. Start again from the application that sent you.');
+export const untied = () =>
+  problemPage(
+    400,
+    'Sign-in not recognised',
+    'This sign-in cannot be tied to a connect link started in this browser. Start again from the application that sent you.',
+  );
 
 export const returnNotAllowed = () =>
-  problemPage(400, 'Sign-in not completed', 'The application that sent you no longer accepts this way back, so nothing was connected. Start again from the application that sent you.');
+  problemPage(
+    400,
+    'Sign-in not completed',
+    'The application that sent you no longer accepts this way back, so nothing was connected. Start again from the application that sent you.',
+  );
 
 /** Whether the tenant still lists the destination's redirect URI (it may have removed it since the link was made), and it is one we can send a browser to. */
 export async function returnStillAllowed(destination: Destination & { tenantId: string }): Promise<boolean> {
@@ -64,4 +75,3 @@ export async function showPicker(request: BrowserRequest): Promise<BrowserAnswer
   const { selection, grant } = pending;
   return { status: 200, html: pickerPage({ attemptId: selection.attemptId, platform: selection.platform, accounts: grant.accounts, pages: grant.pages }) };
 }
-

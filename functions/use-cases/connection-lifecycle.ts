@@ -1,7 +1,7 @@
-import { clock } from '../../shared/clock.ts';
-import { config } from '../../shared/config.ts';
-import { PlatformAuthExpired, type Platform } from '../../shared/errors.ts';
-import { log } from '../../shared/http/logger.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { config } from '../../shared/core/config.ts';
+import { PlatformAuthExpired, type Platform } from '../../shared/core/errors.ts';
+import { log } from '../../shared/core/logger.ts';
 import { refreshGrant, tokenEndpoint } from '../../shared/platforms/oauth-token-client.ts';
 import { socialTokenHealth } from '../../shared/platforms/social/token-health.ts';
 import type { CallBudget } from '../../shared/platforms/upstream.ts';
@@ -11,7 +11,7 @@ import { openConnection, type User } from '../../shared/store/users.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
 
 /**
- * DESIGN.md "Connection health": keeps every connection alive or says it is not. Professional
+ * docs/decisions.md "Connection health": keeps every connection alive or says it is not. Professional
  * tokens with a refresh token are renewed before they run out; search-ads grants are refreshed at
  * least weekly, so a revoked one shows early; social tokens (no refresh exists) are asked about with
  * `debug_token` and marked `expiring` when they run out soon. A grant the platform refuses is

@@ -1,6 +1,6 @@
 import { connectFlows } from '../../shared/connect/flows.ts';
-import { PlatformNotConnected, type Platform } from '../../shared/errors.ts';
-import { log } from '../../shared/http/logger.ts';
+import { PlatformNotConnected, type Platform } from '../../shared/core/errors.ts';
+import { log } from '../../shared/core/logger.ts';
 import type { CallBudget } from '../../shared/platforms/upstream.ts';
 import { SECRET_FIELDS } from '../../shared/schemas/users.ts';
 import { removeGrantHolder } from '../../shared/store/connect-link-writes.ts';
@@ -11,8 +11,8 @@ import { sealOwner, type User } from '../../shared/store/users.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
 
 /**
- * DESIGN.md "Connect links": a disconnect deletes the tokens, revokes the grant upstream when it was
- * issued through a connect link and no other live connection shares it (contracts/connect.md §0.5),
+ * docs/decisions.md "Connect links": a disconnect deletes the tokens, revokes the grant upstream when it was
+ * issued through a connect link and no other live connection shares it (docs/platforms.md "What every connect round trip shares"),
  * and sends `connection.disconnected`. Tokens given to create_user are the client's own (it ran the
  * OAuth itself, or they are system-user tokens it uses elsewhere), so they are forgotten, not revoked.
  * A failed revocation does not keep our copy: the tokens are gone either way, and the log says so.

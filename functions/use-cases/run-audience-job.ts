@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { clock } from '../../shared/clock.ts';
-import { PlatformError, PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/errors.ts';
-import { log } from '../../shared/http/logger.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { PlatformError, PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/core/errors.ts';
+import { log } from '../../shared/core/logger.ts';
 import { queueJobRun, type JobRef } from '../../shared/jobs/job-queue.ts';
-import { audienceJobQueue } from '../../shared/queues.ts';
+import { audienceJobQueue } from '../../shared/core/queues.ts';
 import { finishJob, noteResumeAt, releaseJobLease, takeJobLease } from '../../shared/store/audience-job-writes.ts';
 import { findJob, viewOf, type AudienceJob, type JobError } from '../../shared/store/audience-jobs.ts';
 import { findUser } from '../../shared/store/users.ts';
-import { deleteStagedUpload } from '../../shared/uploads/staging.ts';
+import { deleteStagedUpload } from '../../shared/storage/staging.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
 import { noteRefusedGrant } from '../../shared/webhooks/reconnect-required.ts';
 import { JobRun, LeaseLost, Pause } from './audience-job-run.ts';
@@ -63,7 +63,11 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
 
 /** A client's or a platform's refusal: the same request would fail the same way. */
 function isFinal(error: unknown): boolean {
-  return error instanceof ServiceError && (error.status < 500 || error.code === 'PLATFORM_REJECTED' || error.code === 'PLATFORM_AUTH_EXPIRED') && error.status !== 429;
+  return (
+    error instanceof ServiceError &&
+    (error.status < 500 || error.code === 'PLATFORM_REJECTED' || error.code === 'PLATFORM_AUTH_EXPIRED') &&
+    error.status !== 429
+  );
 }
 
 function jobErrorOf(error: unknown): JobError {
@@ -78,7 +82,14 @@ async function end(job: AudienceJob, owner: string | undefined, outcome: Pick<Au
   // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
   if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
   const { jobId, userId, type, status, result, error } = viewOf(job);
-  await emitWebhookEvent(job.tenantId, job.status === 'succeeded' ? 'audience_job.succeeded' : 'audience_job.failed', { jobId, userId, type, status, ...(result ? { result } : {}), ...(error ? { error } : {}) });
+  await emitWebhookEvent(job.tenantId, job.status === 'succeeded' ? 'audience_job.succeeded' : 'audience_job.failed', {
+    jobId,
+    userId,
+    type,
+    status,
+    ...(result ? { result } : {}),
+    ...(error ? { error } : {}),
+  });
 }
 
 /** The dead-letter path: the queue gave up on the job's message; the job ends `failed` with its last reason. */
@@ -86,5 +97,8 @@ export async function endAbandonedJob(ref: JobRef): Promise<void> {
   const job = await findJob(ref.tenantId, ref.jobId);
   if (!job) return;
   const reason = job.lastError ?? { code: 'INTERNAL', message: 'The job’s runs kept failing.' };
-  await end(job, undefined, { status: 'failed', error: { code: reason.code, message: `${reason.message} The job was given up after ${audienceJobQueue.maxReceiveCount} attempts.` } });
+  await end(job, undefined, {
+    status: 'failed',
+    error: { code: reason.code, message: `${reason.message} The job was given up after ${audienceJobQueue.maxReceiveCount} attempts.` },
+  });
 }

@@ -1,8 +1,14 @@
-import { PlatformError } from '../../shared/errors.ts';
+import { PlatformError } from '../../shared/core/errors.ts';
 import { CsvProblem } from '../../shared/audiences/csv-reader.ts';
 import { forEachContactRow, InvalidRowSamples, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
-import type { ContactKey } from '../../shared/audiences/normalize.ts';
-import { AudienceRows, MAX_ROWS_PER_BATCH, sendAudienceBatch, type AudienceMode, type BatchAcknowledgement } from '../../shared/platforms/social/custom-audiences.ts';
+import type { ContactKey } from '../../shared/platforms/social/contact-keys.ts';
+import {
+  AudienceRows,
+  MAX_ROWS_PER_BATCH,
+  sendAudienceBatch,
+  type AudienceMode,
+  type BatchAcknowledgement,
+} from '../../shared/platforms/social/custom-audiences.ts';
 import type { SocialSession } from '../../shared/platforms/social/client.ts';
 import type { UploadProgress } from '../../shared/store/upload-progress.ts';
 
@@ -46,7 +52,10 @@ export async function checkContactFile(read: () => Promise<AsyncIterable<Uint8Ar
  */
 export async function sendInBatches(
   bytes: AsyncIterable<Uint8Array>,
-  handlers: { invalid: (line: number, invalid: { column: string; reason: string }) => void; batch: (rows: AudienceRows, schema: ContactKey[], resumeAfter: ContactFileResume) => Promise<void> },
+  handlers: {
+    invalid: (line: number, invalid: { column: string; reason: string }) => void;
+    batch: (rows: AudienceRows, schema: ContactKey[], resumeAfter: ContactFileResume) => Promise<void>;
+  },
   start: { skipRows?: number; from?: ContactFileResume } = {},
 ): Promise<void> {
   const batch = new AudienceRows();
@@ -93,7 +102,12 @@ export async function sendRecordedBatch(batch: BatchToSend, progress: UploadProg
       batch.session,
       batch.mode,
       batch.audienceId,
-      { session_id: progress.sessionId, batch_seq: batchSeq, last_batch_flag: batchSeq === Math.ceil(batch.usableRows / MAX_ROWS_PER_BATCH), estimated_num_total: batch.usableRows },
+      {
+        session_id: progress.sessionId,
+        batch_seq: batchSeq,
+        last_batch_flag: batchSeq === Math.ceil(batch.usableRows / MAX_ROWS_PER_BATCH),
+        estimated_num_total: batch.usableRows,
+      },
       batch.schema,
       rows,
     );

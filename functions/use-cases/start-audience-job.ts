@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { clock } from '../../shared/clock.ts';
-import { Conflict } from '../../shared/errors.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { Conflict } from '../../shared/core/errors.ts';
 import type { ListType } from '../../shared/audiences/professional-list.ts';
-import { log } from '../../shared/http/logger.ts';
+import { log } from '../../shared/core/logger.ts';
 import { queueJobRun } from '../../shared/jobs/job-queue.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { createCustomAudience, newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
@@ -16,7 +16,7 @@ import { claimUpload, findCompletedUpload, releaseUpload, uploadHolder, type Dir
 import { defaultAudienceName } from './upload-professional-audience.ts';
 
 /**
- * Operations 7 and 8 given an `uploadId` (DESIGN.md "Uploads and audience jobs"): the upload is
+ * Operations 7 and 8 given an `uploadId` (docs/decisions.md "Uploads and audience jobs"): the upload is
  * found (404 otherwise), the job stored and queued, and the answer comes at once. Operation 7 creates
  * the audience first (mode create) and opens the upload session the job sends in. An upload starts
  * one job: a second start answers the first's.
@@ -34,7 +34,8 @@ export async function startSocialAudienceJob(
   const session = socialSession(start.user, start.context); // a user without a social connection is a 409
   const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId);
   const job = await startOnce(start, async (jobId) => {
-    const audienceId = start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : (start.audienceId as string);
+    const audienceId =
+      start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : (start.audienceId as string);
     return newJob(jobId, start, upload, 'social_audience', 'running', {
       request: { objectKey: upload.objectKey, ...etagOf(upload), mode: start.mode, audienceId, audienceName: start.audienceName },
       checkpoint: { ...newUploadProgress(newSessionId()), audienceId, localInvalid: 0, localSamples: {} },
@@ -104,7 +105,14 @@ async function startOnce(start: JobStart, begin: (jobId: string) => Promise<Audi
 
 const etagOf = (upload: DirectUpload) => (upload.etag ? { etag: upload.etag } : {});
 
-function newJob(jobId: string, start: JobStart, upload: DirectUpload, type: AudienceJob['type'], status: JobStatus, work: Pick<AudienceJob, 'request' | 'checkpoint'>): AudienceJob {
+function newJob(
+  jobId: string,
+  start: JobStart,
+  upload: DirectUpload,
+  type: AudienceJob['type'],
+  status: JobStatus,
+  work: Pick<AudienceJob, 'request' | 'checkpoint'>,
+): AudienceJob {
   const now = clock.date().toISOString();
   return {
     jobId,

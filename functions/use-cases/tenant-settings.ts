@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { InvalidRequest } from '../../shared/errors.ts';
+import { InvalidRequest } from '../../shared/core/errors.ts';
 import type { UpdateSettingsInput } from '../../shared/schemas/tenant.ts';
 import { LOST_RACE, retryOnConflict } from '../../shared/store/client.ts';
 import { saveTenantSettings, sealWebhookSecret } from '../../shared/store/tenant-settings-writes.ts';
@@ -33,7 +33,10 @@ async function applySettingsChange(tenantId: string, input: UpdateSettingsInput)
     };
   }
   if (input.rotateWebhookSecret) {
-    if (!next.webhook) throw new InvalidRequest('There is no webhook whose secret could be rotated; set one with `webhook`.', [{ path: 'rotateWebhookSecret', message: 'no webhook is set' }]);
+    if (!next.webhook)
+      throw new InvalidRequest('There is no webhook whose secret could be rotated; set one with `webhook`.', [
+        { path: 'rotateWebhookSecret', message: 'no webhook is set' },
+      ]);
     webhookSecret = newWebhookSecret();
     next.webhook = { ...next.webhook, sealedSecret: sealWebhookSecret(tenantId, webhookSecret) };
   }

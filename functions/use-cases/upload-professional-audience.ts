@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { clock } from '../../shared/clock.ts';
-import type { UploadedFile } from '../../shared/http/middleware/multipart-body.ts';
+import { clock } from '../../shared/core/clock.ts';
+import type { UploadedFile } from '../../shared/schemas/uploaded-file.ts';
 import { uploadContactList } from '../../shared/platforms/professional/list-upload.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { recordProfessionalAudience } from '../../shared/store/professional-audiences.ts';
 import { replaceConnectionSecret } from '../../shared/store/user-writes.ts';
 import type { User } from '../../shared/store/users.ts';
-import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/uploads/staging.ts';
+import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/storage/staging.ts';
 import { prepareProfessionalList, type ListType } from '../../shared/audiences/professional-list.ts';
 
 /**
@@ -34,7 +34,7 @@ export async function uploadProfessionalAudience(request: ProfessionalAudienceRe
   const session = professionalSession(user, request.context);
   const stagedKey = stagedUploadKey(tenantId, user.userId, randomUUID());
   await stageUpload(stagedKey, request.csv.content);
-  let prepared;
+  let prepared: Awaited<ReturnType<typeof prepareProfessionalList>>;
   try {
     prepared = await prepareProfessionalList(type, await readStagedUpload(stagedKey));
   } catch (error) {

@@ -1,14 +1,21 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { IdempotencyConflict, PlatformError } from '../../shared/errors.ts';
-import { log } from '../../shared/http/logger.ts';
-import type { UploadedFile } from '../../shared/http/middleware/multipart-body.ts';
+import { IdempotencyConflict, PlatformError } from '../../shared/core/errors.ts';
+import { log } from '../../shared/core/logger.ts';
+import type { UploadedFile } from '../../shared/schemas/uploaded-file.ts';
 import { createCustomAudience, newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
 import { checkContactFile, sendInBatches, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { forgetUploadProgress, loadUploadProgress, newUploadProgress, releaseUploadLease, saveUploadProgress, type UploadProgress } from '../../shared/store/upload-progress.ts';
+import {
+  forgetUploadProgress,
+  loadUploadProgress,
+  newUploadProgress,
+  releaseUploadLease,
+  saveUploadProgress,
+  type UploadProgress,
+} from '../../shared/store/upload-progress.ts';
 import type { User } from '../../shared/store/users.ts';
-import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/uploads/staging.ts';
+import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/storage/staging.ts';
 import { InvalidRowSamples } from '../../shared/audiences/contact-file.ts';
 
 /**
@@ -29,7 +36,6 @@ export interface SocialAudienceRequest {
   audienceId?: string;
   csvFile: UploadedFile;
 }
-
 
 function uploadIdFor(tenantId: string, idempotencyKey: string | undefined): string {
   if (!idempotencyKey) return randomUUID();

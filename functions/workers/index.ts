@@ -1,4 +1,4 @@
-import type { WorkerDeclaration } from '../../shared/function-declaration.ts';
+import type { WorkerDeclaration } from '../../shared/core/function-declaration.ts';
 import { declarationFolders, importFromFolder } from '../routes.ts';
 
 /**

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { tooLargeForARequest } from '../../shared/http/middleware/multipart-body.ts';
 import { fallbackRoute, findRoute, type Route } from '../../functions/routes.ts';
 
@@ -143,7 +143,12 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
   const body = await readBody(request);
   if (!body) {
     request.resume();
-    return sendEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'The request body is larger than the gateway accepts (10 MB). Send a contact list of any size with /uploads/create_upload, then its uploadId.');
+    return sendEnvelope(
+      response,
+      413,
+      'PAYLOAD_TOO_LARGE',
+      'The request body is larger than the gateway accepts (10 MB). Send a contact list of any size with /uploads/create_upload, then its uploadId.',
+    );
   }
   const path = new URL(request.url ?? '/', 'http://localhost').pathname;
   const method = request.method ?? 'GET';
@@ -171,7 +176,14 @@ export interface Gateway {
 export async function startGateway(port: number, host = '127.0.0.1'): Promise<Gateway> {
   const server = createServer((request, response) => {
     serve(request, response).catch((error: unknown) => {
-      console.error(JSON.stringify({ level: 'ERROR', message: 'gateway failure', error: (error as Error).name, stack: (error as Error).stack?.split('\n').slice(0, 6).join(' | ') }));
+      console.error(
+        JSON.stringify({
+          level: 'ERROR',
+          message: 'gateway failure',
+          error: (error as Error).name,
+          stack: (error as Error).stack?.split('\n').slice(0, 6).join(' | '),
+        }),
+      );
       if (!response.headersSent) sendEnvelope(response, 500, 'INTERNAL', 'An internal error occurred.');
       else response.destroy();
     });

@@ -1,4 +1,4 @@
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { startLocalStack } from './stack.ts';
 
 /** `npm start`: the service with its embedded local stack, until Ctrl-C. */
@@ -40,4 +40,3 @@ Try:
 
 Ctrl-C stops everything.
 `);
-

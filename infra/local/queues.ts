@@ -1,12 +1,20 @@
 import { Server } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { CreateQueueCommand, DeleteMessageCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SetQueueAttributesCommand, SQSClient, type Message } from '@aws-sdk/client-sqs';
+import {
+  CreateQueueCommand,
+  DeleteMessageCommand,
+  GetQueueAttributesCommand,
+  ReceiveMessageCommand,
+  SetQueueAttributesCommand,
+  SQSClient,
+  type Message,
+} from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { startFauxqs } from 'fauxqs';
-import type { WorkerDeclaration } from '../../shared/function-declaration.ts';
-import { queueDefinitions, schedules, type QueueId } from '../../shared/queues.ts';
+import type { WorkerDeclaration } from '../../shared/core/function-declaration.ts';
+import { queueDefinitions, schedules, type QueueId } from '../../shared/core/queues.ts';
 
 /**
  * The local stack's queues: fauxqs, an SQS emulator the AWS SDK talks to (visibility timeouts,
@@ -35,7 +43,8 @@ async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
   const listen = Server.prototype.listen;
   Server.prototype.listen = function (this: Server, ...args: unknown[]) {
     const [first] = args;
-    if (first && typeof first === 'object' && ['0.0.0.0', '::', undefined].includes((first as { host?: string }).host)) args[0] = { ...first, host: '127.0.0.1' };
+    if (first && typeof first === 'object' && ['0.0.0.0', '::', undefined].includes((first as { host?: string }).host))
+      args[0] = { ...first, host: '127.0.0.1' };
     return (listen as (...a: unknown[]) => Server).apply(this, args);
   } as typeof listen;
   try {
@@ -187,7 +196,7 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
   };
 }
 
-/** `npm start`'s own interval for a schedule, where DESIGN names one (seconds) */
+/** `npm start`'s own interval for a schedule, where docs/decisions.md names one (seconds) */
 const LOCAL_INTERVALS: Partial<Record<keyof typeof schedules, string>> = { connectionLifecycle: 'LIFECYCLE_INTERVAL_SECONDS' };
 
 /** The schedules as timers; a schedule that says so also runs once at start (a sweep finds what a stop left behind). */
@@ -196,7 +205,10 @@ export function startSchedules(workers: readonly WorkerDeclaration[]): () => voi
     .filter((worker) => worker.schedule)
     .map((worker) => {
       const schedule = schedules[worker.schedule as keyof typeof schedules];
-      const run = () => loadWorker<() => Promise<unknown>>(worker.entry).then((handler) => handler()).catch((error: Error) => console.error(`${worker.operation}: ${error.message}`));
+      const run = () =>
+        loadWorker<() => Promise<unknown>>(worker.entry)
+          .then((handler) => handler())
+          .catch((error: Error) => console.error(`${worker.operation}: ${error.message}`));
       if (schedule.runAtStart) void run();
       const localSeconds = Number(process.env[LOCAL_INTERVALS[worker.schedule as keyof typeof schedules] ?? ''] ?? '');
       return setInterval(run, localSeconds > 0 ? localSeconds * 1000 : schedule.everyMinutes * 60_000);

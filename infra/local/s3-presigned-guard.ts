@@ -2,7 +2,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 
 /**
  * The local S3's front door. s3rver stores objects faithfully but does not check version-4
@@ -50,11 +50,13 @@ export async function presignedRequestProblem(
   if (missing.length > 0) return { status: 400, code: 'AuthorizationQueryParametersError', message: `Missing ${missing.join(', ')}` };
   const signedAt = /^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/.exec(params.get('X-Amz-Date') as string);
   const expiresIn = Number(params.get('X-Amz-Expires'));
-  if (!signedAt || !Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 604_800) return { status: 400, code: 'AuthorizationQueryParametersError', message: 'Bad X-Amz-Date or X-Amz-Expires' };
+  if (!signedAt || !Number.isInteger(expiresIn) || expiresIn < 1 || expiresIn > 604_800)
+    return { status: 400, code: 'AuthorizationQueryParametersError', message: 'Bad X-Amz-Date or X-Amz-Expires' };
   const signingDate = new Date(Date.UTC(+signedAt[1]!, +signedAt[2]! - 1, +signedAt[3]!, +signedAt[4]!, +signedAt[5]!, +signedAt[6]!));
   if (now > signingDate.getTime() + expiresIn * 1000) return { status: 403, code: 'AccessDenied', message: 'Request has expired' };
   const [accessKeyId, , region, service] = (params.get('X-Amz-Credential') as string).split('/');
-  if (accessKeyId !== credentials.accessKeyId || !region || service !== 's3') return { status: 403, code: 'InvalidAccessKeyId', message: 'The access key is not known' };
+  if (accessKeyId !== credentials.accessKeyId || !region || service !== 's3')
+    return { status: 403, code: 'InvalidAccessKeyId', message: 'The access key is not known' };
 
   const signedHeaders = (params.get('X-Amz-SignedHeaders') as string).split(';');
   const headers: Record<string, string> = {};
@@ -119,7 +121,8 @@ export async function signedRequestProblem(
     { signingDate, signableHeaders: new Set(signedHeaders) },
   );
   const expectedSignature = /Signature=([0-9a-f]{64})/.exec(String(expected.headers.authorization ?? ''))?.[1];
-  if (expectedSignature !== signature) return { status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided.' };
+  if (expectedSignature !== signature)
+    return { status: 403, code: 'SignatureDoesNotMatch', message: 'The request signature we calculated does not match the signature you provided.' };
   return undefined;
 }
 
@@ -135,27 +138,45 @@ function currentEtag(s3Port: number, path: string): Promise<string | undefined> 
   });
 }
 
-export async function startPresignedGuard(s3Port: number, credentials: { accessKeyId: string; secretAccessKey: string }): Promise<{ url: string; close(): Promise<void> }> {
+export async function startPresignedGuard(
+  s3Port: number,
+  credentials: { accessKeyId: string; secretAccessKey: string },
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((incoming: IncomingMessage, response: ServerResponse) => {
     void (async () => {
       if (incoming.method === 'OPTIONS') {
-        response.writeHead(200, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'PUT', 'access-control-allow-headers': 'content-type', 'access-control-max-age': '3000' });
+        response.writeHead(200, {
+          'access-control-allow-origin': '*',
+          'access-control-allow-methods': 'PUT',
+          'access-control-allow-headers': 'content-type',
+          'access-control-max-age': '3000',
+        });
         return response.end();
       }
       const path = incoming.url ?? '/';
       const request = { method: incoming.method ?? 'GET', path, host: incoming.headers.host ?? '', headers: incoming.headers };
-      const problem = path.includes('X-Amz-Algorithm=') ? await presignedRequestProblem(request, credentials, clock.now()) : await signedRequestProblem(request, credentials);
+      const problem = path.includes('X-Amz-Algorithm=')
+        ? await presignedRequestProblem(request, credentials, clock.now())
+        : await signedRequestProblem(request, credentials);
       if (problem) {
         incoming.resume();
         return s3Error(response, problem.status, problem.code, problem.message);
       }
       const ifMatch = incoming.headers['if-match'];
-      if ((incoming.method === 'GET' || incoming.method === 'HEAD') && typeof ifMatch === 'string' && ifMatch !== '*' && (await currentEtag(s3Port, path)) !== ifMatch) {
+      if (
+        (incoming.method === 'GET' || incoming.method === 'HEAD') &&
+        typeof ifMatch === 'string' &&
+        ifMatch !== '*' &&
+        (await currentEtag(s3Port, path)) !== ifMatch
+      ) {
         incoming.resume();
         return s3Error(response, 412, 'PreconditionFailed', 'At least one of the pre-conditions you specified did not hold');
       }
       const upstream = forward({ host: '127.0.0.1', port: s3Port, method: incoming.method, path, headers: incoming.headers }, (answer) => {
-        response.writeHead(answer.statusCode ?? 502, { ...answer.headers, ...(path.includes('X-Amz-Algorithm=') ? { 'access-control-allow-origin': '*' } : {}) });
+        response.writeHead(answer.statusCode ?? 502, {
+          ...answer.headers,
+          ...(path.includes('X-Amz-Algorithm=') ? { 'access-control-allow-origin': '*' } : {}),
+        });
         answer.pipe(response);
       });
       upstream.on('error', () => s3Error(response, 502, 'InternalError', 'The local S3 did not answer'));

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
-import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../../shared/platforms/versions.ts';
+import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../../shared/core/versions.ts';
 import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
@@ -12,15 +12,15 @@ import { startConsumers, startLocalQueues, startSchedules } from './queues.ts';
 import { startStreamPollers } from './streams.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 import { startPresignedGuard } from './s3-presigned-guard.ts';
-import { queueDefinitions } from '../../shared/queues.ts';
+import { queueDefinitions } from '../../shared/core/queues.ts';
 import { workers } from '../../functions/workers/index.ts';
 import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
 import { startProfessionalSandbox, type ProfessionalSandbox } from './sandbox/professional.ts';
 import { startSearchadsSandbox, type SearchadsSandbox } from './sandbox/searchads.ts';
 import { startSocialSandbox, type SocialSandbox } from './sandbox/social.ts';
-import { callbackUrl } from '../../shared/connect/flow.ts';
+import { callbackUrl } from '../../shared/platforms/connect-flow.ts';
 import { encodeRouteTable } from '../../shared/http/route-table.ts';
-import { buildOpenApiDocument } from '../../shared/openapi.ts';
+import { buildOpenApiDocument } from '../../shared/docs/openapi.ts';
 import { OPENAPI_FILE_NAME } from '../../functions/openapi-document/declaration.ts';
 
 /**
@@ -90,7 +90,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   writeFileSync(join(dataDir, PID_FILE), String(process.pid));
   // the pid file goes with the process, however it ends (process.exit from a signal handler, a stop)
   const removePidFile = () => {
-    if (existsSync(join(dataDir, PID_FILE)) && readFileSync(join(dataDir, PID_FILE), 'utf8') === String(process.pid)) rmSync(join(dataDir, PID_FILE), { force: true });
+    if (existsSync(join(dataDir, PID_FILE)) && readFileSync(join(dataDir, PID_FILE), 'utf8') === String(process.pid))
+      rmSync(join(dataDir, PID_FILE), { force: true });
   };
   process.once('exit', removePidFile);
   const closers: Array<() => Promise<unknown>> = [async () => removePidFile()];

@@ -4,7 +4,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import type { WorkerDeclaration } from '../../shared/function-declaration.ts';
+import type { WorkerDeclaration } from '../../shared/core/function-declaration.ts';
 
 /**
  * The table's stream, locally: dynalite has none, so each stream worker's selection (a partition and a
@@ -21,19 +21,31 @@ export function startStreamPollers(workers: readonly WorkerDeclaration[]): () =>
     .filter((worker) => worker.consumesStream)
     .map(async (worker) => {
       const { pk, flag } = worker.consumesStream as NonNullable<WorkerDeclaration['consumesStream']>;
-      const { handler } = (await import(pathToFileURL(join(projectRoot, worker.entry)).href)) as { handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse> };
+      const { handler } = (await import(pathToFileURL(join(projectRoot, worker.entry)).href)) as {
+        handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
+      };
       const { documentStore, mainTableName } = await import('../../shared/store/client.ts');
       while (running) {
         try {
           const { Items = [] } = await documentStore().send(
-            new QueryCommand({ TableName: mainTableName(), KeyConditionExpression: 'pk = :pk', FilterExpression: '#flag = :on', ExpressionAttributeNames: { '#flag': flag }, ExpressionAttributeValues: { ':pk': pk, ':on': true } }),
+            new QueryCommand({
+              TableName: mainTableName(),
+              KeyConditionExpression: 'pk = :pk',
+              FilterExpression: '#flag = :on',
+              ExpressionAttributeNames: { '#flag': flag },
+              ExpressionAttributeValues: { ':pk': pk, ':on': true },
+            }),
           );
           if (Items.length > 0) {
             await handler({
               Records: Items.map((item, index) => ({
                 eventName: 'INSERT',
                 eventSource: 'aws:dynamodb',
-                dynamodb: { Keys: marshall({ pk: item.pk, sk: item.sk }) as Record<string, AttributeValue>, NewImage: marshall(item) as Record<string, AttributeValue>, SequenceNumber: String(index) },
+                dynamodb: {
+                  Keys: marshall({ pk: item.pk, sk: item.sk }) as Record<string, AttributeValue>,
+                  NewImage: marshall(item) as Record<string, AttributeValue>,
+                  SequenceNumber: String(index),
+                },
               })) as DynamoDBStreamEvent['Records'],
             });
           }

@@ -1,9 +1,8 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
-import { clock } from '../../shared/clock.ts';
-import { documentStore, mainTableName } from '../../shared/store/client.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { scanItems } from '../../shared/store/client.ts';
 import { openWebhookSecret, type StoredWebhook } from '../../shared/store/tenant-settings.ts';
 
 /**
@@ -30,17 +29,13 @@ const KEPT = 1_000;
 
 async function secretsPointingAt(base: string): Promise<string[]> {
   const secrets: string[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentStore().send(
-      new ScanCommand({ TableName: mainTableName(), FilterExpression: 'sk = :settings AND attribute_exists(webhook)', ExpressionAttributeValues: { ':settings': 'SETTINGS' }, ExclusiveStartKey }),
-    );
-    for (const item of page.Items ?? []) {
-      const webhook = item.webhook as StoredWebhook;
-      if (pointsAt(webhook.url, base)) secrets.push(openWebhookSecret((item.pk as string).slice('TENANT#'.length), webhook));
-    }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  for await (const item of scanItems({
+    FilterExpression: 'sk = :settings AND attribute_exists(webhook)',
+    ExpressionAttributeValues: { ':settings': 'SETTINGS' },
+  })) {
+    const webhook = item.webhook as StoredWebhook;
+    if (pointsAt(webhook.url, base)) secrets.push(openWebhookSecret((item.pk as string).slice('TENANT#'.length), webhook));
+  }
   return secrets;
 }
 
@@ -65,11 +60,15 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
  * it shows what the redirect carried (status, error, platform, userId, state).
  */
 function sendConnectOutcome(url: URL, response: ServerResponse): void {
-  const rows = [...url.searchParams].map(([name, value]) => `<tr><th>${escapeHtml(name)}</th><td><output id="${escapeHtml(name)}">${escapeHtml(value)}</output></td></tr>`).join('');
+  const rows = [...url.searchParams]
+    .map(([name, value]) => `<tr><th>${escapeHtml(name)}</th><td><output id="${escapeHtml(name)}">${escapeHtml(value)}</output></td></tr>`)
+    .join('');
   const connected = url.searchParams.get('status') === 'connected';
   response
     .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'cache-control': 'no-store' })
-    .end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connect outcome</title></head><body><h1>${connected ? 'Connected' : 'Not connected'}</h1><table>${rows}</table></body></html>`);
+    .end(
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connect outcome</title></head><body><h1>${connected ? 'Connected' : 'Not connected'}</h1><table>${rows}</table></body></html>`,
+    );
 }
 
 export async function startWebhookReceiver(port: number): Promise<{ url: string; received: ReceivedWebhook[]; close(): Promise<void> }> {
@@ -105,7 +104,17 @@ export async function startWebhookReceiver(port: number): Promise<{ url: string;
         } catch {
           // kept as text
         }
-        received.push({ receivedAt: new Date(clock.now()).toISOString(), path: url.pathname, webhookId: id, webhookTimestamp: timestamp, type: (parsed as { type?: string })?.type ?? null, attempt, verified, answeredStatus, body: parsed });
+        received.push({
+          receivedAt: new Date(clock.now()).toISOString(),
+          path: url.pathname,
+          webhookId: id,
+          webhookTimestamp: timestamp,
+          type: (parsed as { type?: string })?.type ?? null,
+          attempt,
+          verified,
+          answeredStatus,
+          body: parsed,
+        });
         if (received.length > KEPT) received.shift();
         response.writeHead(answeredStatus, { 'content-type': 'application/json' }).end(JSON.stringify({ received: true, verified }));
       })();

@@ -35,7 +35,13 @@ export async function forEachContactRow(
   let dataRows = from?.dataRows ?? 0;
   let delimiter = '';
   let current: CsvRecord | undefined;
-  const resumeAfter = (): ContactFileResume => ({ byte: current?.endByte ?? 0, line: current?.line ?? 0, delimiter, dataRows, layout: layout as ContactLayout });
+  const resumeAfter = (): ContactFileResume => ({
+    byte: current?.endByte ?? 0,
+    line: current?.line ?? 0,
+    delimiter,
+    dataRows,
+    layout: layout as ContactLayout,
+  });
   for await (const step of readCsv(bytes, from)) {
     delimiter = step.delimiter;
     for (const record of step.records) {

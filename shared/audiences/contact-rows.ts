@@ -10,9 +10,9 @@ import {
   normalizeValue,
   sha256Hex,
   splitDateOfBirth,
-  type ContactKey,
   type RowContext,
 } from './normalize.ts';
+import type { ContactKey } from '../platforms/social/contact-keys.ts';
 
 /**
  * A social contact CSV's columns → the platform's multi-key schema, and each row → the values to
@@ -57,7 +57,7 @@ export interface ContactLayout {
 
 export function contactLayout(firstRecord: string[]): ContactLayout {
   const names = firstRecord.map((cell) => cell.trim().toLowerCase());
-  if (names.length === 1 && !(names[0] as string in CONTACT_HEADERS)) {
+  if (names.length === 1 && !((names[0] as string) in CONTACT_HEADERS)) {
     const only = firstRecord[0] ?? '';
     if ('value' in normalizeEmail(only)) return { schema: ['EMAIL'], columns: ['EMAIL'], hasHeader: false, names: ['email'] };
     if ('value' in normalizePhone(only)) return { schema: ['PHONE'], columns: ['PHONE'], hasHeader: false, names: ['phone'] };
@@ -67,7 +67,9 @@ export function contactLayout(firstRecord: string[]): ContactLayout {
     throw new CsvProblem(`The CSV has no known column; name the columns with any of: ${Object.keys(CONTACT_HEADERS).join(', ')}.`);
   }
   if (unknown.length > 0) {
-    throw new CsvProblem(`The CSV has unknown column(s): ${unknown.map((name) => name || '(empty)').join(', ')}; known columns are ${Object.keys(CONTACT_HEADERS).join(', ')}.`);
+    throw new CsvProblem(
+      `The CSV has unknown column(s): ${unknown.map((name) => name || '(empty)').join(', ')}; known columns are ${Object.keys(CONTACT_HEADERS).join(', ')}.`,
+    );
   }
   const columns = names.map((name) => CONTACT_HEADERS[name] as ContactKey | 'DOB');
   const schema = columns.flatMap((column): ContactKey[] => (column === 'DOB' ? ['DOBY', 'DOBM', 'DOBD'] : [column]));

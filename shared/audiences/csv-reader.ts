@@ -1,5 +1,5 @@
 import { CsvError, parse } from 'csv-parse/sync';
-import { InvalidRequest } from '../errors.ts';
+import { InvalidRequest } from '../core/errors.ts';
 
 /**
  * Streams a CSV into records: UTF-8 checked, BOM dropped, CRLF, LF or CR (mixed too), quoted fields, and the
@@ -119,7 +119,8 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, start?: CsvStar
     yield* text;
   }
   function* cut(): Generator<CsvRecords> {
-    for (let records = splitter.take(RECORDS_A_STEP); records.length > 0; records = splitter.take(RECORDS_A_STEP)) yield { delimiter: splitter.delimiter, records };
+    for (let records = splitter.take(RECORDS_A_STEP); records.length > 0; records = splitter.take(RECORDS_A_STEP))
+      yield { delimiter: splitter.delimiter, records };
   }
   for await (const piece of pieces()) {
     splitter.write(piece);
@@ -131,6 +132,7 @@ export async function* readCsv(bytes: AsyncIterable<Uint8Array>, start?: CsvStar
 
 const RECORDS_A_STEP = 256;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every ASCII character, control characters included
 const NON_ASCII = /[^\x00-\x7f]/;
 const LF = 10;
 const CR = 13;

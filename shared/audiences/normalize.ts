@@ -1,28 +1,13 @@
 import { getCountries, getCountryCallingCode, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js/min';
-import { clock } from '../clock.ts';
+import { clock } from '../core/clock.ts';
 import { US_STATE_ABBREVIATIONS, US_STATE_CODES } from './us-states.ts';
+import type { ContactKey } from '../platforms/social/contact-keys.ts';
 
 /**
  * Per-key normalisation of the social platform's customer-file keys (contract social.md §5.5), as
  * pure functions: a value in, the normalised value out, or a reason it cannot be used. Hashing is
  * separate (`sha256Hex`); keys that are never hashed say so in `HASHED_KEYS`.
  */
-export type ContactKey =
-  | 'EMAIL'
-  | 'PHONE'
-  | 'GEN'
-  | 'DOBY'
-  | 'DOBM'
-  | 'DOBD'
-  | 'FN'
-  | 'LN'
-  | 'FI'
-  | 'CT'
-  | 'ST'
-  | 'ZIP'
-  | 'COUNTRY'
-  | 'MADID'
-  | 'EXTERN_ID';
 
 export const HASHED_KEYS: ReadonlySet<ContactKey> = new Set(['EMAIL', 'PHONE', 'GEN', 'DOBY', 'DOBM', 'DOBD', 'FN', 'LN', 'FI', 'CT', 'ST', 'ZIP', 'COUNTRY']);
 
@@ -118,6 +103,7 @@ export function splitDateOfBirth(raw: string, now = clock.date()): { DOBY: strin
   return { DOBY: year, DOBM: month, DOBD: day };
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the range is every Latin-1 character, control characters included
 const BEYOND_LATIN1 = /[^\u0000-\u00ff]/;
 /** after lower-casing, what is not a letter among the Latin-1 characters (\p{L} there: a–z ª µ º ß–ö ø–ÿ) */
 const LATIN1_NON_LETTER = /[^a-z\u00aa\u00b5\u00ba\u00df-\u00f6\u00f8-\u00ff]/g;
@@ -127,7 +113,11 @@ const LATIN1_NON_LETTER = /[^a-z\u00aa\u00b5\u00ba\u00df-\u00f6\u00f8-\u00ff]/g;
  * whose letters a plain character class lists: that path skips ICU and the Unicode-aware expression.
  */
 function nameLetters(raw: string): string {
-  if (BEYOND_LATIN1.test(raw)) return raw.normalize('NFC').toLowerCase().replace(/[^\p{L}]/gu, '');
+  if (BEYOND_LATIN1.test(raw))
+    return raw
+      .normalize('NFC')
+      .toLowerCase()
+      .replace(/[^\p{L}]/gu, '');
   const lower = raw.toLowerCase();
   LATIN1_NON_LETTER.lastIndex = 0;
   return LATIN1_NON_LETTER.test(lower) ? lower.replace(LATIN1_NON_LETTER, '') : lower;
@@ -145,7 +135,12 @@ export function normalizeFirstInitial(raw: string): Normalized {
 }
 
 /** a–z only: accents folded (Zürich → zurich), everything else dropped */
-const latinLetters = (raw: string) => raw.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase().replace(/[^a-z]/g, '');
+const latinLetters = (raw: string) =>
+  raw
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase()
+    .replace(/[^a-z]/g, '');
 
 export function normalizeCity(raw: string): Normalized {
   const value = latinLetters(raw);
@@ -166,7 +161,8 @@ const isDigit = (value: string, at: number) => value.charCodeAt(at) >= 48 && val
 const startsWithFiveDigits = (value: string) => isDigit(value, 0) && isDigit(value, 1) && isDigit(value, 2) && isDigit(value, 3) && isDigit(value, 4);
 /** 12345 or 12345-6789 */
 const isUsZip = (value: string) =>
-  startsWithFiveDigits(value) && (value.length === 5 || (value.length === 10 && value[5] === '-' && isDigit(value, 6) && isDigit(value, 7) && isDigit(value, 8) && isDigit(value, 9)));
+  startsWithFiveDigits(value) &&
+  (value.length === 5 || (value.length === 10 && value[5] === '-' && isDigit(value, 6) && isDigit(value, 7) && isDigit(value, 8) && isDigit(value, 9)));
 
 /** Lower case without spaces; US: the first five digits; UK: area, district and sector (SW1A 1AA → sw1a1). */
 export function normalizeZip(raw: string, context: RowContext = {}): Normalized {
@@ -177,7 +173,10 @@ export function normalizeZip(raw: string, context: RowContext = {}): Normalized 
     return startsWithFiveDigits(value) ? ok(value.slice(0, 5)) : bad('ZIP: a US zip code starts with five digits');
   }
   if (context.country === 'GB') {
-    const uk = raw.toLowerCase().trim().match(/^([a-z]{1,2}\d[a-z\d]?)\s*(\d)[a-z]{2}$/);
+    const uk = raw
+      .toLowerCase()
+      .trim()
+      .match(/^([a-z]{1,2}\d[a-z\d]?)\s*(\d)[a-z]{2}$/);
     return uk ? ok(`${uk[1]}${uk[2]}`) : bad('ZIP: not a UK postcode');
   }
   return /^[a-z0-9-]+$/.test(value) ? ok(value) : bad('ZIP: only letters, digits and -');

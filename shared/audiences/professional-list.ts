@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { stringify } from 'csv-stringify/sync';
 import { CsvProblem, readCsv } from './csv-reader.ts';
 import { isSha256Hex, sha256Hex } from './sha256.ts';
+import type { ListType } from '../schemas/audiences.ts';
 
 /**
  * A professional-network list CSV checked against the template of its type (contract
@@ -9,11 +10,22 @@ import { isSha256Hex, sha256Hex } from './sha256.ts';
  * SHA-256-hashed, advertising ids lower case, countries upper case; unusable rows left out and
  * reported; fully empty and repeated rows dropped.
  */
-export type ListType = 'USER_LIST_UPLOAD' | 'COMPANY_LIST_UPLOAD';
+export type { ListType };
 
 export const LIST_TEMPLATES: Record<ListType, readonly string[]> = {
   USER_LIST_UPLOAD: ['email', 'firstname', 'lastname', 'jobtitle', 'employeecompany', 'country', 'googleaid'],
-  COMPANY_LIST_UPLOAD: ['companyname', 'companywebsite', 'companyemaildomain', 'linkedincompanypageurl', 'stocksymbol', 'industry', 'city', 'state', 'companycountry', 'zipcode'],
+  COMPANY_LIST_UPLOAD: [
+    'companyname',
+    'companywebsite',
+    'companyemaildomain',
+    'linkedincompanypageurl',
+    'stocksymbol',
+    'industry',
+    'city',
+    'state',
+    'companycountry',
+    'zipcode',
+  ],
 };
 
 export const MIN_LIST_ROWS = 300;
@@ -39,7 +51,9 @@ function templateColumns(type: ListType, header: string[]): string[] {
   }
   const unknown = names.filter((name) => !template.includes(name));
   if (unknown.length > 0) {
-    throw new CsvProblem(`The CSV has column(s) that ${type} does not take: ${unknown.map((name) => name || '(empty)').join(', ')}; its columns are ${template.join(', ')}.`);
+    throw new CsvProblem(
+      `The CSV has column(s) that ${type} does not take: ${unknown.map((name) => name || '(empty)').join(', ')}; its columns are ${template.join(', ')}.`,
+    );
   }
   const repeated = names.find((name, index) => names.indexOf(name) !== index);
   if (repeated) throw new CsvProblem(`The column ${repeated} appears twice.`);
@@ -49,7 +63,7 @@ function templateColumns(type: ListType, header: string[]): string[] {
 /** A row's values by template name, normalised; a reason when the row cannot be used. */
 function prepareRow(type: ListType, names: string[], cells: string[]): Record<string, string> | string {
   const row: Record<string, string> = {};
-  names.forEach((name, index) => (row[name] = (cells[index] ?? '').trim()));
+  for (const [index, name] of names.entries()) row[name] = (cells[index] ?? '').trim();
   if (type === 'COMPANY_LIST_UPLOAD') {
     if (!row.companyname) return 'companyname is empty';
     if (row.companycountry) row.companycountry = row.companycountry.toUpperCase();
@@ -144,7 +158,8 @@ export async function checkProfessionalList(type: ListType, bytes: AsyncIterable
 function listWarnings(rows: number, skippedCount: number, firstSkipped: string[]): string[] {
   const warnings: string[] = [];
   if (skippedCount > 0) warnings.push(`${skippedCount} row(s) were left out: ${firstSkipped.slice(0, 10).join('; ')}${skippedCount > 10 ? '; …' : ''}.`);
-  if (rows < MIN_LIST_ROWS) warnings.push(`The list has ${rows} usable rows; the platform needs at least ${MIN_LIST_ROWS} to build an audience and may refuse it.`);
+  if (rows < MIN_LIST_ROWS)
+    warnings.push(`The list has ${rows} usable rows; the platform needs at least ${MIN_LIST_ROWS} to build an audience and may refuse it.`);
   return warnings;
 }
 

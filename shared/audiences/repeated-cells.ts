@@ -1,4 +1,5 @@
-import type { ContactKey, RowContext } from './normalize.ts';
+import type { ContactKey } from '../platforms/social/contact-keys.ts';
+import type { RowContext } from './normalize.ts';
 
 /** Keys whose values repeat down a list: names, places, birth dates, gender, country. */
 const REPEATING_KEYS: ReadonlySet<ContactKey> = new Set(['FN', 'LN', 'FI', 'CT', 'ST', 'ZIP', 'COUNTRY', 'GEN', 'DOBY', 'DOBM', 'DOBD']);
@@ -46,7 +47,10 @@ export class RepeatedCells {
 
   set(key: ContactKey, cell: string, context: RowContext, value: string): void {
     let column = this.columns.get(key);
-    if (!column) this.columns.set(key, (column = { cells: new Map(), lookups: 0, hits: 0, givenUp: false }));
+    if (!column) {
+      column = { cells: new Map(), lookups: 0, hits: 0, givenUp: false };
+      this.columns.set(key, column);
+    }
     if (column.cells.size < this.capacity) column.cells.set(ownCopy(BY_COUNTRY.has(key) ? withCountry(cell, context) : cell), value);
   }
 }

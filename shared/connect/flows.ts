@@ -1,8 +1,8 @@
-import type { Platform } from '../errors.ts';
+import type { Platform } from '../core/errors.ts';
 import { professionalConnectFlow } from '../platforms/professional/connect.ts';
 import { searchadsConnectFlow } from '../platforms/searchads/connect.ts';
 import { socialConnectFlow } from '../platforms/social/connect.ts';
-import type { ConnectFlow } from './flow.ts';
+import type { ConnectFlow } from '../platforms/connect-flow.ts';
 
 export const connectFlows: Record<Platform, ConnectFlow> = {
   social: socialConnectFlow,

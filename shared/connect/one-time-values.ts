@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 
 /**
- * The random values of a connect round trip (contracts/connect.md §0.2, §4 R1, R5): unguessable,
+ * The random values of a connect round trip (docs/platforms.md "What every connect round trip shares", R5): unguessable,
  * stored only as hashes where a stolen table row must not let anyone use them.
  */
 

@@ -1,4 +1,4 @@
-import type { AccountChoice, PageChoice } from './flow.ts';
+import type { AccountChoice, PageChoice } from '../platforms/connect-flow.ts';
 
 /**
  * The small pages a person's browser sees while connecting: self-contained HTML (no script, style or
@@ -28,7 +28,10 @@ export const messagePage = (title: string, message: string) => document(title, `
 const PLATFORM_NAMES = { social: 'social', searchads: 'search ads', professional: 'professional network' } as const;
 
 function accountOption(account: AccountChoice, index: number): string {
-  const label = [account.name || 'Unnamed account', account.id, account.currency].filter(Boolean).map((part) => escapeHtml(String(part))).join(' · ');
+  const label = [account.name || 'Unnamed account', account.id, account.currency]
+    .filter(Boolean)
+    .map((part) => escapeHtml(String(part)))
+    .join(' · ');
   const disabled = account.selectable ? '' : ' disabled';
   const checked = index === 0 ? ' checked' : '';
   return `<li><label><input type="radio" name="accountId" value="${escapeHtml(account.id)}"${account.selectable ? checked : ''}${disabled} required> ${label}${account.selectable ? '' : ' (unavailable)'}</label></li>`;
@@ -40,12 +43,16 @@ function pageOption(page: PageChoice, index: number): string {
 }
 
 /** The account picker: the accounts (unusable ones shown, not selectable) and, for social, the Pages. */
-export function pickerPage(options: { attemptId: string; platform: keyof typeof PLATFORM_NAMES; accounts: AccountChoice[]; pages: PageChoice[]; problem?: string }): string {
+export function pickerPage(options: {
+  attemptId: string;
+  platform: keyof typeof PLATFORM_NAMES;
+  accounts: AccountChoice[];
+  pages: PageChoice[];
+  problem?: string;
+}): string {
   const selectable = options.accounts.filter((account) => account.selectable);
   const ordered = [...selectable, ...options.accounts.filter((account) => !account.selectable)];
-  const pages = options.pages.length > 0
-    ? `<fieldset><legend>Page</legend><ul>${options.pages.map(pageOption).join('')}</ul></fieldset>`
-    : '';
+  const pages = options.pages.length > 0 ? `<fieldset><legend>Page</legend><ul>${options.pages.map(pageOption).join('')}</ul></fieldset>` : '';
   return document(
     `Choose your ${PLATFORM_NAMES[options.platform]} ad account`,
     `${options.problem ? `<p role="alert">${escapeHtml(options.problem)}</p>` : ''}

@@ -1,9 +1,9 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import type { FunctionDeclaration } from '../function-declaration.ts';
+import type { FunctionDeclaration } from '../core/function-declaration.ts';
 import { CONNECT_PAGE_CSP, messagePage } from '../connect/pages.ts';
 import { budgetFrom, type CallBudget } from '../platforms/upstream.ts';
 import { guardEscapes } from './escape-guard.ts';
-import { log, withRequestLogger } from './logger.ts';
+import { log, withRequestLogger } from '../core/logger.ts';
 import { requestIdOf } from './middleware/tracing.ts';
 import type { HttpResponse } from './response.ts';
 
@@ -23,9 +23,7 @@ export interface BrowserRequest {
   budget: CallBudget;
 }
 
-export type BrowserAnswer =
-  | { redirect: string; setCookie?: string }
-  | { status: number; html: string };
+export type BrowserAnswer = { redirect: string; setCookie?: string } | { status: number; html: string };
 
 const MAX_FORM_BYTES = 16 * 1024;
 

@@ -23,12 +23,15 @@ function install(): void {
     type Listener = (error: unknown, ...rest: unknown[]) => void;
     const previous = process.listeners(event as 'uncaughtException') as Listener[];
     process.removeAllListeners(event);
-    process.on(event as 'uncaughtException', ((error: unknown, ...rest: unknown[]) => {
-      const fail = requestScope.getStore();
-      if (fail) return fail(error);
-      if (previous.length === 0) throw error; // what Node does with an error nobody listens for
-      for (const listener of previous) listener(error, ...rest);
-    }) as Listener);
+    process.on(
+      event as 'uncaughtException',
+      ((error: unknown, ...rest: unknown[]) => {
+        const fail = requestScope.getStore();
+        if (fail) return fail(error);
+        if (previous.length === 0) throw error; // what Node does with an error nobody listens for
+        for (const listener of previous) listener(error, ...rest);
+      }) as Listener,
+    );
   }
 }
 

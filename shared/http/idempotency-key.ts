@@ -1,4 +1,4 @@
-import { InvalidRequest } from '../errors.ts';
+import { InvalidRequest } from '../core/errors.ts';
 
 /** The `Idempotency-Key` header: 1 to 255 visible ASCII characters. */
 const IDEMPOTENCY_KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;

@@ -1,7 +1,7 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
 import type { Context } from 'aws-lambda';
-import { config } from '../config.ts';
+import { config } from '../core/config.ts';
 import { dynamoClient } from '../store/client.ts';
 
 /**

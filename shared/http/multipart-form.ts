@@ -1,5 +1,5 @@
 import { Busboy, type BusboyFileStream } from '@fastify/busboy';
-import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../errors.ts';
+import { InvalidRequest, PayloadTooLarge, UnsupportedMediaType } from '../core/errors.ts';
 
 /**
  * Reads a whole `multipart/form-data` body with @fastify/busboy and settles exactly once, promptly,
@@ -17,10 +17,8 @@ export interface FormSpec {
   maxFileBytes: number;
 }
 
-export interface UploadedFile {
-  filename: string;
-  content: Buffer;
-}
+import type { UploadedFile } from '../schemas/uploaded-file.ts';
+export type { UploadedFile };
 
 export interface MultipartForm {
   /** the expected text fields that were sent (an object without a prototype) */
@@ -75,11 +73,21 @@ export function readMultipartForm(body: Buffer, contentType: string, spec: FormS
       if (settled || refuseName(name)) return;
       if (nameTruncated) return fail(new InvalidRequest('A form field name is longer than 200 bytes.'));
       if (name === spec.fileField) {
-        return fail(new InvalidRequest(`${spec.fileField} must be a file part (with a filename), not a text field.`, [{ path: spec.fileField, message: 'must be a file' }]));
+        return fail(
+          new InvalidRequest(`${spec.fileField} must be a file part (with a filename), not a text field.`, [
+            { path: spec.fileField, message: 'must be a file' },
+          ]),
+        );
       }
       if (!spec.fields.includes(name)) return; // a field the operation does not take
-      if (valueTruncated) return fail(new InvalidRequest(`The form field "${name}" is longer than ${MAX_FIELD_BYTES / 1024} KB.`, [{ path: name, message: `must be at most ${MAX_FIELD_BYTES / 1024} KB` }]));
-      if (Object.hasOwn(fields, name)) return fail(new InvalidRequest(`The form field "${name}" is sent more than once.`, [{ path: name, message: 'must be sent once' }]));
+      if (valueTruncated)
+        return fail(
+          new InvalidRequest(`The form field "${name}" is longer than ${MAX_FIELD_BYTES / 1024} KB.`, [
+            { path: name, message: `must be at most ${MAX_FIELD_BYTES / 1024} KB` },
+          ]),
+        );
+      if (Object.hasOwn(fields, name))
+        return fail(new InvalidRequest(`The form field "${name}" is sent more than once.`, [{ path: name, message: 'must be sent once' }]));
       fields[name] = value;
     });
 
@@ -88,7 +96,11 @@ export function readMultipartForm(body: Buffer, contentType: string, spec: FormS
       if (settled || refuseName(name) || name !== spec.fileField || file) {
         stream.resume();
         if (!settled && name !== spec.fileField && !LIST_SUFFIX.test(name)) {
-          fail(new InvalidRequest(`The form carries a file in "${name}"; send exactly one file, in the ${spec.fileField} field.`, [{ path: name, message: `only ${spec.fileField} takes a file` }]));
+          fail(
+            new InvalidRequest(`The form carries a file in "${name}"; send exactly one file, in the ${spec.fileField} field.`, [
+              { path: name, message: `only ${spec.fileField} takes a file` },
+            ]),
+          );
         }
         return;
       }
@@ -105,7 +117,13 @@ export function readMultipartForm(body: Buffer, contentType: string, spec: FormS
       });
     });
 
-    parser.on('filesLimit', () => fail(new InvalidRequest(`The form carries more than one file; send exactly one, in the ${spec.fileField} field.`, [{ path: spec.fileField, message: 'must be exactly one file' }])));
+    parser.on('filesLimit', () =>
+      fail(
+        new InvalidRequest(`The form carries more than one file; send exactly one, in the ${spec.fileField} field.`, [
+          { path: spec.fileField, message: 'must be exactly one file' },
+        ]),
+      ),
+    );
     parser.on('partsLimit', () => fail(new InvalidRequest(`The form has more than ${MAX_PARTS} parts.`)));
     parser.on('fieldsLimit', () => fail(new InvalidRequest(`The form has more than ${MAX_PARTS} fields.`)));
     parser.on('error', (error: Error) => fail(new InvalidRequest(`The multipart/form-data body is malformed and cannot be read (${error.message}).`)));

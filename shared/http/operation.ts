@@ -1,13 +1,13 @@
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
-import type { FunctionDeclaration } from '../function-declaration.ts';
+import type { FunctionDeclaration } from '../core/function-declaration.ts';
 import type { User } from '../store/users.ts';
 import { header } from './headers.ts';
 import { guardEscapes } from './escape-guard.ts';
 import { checkIdempotencyKey } from './idempotency-key.ts';
 import type { IdempotentRunner } from './idempotency.ts';
-import { withRequestLogger } from './logger.ts';
+import { withRequestLogger } from '../core/logger.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { envelope, errorEnvelope } from './middleware/envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
@@ -54,9 +54,12 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
   const { operation, idempotent, platform, sealsConnections, callsPlatforms } = definition.declaration;
   const needsSecrets = Boolean(platform || sealsConnections || callsPlatforms);
   // the declaration grants, the handler's code uses: they must agree (the IAM test checks the bundles too)
-  if (Boolean(idempotent) !== Boolean(definition.idempotency)) throw new Error(`${operation}: declared idempotent ${Boolean(idempotent)}, handler ${Boolean(definition.idempotency)}`);
-  if (needsSecrets !== Boolean(definition.credentials)) throw new Error(`${operation}: declared secrets ${needsSecrets}, handler ${Boolean(definition.credentials)}`);
-  if (Boolean(platform) !== Boolean(definition.connectionHealth)) throw new Error(`${operation}: declared platform ${Boolean(platform)}, connection health ${Boolean(definition.connectionHealth)}`);
+  if (Boolean(idempotent) !== Boolean(definition.idempotency))
+    throw new Error(`${operation}: declared idempotent ${Boolean(idempotent)}, handler ${Boolean(definition.idempotency)}`);
+  if (needsSecrets !== Boolean(definition.credentials))
+    throw new Error(`${operation}: declared secrets ${needsSecrets}, handler ${Boolean(definition.credentials)}`);
+  if (Boolean(platform) !== Boolean(definition.connectionHealth))
+    throw new Error(`${operation}: declared platform ${Boolean(platform)}, connection health ${Boolean(definition.connectionHealth)}`);
   const runIdempotently = definition.idempotency?.(operation);
 
   const pipeline = middy<APIGatewayProxyEventV2, unknown, Error, OperationContext>()

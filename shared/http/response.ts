@@ -1,5 +1,5 @@
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import { ServiceError } from '../errors.ts';
+import type { ServiceError } from '../core/errors.ts';
 
 export type HttpResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string>; body: string };
 
@@ -20,14 +20,10 @@ export function successResponse(result: object): HttpResponse {
 }
 
 /**
- * The envelope of DESIGN.md's error table. Platform refusals are a successful HTTP exchange
+ * The envelope of the error table (docs/errors.md). Platform refusals are a successful HTTP exchange
  * (200, success true) whose operation failed (results.success false).
  */
 export function errorResponse(error: ServiceError): HttpResponse {
   const httpOk = error.status === 200;
-  return jsonResponse(
-    error.status,
-    { success: httpOk, results: { success: false, error: error.message, code: error.code, ...error.extra } },
-    error.headers,
-  );
+  return jsonResponse(error.status, { success: httpOk, results: { success: false, error: error.message, code: error.code, ...error.extra } }, error.headers);
 }

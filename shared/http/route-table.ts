@@ -23,15 +23,21 @@ function decodedSegment(segment: string): string {
 }
 
 const patterns = new WeakMap<RouteKey, RegExp>();
-const patternOf = (route: RouteKey) => patterns.get(route) ?? patterns.set(route, pathPattern(route.path)).get(route) as RegExp;
+const patternOf = (route: RouteKey) => patterns.get(route) ?? (patterns.set(route, pathPattern(route.path)).get(route) as RegExp);
 
 /** The route for a request, its path parameters, and the methods its path allows (for 405). */
-export function matchRoute<T extends RouteKey>(table: readonly T[], method: string, path: string): { route?: T; allowed: string[]; pathParameters?: Record<string, string> } {
+export function matchRoute<T extends RouteKey>(
+  table: readonly T[],
+  method: string,
+  path: string,
+): { route?: T; allowed: string[]; pathParameters?: Record<string, string> } {
   const samePath = table
     .map((route) => ({ route, match: patternOf(route).exec(path) }))
     .filter((candidate): candidate is { route: T; match: RegExpExecArray } => candidate.match !== null);
   const chosen = samePath.find(({ route }) => route.method === method);
-  const pathParameters = chosen?.match.groups ? Object.fromEntries(Object.entries(chosen.match.groups).map(([name, value]) => [name, decodedSegment(value)])) : undefined;
+  const pathParameters = chosen?.match.groups
+    ? Object.fromEntries(Object.entries(chosen.match.groups).map(([name, value]) => [name, decodedSegment(value)]))
+    : undefined;
   return { route: chosen?.route, allowed: samePath.map(({ route }) => route.method), ...(pathParameters ? { pathParameters } : {}) };
 }
 

@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'nod
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type BlockList } from 'node:net';
-import { isAllowedAddress } from './addresses.ts';
+import { isAllowedAddress } from '../core/addresses.ts';
 
 /**
  * Downloads a URL a client gave us (an image to upload) without letting it reach anything but the
@@ -25,17 +25,19 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
 type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
 
 /** dns.lookup that fails for a host with any address not allowed (the socket connects to what it returns). */
-export const guardedLookup = (allowed?: BlockList): Lookup => (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-    if (error) return callback(error, []);
-    if (addresses.length === 0 || !addresses.every((entry) => isAllowedAddress(entry.address, allowed))) {
-      return callback(Object.assign(new Error('not a public address'), { code: 'ENOTPUBLIC' }), []);
-    }
-    if (options.all) return callback(null, addresses);
-    const [first] = addresses as [LookupAddress];
-    callback(null, first.address, first.family);
-  });
-};
+export const guardedLookup =
+  (allowed?: BlockList): Lookup =>
+  (hostname, options, callback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      if (addresses.length === 0 || !addresses.every((entry) => isAllowedAddress(entry.address, allowed))) {
+        return callback(Object.assign(new Error('not a public address'), { code: 'ENOTPUBLIC' }), []);
+      }
+      if (options.all) return callback(null, addresses);
+      const [first] = addresses as [LookupAddress];
+      callback(null, first.address, first.family);
+    });
+  };
 
 export interface DownloadOptions {
   maxBytes: number;

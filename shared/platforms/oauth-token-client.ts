@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { clock } from '../clock.ts';
-import { config } from '../config.ts';
-import { PlatformAuthExpired, PlatformUnavailable, type Platform } from '../errors.ts';
-import { log } from '../http/logger.ts';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
+import { PlatformAuthExpired, PlatformUnavailable, type Platform } from '../core/errors.ts';
+import { log } from '../core/logger.ts';
 import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from './upstream.ts';
 
 /**
@@ -48,7 +48,9 @@ export function classifyTokenResponse(endpoint: TokenEndpoint, response: Upstrea
     return ok({ accessToken: parsed.access_token, expiresIn: Number(parsed.expires_in) || DEFAULT_LIFETIME_SECONDS });
   }
   if (parsed.error === 'invalid_grant') {
-    return fail(new PlatformAuthExpired(endpoint.platform, `The user’s ${endpoint.platform} authorisation has expired or was revoked; ${endpoint.reconnectHint}`));
+    return fail(
+      new PlatformAuthExpired(endpoint.platform, `The user’s ${endpoint.platform} authorisation has expired or was revoked; ${endpoint.reconnectHint}`),
+    );
   }
   log().error('the platform refused our app credentials', { platform: endpoint.platform, status: response.status, error: parsed.error });
   return fail(new PlatformUnavailable(endpoint.platform, new Error(`token endpoint answered ${response.status} ${parsed.error ?? ''}`)));
@@ -76,7 +78,13 @@ function postGrant<T>(
 }
 
 export function refreshGrant(endpoint: TokenEndpoint, refreshToken: string, budget: CallBudget): Promise<IssuedToken> {
-  return postGrant(endpoint, { grant_type: 'refresh_token', refresh_token: refreshToken }, budget, (response) => classifyTokenResponse(endpoint, response), true);
+  return postGrant(
+    endpoint,
+    { grant_type: 'refresh_token', refresh_token: refreshToken },
+    budget,
+    (response) => classifyTokenResponse(endpoint, response),
+    true,
+  );
 }
 
 /** What an authorization-code exchange issues (RFC 6749 §4.1.4). */
@@ -99,7 +107,16 @@ export interface IssuedGrant extends IssuedToken {
  */
 export function classifyCodeExchange(endpoint: TokenEndpoint, response: UpstreamResponse): Verdict<IssuedGrant> {
   const parsed = parseJson(response.text) as
-    | { access_token?: string; expires_in?: number; refresh_token?: string; refresh_token_expires_in?: number; scope?: string; id_token?: string; error?: string; error_description?: string }
+    | {
+        access_token?: string;
+        expires_in?: number;
+        refresh_token?: string;
+        refresh_token_expires_in?: number;
+        scope?: string;
+        id_token?: string;
+        error?: string;
+        error_description?: string;
+      }
     | undefined;
   if (response.status === 200 && parsed?.access_token) {
     return ok({
@@ -112,9 +129,12 @@ export function classifyCodeExchange(endpoint: TokenEndpoint, response: Upstream
     });
   }
   const codeRefused =
-    response.status === 400 && (parsed?.error === 'invalid_grant' || (parsed?.error === 'invalid_request' && /^Unable to retrieve access token/.test(parsed.error_description ?? '')));
-  if (codeRefused) return fail(new PlatformAuthExpired(endpoint.platform, 'The authorization code was already used or has expired; connect the account again.'));
-  if (response.status < 500 && response.status !== 429) log().error('the platform refused our code exchange', { platform: endpoint.platform, status: response.status, error: parsed?.error });
+    response.status === 400 &&
+    (parsed?.error === 'invalid_grant' || (parsed?.error === 'invalid_request' && /^Unable to retrieve access token/.test(parsed.error_description ?? '')));
+  if (codeRefused)
+    return fail(new PlatformAuthExpired(endpoint.platform, 'The authorization code was already used or has expired; connect the account again.'));
+  if (response.status < 500 && response.status !== 429)
+    log().error('the platform refused our code exchange', { platform: endpoint.platform, status: response.status, error: parsed?.error });
   return fail(new PlatformUnavailable(endpoint.platform, new Error(`code exchange answered ${response.status} ${parsed?.error ?? ''}`)));
 }
 
@@ -124,7 +144,12 @@ export function exchangeAuthorizationCode(
   grant: { code: string; redirectUri: string; codeVerifier?: string },
   budget: CallBudget,
 ): Promise<IssuedGrant> {
-  const fields = { grant_type: 'authorization_code', code: grant.code, redirect_uri: grant.redirectUri, ...(grant.codeVerifier ? { code_verifier: grant.codeVerifier } : {}) };
+  const fields = {
+    grant_type: 'authorization_code',
+    code: grant.code,
+    redirect_uri: grant.redirectUri,
+    ...(grant.codeVerifier ? { code_verifier: grant.codeVerifier } : {}),
+  };
   return postGrant(endpoint, fields, budget, (response) => classifyCodeExchange(endpoint, response), false);
 }
 

@@ -1,7 +1,7 @@
-import { clock } from '../clock.ts';
-import { config } from '../config.ts';
-import { PlatformTimeout, PlatformUnavailable, type Platform, type PlatformError } from '../errors.ts';
-import { log } from '../http/logger.ts';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
+import { PlatformTimeout, PlatformUnavailable, type Platform, type PlatformError } from '../core/errors.ts';
+import { log } from '../core/logger.ts';
 
 /**
  * The upstream core every platform adapter shares. An adapter describes one call (how to build the
@@ -85,7 +85,13 @@ async function attempt<T>(budget: CallBudget, call: PlatformCall<T>): Promise<Ve
   } catch (error) {
     const name = (error as Error).name;
     const timedOut = name === 'TimeoutError' || name === 'AbortError';
-    log().warn('upstream call failed', { platform: call.platform, method, path: logPath, reason: timedOut ? 'timeout' : name, durationMs: Math.round(performance.now() - started) });
+    log().warn('upstream call failed', {
+      platform: call.platform,
+      method,
+      path: logPath,
+      reason: timedOut ? 'timeout' : name,
+      durationMs: Math.round(performance.now() - started),
+    });
     const failure = timedOut ? new PlatformTimeout(call.platform) : new PlatformUnavailable(call.platform);
     return call.retrySafe ? retry(failure) : fail(failure);
   }

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { isUploadedFile, type UploadedFile } from '../http/middleware/multipart-body.ts';
+import { isUploadedFile, type UploadedFile } from './uploaded-file.ts';
 import { numericIdSchema, userIdSchema } from './common.ts';
 import { uploadIdSchema } from './uploads.ts';
 
@@ -31,12 +31,18 @@ export const createSocialCsvAudienceRequest = z.object({ ...socialAudienceFields
 /** application/json: the same fields and the uploadId of a file sent with create_upload */
 export const createSocialAudienceFromUploadRequest = z.strictObject({ ...socialAudienceFields, uploadId: uploadIdSchema }).superRefine(checkSocialMode);
 
+/** What operation 7 does with its list; what kind of list operation 8 takes. */
+export type AudienceMode = 'create' | 'append' | 'replace' | 'remove';
+export type ListType = 'USER_LIST_UPLOAD' | 'COMPANY_LIST_UPLOAD';
+
 export const SOCIAL_AUDIENCE_FIELDS = ['userId', 'audienceName', 'mode', 'audienceId'] as const;
 
 export const socialAudienceResultSchema = z.object({
   audienceId: z.string(),
   audienceName: z.string(),
-  invalid_entry_samples: z.record(z.string(), z.string()).describe('Unusable rows as {"line 12 (phone)": reason}, and the platform’s own samples; {} when none.'),
+  invalid_entry_samples: z
+    .record(z.string(), z.string())
+    .describe('Unusable rows as {"line 12 (phone)": reason}, and the platform’s own samples; {} when none.'),
   num_invalid_entries: z.number(),
   num_received: z.number(),
   session_id: z.string(),

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { userIdSchema } from './common.ts';
 
-/** DESIGN.md "Connect links": what a tenant sends to get a hosted link for one user and platform. */
+/** docs/decisions.md "Connect links": what a tenant sends to get a hosted link for one user and platform. */
 export const MAX_CLIENT_STATE_LENGTH = 512;
 
 export const createLinkRequest = z.strictObject({

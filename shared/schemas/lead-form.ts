@@ -4,23 +4,88 @@ import { userIdSchema } from './common.ts';
 
 /** Operation 10's request: every rule of the spec, checked before anything is sent. */
 export const QUESTION_TYPES = [
-  'CUSTOM', 'CITY', 'COMPANY_NAME', 'COUNTRY', 'DOB', 'EMAIL', 'GENDER', 'FIRST_NAME', 'FULL_NAME', 'JOB_TITLE',
-  'LAST_NAME', 'MARITIAL_STATUS', 'WHATSAPP_NUMBER', 'EDUCATION_LEVEL', 'WEBSITE', 'PHONE', 'PHONE_OTP', 'POST_CODE',
-  'PROVINCE', 'RELATIONSHIP_STATUS', 'STATE', 'STREET_ADDRESS', 'ZIP', 'WORK_EMAIL', 'MILITARY_STATUS',
-  'WORK_PHONE_NUMBER', 'SLIDER', 'STORE_LOOKUP', 'STORE_LOOKUP_WITH_TYPEAHEAD', 'DATE_TIME', 'ID_CPF', 'ID_AR_DNI',
-  'ID_CL_RUT', 'ID_CO_CC', 'ID_EC_CI', 'ID_PE_DNI', 'ID_MX_RFC', 'JOIN_CODE', 'USER_PROVIDED_PHONE_NUMBER',
-  'FACEBOOK_LEAD_ID', 'EMAIL_ALIAS', 'MESSENGER', 'VIN', 'LICENSE_PLATE',
+  'CUSTOM',
+  'CITY',
+  'COMPANY_NAME',
+  'COUNTRY',
+  'DOB',
+  'EMAIL',
+  'GENDER',
+  'FIRST_NAME',
+  'FULL_NAME',
+  'JOB_TITLE',
+  'LAST_NAME',
+  'MARITIAL_STATUS',
+  'WHATSAPP_NUMBER',
+  'EDUCATION_LEVEL',
+  'WEBSITE',
+  'PHONE',
+  'PHONE_OTP',
+  'POST_CODE',
+  'PROVINCE',
+  'RELATIONSHIP_STATUS',
+  'STATE',
+  'STREET_ADDRESS',
+  'ZIP',
+  'WORK_EMAIL',
+  'MILITARY_STATUS',
+  'WORK_PHONE_NUMBER',
+  'SLIDER',
+  'STORE_LOOKUP',
+  'STORE_LOOKUP_WITH_TYPEAHEAD',
+  'DATE_TIME',
+  'ID_CPF',
+  'ID_AR_DNI',
+  'ID_CL_RUT',
+  'ID_CO_CC',
+  'ID_EC_CI',
+  'ID_PE_DNI',
+  'ID_MX_RFC',
+  'JOIN_CODE',
+  'USER_PROVIDED_PHONE_NUMBER',
+  'FACEBOOK_LEAD_ID',
+  'EMAIL_ALIAS',
+  'MESSENGER',
+  'VIN',
+  'LICENSE_PLATE',
 ] as const;
 
 export const LEAD_FORM_LANGUAGES = [
-  'AR_AR', 'CS_CZ', 'DA_DK', 'DE_DE', 'EL_GR', 'EN_GB', 'EN_US', 'ES_ES', 'ES_LA', 'FI_FI', 'FR_FR', 'HE_IL', 'HI_IN',
-  'HU_HU', 'ID_ID', 'IT_IT', 'JA_JP', 'KO_KR', 'NB_NO', 'NL_NL', 'PL_PL', 'PT_BR', 'PT_PT', 'RO_RO', 'RU_RU', 'SV_SE',
-  'TH_TH', 'TR_TR', 'VI_VN', 'ZH_CN', 'ZH_HK', 'ZH_TW',
+  'AR_AR',
+  'CS_CZ',
+  'DA_DK',
+  'DE_DE',
+  'EL_GR',
+  'EN_GB',
+  'EN_US',
+  'ES_ES',
+  'ES_LA',
+  'FI_FI',
+  'FR_FR',
+  'HE_IL',
+  'HI_IN',
+  'HU_HU',
+  'ID_ID',
+  'IT_IT',
+  'JA_JP',
+  'KO_KR',
+  'NB_NO',
+  'NL_NL',
+  'PL_PL',
+  'PT_BR',
+  'PT_PT',
+  'RO_RO',
+  'RU_RU',
+  'SV_SE',
+  'TH_TH',
+  'TR_TR',
+  'VI_VN',
+  'ZH_CN',
+  'ZH_HK',
+  'ZH_TW',
 ] as const;
 
-const httpUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http or https URL' })
-  .max(2048);
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
 
 const nonEmpty = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
@@ -96,4 +161,3 @@ export const createLeadFormRequest = z.object({
 });
 
 export type CreateLeadFormInput = z.infer<typeof createLeadFormRequest>;
-

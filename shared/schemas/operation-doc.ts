@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { clock } from '../clock.ts';
+import { clock } from '../core/clock.ts';
 
 /**
  * What the OpenAPI document says of an operation: its request and result schemas (the same zod
@@ -47,12 +47,18 @@ export const WINTER_CAMPAIGN = {
   keywords: [{ text: 'furnace repair', match_type: 'EXACT' }],
   proximityTargeting: [{ radius_units: 'MILES', radius: 15, longitude_in_micro_degrees: -104990300, latitude_in_micro_degrees: 39739200 }],
   languages: ['en'],
-  ads: [{ url: 'https://www.example.com/heating-repair', headlines: ['Furnace Repair in Denver', 'Same-Day Heating Service', 'Licensed & Insured Techs'], descriptions: ['Fast, reliable furnace and heating repair.', 'Upfront pricing, no overtime fees.'], headlineIndexToPinFirstSlot: 0 }],
+  ads: [
+    {
+      url: 'https://www.example.com/heating-repair',
+      headlines: ['Furnace Repair in Denver', 'Same-Day Heating Service', 'Licensed & Insured Techs'],
+      descriptions: ['Fast, reliable furnace and heating repair.', 'Upfront pricing, no overtime fees.'],
+      headlineIndexToPinFirstSlot: 0,
+    },
+  ],
   callouts: ['24/7 Emergency Service'],
   phoneNumber: '(303) 555-0147',
   phoneNumberCountryCode: 'US',
 };
-
 
 const platformName = z.enum(['social', 'searchads', 'professional']);
 const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });
@@ -65,7 +71,7 @@ const audienceJobData = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
-/** The body's `data` of each webhook event type (DESIGN.md "Webhooks"), for the document's `webhooks`. */
+/** The body's `data` of each webhook event type (docs/decisions.md "Webhooks"), for the document's `webhooks`. */
 /** The routes a person's browser follows while connecting (no API key; redirects and HTML pages). */
 export interface BrowserRouteDoc {
   summary: string;
@@ -75,12 +81,41 @@ export interface BrowserRouteDoc {
   responses: Record<string, string>;
 }
 
-
 export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType; example: Record<string, unknown> }> = {
-  'connection.connected': { summary: 'A user connected a platform through a connect link.', data: connectionData, example: { userId: 'alice', platform: 'social', status: 'active' } },
-  'connection.reconnect_required': { summary: 'A connection’s grant expired or was revoked: send the user a new connect link.', data: connectionData, example: { userId: 'alice', platform: 'searchads', status: 'reconnect_required' } },
-  'connection.disconnected': { summary: 'A connection was removed.', data: connectionData, example: { userId: 'alice', platform: 'professional', status: 'disconnected' } },
-  'audience_job.succeeded': { summary: 'An audience job ended with the audience built.', data: audienceJobData, example: { jobId: 'job_1', userId: 'alice', type: 'social_audience', status: 'succeeded', result: { audienceId: '23851234567890123' } } },
-  'audience_job.failed': { summary: 'An audience job ended without the audience.', data: audienceJobData, example: { jobId: 'job_1', userId: 'alice', type: 'social_audience', status: 'failed', error: { code: 'PLATFORM_REJECTED', message: 'The platform refused the list.' } } },
-  'webhook.test': { summary: 'Sent by send_test_webhook.', data: z.object({ message: z.string() }), example: { message: 'A test event: your webhook endpoint is reachable and verifies our signature.' } },
+  'connection.connected': {
+    summary: 'A user connected a platform through a connect link.',
+    data: connectionData,
+    example: { userId: 'alice', platform: 'social', status: 'active' },
+  },
+  'connection.reconnect_required': {
+    summary: 'A connection’s grant expired or was revoked: send the user a new connect link.',
+    data: connectionData,
+    example: { userId: 'alice', platform: 'searchads', status: 'reconnect_required' },
+  },
+  'connection.disconnected': {
+    summary: 'A connection was removed.',
+    data: connectionData,
+    example: { userId: 'alice', platform: 'professional', status: 'disconnected' },
+  },
+  'audience_job.succeeded': {
+    summary: 'An audience job ended with the audience built.',
+    data: audienceJobData,
+    example: { jobId: 'job_1', userId: 'alice', type: 'social_audience', status: 'succeeded', result: { audienceId: '23851234567890123' } },
+  },
+  'audience_job.failed': {
+    summary: 'An audience job ended without the audience.',
+    data: audienceJobData,
+    example: {
+      jobId: 'job_1',
+      userId: 'alice',
+      type: 'social_audience',
+      status: 'failed',
+      error: { code: 'PLATFORM_REJECTED', message: 'The platform refused the list.' },
+    },
+  },
+  'webhook.test': {
+    summary: 'Sent by send_test_webhook.',
+    data: z.object({ message: z.string() }),
+    example: { message: 'A test event: your webhook endpoint is reachable and verifies our signature.' },
+  },
 };

@@ -1,7 +1,7 @@
 import { getCountries, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/min';
 import * as z from 'zod';
-import { clock } from '../clock.ts';
-import { languageConstantId } from '../platforms/searchads/languages.ts';
+import { clock } from '../core/clock.ts';
+import { languageConstantId } from './searchads-languages.ts';
 import { dateSchema, numericIdSchema, userIdSchema } from './common.ts';
 
 /** Operation 9's request: every rule of the spec, checked before anything is sent. */
@@ -15,18 +15,26 @@ const keywordSchema = z.object({
   match_type: z.enum(['EXACT', 'PHRASE', 'BROAD']),
 });
 
-const proximitySchema = z.object({
-  radius_units: z.enum(['MILES', 'KILOMETERS']),
-  radius: z.number().positive(),
-  longitude_in_micro_degrees: z.number().int().min(-180_000_000).max(180_000_000),
-  latitude_in_micro_degrees: z.number().int().min(-90_000_000).max(90_000_000),
-}).superRefine((proximity, ctx) => {
-  const max = proximity.radius_units === 'MILES' ? 500 : 800;
-  if (proximity.radius > max) ctx.addIssue({ code: 'custom', path: ['radius'], message: `must be at most ${max} ${proximity.radius_units.toLowerCase()}` });
-});
+const proximitySchema = z
+  .object({
+    radius_units: z.enum(['MILES', 'KILOMETERS']),
+    radius: z.number().positive(),
+    longitude_in_micro_degrees: z.number().int().min(-180_000_000).max(180_000_000),
+    latitude_in_micro_degrees: z.number().int().min(-90_000_000).max(90_000_000),
+  })
+  .superRefine((proximity, ctx) => {
+    const max = proximity.radius_units === 'MILES' ? 500 : 800;
+    if (proximity.radius > max) ctx.addIssue({ code: 'custom', path: ['radius'], message: `must be at most ${max} ${proximity.radius_units.toLowerCase()}` });
+  });
 
 const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).max(2048);
-const lineText = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`).refine((text) => !/[\n\r\0]/.test(text), 'must be one line');
+const lineText = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, 'must not be empty')
+    .max(max, `must be at most ${max} characters`)
+    .refine((text) => !/[\n\r\0]/.test(text), 'must be one line');
 
 const adSchema = z
   .object({
@@ -38,10 +46,18 @@ const adSchema = z
   })
   .superRefine((ad, ctx) => {
     if (ad.headlineIndexToPinFirstSlot !== undefined && ad.headlineIndexToPinFirstSlot >= ad.headlines.length) {
-      ctx.addIssue({ code: 'custom', path: ['headlineIndexToPinFirstSlot'], message: `must index one of the ${ad.headlines.length} headlines (0 to ${ad.headlines.length - 1})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['headlineIndexToPinFirstSlot'],
+        message: `must index one of the ${ad.headlines.length} headlines (0 to ${ad.headlines.length - 1})`,
+      });
     }
     if (ad.descriptionIndexToPinFirstSlot !== undefined && ad.descriptionIndexToPinFirstSlot >= ad.descriptions.length) {
-      ctx.addIssue({ code: 'custom', path: ['descriptionIndexToPinFirstSlot'], message: `must index one of the ${ad.descriptions.length} descriptions (0 to ${ad.descriptions.length - 1})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['descriptionIndexToPinFirstSlot'],
+        message: `must index one of the ${ad.descriptions.length} descriptions (0 to ${ad.descriptions.length - 1})`,
+      });
     }
   });
 
@@ -81,7 +97,13 @@ export const createSearchCampaignRequest = z
       .string()
       .trim()
       .transform((params) => params.replace(/^[?&]+/, ''))
-      .pipe(z.string().min(1).max(2048).regex(/^[^\s?#]+=[^\s#]*$/, 'must be a query string such as utm_source=google&utm_medium=cpc'))
+      .pipe(
+        z
+          .string()
+          .min(1)
+          .max(2048)
+          .regex(/^[^\s?#]+=[^\s#]*$/, 'must be a query string such as utm_source=google&utm_medium=cpc'),
+      )
       .optional(),
     locationGroupId: numericIdSchema('locationGroupId').optional(),
     validateOnly: z.boolean().default(false).describe('Run the same request as a dry run: validated by the platform, nothing created.'),
@@ -113,4 +135,3 @@ export const createSearchCampaignResultSchema = z.object({
   adGroupResourceName: z.string(),
   additionalMessage: z.string(),
 });
-

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { paginationSchema } from './common.ts';
 
-/** DESIGN.md "Tenant settings" and "Webhooks": what a tenant sets, and what its webhooks carry. */
+/** docs/decisions.md "Tenant settings" and "Webhooks": what a tenant sets, and what its webhooks carry. */
 export const WEBHOOK_EVENT_TYPES = [
   'connection.connected',
   'connection.reconnect_required',
@@ -32,14 +32,26 @@ function parsedUrl(value: string): URL | undefined {
  */
 export function redirectUriProblems(value: string): string[] {
   if (value.length > 2048) return ['must be at most 2048 characters'];
-  if (!/^[\x21-\x7e]+$/.test(value)) return ['must be printable ASCII: no spaces, control characters (CR, LF) or other characters; write an international host in its punycode (xn--) form and percent-encode the rest'];
+  if (!/^[\x21-\x7e]+$/.test(value))
+    return [
+      'must be printable ASCII: no spaces, control characters (CR, LF) or other characters; write an international host in its punycode (xn--) form and percent-encode the rest',
+    ];
   const url = parsedUrl(value);
   if (!url) return ['must be an absolute URL'];
   const problems: string[] = [];
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname))) problems.push('must use https: (http: only for localhost or 127.0.0.1)');
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)))
+    problems.push('must use https: (http: only for localhost or 127.0.0.1)');
   if (!url.hostname) problems.push('must name a host');
   if (url.hash || value.includes('#')) problems.push('must not have a fragment (RFC 6749 §3.1.2)');
-  if (url.username || url.password || value.slice(url.protocol.length + 2).split(/[/?]/, 1)[0]?.includes('@')) problems.push('must not carry credentials');
+  if (
+    url.username ||
+    url.password ||
+    value
+      .slice(url.protocol.length + 2)
+      .split(/[/?]/, 1)[0]
+      ?.includes('@')
+  )
+    problems.push('must not carry credentials');
   return problems;
 }
 

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { config } from '../config.ts';
+import { config } from '../core/config.ts';
 import { userIdSchema } from './common.ts';
 
-/** DESIGN.md "Uploads and audience jobs": direct uploads and the jobs that read them. */
+/** docs/decisions.md "Uploads and audience jobs": direct uploads and the jobs that read them. */
 export const uploadIdSchema = z.string().min(1).max(64).describe('The uploadId from /uploads/create_upload, once its file is PUT.');
 
 export const createUploadRequest = z.strictObject({
@@ -14,7 +14,8 @@ export const createUploadRequest = z.strictObject({
     .positive('must be at least 1 byte')
     .superRefine((value, context) => {
       const max = config().UPLOAD_MAX_BYTES;
-      if (value > max) context.addIssue({ code: 'custom', message: `must be at most ${max} bytes (${(max / 1024 ** 3).toFixed(2).replace(/\.?0+$/, '')} GiB)` });
+      if (value > max)
+        context.addIssue({ code: 'custom', message: `must be at most ${max} bytes (${(max / 1024 ** 3).toFixed(2).replace(/\.?0+$/, '')} GiB)` });
     })
     .describe('The file’s exact size in bytes; the URL accepts exactly this many (at most 1 GiB).'),
 });
@@ -38,7 +39,10 @@ export const jobViewSchema = z.object({
   progress: z
     .object({ bytesRead: z.number(), totalBytes: z.number(), rowsRead: z.number(), rowsSent: z.number(), batchesSent: z.number() })
     .describe('rowsRead counts data rows (not the header) as the file is checked; rowsSent the rows the platform acknowledged. Counters only move forward.'),
-  result: z.record(z.string(), z.unknown()).optional().describe('The operation’s own result: operation 7’s audience fields with the platform’s final counts; operation 8’s `audience.csvFileId`.'),
+  result: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('The operation’s own result: operation 7’s audience fields with the platform’s final counts; operation 8’s `audience.csvFileId`.'),
   error: jobErrorSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),

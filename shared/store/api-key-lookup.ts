@@ -13,4 +13,3 @@ export async function findTenantIdByKeyHash(keyHash: string): Promise<string | u
   );
   return result.Item?.tenantId as string | undefined;
 }
-

@@ -1,9 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 export { findTenantIdByKeyHash, hashApiKey };
-import { DeleteCommand, GetCommand, PutCommand, ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { findTenantIdByKeyHash, hashApiKey } from './api-key-lookup.ts';
-import { clock } from '../clock.ts';
-import { documentStore, mainTableName } from './client.ts';
+import { clock } from '../core/clock.ts';
+import { documentStore, mainTableName, scanItems } from './client.ts';
 
 /**
  * Tenants and their API keys, administered (`npm run admin`, the local stack's seed); the lookup on
@@ -55,19 +55,14 @@ export async function ensureTenant(tenantName: string): Promise<string> {
  * The listing entry is written before the lookup entry, so a key that works is always listed
  * (and so can be revoked), whatever fails in between.
  */
-export async function createApiKey(
-  tenantName: string,
-  apiKey: string = generateApiKey(),
-): Promise<{ tenantId: string; keyId: string; apiKey: string }> {
+export async function createApiKey(tenantName: string, apiKey: string = generateApiKey()): Promise<{ tenantId: string; keyId: string; apiKey: string }> {
   const tenantId = await ensureTenant(tenantName);
   const keyHash = hashApiKey(apiKey);
   const keyId = `key_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const createdAt = clock.date().toISOString();
   const TableName = mainTableName();
   const store = documentStore();
-  await store.send(
-    new PutCommand({ TableName, Item: { pk: `TENANT#${tenantId}`, sk: `KEY#${keyId}`, keyId, keyHash, tenantName, createdAt } }),
-  );
+  await store.send(new PutCommand({ TableName, Item: { pk: `TENANT#${tenantId}`, sk: `KEY#${keyId}`, keyId, keyHash, tenantName, createdAt } }));
   await store.send(
     new PutCommand({
       TableName,
@@ -87,19 +82,11 @@ export async function ensureApiKey(tenantName: string, apiKey: string): Promise<
 
 async function scanKeyListings(): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentStore().send(
-      new ScanCommand({
-        TableName: mainTableName(),
-        FilterExpression: 'begins_with(pk, :tenant) AND begins_with(sk, :key)',
-        ExpressionAttributeValues: { ':tenant': 'TENANT#', ':key': 'KEY#' },
-        ExclusiveStartKey,
-      }),
-    );
-    items.push(...(page.Items ?? []));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  for await (const item of scanItems({
+    FilterExpression: 'begins_with(pk, :tenant) AND begins_with(sk, :key)',
+    ExpressionAttributeValues: { ':tenant': 'TENANT#', ':key': 'KEY#' },
+  }))
+    items.push(item);
   return items;
 }
 

@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
-import { config } from '../config.ts';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { jobKey, UNFINISHED, type AudienceJob, type JobError } from './audience-jobs.ts';
 
@@ -27,7 +27,8 @@ export async function takeJobLease(tenantId: string, jobId: string, owner: strin
         TableName: mainTableName(),
         Key: jobKey(tenantId, jobId),
         UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until',
-        ConditionExpression: 'attribute_exists(pk) AND #status IN (:queued, :running) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR leaseOwner = :owner)',
+        ConditionExpression:
+          'attribute_exists(pk) AND #status IN (:queued, :running) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR leaseOwner = :owner)',
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: { ':owner': owner, ':until': now + config().AUDIENCE_JOB_LEASE_MS, ':now': now, ...UNFINISHED },
         ReturnValues: 'ALL_NEW',
@@ -46,7 +47,12 @@ export async function saveJobRun(job: AudienceJob, owner: string): Promise<boole
   job.leaseOwner = owner;
   job.leaseUntil = clock.now() + config().AUDIENCE_JOB_LEASE_MS;
   return writeIfConditionHolds(
-    new PutCommand({ TableName: mainTableName(), Item: stored(job), ConditionExpression: 'leaseOwner = :owner', ExpressionAttributeValues: { ':owner': owner } }),
+    new PutCommand({
+      TableName: mainTableName(),
+      Item: stored(job),
+      ConditionExpression: 'leaseOwner = :owner',
+      ExpressionAttributeValues: { ':owner': owner },
+    }),
   );
 }
 

@@ -1,12 +1,10 @@
-import type { ContactFileResume } from '../audiences/contact-file.ts';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import type { ListType } from '../audiences/professional-list.ts';
-import type { AudienceMode } from '../platforms/social/custom-audiences.ts';
+import type { AudienceMode, ListType } from '../schemas/audiences.ts';
 import { documentStore, mainTableName } from './client.ts';
 import type { UploadProgress } from './upload-progress.ts';
 
 /**
- * Audience jobs (DESIGN.md "Uploads and audience jobs"): a list from a direct upload, sent by the
+ * Audience jobs (docs/decisions.md "Uploads and audience jobs"): a list from a direct upload, sent by the
  * queue-driven worker. The item holds what the client sees (status, progress, result or error), what
  * the worker needs to go on (the request and a checkpoint) and the lease of the run that holds it.
  *   TENANT#<t>#JOB#<jobId> / JOB
@@ -39,10 +37,11 @@ export interface ProfessionalJobRequest {
 }
 
 /** After the check of the whole file: how many rows, and the sending so far. */
-export interface SocialCheckpoint extends UploadProgress {
+/** `Resume`: where the audience reader picks up (its own shape: the store keeps it as it is given). */
+export interface SocialCheckpoint<Resume = unknown> extends UploadProgress {
   usableRows?: number;
   /** just past the last acknowledged batch's last row: a resume reads the file from there */
-  resumeAt?: ContactFileResume;
+  resumeAt?: Resume;
   localInvalid: number;
   localSamples: Record<string, string>;
 }

@@ -1,9 +1,9 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, type DeleteCommand, type PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
-import { config } from '../config.ts';
-import { Conflict } from '../errors.ts';
-import { AWS_REQUEST_HANDLER } from '../aws-timeouts.ts';
+import { DynamoDBDocumentClient, paginateScan, type DeleteCommand, type PutCommand, type ScanCommandInput, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
+import { Conflict } from '../core/errors.ts';
+import { AWS_REQUEST_HANDLER } from '../core/aws-timeouts.ts';
 
 let documentClient: DynamoDBDocumentClient | undefined;
 let rawClient: DynamoDBClient | undefined;
@@ -57,4 +57,9 @@ export async function retryOnConflict<T>(what: string, attempt: () => Promise<T 
     await clock.sleep(clock.jitter(Math.min(CONFLICT_MAX_DELAY_MS, CONFLICT_BASE_DELAY_MS * 2 ** (attemptNumber - 1))));
   }
   throw new Conflict(`${what} was changed by other requests at the same time, again and again; nothing of this request was written. Retry it.`);
+}
+
+/** Every item a scan of the main table finds, a page at a time (the SDK's paginator). */
+export async function* scanItems(input: Omit<ScanCommandInput, 'TableName'>): AsyncGenerator<Record<string, unknown>> {
+  for await (const page of paginateScan({ client: documentStore() }, { TableName: mainTableName(), ...input })) yield* page.Items ?? [];
 }

@@ -1,13 +1,19 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
-import type { Platform } from '../errors.ts';
+import { clock } from '../core/clock.ts';
+import type { Platform } from '../core/errors.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { attemptKey, getItem, holderKey, linkKey, selectionKey, ttl, type ConnectAttempt, type ConnectLink, type PendingSelection } from './connect-links.ts';
 
 /** Writing connect links, round trips, pending choices and grant holders (connect-links.ts reads them). */
 
 export async function saveLink(link: ConnectLink): Promise<void> {
-  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { ...linkKey(link.linkId), ...link, expiresAt: ttl(link.validUntil) }, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await documentStore().send(
+    new PutCommand({
+      TableName: mainTableName(),
+      Item: { ...linkKey(link.linkId), ...link, expiresAt: ttl(link.validUntil) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
 }
 
 /** Marks a link completed; false when it already was (a link completes once). */
@@ -24,7 +30,13 @@ export function completeLink(linkId: string): Promise<boolean> {
 }
 
 export async function saveAttempt(stateHash: string, attempt: ConnectAttempt): Promise<void> {
-  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { ...attemptKey(stateHash), ...attempt, expiresAt: ttl(attempt.validUntil) }, ConditionExpression: 'attribute_not_exists(pk)' }));
+  await documentStore().send(
+    new PutCommand({
+      TableName: mainTableName(),
+      Item: { ...attemptKey(stateHash), ...attempt, expiresAt: ttl(attempt.validUntil) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
+  );
 }
 
 /**
@@ -49,7 +61,11 @@ export async function spendAttempt(stateHash: string): Promise<{ attempt: Connec
 
 export async function saveSelection(selection: PendingSelection): Promise<void> {
   await documentStore().send(
-    new PutCommand({ TableName: mainTableName(), Item: { ...selectionKey(selection.attemptId), ...selection, expiresAt: ttl(selection.validUntil) }, ConditionExpression: 'attribute_not_exists(pk)' }),
+    new PutCommand({
+      TableName: mainTableName(),
+      Item: { ...selectionKey(selection.attemptId), ...selection, expiresAt: ttl(selection.validUntil) },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
   );
 }
 

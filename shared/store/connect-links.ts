@@ -1,14 +1,14 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Platform } from '../errors.ts';
+import type { Platform } from '../core/errors.ts';
 import { documentStore, mainTableName } from './client.ts';
 
 /**
- * Connect links and their round trips (DESIGN.md "Connect links"), in the main table:
+ * Connect links and their round trips (docs/decisions.md "Connect links"), in the main table:
  * - the link a tenant created: CONNECT_LINK#<linkId>, valid 24 hours, completed once;
  * - one consent round trip: CONNECT_STATE#<hash of state>, valid 10 minutes, spent on first use;
  * - a pending account choice: CONNECT_SELECT#<attemptId>, holding the sealed grant until it is made;
  * - who holds an upstream grant: GRANT#<platform>#<grant ref> / <tenantId>#<userId>, so a disconnect
- *   revokes upstream only when no other connection shares the grant (contracts/connect.md §0.5).
+ *   revokes upstream only when no other connection shares the grant (docs/platforms.md "What every connect round trip shares").
  * Reads are here, writes in connect-link-writes.ts. Items carry a TTL (`expiresAt`, epoch seconds) a day past their validity, so an expired link is
  * still told apart from an unknown one for that day.
  */
@@ -46,7 +46,10 @@ export interface PendingSelection extends Omit<ConnectAttempt, 'sealedCodeVerifi
 export const linkKey = (linkId: string) => ({ pk: `CONNECT_LINK#${linkId}`, sk: 'LINK' });
 export const attemptKey = (stateHash: string) => ({ pk: `CONNECT_STATE#${stateHash}`, sk: 'ATTEMPT' });
 export const selectionKey = (attemptId: string) => ({ pk: `CONNECT_SELECT#${attemptId}`, sk: 'SELECTION' });
-export const holderKey = (platform: Platform, grantRef: string, tenantId: string, userId: string) => ({ pk: `GRANT#${platform}#${grantRef}`, sk: `${tenantId}#${userId}` });
+export const holderKey = (platform: Platform, grantRef: string, tenantId: string, userId: string) => ({
+  pk: `GRANT#${platform}#${grantRef}`,
+  sk: `${tenantId}#${userId}`,
+});
 
 export async function getItem<T>(key: { pk: string; sk: string }): Promise<T | undefined> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key, ConsistentRead: true }));
@@ -66,7 +69,13 @@ export async function findSelection(attemptId: string): Promise<(PendingSelectio
 /** Whether a connection other than this user's holds the same upstream grant. */
 export async function grantHasOtherHolders(platform: Platform, grantRef: string, tenantId: string, userId: string): Promise<boolean> {
   const { Items = [] } = await documentStore().send(
-    new QueryCommand({ TableName: mainTableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `GRANT#${platform}#${grantRef}` }, Limit: 2, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: mainTableName(),
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `GRANT#${platform}#${grantRef}` },
+      Limit: 2,
+      ConsistentRead: true,
+    }),
   );
   return Items.some((item) => item.sk !== `${tenantId}#${userId}`);
 }

@@ -1,5 +1,5 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
+import { clock } from '../core/clock.ts';
 import type { HistoryEntry, RecordOptimizationInput } from '../schemas/optimization.ts';
 import { LOST_RACE, mainTableName, retryOnConflict, writeIfConditionHolds } from './client.ts';
 import { entryKey, latestItem, recordKey, type EntryItem } from './optimization-history.ts';

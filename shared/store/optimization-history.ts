@@ -1,5 +1,5 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { InvalidRequest } from '../errors.ts';
+import { InvalidRequest } from '../core/errors.ts';
 import type { HistoryEntry, OptimizationRecord } from '../schemas/optimization.ts';
 import { documentStore, mainTableName } from './client.ts';
 
@@ -56,7 +56,9 @@ function decodeCursor(cursor: string): string {
   } catch {
     // answered below
   }
-  throw new InvalidRequest('pagination must be empty or a value from results.paging.next.', [{ path: 'pagination', message: 'is not a cursor this operation gave' }]);
+  throw new InvalidRequest('pagination must be empty or a value from results.paging.next.', [
+    { path: 'pagination', message: 'is not a cursor this operation gave' },
+  ]);
 }
 
 export interface HistoryPage {

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
+import { clock } from '../core/clock.ts';
 import { mainTableName, writeIfConditionHolds } from './client.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import { config } from '../config.ts';
+import { config } from '../core/config.ts';
 
 /**
  * AES-256-GCM for platform tokens at rest. The associated data binds a sealed value to its owner

@@ -12,7 +12,12 @@ export function saveTenantSettings(tenantId: string, settings: TenantSettings, r
   return writeIfConditionHolds(
     new PutCommand({
       TableName: mainTableName(),
-      Item: { ...settingsKey(tenantId), redirectUris: settings.redirectUris, ...(settings.webhook ? { webhook: settings.webhook } : {}), version: (readVersion ?? 0) + 1 },
+      Item: {
+        ...settingsKey(tenantId),
+        redirectUris: settings.redirectUris,
+        ...(settings.webhook ? { webhook: settings.webhook } : {}),
+        version: (readVersion ?? 0) + 1,
+      },
       ConditionExpression: readVersion === undefined ? 'attribute_not_exists(version)' : 'version = :version',
       ...(readVersion === undefined ? {} : { ExpressionAttributeValues: { ':version': readVersion } }),
     }),

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
-import { config } from '../config.ts';
-import { IdempotencyConflict } from '../errors.ts';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
+import { IdempotencyConflict } from '../core/errors.ts';
 import { documentStore, mainTableName } from './client.ts';
 
 /**
@@ -49,7 +49,13 @@ export async function saveUploadProgress(tenantId: string, uploadId: string, pro
     await documentStore().send(
       new PutCommand({
         TableName: mainTableName(),
-        Item: { ...key(tenantId, uploadId), progress, leaseOwner: owner, leaseUntil: now + config().UPLOAD_LEASE_MS, expiresAt: Math.floor(now / 1000) + KEEP_SECONDS },
+        Item: {
+          ...key(tenantId, uploadId),
+          progress,
+          leaseOwner: owner,
+          leaseUntil: now + config().UPLOAD_LEASE_MS,
+          expiresAt: Math.floor(now / 1000) + KEEP_SECONDS,
+        },
         ConditionExpression: 'attribute_not_exists(pk) OR leaseOwner = :owner OR leaseUntil < :now',
         ExpressionAttributeValues: { ':owner': owner, ':now': now },
       }),

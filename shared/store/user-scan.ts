@@ -1,5 +1,4 @@
-import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { documentStore, mainTableName } from './client.ts';
+import { scanItems } from './client.ts';
 import type { User } from './users.ts';
 
 /**
@@ -7,17 +6,11 @@ import type { User } from './users.ts';
  * lifecycle, a batch job, reads the whole table, so this module is in no request's bundle.
  */
 export async function* allUsers(tenantId?: string): AsyncGenerator<User> {
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentStore().send(
-      new ScanCommand({
-        TableName: mainTableName(),
-        FilterExpression: tenantId ? 'sk = :user AND tenantId = :tenant' : 'sk = :user',
-        ExpressionAttributeValues: { ':user': 'USER', ...(tenantId ? { ':tenant': tenantId } : {}) },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) yield { tenantId: item.tenantId, userId: item.userId, createdAt: item.createdAt, connections: item.connections ?? {} } as User;
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+  const filter = {
+    FilterExpression: tenantId ? 'sk = :user AND tenantId = :tenant' : 'sk = :user',
+    ExpressionAttributeValues: { ':user': 'USER', ...(tenantId ? { ':tenant': tenantId } : {}) },
+  };
+  for await (const item of scanItems(filter)) {
+    yield { tenantId: item.tenantId, userId: item.userId, createdAt: item.createdAt, connections: item.connections ?? {} } as User;
+  }
 }

@@ -1,6 +1,6 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
-import { UserAlreadyExists } from '../errors.ts';
+import { clock } from '../core/clock.ts';
+import { UserAlreadyExists } from '../core/errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
@@ -8,7 +8,7 @@ import { sealOwner, userKey, type StoredConnections, type User } from './users.t
 
 /** Creating users and changing their connections (users.ts reads them). */
 
-/** A new connection's health fields (DESIGN.md "Connection health"). */
+/** A new connection's health fields (docs/decisions.md "Connection health"). */
 const connectionHealth = (via: 'token' | 'link', connectedAt: string) => ({ status: 'active', connectedAt, connectedVia: via });
 function sealConnections(tenantId: string, userId: string, connections: Connections, connectedAt: string): StoredConnections {
   const stored: StoredConnections = {};
@@ -82,7 +82,8 @@ export function markReconnectRequired(user: User, platform: ConnectedPlatform): 
       TableName: mainTableName(),
       Key: userKey(user.tenantId, user.userId),
       UpdateExpression: 'SET connections.#platform.#status = :reconnect, connections.#platform.statusChangedAt = :now',
-      ConditionExpression: 'attribute_exists(connections.#platform) AND (attribute_not_exists(connections.#platform.#status) OR connections.#platform.#status <> :reconnect)',
+      ConditionExpression:
+        'attribute_exists(connections.#platform) AND (attribute_not_exists(connections.#platform.#status) OR connections.#platform.#status <> :reconnect)',
       ExpressionAttributeNames: { '#platform': platform, '#status': 'status' },
       ExpressionAttributeValues: { ':reconnect': 'reconnect_required', ':now': clock.date().toISOString() },
     }),
@@ -144,7 +145,12 @@ export async function saveLinkedConnection(
  * Records what a health check learnt of a connection: plain fields as they are, secrets (a renewed
  * access token) sealed; in one write, only while the connection exists.
  */
-export function saveConnectionHealth(user: User, platform: ConnectedPlatform, fields: Record<string, string>, secrets: Record<string, string> = {}): Promise<boolean> {
+export function saveConnectionHealth(
+  user: User,
+  platform: ConnectedPlatform,
+  fields: Record<string, string>,
+  secrets: Record<string, string> = {},
+): Promise<boolean> {
   const values: Record<string, string> = { ...fields };
   for (const [field, value] of Object.entries(secrets)) {
     if (!(SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is not a secret field`);

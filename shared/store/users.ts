@@ -1,5 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { PlatformNotConnected } from '../errors.ts';
+import { PlatformNotConnected } from '../core/errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { open } from './sealing.ts';
@@ -19,8 +19,7 @@ export interface User {
 }
 
 export const userKey = (tenantId: string, userId: string) => ({ pk: `TENANT#${tenantId}#USER#${userId}`, sk: 'USER' });
-export const sealOwner = (tenantId: string, userId: string, platform: string, field: string) =>
-  `${tenantId}/${userId}/${platform}/${field}`;
+export const sealOwner = (tenantId: string, userId: string, platform: string, field: string) => `${tenantId}/${userId}/${platform}/${field}`;
 
 /** The user of this tenant, or undefined: a user of another tenant is simply not found. */
 export async function findUser(tenantId: string, userId: string): Promise<User | undefined> {
@@ -59,4 +58,3 @@ export function publicConnections(user: User): Record<string, Record<string, unk
 
 /** What the service keeps for itself: when it last changed, checked or renewed a connection, and which upstream grant backs it. */
 const BOOKKEEPING_FIELDS = ['statusChangedAt', 'lastCheckedAt', 'lastRefreshedAt', 'grantRef'];
-

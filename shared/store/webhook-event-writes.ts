@@ -17,7 +17,10 @@ export async function storeWebhookEvent(event: WebhookEvent, dueAt: number, rela
 
 export async function markPending(ref: WebhookEventRef, dueAt: number, relay = false): Promise<void> {
   await documentStore().send(
-    new PutCommand({ TableName: mainTableName(), Item: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}`, tenantId: ref.tenantId, eventSk: ref.sk, dueAt, ...(relay ? { [RELAY_FLAG]: true } : {}) } }),
+    new PutCommand({
+      TableName: mainTableName(),
+      Item: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}`, tenantId: ref.tenantId, eventSk: ref.sk, dueAt, ...(relay ? { [RELAY_FLAG]: true } : {}) },
+    }),
   );
 }
 
@@ -51,7 +54,13 @@ export async function recordAttempt(
   const recorded = await updateWhilePending(
     ref,
     'SET #status = :status, attempts = :attempts, lastStatus = :lastStatus, lastAttemptAt = :at',
-    { ':status': outcome.status, ':attempts': previousAttempts + 1, ':lastStatus': outcome.lastStatus, ':at': outcome.lastAttemptAt, ':previous': previousAttempts },
+    {
+      ':status': outcome.status,
+      ':attempts': previousAttempts + 1,
+      ':lastStatus': outcome.lastStatus,
+      ':at': outcome.lastAttemptAt,
+      ':previous': previousAttempts,
+    },
     'attempts = :previous',
   );
   if (recorded && outcome.status !== 'pending') await clearPending(ref);

@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { InvalidRequest } from '../errors.ts';
+import { InvalidRequest } from '../core/errors.ts';
 import type { WebhookEventType, WebhookEventView } from '../schemas/tenant.ts';
 import { documentStore, mainTableName } from './client.ts';
 
@@ -38,7 +38,9 @@ export const RELAY_FLAG = 'relay';
 const PAGE_SIZE = 50;
 
 export async function loadWebhookEvent(ref: WebhookEventRef): Promise<WebhookEvent | undefined> {
-  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: eventsPk(ref.tenantId), sk: ref.sk }, ConsistentRead: true }));
+  const { Item } = await documentStore().send(
+    new GetCommand({ TableName: mainTableName(), Key: { pk: eventsPk(ref.tenantId), sk: ref.sk }, ConsistentRead: true }),
+  );
   return Item ? ({ ...Item, tenantId: ref.tenantId } as WebhookEvent) : undefined;
 }
 
@@ -81,7 +83,9 @@ export async function listWebhookEvents(tenantId: string, pagination: string): P
     new QueryCommand({
       TableName: mainTableName(),
       KeyConditionExpression: pagination ? 'pk = :pk AND sk < :before' : 'pk = :pk AND begins_with(sk, :event)',
-      ExpressionAttributeValues: pagination ? { ':pk': eventsPk(tenantId), ':before': decodeCursor(pagination) } : { ':pk': eventsPk(tenantId), ':event': 'EVENT#' },
+      ExpressionAttributeValues: pagination
+        ? { ':pk': eventsPk(tenantId), ':before': decodeCursor(pagination) }
+        : { ':pk': eventsPk(tenantId), ':event': 'EVENT#' },
       ScanIndexForward: false,
       Limit: PAGE_SIZE,
     }),

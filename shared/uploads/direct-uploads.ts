@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../clock.ts';
-import { config } from '../config.ts';
-import { NotFound } from '../errors.ts';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
+import { NotFound } from '../core/errors.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from '../store/client.ts';
-import { s3, stagedUploadKey } from './staging.ts';
+import { s3, stagedUploadKey } from '../storage/staging.ts';
 
 /**
- * Files sent straight to storage (DESIGN.md "Uploads and audience jobs"): create_upload hands out a
+ * Files sent straight to storage (docs/decisions.md "Uploads and audience jobs"): create_upload hands out a
  * presigned PUT that S3 accepts for 15 minutes and for exactly the declared number of bytes (the
  * Content-Length is signed), under the tenant's and user's prefix. The upload is recorded so that
  * an audience request can find it, and only for the same tenant and user.

@@ -1,7 +1,7 @@
 import { Webhook } from 'standardwebhooks';
-import { clock } from '../clock.ts';
-import { config } from '../config.ts';
-import { log } from '../http/logger.ts';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
+import { log } from '../core/logger.ts';
 import { disableWebhook } from '../store/tenant-settings-writes.ts';
 import { loadTenantSettings, openWebhookSecret } from '../store/tenant-settings.ts';
 import { abandonWebhookEvent, clearPending, markPending, recordAttempt } from '../store/webhook-event-writes.ts';
@@ -17,7 +17,7 @@ import { postWebhook } from './post.ts';
  */
 export async function attemptDelivery(ref: WebhookEventRef): Promise<{ retryAfterSeconds?: number }> {
   const event = await loadWebhookEvent(ref);
-  if (!event || event.status !== 'pending') {
+  if (event?.status !== 'pending') {
     // done already (a duplicate message), or a marker whose writer crashed before the event or before clearing it: never swept again
     await clearPending(ref);
     return {};
@@ -33,7 +33,11 @@ export async function attemptDelivery(ref: WebhookEventRef): Promise<{ retryAfte
   const webhook = settings.webhook;
   const body = JSON.stringify({ type: event.type, timestamp: event.createdAt, data: event.data });
   const signature = new Webhook(openWebhookSecret(ref.tenantId, webhook)).sign(event.id, new Date(now), body);
-  const outcome = await postWebhook(webhook.url, { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(now / 1000)), 'webhook-signature': signature }, body);
+  const outcome = await postWebhook(
+    webhook.url,
+    { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(now / 1000)), 'webhook-signature': signature },
+    body,
+  );
 
   const delays = config().WEBHOOK_RETRY_DELAYS;
   const attempt = event.attempts + 1;

@@ -1,5 +1,5 @@
-import { config } from '../config.ts';
-import { log } from '../http/logger.ts';
+import { config } from '../core/config.ts';
+import { log } from '../core/logger.ts';
 import type { WebhookEventType } from '../schemas/tenant.ts';
 import type { WebhookEvent } from '../store/webhook-events.ts';
 import { recordWebhookEvent } from './events.ts';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { clock } from '../clock.ts';
+import { clock } from '../core/clock.ts';
 import type { WebhookEventType } from '../schemas/tenant.ts';
 import { loadTenantSettings } from '../store/tenant-settings.ts';
 import { storeWebhookEvent } from '../store/webhook-event-writes.ts';

@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { config } from '../config.ts';
-import { isAllowedAddress } from '../net/addresses.ts';
+import { config } from '../core/config.ts';
+import { isAllowedAddress } from '../core/addresses.ts';
 import { guardedLookup } from '../net/public-download.ts';
 
 /** One delivery attempt's answer: the receiver's status, or null when it never answered (timeout, refused, unreachable). */

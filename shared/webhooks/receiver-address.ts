@@ -1,8 +1,8 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { config } from '../config.ts';
-import { InvalidRequest } from '../errors.ts';
-import { isAllowedAddress, isPublicAddress } from '../net/addresses.ts';
+import { config } from '../core/config.ts';
+import { InvalidRequest } from '../core/errors.ts';
+import { isAllowedAddress, isPublicAddress } from '../core/addresses.ts';
 
 /**
  * Whether a webhook URL may be called: every address its host resolves to must be public, or inside

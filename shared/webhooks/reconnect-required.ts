@@ -1,6 +1,6 @@
-import { config } from '../config.ts';
-import { PlatformAuthExpired } from '../errors.ts';
-import { log } from '../http/logger.ts';
+import { config } from '../core/config.ts';
+import { PlatformAuthExpired } from '../core/errors.ts';
+import { log } from '../core/logger.ts';
 import { markReconnectRequired } from '../store/user-writes.ts';
 import type { User } from '../store/users.ts';
 import { recordWebhookEvent } from './events.ts';

@@ -18,7 +18,10 @@ let apiKey = '';
 const pageErrors: string[] = [];
 beforeAll(async () => {
   if (!existsSync(CHROMIUM)) throw new Error(`No chromium at ${CHROMIUM}: run \`npm run test:browser-setup\` (or set CHROMIUM_PATH).`);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'] });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
+  });
   apiKey = await newTenant();
   await call('/tenant/update_settings', { redirectUris: [REDIRECT] }, { apiKey });
 }, 60_000);

@@ -7,9 +7,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AdCampaignApiStack } from '../../infra/stack.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';
-import { audienceJobQueue, queueDefinitions, webhookQueue } from '../../shared/queues.ts';
+import { audienceJobQueue, queueDefinitions, webhookQueue } from '../../shared/core/queues.ts';
 import { bundledModules } from '../../infra/bundling.ts';
-import { grantsOf } from '../../shared/function-declaration.ts';
+import { grantsOf } from '../../shared/core/function-declaration.ts';
 import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
 
 /** The CDK stack, proven by synthesis: routes, runtimes, data stores, least privilege, cdk-nag. */
@@ -47,7 +47,9 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('gives a reason for every suppression', () => {
-    for (const [, resource] of Object.entries(prod.template.toJSON().Resources as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ reason: string }> } } }>)) {
+    for (const [, resource] of Object.entries(
+      prod.template.toJSON().Resources as Record<string, { Metadata?: { cdk_nag?: { rules_to_suppress?: Array<{ reason: string }> } } }>,
+    )) {
       for (const rule of resource.Metadata?.cdk_nag?.rules_to_suppress ?? []) expect(rule.reason.length).toBeGreaterThan(30);
     }
   });
@@ -58,7 +60,10 @@ describe('routes and functions', () => {
     const integrations = new Map(resources(prod.template, 'AWS::ApiGatewayV2::Integration'));
     const routeResources = resources(prod.template, 'AWS::ApiGatewayV2::Route');
     expect(routeResources).toHaveLength(routes.length + 1);
-    for (const route of [...routes.map((entry) => ({ key: `${entry.method} ${entry.path}`, operation: entry.operation })), { key: '$default', operation: 'route_not_found' }]) {
+    for (const route of [
+      ...routes.map((entry) => ({ key: `${entry.method} ${entry.path}`, operation: entry.operation })),
+      { key: '$default', operation: 'route_not_found' },
+    ]) {
       const found = routeResources.find(([, resource]) => resource.Properties.RouteKey === route.key);
       expect(found, route.key).toBeDefined();
       const integrationId = found?.[1].Properties.Target['Fn::Join'][1][1].Ref as string;
@@ -122,7 +127,12 @@ describe('data stores', () => {
   it('keeps the upload bucket private, encrypted with KMS, TLS-only, unversioned, with staged uploads expiring', () => {
     const [[, bucket]] = resources(prod.template, 'AWS::S3::Bucket') as [[string, Resource]];
     expect(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe('aws:kms');
-    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({ BlockPublicAcls: true, BlockPublicPolicy: true, IgnorePublicAcls: true, RestrictPublicBuckets: true });
+    expect(bucket.Properties.PublicAccessBlockConfiguration).toEqual({
+      BlockPublicAcls: true,
+      BlockPublicPolicy: true,
+      IgnorePublicAcls: true,
+      RestrictPublicBuckets: true,
+    });
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
     expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 2, Status: 'Enabled' })]);
     const [[, policy]] = resources(prod.template, 'AWS::S3::BucketPolicy') as [[string, Resource]];
@@ -150,8 +160,15 @@ describe('least privilege', () => {
 
   it('gives the published interface’s functions no table name, no key and no secret', () => {
     for (const route of routes.filter((entry) => entry.public)) {
-      const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [[string, Resource]];
-      expect(Object.keys(fn.Properties.Environment.Variables).sort(), route.operation).toEqual(['LOG_LEVEL', 'NODE_OPTIONS', 'POWERTOOLS_SERVICE_NAME', 'STAGE']);
+      const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [
+        [string, Resource],
+      ];
+      expect(Object.keys(fn.Properties.Environment.Variables).sort(), route.operation).toEqual([
+        'LOG_LEVEL',
+        'NODE_OPTIONS',
+        'POWERTOOLS_SERVICE_NAME',
+        'STAGE',
+      ]);
     }
   });
 
@@ -162,7 +179,9 @@ describe('least privilege', () => {
       expect(Boolean(fn.Properties.Environment.Variables.CONNECTION_KEY_SECRET_ARN), id).toBe(Boolean(route && grantsOf(route).connectionKey));
     }
     const readers = resources(prod.template, 'AWS::IAM::Policy').filter(([, policy]) =>
-      (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) => [statement.Action].flat().includes('secretsmanager:GetSecretValue')),
+      (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) =>
+        [statement.Action].flat().includes('secretsmanager:GetSecretValue'),
+      ),
     );
     expect(readers).toHaveLength([...routes, ...workers].filter((route) => grantsOf(route).connectionKey || grantsOf(route).appCredentials).length);
   });
@@ -177,23 +196,30 @@ describe('every AWS call a function’s bundle can make is allowed by its IAM po
     secret: /^(AppCredentials|ConnectionKey)/,
     queue: /Queue/,
   };
-  const referencedIds = (resource: unknown): string[] => JSON.stringify(resource).match(/"(?:Ref|Fn::GetAtt)":\[?"([A-Za-z0-9]+)"/g)?.map((ref) => ref.replace(/.*"([A-Za-z0-9]+)"$/, '$1')) ?? [];
+  const referencedIds = (resource: unknown): string[] =>
+    JSON.stringify(resource)
+      .match(/"(?:Ref|Fn::GetAtt)":\[?"([A-Za-z0-9]+)"/g)
+      ?.map((ref) => ref.replace(/.*"([A-Za-z0-9]+)"$/, '$1')) ?? [];
   const allows = (granted: string, action: string) => new RegExp(`^${granted.replaceAll('*', '.*')}$`).test(action);
 
-  it.each([...routes, fallbackRoute, ...workers].map((route) => [route.operation, route.entry] as const))('%s', async (operation, entry) => {
-    const calls = awsCallsOf(await bundledModules(entry));
-    const statements = policiesOf(operation).filter((statement) => statement.Effect === 'Allow');
-    const missing = calls.filter(
-      (call) =>
-        !statements.some(
-          (statement) =>
-            [statement.Action].flat().some((granted) => allows(granted, call.action)) &&
-            [statement.Resource].flat().some((resource) => referencedIds(resource).some((id) => LOGICAL_PREFIX[call.resource].test(id))),
-        ),
-    );
-    expect(missing, `${operation} can make calls its policy does not allow`).toEqual([]);
-    if (operation === 'get_profile') expect(calls.map((call) => call.action)).toContain('dynamodb:GetItem'); // the reading works at all
-  }, 60_000);
+  it.each([...routes, fallbackRoute, ...workers].map((route) => [route.operation, route.entry] as const))(
+    '%s',
+    async (operation, entry) => {
+      const calls = awsCallsOf(await bundledModules(entry));
+      const statements = policiesOf(operation).filter((statement) => statement.Effect === 'Allow');
+      const missing = calls.filter(
+        (call) =>
+          !statements.some(
+            (statement) =>
+              [statement.Action].flat().some((granted) => allows(granted, call.action)) &&
+              [statement.Resource].flat().some((resource) => referencedIds(resource).some((id) => LOGICAL_PREFIX[call.resource].test(id))),
+          ),
+      );
+      expect(missing, `${operation} can make calls its policy does not allow`).toEqual([]);
+      if (operation === 'get_profile') expect(calls.map((call) => call.action)).toContain('dynamodb:GetItem'); // the reading works at all
+    },
+    60_000,
+  );
 });
 
 describe('queues, workers and schedules', () => {
@@ -203,14 +229,21 @@ describe('queues, workers and schedules', () => {
     const [[, main]] = queues.filter(([id]) => id.startsWith(`${webhookQueue.id}Queue`)) as [[string, Resource]];
     expect(main.Properties.VisibilityTimeout).toBe(webhookQueue.visibilityTimeoutSeconds);
     expect(main.Properties.VisibilityTimeout).toBeGreaterThanOrEqual(3 * webhookQueue.consumerTimeoutSeconds);
-    expect(main.Properties.RedrivePolicy).toMatchObject({ maxReceiveCount: webhookQueue.maxReceiveCount, deadLetterTargetArn: { 'Fn::GetAtt': [expect.stringMatching(/^WebhookDeliveriesDeadLetters/), 'Arn'] } });
+    expect(main.Properties.RedrivePolicy).toMatchObject({
+      maxReceiveCount: webhookQueue.maxReceiveCount,
+      deadLetterTargetArn: { 'Fn::GetAtt': [expect.stringMatching(/^WebhookDeliveriesDeadLetters/), 'Arn'] },
+    });
     for (const [, queue] of queues) expect(queue.Properties.KmsMasterKeyId).toBeDefined();
-    const alarms = resources(prod.template, 'AWS::CloudWatch::Alarm').filter(([, alarm]) => alarm.Properties.MetricName === 'ApproximateNumberOfMessagesVisible');
+    const alarms = resources(prod.template, 'AWS::CloudWatch::Alarm').filter(
+      ([, alarm]) => alarm.Properties.MetricName === 'ApproximateNumberOfMessagesVisible',
+    );
     expect(alarms).toHaveLength(queueDefinitions.length);
   });
 
   it('feeds the delivery worker from its queue with partial batch failures, within its timeout', () => {
-    const [[, mapping]] = resources(prod.template, 'AWS::Lambda::EventSourceMapping').filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('deliverwebhooks')) as [[string, Resource]];
+    const [[, mapping]] = resources(prod.template, 'AWS::Lambda::EventSourceMapping').filter(([, entry]) =>
+      JSON.stringify(entry.Properties.FunctionName).includes('deliverwebhooks'),
+    ) as [[string, Resource]];
     expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
     expect(JSON.stringify(mapping.Properties.FunctionName)).toContain('deliverwebhooksFunction');
     const [[, worker]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('deliverwebhooksFunction')) as [[string, Resource]];
@@ -223,12 +256,18 @@ describe('queues, workers and schedules', () => {
     const [[, runner]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('runaudiencejobs')) as [[string, Resource]];
     expect(runner.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] });
     expect(JSON.stringify(runner.Properties.EventSourceArn)).toContain('AudienceJobsQueue');
-    const [[, abandoned]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('endabandonedaudiencejobs')) as [[string, Resource]];
+    const [[, abandoned]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('endabandonedaudiencejobs')) as [
+      [string, Resource],
+    ];
     expect(JSON.stringify(abandoned.Properties.EventSourceArn)).toContain('AudienceJobsDeadLetters');
     const [[, worker]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('runaudiencejobsFunction')) as [[string, Resource]];
     expect(worker.Properties.Timeout).toBe(audienceJobQueue.consumerTimeoutSeconds);
     expect(audienceJobQueue.visibilityTimeoutSeconds).toBeGreaterThan(audienceJobQueue.consumerTimeoutSeconds);
-    expect(worker.Properties.Environment.Variables).toMatchObject({ AUDIENCE_JOB_QUEUE_URL: expect.anything(), WEBHOOK_QUEUE_URL: expect.anything(), UPLOAD_BUCKET: expect.anything() });
+    expect(worker.Properties.Environment.Variables).toMatchObject({
+      AUDIENCE_JOB_QUEUE_URL: expect.anything(),
+      WEBHOOK_QUEUE_URL: expect.anything(),
+      UPLOAD_BUCKET: expect.anything(),
+    });
     const alarms = resources(prod.template, 'AWS::CloudWatch::Alarm').map(([, alarm]) => alarm.Properties.MetricName);
     expect(alarms.filter((name) => name === 'ApproximateAgeOfOldestMessage')).toHaveLength(queueDefinitions.length);
     expect(alarms.filter((name) => name === 'Errors').length).toBeGreaterThanOrEqual(2);
@@ -236,7 +275,9 @@ describe('queues, workers and schedules', () => {
 
   it('lets a browser PUT a list to the upload bucket’s presigned URLs (CORS), and nothing else', () => {
     const [[, bucket]] = resources(prod.template, 'AWS::S3::Bucket').filter(([id]) => id.startsWith('UploadBucket')) as [[string, Resource]];
-    expect(bucket.Properties.CorsConfiguration.CorsRules).toEqual([{ AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['content-type'], MaxAge: 3000 }]);
+    expect(bucket.Properties.CorsConfiguration.CorsRules).toEqual([
+      { AllowedMethods: ['PUT'], AllowedOrigins: ['*'], AllowedHeaders: ['content-type'], MaxAge: 3000 },
+    ]);
   });
 
   it('streams the main table’s new images to the webhook outbox relay, filtered to the markers it must queue', () => {
@@ -246,7 +287,9 @@ describe('queues, workers and schedules', () => {
     expect(streamSources).toHaveLength(1);
     const [[, mapping]] = streamSources as [[string, Resource]];
     expect(mapping.Properties.FunctionName.Ref).toMatch(/^relaywebhookevents|^RelayWebhookEvents|relay/i);
-    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({ dynamodb: { Keys: { pk: { S: ['WEBHOOKS#PENDING'] } }, NewImage: { relay: { BOOL: [true] } } } });
+    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
+      dynamodb: { Keys: { pk: { S: ['WEBHOOKS#PENDING'] } }, NewImage: { relay: { BOOL: [true] } } },
+    });
     expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
 
@@ -254,9 +297,18 @@ describe('queues, workers and schedules', () => {
     const rules = resources(prod.template, 'AWS::Events::Rule');
     expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(1 hour)', 'rate(5 minutes)']);
     const senders = resources(prod.template, 'AWS::IAM::Policy')
-      .filter(([, policy]) => (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) => [statement.Action].flat().includes('sqs:SendMessage')))
+      .filter(([, policy]) =>
+        (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) =>
+          [statement.Action].flat().includes('sqs:SendMessage'),
+        ),
+      )
       .map(([id]) => id.replace(/FunctionServiceRoleDefaultPolicy.*$/, ''));
-    expect(senders.sort()).toEqual([...routes, ...workers].filter((entry) => grantsOf(entry).sendsTo.length > 0).map((entry) => logical(entry.operation)).sort());
+    expect(senders.sort()).toEqual(
+      [...routes, ...workers]
+        .filter((entry) => grantsOf(entry).sendsTo.length > 0)
+        .map((entry) => logical(entry.operation))
+        .sort(),
+    );
   });
 });
 
@@ -287,7 +339,9 @@ describe('bundles', () => {
 describe('what the snapshot used to pin, asserted by name', () => {
   it('gives each function the memory, NODE_OPTIONS and process settings it declares', () => {
     for (const route of [...routes, ...workers]) {
-      const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [[string, Resource]];
+      const [[, fn]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith(`${logical(route.operation)}Function`)) as [
+        [string, Resource],
+      ];
       expect(fn.Properties.MemorySize, route.operation).toBe(route.memoryMb ?? 256);
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, route.operation).toBe(['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '));
       expect(fn.Properties.Environment.Variables, route.operation).toMatchObject(route.processEnvironment ?? {});
@@ -298,7 +352,14 @@ describe('what the snapshot used to pin, asserted by name', () => {
 
   it('rotates its customer-managed keys and names what an operator needs in its outputs', () => {
     for (const [, key] of resources(prod.template, 'AWS::KMS::Key')) expect(key.Properties.EnableKeyRotation).toBe(true);
-    expect(Object.keys(prod.template.toJSON().Outputs ?? {}).sort()).toEqual(['ApiUrl', 'AppCredentialsSecretArn', 'ProfessionalCallbackUrl', 'SearchadsCallbackUrl', 'SocialCallbackUrl', 'TableName']);
+    expect(Object.keys(prod.template.toJSON().Outputs ?? {}).sort()).toEqual([
+      'ApiUrl',
+      'AppCredentialsSecretArn',
+      'ProfessionalCallbackUrl',
+      'SearchadsCallbackUrl',
+      'SocialCallbackUrl',
+      'TableName',
+    ]);
     const outputs = prod.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(JSON.stringify(outputs.SearchadsCallbackUrl?.Value)).toMatch(/ApiEndpoint.*\/auth\/callback\/searchads/);
   });
@@ -312,7 +373,9 @@ describe('what the snapshot used to pin, asserted by name', () => {
       expect(settings.ThrottlingRateLimit).toBeLessThan(stage.Properties.DefaultRouteSettings.ThrottlingRateLimit);
     }
     for (const route of browserRoutes) {
-      const [[, routeResource]] = resources(prod.template, 'AWS::ApiGatewayV2::Route').filter(([id]) => id.startsWith(`${logical(route.operation)}Route`)) as [[string, Resource]];
+      const [[, routeResource]] = resources(prod.template, 'AWS::ApiGatewayV2::Route').filter(([id]) => id.startsWith(`${logical(route.operation)}Route`)) as [
+        [string, Resource],
+      ];
       expect(routeResource.Properties.RouteKey).toBe(`${route.method} ${route.path}`);
       expect(routeResource.Properties.AuthorizationType ?? 'NONE').toBe('NONE');
     }

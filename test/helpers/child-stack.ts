@@ -19,7 +19,7 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
 export interface ChildStack {
   url: string;
   output: () => string;
-  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+  stop: (signal?: NodeJS.Signals) => Promise<number | string | null>;
   /** SIGKILL to the stack's process, as a crash would */
   kill: () => Promise<void>;
 }
@@ -34,7 +34,8 @@ export async function startChildStack(dataDir: string, apiKey: string, extraEnv:
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // the exit code, or the signal that ended the process (a crash says which)
+  const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`stack did not start:\n${output}`)), 30_000);
     const check = () => {

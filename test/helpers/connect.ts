@@ -40,7 +40,13 @@ export class BrowserSession {
       this.jar.set(target.host, hostCookies);
     }
     const location = response.headers.get('location') ?? undefined;
-    const hop = { method: init.method ?? (init.form ? 'POST' : 'GET'), url, status: response.status, ...(location ? { location: new URL(location, url).href } : {}), body: await response.text() };
+    const hop = {
+      method: init.method ?? (init.form ? 'POST' : 'GET'),
+      url,
+      status: response.status,
+      ...(location ? { location: new URL(location, url).href } : {}),
+      body: await response.text(),
+    };
     this.hops.push(hop);
     return hop;
   }
@@ -57,13 +63,21 @@ export class BrowserSession {
 export type Platform = 'social' | 'searchads' | 'professional';
 
 /** A link of the shared test stack, or of the stack at `baseUrl` (a child process). */
-export async function createLink(apiKey: string, body: { userId: string; platform: Platform; redirectUri: string; state?: string }, baseUrl?: string): Promise<string> {
+export async function createLink(
+  apiKey: string,
+  body: { userId: string; platform: Platform; redirectUri: string; state?: string },
+  baseUrl?: string,
+): Promise<string> {
   if (baseUrl === undefined) {
     const created = await call('/auth/create_link', body, { apiKey });
     if (created.status !== 200) throw new Error(`create_link failed: ${created.text}`);
     return created.body.results.link as string;
   }
-  const response = await fetch(`${baseUrl}/auth/create_link`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${baseUrl}/auth/create_link`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   const text = await response.text();
   if (response.status !== 200) throw new Error(`create_link failed: ${text}`);
   return (JSON.parse(text) as { results: { link: string } }).results.link;
@@ -96,7 +110,11 @@ export async function connectThroughLink(options: {
   baseUrl?: string;
 }): Promise<Connected> {
   const browser = options.browser ?? new BrowserSession();
-  const link = await createLink(options.apiKey, { userId: options.userId, platform: options.platform, redirectUri: options.redirectUri, ...(options.state !== undefined ? { state: options.state } : {}) }, options.baseUrl);
+  const link = await createLink(
+    options.apiKey,
+    { userId: options.userId, platform: options.platform, redirectUri: options.redirectUri, ...(options.state !== undefined ? { state: options.state } : {}) },
+    options.baseUrl,
+  );
   const start = await browser.request(link);
   if (start.status !== 302 || !start.location) throw new Error(`the link answered ${start.status}: ${start.body}`);
   const consented = await browser.consent(start.location, options.person, options.decision ?? 'allow');
@@ -106,7 +124,9 @@ export async function connectThroughLink(options: {
     const picker = await browser.request(back.location);
     if (picker.status !== 200) throw new Error(`the picker answered ${picker.status}`);
     if (!options.choose) throw new Error('the picker was shown but the test chose nothing');
-    back = await browser.request(back.location, { form: { accountId: options.choose.accountId, ...(options.choose.pageId ? { pageId: options.choose.pageId } : {}) } });
+    back = await browser.request(back.location, {
+      form: { accountId: options.choose.accountId, ...(options.choose.pageId ? { pageId: options.choose.pageId } : {}) },
+    });
   }
   if (back.status !== 302 || !back.location) throw new Error(`the callback answered ${back.status}: ${back.body}`);
   return { browser, outcome: new URL(back.location), consentUrl: new URL(start.location), callbackUrl: new URL(consented.location) };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { requestTime } from '../../infra/local/gateway.ts';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { stack } from './api.ts';
 import { fillDates } from './fixtures.ts';
 
@@ -33,7 +33,9 @@ export function lambdaContext(functionName = 'test-function'): Context {
  */
 export function loadEvent(name: string): APIGatewayProxyEventV2 {
   const [folder, kind] = [name.slice(0, name.lastIndexOf('.')), name.slice(name.lastIndexOf('.') + 1)];
-  const text = fillDates(readFileSync(new URL(`../../functions/${folder}/events/${kind}.json`, import.meta.url), 'utf8').replaceAll('{{API_KEY}}', stack().apiKey));
+  const text = fillDates(
+    readFileSync(new URL(`../../functions/${folder}/events/${kind}.json`, import.meta.url), 'utf8').replaceAll('{{API_KEY}}', stack().apiKey),
+  );
   const event = JSON.parse(text) as APIGatewayProxyEventV2;
   event.requestContext.requestId = randomUUID();
   event.requestContext.timeEpoch = clock.now();

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 
 /** Example requests shared by the unit tests of the body builders and the integration tests. */
 /** The campaign of the contract's example request (fixture mutate-create-search-campaign.request.json). */
@@ -48,11 +48,23 @@ export const validForm = (userId: string) => ({
     { type: 'FULL_NAME' },
     { type: 'EMAIL' },
     { type: 'PHONE' },
-    { type: 'CUSTOM', label: 'Which product interests you?', options: [{ value: 'Sofa', key: 'sofa' }, { value: 'Table', key: 'table' }] },
+    {
+      type: 'CUSTOM',
+      label: 'Which product interests you?',
+      options: [
+        { value: 'Sofa', key: 'sofa' },
+        { value: 'Table', key: 'table' },
+      ],
+    },
   ],
-  thankYouPage: { title: 'Thanks!', body: 'We will call you within 24 hours.', button_text: 'Visit website', button_type: 'VIEW_WEBSITE', website_url: 'https://www.example.com' },
+  thankYouPage: {
+    title: 'Thanks!',
+    body: 'We will call you within 24 hours.',
+    button_text: 'Visit website',
+    button_type: 'VIEW_WEBSITE',
+    website_url: 'https://www.example.com',
+  },
 });
-
 
 /** The leadgen_forms body validForm maps to (the platform's names, questions numbered in order). */
 export const expectedLeadgenBody = (name: string) => ({
@@ -66,7 +78,21 @@ export const expectedLeadgenBody = (name: string) => ({
     { type: 'FULL_NAME', key: 'q1' },
     { type: 'EMAIL', key: 'q2' },
     { type: 'PHONE', key: 'q3' },
-    { type: 'CUSTOM', key: 'q4', label: 'Which product interests you?', options: [{ value: 'Sofa', key: 'sofa' }, { value: 'Table', key: 'table' }] },
+    {
+      type: 'CUSTOM',
+      key: 'q4',
+      label: 'Which product interests you?',
+      options: [
+        { value: 'Sofa', key: 'sofa' },
+        { value: 'Table', key: 'table' },
+      ],
+    },
   ],
-  thank_you_page: { title: 'Thanks!', body: 'We will call you within 24 hours.', button_text: 'Visit website', button_type: 'VIEW_WEBSITE', website_url: 'https://www.example.com' },
+  thank_you_page: {
+    title: 'Thanks!',
+    body: 'We will call you within 24 hours.',
+    button_text: 'Visit website',
+    button_type: 'VIEW_WEBSITE',
+    website_url: 'https://www.example.com',
+  },
 });

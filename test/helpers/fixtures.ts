@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 
 /**
  * A recorded upstream body from test/fixtures, parsed. Dates in it are placeholders filled in from

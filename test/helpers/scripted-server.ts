@@ -33,7 +33,9 @@ export async function scriptedServer(fallback: () => ScriptedAnswer): Promise<{
       received.push({ method: request.method ?? '', url: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
       const answer = answers.shift() ?? fallback();
       if (answer.hang) return;
-      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      response
+        .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
+        .end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -12,5 +12,7 @@ export async function newSocialUser(apiKey: string, overrides: Record<string, st
 }
 
 export function expectedProof(token: string): string {
-  return createHmac('sha256', stack().env.SOCIAL_APP_SECRET as string).update(token).digest('hex');
+  return createHmac('sha256', stack().env.SOCIAL_APP_SECRET as string)
+    .update(token)
+    .digest('hex');
 }

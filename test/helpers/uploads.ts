@@ -2,7 +2,12 @@ import { call, stack } from './api.ts';
 import { eventually } from './eventually.ts';
 
 /** The direct-upload flow as a client runs it: create_upload, PUT the bytes, then the operation with the uploadId. */
-export async function createUpload(apiKey: string, userId: string, contentLength: number, baseUrl = stack().url): Promise<{ uploadId: string; url: string; headers: Record<string, string> }> {
+export async function createUpload(
+  apiKey: string,
+  userId: string,
+  contentLength: number,
+  baseUrl = stack().url,
+): Promise<{ uploadId: string; url: string; headers: Record<string, string> }> {
   const response = await fetch(`${baseUrl}/uploads/create_upload`, {
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
@@ -37,12 +42,20 @@ export interface JobView {
 
 export async function getJob(apiKey: string, jobId: string, baseUrl?: string): Promise<{ status: number; body: any }> {
   if (!baseUrl) return call('/jobs/get_job', { jobId }, { apiKey });
-  const response = await fetch(`${baseUrl}/jobs/get_job`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify({ jobId }) });
+  const response = await fetch(`${baseUrl}/jobs/get_job`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify({ jobId }),
+  });
   return { status: response.status, body: await response.json() };
 }
 
 /** Follows a job until it ends, as a client polls get_job; every answer on the way is kept. */
-export async function jobToEnd(apiKey: string, jobId: string, options: { baseUrl?: string; timeoutMs?: number } = {}): Promise<{ job: JobView; seen: JobView[] }> {
+export async function jobToEnd(
+  apiKey: string,
+  jobId: string,
+  options: { baseUrl?: string; timeoutMs?: number } = {},
+): Promise<{ job: JobView; seen: JobView[] }> {
   const seen: JobView[] = [];
   const job = await eventually(
     async () => {

@@ -34,13 +34,19 @@ afterAll(async () => {
 const url = () => (stack as ChildStack).url;
 const sandbox = () => (stack as ChildStack).output().match(/social\s+(http:\/\/\S+)/)?.[1] as string;
 async function post(path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${url()}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${url()}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, ...((await response.json()) as object) };
 }
-const fault = (body: unknown) => fetch(`${sandbox()}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const fault = (body: unknown) =>
+  fetch(`${sandbox()}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 /** What the sandbox platform holds: its journal in the data folder, read as the sandbox reads it. */
-const storedAudiences = (): StoredAudience[] => [...loadAudiences(audiencesFile).values()].map((audience) => ({ ...audience, digest: countedDigest(audience) })) as unknown as StoredAudience[];
+const storedAudiences = (): StoredAudience[] =>
+  [...loadAudiences(audiencesFile).values()].map((audience) => ({ ...audience, digest: countedDigest(audience) })) as unknown as StoredAudience[];
 
 interface StoredAudience {
   id: string;
@@ -65,7 +71,11 @@ describe('an audience job survives a kill -9 of the worker', () => {
 
     stack = await startChildStack(dataDir, apiKey, env);
     const { job } = await jobToEnd(apiKey, started.results.jobId, { baseUrl: url(), timeoutMs: 60_000 });
-    expect(job).toMatchObject({ status: 'succeeded', progress: { rowsRead: rows, rowsSent: rows, batchesSent: 5 }, result: { num_received: rows, num_invalid_entries: 0 } });
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      progress: { rowsRead: rows, rowsSent: rows, batchesSent: 5 },
+      result: { num_received: rows, num_invalid_entries: 0 },
+    });
 
     const audience = storedAudience('Kill test') as StoredAudience;
     expect(audience.memberCount).toBe(rows);
@@ -85,20 +95,37 @@ describe('the dead-letter path', () => {
     form.append('userId', 'demo-user');
     form.append('audienceName', 'Doomed');
     form.append('csvFile', new Blob(['email\nbase@example.com\n'], { type: 'text/csv' }), 'base.csv');
-    const base = (await (await fetch(`${url()}/social/create_social_csv_audience`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form })).json()) as { results: { audienceId: string } };
+    const base = (await (
+      await fetch(`${url()}/social/create_social_csv_audience`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form })
+    ).json()) as { results: { audienceId: string } };
     const audienceId = base.results.audienceId;
-    await fault({ pathIncludes: `${audienceId}/users`, status: 500, body: { error: { message: 'An unknown error occurred', code: 1, type: 'OAuthException' } }, times: 1_000 });
+    await fault({
+      pathIncludes: `${audienceId}/users`,
+      status: 500,
+      body: { error: { message: 'An unknown error occurred', code: 1, type: 'OAuthException' } },
+      times: 1_000,
+    });
 
     const uploadId = await uploaded(apiKey, 'demo-user', 'email\ndoomed.1@example.com\ndoomed.2@example.com\n', url());
     const started = await post('/social/create_social_csv_audience', { userId: 'demo-user', audienceName: 'Doomed', mode: 'append', audienceId, uploadId });
     const { job, seen } = await jobToEnd(apiKey, started.results.jobId, { baseUrl: url(), timeoutMs: 90_000 });
     expect(seen.filter((view) => view.status === 'failed')).toHaveLength(1);
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'PLATFORM_UNAVAILABLE', message: expect.stringMatching(/unavailable.*given up after 5 attempts/s) }, progress: { rowsSent: 0 } });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: { code: 'PLATFORM_UNAVAILABLE', message: expect.stringMatching(/unavailable.*given up after 5 attempts/s) },
+      progress: { rowsSent: 0 },
+    });
     const events = await eventually(async () => {
       const found = receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data?.jobId === job.jobId);
       return found.length > 0 ? found : undefined;
     });
-    expect(events).toEqual([{ type: 'audience_job.failed', timestamp: expect.any(String), data: { jobId: job.jobId, userId: 'demo-user', type: 'social_audience', status: 'failed', error: job.error } }]);
+    expect(events).toEqual([
+      {
+        type: 'audience_job.failed',
+        timestamp: expect.any(String),
+        data: { jobId: job.jobId, userId: 'demo-user', type: 'social_audience', status: 'failed', error: job.error },
+      },
+    ]);
   });
 });
 
@@ -106,7 +133,11 @@ describe('a presigned URL', () => {
   it('stops taking the file 15 minutes after it was made, and the upload stays unknown', async () => {
     const body = 'email\nlate@example.com\n';
     const ticket = await createUpload(apiKey, 'demo-user', Buffer.byteLength(body), url());
-    await fetch(`${sandbox()}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 15 * 60_000 + 1_000 }) });
+    await fetch(`${sandbox()}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 15 * 60_000 + 1_000 }),
+    });
     const put = await putFile(ticket, body);
     expect(put.status).toBe(403);
     expect(await put.text()).toContain('Request has expired');

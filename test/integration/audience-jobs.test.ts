@@ -22,7 +22,7 @@ import { newSocialUser } from '../helpers/social.ts';
 import { createUpload, getJob, jobToEnd, uploaded } from '../helpers/uploads.ts';
 
 /**
- * Lists of any size (DESIGN.md "Uploads and audience jobs") through the shared stack: create_upload,
+ * Lists of any size (docs/decisions.md "Uploads and audience jobs") through the shared stack: create_upload,
  * the PUT to the local S3, operations 7 and 8 with the uploadId, the queue-driven worker against the
  * sandboxes, get_job and the webhooks. The crash, the dead-letter path and the URL's expiry are in
  * audience-jobs-process.test.ts, on a stack of their own.
@@ -45,7 +45,9 @@ const bodies = (requests: Array<{ body: string }>) => requests.map((request) => 
 const eventsOf = (jobId: string) => receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data?.jobId === jobId);
 
 async function storedObjects(): Promise<string[]> {
-  const listed = await new S3Client({ forcePathStyle: true }).send(new ListObjectsV2Command({ Bucket: process.env.UPLOAD_BUCKET, Prefix: `uploads/${tenantId}/` }));
+  const listed = await new S3Client({ forcePathStyle: true }).send(
+    new ListObjectsV2Command({ Bucket: process.env.UPLOAD_BUCKET, Prefix: `uploads/${tenantId}/` }),
+  );
   return (listed.Contents ?? []).map((object) => object.Key as string);
 }
 
@@ -56,7 +58,12 @@ async function existingAudience(userId: string): Promise<{ audienceId: string; s
 }
 
 /** The job operation 7 stores for mode append, stored here without its message (a test runs or loses it). */
-async function storedSocialJob(userId: string, uploadId: string, audienceId: string, options: { sessionId: number; at: string; checkpoint?: Partial<SocialCheckpoint> }): Promise<string> {
+async function storedSocialJob(
+  userId: string,
+  uploadId: string,
+  audienceId: string,
+  options: { sessionId: number; at: string; checkpoint?: Partial<SocialCheckpoint> },
+): Promise<string> {
   const upload = await findCompletedUpload(tenantId, userId, uploadId);
   const jobId = `job_${randomBytes(16).toString('hex')}`;
   await createJob({
@@ -169,13 +176,21 @@ describe('operation 7 with an uploadId', () => {
       userId,
       status: 'succeeded',
       progress: { bytesRead: Buffer.byteLength(csv), totalBytes: Buffer.byteLength(csv), rowsRead: 25_001, rowsSent: 25_000, batchesSent: 3 },
-      result: { audienceId, audienceName: 'Big list', session_id: sessionId, num_received: 25_001, num_invalid_entries: 1, invalid_entry_samples: { 'line 25002 (email)': expect.stringContaining('EMAIL') } },
+      result: {
+        audienceId,
+        audienceName: 'Big list',
+        session_id: sessionId,
+        num_received: 25_001,
+        num_invalid_entries: 1,
+        invalid_entry_samples: { 'line 25002 (email)': expect.stringContaining('EMAIL') },
+      },
     });
     // counters only move forward
     for (const [index, view] of seen.entries()) {
       const before = seen[index - 1];
       if (!before) continue;
-      for (const counter of ['bytesRead', 'rowsRead', 'rowsSent', 'batchesSent'] as const) expect(view.progress[counter]).toBeGreaterThanOrEqual(before.progress[counter]);
+      for (const counter of ['bytesRead', 'rowsRead', 'rowsSent', 'batchesSent'] as const)
+        expect(view.progress[counter]).toBeGreaterThanOrEqual(before.progress[counter]);
     }
 
     const [create, ...batches] = await upstreamRequestsWith('social', token);
@@ -191,7 +206,13 @@ describe('operation 7 with an uploadId', () => {
     for (const batch of batches) expect(batch.body).not.toContain('example.com');
 
     const events = await eventually(async () => (eventsOf(jobId).length > 0 ? eventsOf(jobId) : undefined));
-    expect(events).toEqual([{ type: 'audience_job.succeeded', timestamp: expect.any(String), data: { jobId, userId, type: 'social_audience', status: 'succeeded', result: job.result } }]);
+    expect(events).toEqual([
+      {
+        type: 'audience_job.succeeded',
+        timestamp: expect.any(String),
+        data: { jobId, userId, type: 'social_audience', status: 'succeeded', result: job.result },
+      },
+    ]);
     // the contacts are not kept once the audience has them
     expect((await storedObjects()).filter((key) => key.includes(uploadId))).toEqual([]);
   });
@@ -271,7 +292,11 @@ describe('operation 7 with an uploadId', () => {
     expect(handedOver.progress.batchesSent).toBeLessThan(5);
 
     const { job } = await jobToEnd(apiKey, jobId); // the stack's worker runs the continuation it queued
-    expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 50_000, batchesSent: 5 }, result: { num_received: 50_000, session_id: String(sessionId) } });
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      progress: { rowsSent: 50_000, batchesSent: 5 },
+      result: { num_received: 50_000, session_id: String(sessionId) },
+    });
     const sent = bodies((await upstreamRequestsWith('social', token)).slice(skip));
     const sequence = sent.map((body) => body.session);
     const sessions = sequence.filter((session, index) => sequence.findIndex((other) => other.batch_seq === session.batch_seq) === index);
@@ -290,8 +315,18 @@ describe('operation 7 with an uploadId', () => {
     const csv = contactsCsv(3);
     const sessionId = Date.now() * 1000;
     const layout = contactLayout(csv.split('\n')[0]?.split(',') ?? []);
-    const acknowledged = { usableRows: 3, batchesAcked: 1, rowsAcked: 3, platformReceived: 3, resumeAt: { byte: Buffer.byteLength(csv), line: 4, delimiter: ',', dataRows: 3, layout } };
-    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, csv), audienceId, { sessionId, at: new Date().toISOString(), checkpoint: acknowledged });
+    const acknowledged = {
+      usableRows: 3,
+      batchesAcked: 1,
+      rowsAcked: 3,
+      platformReceived: 3,
+      resumeAt: { byte: Buffer.byteLength(csv), line: 4, delimiter: ',', dataRows: 3, layout },
+    };
+    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, csv), audienceId, {
+      sessionId,
+      at: new Date().toISOString(),
+      checkpoint: acknowledged,
+    });
     await runAudienceJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => 60_000 } as Context);
     const { job } = (await getJob(apiKey, jobId)).body.results;
     expect(job).toMatchObject({ status: 'succeeded', result: { num_received: 3, num_invalid_entries: 0, session_id: String(sessionId) } });
@@ -302,7 +337,10 @@ describe('operation 7 with an uploadId', () => {
     const { userId, token } = await newSocialUser(apiKey);
     const { audienceId, skip } = await existingAudience(userId);
     // stored, then its message lost 16 minutes ago
-    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, contactsCsv(15)), audienceId, { sessionId: Date.now() * 1000, at: new Date(Date.now() - 16 * 60_000).toISOString() });
+    const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, contactsCsv(15)), audienceId, {
+      sessionId: Date.now() * 1000,
+      at: new Date(Date.now() - 16 * 60_000).toISOString(),
+    });
     const { requeued } = await sweepAudienceJobs();
     expect(requeued).toBeGreaterThanOrEqual(1);
     const { job } = await jobToEnd(apiKey, jobId);
@@ -351,7 +389,9 @@ describe('operation 7 with an uploadId', () => {
     expect(withoutUpload.body.results.details).toContainEqual({ path: 'uploadId', message: expect.any(String) });
     const otherType = await call(SOCIAL, undefined, { apiKey, headers: { 'content-type': 'text/plain' }, raw: 'userId=x' });
     expect(otherType.status).toBe(415);
-    expect(otherType.body.results.error).toBe('The request body must be sent as multipart/form-data (the file) or application/json (an uploadId from /uploads/create_upload).');
+    expect(otherType.body.results.error).toBe(
+      'The request body must be sent as multipart/form-data (the file) or application/json (an uploadId from /uploads/create_upload).',
+    );
   });
 });
 
@@ -368,7 +408,10 @@ describe('operation 8 with an uploadId', () => {
       type: 'professional_audience',
       status: 'succeeded',
       progress: { totalBytes: Buffer.byteLength(csv), bytesRead: Buffer.byteLength(csv), rowsRead: 401, rowsSent: 400, batchesSent: 1 },
-      result: { audience: { csvFileId: expect.stringMatching(/^urn:li:media:\/AAYA[\w-]+\.csv$/) }, warnings: ['1 row(s) were left out: line 402: email is not an e-mail address.'] },
+      result: {
+        audience: { csvFileId: expect.stringMatching(/^urn:li:media:\/AAYA[\w-]+\.csv$/) },
+        warnings: ['1 row(s) were left out: line 402: email is not an e-mail address.'],
+      },
     });
     const [generate, fileUpload, segment, attach, ...rest] = await upstreamRequestsWith('professional', token);
     expect(rest).toEqual([]);
@@ -390,10 +433,17 @@ describe('operation 8 with an uploadId', () => {
     const uploadId = await uploaded(apiKey, userId, `${lines.join('\n')}\n`);
     const started = await call(PROFESSIONAL, { userId, type: 'COMPANY_LIST_UPLOAD', uploadId }, { apiKey });
     const { job } = await jobToEnd(apiKey, started.body.results.jobId);
-    expect(job).toMatchObject({ status: 'succeeded', progress: { rowsRead: 350, rowsSent: 350 }, result: { audience: { csvFileId: expect.stringMatching(/^urn:li:media:/) } } });
+    expect(job).toMatchObject({
+      status: 'succeeded',
+      progress: { rowsRead: 350, rowsSent: 350 },
+      result: { audience: { csvFileId: expect.stringMatching(/^urn:li:media:/) } },
+    });
     expect(job.result).not.toHaveProperty('warnings');
     const segment = (await upstreamRequestsWith('professional', token)).find((request) => request.path === '/rest/dmpSegments' && !request.query.action);
-    expect(JSON.parse(segment?.body ?? '{}')).toMatchObject({ type: 'COMPANY_LIST_UPLOAD', name: expect.stringMatching(/^Company list upload \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/) });
+    expect(JSON.parse(segment?.body ?? '{}')).toMatchObject({
+      type: 'COMPANY_LIST_UPLOAD',
+      name: expect.stringMatching(/^Company list upload \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/),
+    });
   });
 
   it('a wrong header set fails the job with the reason, and nothing goes upstream', async () => {
@@ -401,7 +451,10 @@ describe('operation 8 with an uploadId', () => {
     const uploadId = await uploaded(apiKey, userId, 'companyname,companywebsite\nAcme,acme.example\n');
     const started = await call(PROFESSIONAL, { userId, type: 'USER_LIST_UPLOAD', uploadId }, { apiKey });
     const { job } = await jobToEnd(apiKey, started.body.results.jobId);
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'INVALID_REQUEST', message: expect.stringContaining('are those of COMPANY_LIST_UPLOAD, not of USER_LIST_UPLOAD') } });
+    expect(job).toMatchObject({
+      status: 'failed',
+      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('are those of COMPANY_LIST_UPLOAD, not of USER_LIST_UPLOAD') },
+    });
     expect(await upstreamRequestsWith('professional', token)).toEqual([]);
   });
 

@@ -27,18 +27,24 @@ async function loadBoth(entry: string): Promise<{ bundled: Handler; source: Hand
   return { bundled, source };
 }
 
-const withEvents = routes.filter((route) => !route.public).map((route) => ({ operation: route.operation, entry: route.entry, event: basename(dirname(route.entry)) }));
+const withEvents = routes
+  .filter((route) => !route.public)
+  .map((route) => ({ operation: route.operation, entry: route.entry, event: basename(dirname(route.entry)) }));
 
 describe('function bundles behave as their source', () => {
-  it.each(withEvents)('$operation: the invalid event gets the same 400', async ({ entry, event }) => {
-    const { bundled, source } = await loadBoth(entry);
-    const fromBundle = await bundled(loadEvent(`${event}.invalid`), lambdaContext());
-    const fromSource = await source(loadEvent(`${event}.invalid`), lambdaContext());
-    expect(fromBundle.statusCode).toBe(400);
-    // the connect routes a browser follows answer HTML pages, the operations the JSON envelope
-    if (fromSource.headers['content-type']?.startsWith('text/html')) expect(fromBundle.body).toBe(fromSource.body);
-    else expect(JSON.parse(fromBundle.body)).toEqual(JSON.parse(fromSource.body));
-  }, 60_000);
+  it.each(withEvents)(
+    '$operation: the invalid event gets the same 400',
+    async ({ entry, event }) => {
+      const { bundled, source } = await loadBoth(entry);
+      const fromBundle = await bundled(loadEvent(`${event}.invalid`), lambdaContext());
+      const fromSource = await source(loadEvent(`${event}.invalid`), lambdaContext());
+      expect(fromBundle.statusCode).toBe(400);
+      // the connect routes a browser follows answer HTML pages, the operations the JSON envelope
+      if (fromSource.headers['content-type']?.startsWith('text/html')) expect(fromBundle.body).toBe(fromSource.body);
+      else expect(JSON.parse(fromBundle.body)).toEqual(JSON.parse(fromSource.body));
+    },
+    60_000,
+  );
 
   it('get_profile: the valid event reads the user through the bundled store client', async () => {
     const { bundled } = await loadBoth('functions/get-profile/handler.ts');

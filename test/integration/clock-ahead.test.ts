@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isoDate } from '../../shared/clock.ts';
+import { isoDate } from '../../shared/core/clock.ts';
 import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 
 /**
@@ -25,7 +25,11 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown) {
-  const response = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${stack.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -45,7 +49,13 @@ const campaign = (startDate: string, endDate: string) => ({
   locations: ['2840'],
   languages: ['en'],
   callouts: ['24/7 Emergency Service'],
-  ads: [{ url: 'https://www.example.com/', headlines: ['Furnace Repair', 'Same-Day Service', 'Licensed Techs'], descriptions: ['Fast and reliable repair.', 'Upfront pricing.'] }],
+  ads: [
+    {
+      url: 'https://www.example.com/',
+      headlines: ['Furnace Repair', 'Same-Day Service', 'Licensed Techs'],
+      descriptions: ['Fast and reliable repair.', 'Upfront pricing.'],
+    },
+  ],
 });
 
 describe('a year ahead', () => {

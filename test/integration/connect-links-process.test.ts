@@ -26,7 +26,11 @@ afterAll(async () => {
 });
 
 async function post(path: string, body: unknown): Promise<string> {
-  const response = await fetch(`${child.url}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${child.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return response.text();
 }
 const newUserId = async () => (JSON.parse(await post('/users/create_user', { connections: {} })) as { results: { userId: string } }).results.userId;
@@ -52,9 +56,23 @@ describe('connect links in the running service', () => {
     const sandboxes = new Map<Platform, string>();
     const answers: string[] = [];
     const callbackStates: string[] = [];
-    for (const [platform, person] of [['social', 'ben'], ['searchads', 'ben'], ['professional', 'ana']] as const) {
-      const choose = { social: { accountId: '384756109384757', pageId: '104857392018465' }, searchads: { accountId: '2345678901' }, professional: undefined }[platform];
-      const connected = await connectThroughLink({ apiKey, userId, platform, redirectUri: REDIRECT, person, baseUrl: child.url, ...(choose ? { choose } : {}) });
+    for (const [platform, person] of [
+      ['social', 'ben'],
+      ['searchads', 'ben'],
+      ['professional', 'ana'],
+    ] as const) {
+      const choose = { social: { accountId: '384756109384757', pageId: '104857392018465' }, searchads: { accountId: '2345678901' }, professional: undefined }[
+        platform
+      ];
+      const connected = await connectThroughLink({
+        apiKey,
+        userId,
+        platform,
+        redirectUri: REDIRECT,
+        person,
+        baseUrl: child.url,
+        ...(choose ? { choose } : {}),
+      });
       expect(connected.outcome.searchParams.get('status')).toBe('connected');
       sandboxes.set(platform, connected.consentUrl.origin);
       callbackStates.push(connected.callbackUrl.searchParams.get('state') as string);
@@ -64,7 +82,17 @@ describe('connect links in the running service', () => {
     answers.push(await post('/users/get_profile', { userId }));
     const recorded: RecordedRequest[] = [];
     for (const origin of sandboxes.values()) recorded.push(...((await (await fetch(`${origin}/__sandbox/requests`)).json()) as RecordedRequest[]));
-    const credentials = ['code', 'code_verifier', 'client_secret', 'access_token', 'fb_exchange_token', 'refresh_token', 'input_token', 'token', 'appsecret_proof'];
+    const credentials = [
+      'code',
+      'code_verifier',
+      'client_secret',
+      'access_token',
+      'fb_exchange_token',
+      'refresh_token',
+      'input_token',
+      'token',
+      'appsecret_proof',
+    ];
     const secrets = secretsIn(recorded, credentials);
     expect(secrets.length).toBeGreaterThan(10);
     const output = child.output();
@@ -84,7 +112,11 @@ describe('connect links in the running service', () => {
     const link = await createLink(apiKey, { userId, platform: 'professional', redirectUri: REDIRECT }, child.url);
     const consent = await browser.consent((await browser.request(link)).location as string, 'ana');
     const sandbox = new URL(consent.url).origin;
-    await fetch(`${sandbox}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 10 * 60_000 + 1_000 }) });
+    await fetch(`${sandbox}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 10 * 60_000 + 1_000 }),
+    });
     const code = new URL(consent.location as string).searchParams.get('code') as string;
     const back = await browser.request(consent.location as string);
     expect(Object.fromEntries(new URL(back.location as string).searchParams)).toEqual({ status: 'error', error: 'expired', platform: 'professional', userId });
@@ -98,10 +130,24 @@ describe('connect links in the running service', () => {
     const browser = new BrowserSession();
     const first = await browser.request(old);
     const socialSandbox = new URL(first.location as string).origin;
-    await fetch(`${socialSandbox}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 23 * 3_600_000 }) });
+    await fetch(`${socialSandbox}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 23 * 3_600_000 }),
+    });
     expect((await browser.request(old)).location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v26\.0\/dialog\/oauth\?/);
-    await fetch(`${socialSandbox}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 3_600_000 + 1_000 }) });
+    await fetch(`${socialSandbox}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: 3_600_000 + 1_000 }),
+    });
     const late = await browser.request(old);
-    expect(Object.fromEntries(new URL(late.location as string).searchParams)).toEqual({ status: 'error', error: 'expired', platform: 'social', userId, state: 'late' });
+    expect(Object.fromEntries(new URL(late.location as string).searchParams)).toEqual({
+      status: 'error',
+      error: 'expired',
+      platform: 'social',
+      userId,
+      state: 'late',
+    });
   });
 });

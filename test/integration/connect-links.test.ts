@@ -1,4 +1,4 @@
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
@@ -8,7 +8,7 @@ import { upstreamRequestCount, upstreamRequests } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
 /**
- * Connect links (DESIGN.md "Connect links") over HTTP against the sandboxes' consent screens, as a
+ * Connect links (docs/decisions.md "Connect links") over HTTP against the sandboxes' consent screens, as a
  * person's browser follows them: every hop, the redirect back, what reached each platform, and what
  * the tenant then sees.
  */
@@ -64,7 +64,14 @@ describe('a whole connection, for each platform', () => {
   it('social: consent with our app id and the permissions, the code and long-lived exchanges, the account and its Page stored', async () => {
     const userId = await newUser(apiKey);
     const since = await recordedCount('social');
-    const { outcome, consentUrl, browser } = await connectThroughLink({ apiKey, userId, platform: 'social', redirectUri: REDIRECT, person: 'ana', state: 'tenant-state' });
+    const { outcome, consentUrl, browser } = await connectThroughLink({
+      apiKey,
+      userId,
+      platform: 'social',
+      redirectUri: REDIRECT,
+      person: 'ana',
+      state: 'tenant-state',
+    });
     expect(outcomeOf(outcome)).toEqual({ status: 'connected', platform: 'social', userId, state: 'tenant-state' });
     expect(`${outcome.origin}${outcome.pathname}`).toBe(REDIRECT);
     expect(Object.fromEntries(consentUrl.searchParams)).toEqual({
@@ -79,8 +86,18 @@ describe('a whole connection, for each platform', () => {
     const upstream = await requestsSince('social', since);
     const exchanges = upstream.filter((request) => request.path.endsWith('/oauth/access_token'));
     expect(exchanges.map((request) => request.query)).toEqual([
-      { client_id: stack().env.SOCIAL_APP_ID, client_secret: stack().env.SOCIAL_APP_SECRET, redirect_uri: `${stack().url}/auth/callback/social`, code: expect.stringMatching(/^AQ/) },
-      { client_id: stack().env.SOCIAL_APP_ID, client_secret: stack().env.SOCIAL_APP_SECRET, grant_type: 'fb_exchange_token', fb_exchange_token: expect.stringMatching(/^EAA/) },
+      {
+        client_id: stack().env.SOCIAL_APP_ID,
+        client_secret: stack().env.SOCIAL_APP_SECRET,
+        redirect_uri: `${stack().url}/auth/callback/social`,
+        code: expect.stringMatching(/^AQ/),
+      },
+      {
+        client_id: stack().env.SOCIAL_APP_ID,
+        client_secret: stack().env.SOCIAL_APP_SECRET,
+        grant_type: 'fb_exchange_token',
+        fb_exchange_token: expect.stringMatching(/^EAA/),
+      },
     ]);
     expect(upstream.some((request) => request.path.endsWith('/me/adaccounts'))).toBe(true);
     const connection = (await profileOf(userId)).connections.social;
@@ -117,7 +134,9 @@ describe('a whole connection, for each platform', () => {
       code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     expect(consentUrl.search).toContain('scope=openid%20email%20https');
-    const exchange = (await requestsSince('searchads', since)).find((request) => request.path === '/token' && request.body.includes('grant_type=authorization_code'));
+    const exchange = (await requestsSince('searchads', since)).find(
+      (request) => request.path === '/token' && request.body.includes('grant_type=authorization_code'),
+    );
     const form = Object.fromEntries(new URLSearchParams(exchange?.body));
     expect(form).toEqual({
       grant_type: 'authorization_code',
@@ -128,7 +147,11 @@ describe('a whole connection, for each platform', () => {
       code_verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     const { createHash } = await import('node:crypto');
-    expect(createHash('sha256').update(form.code_verifier as string).digest('base64url')).toBe(consent.code_challenge);
+    expect(
+      createHash('sha256')
+        .update(form.code_verifier as string)
+        .digest('base64url'),
+    ).toBe(consent.code_challenge);
     const connection = (await profileOf(userId)).connections.searchads;
     expect(connection).toMatchObject({ status: 'active', connectedVia: 'link', customerId: '1234567890' });
     expect(connection).not.toHaveProperty('expiresAt');
@@ -174,7 +197,14 @@ describe('a whole connection, for each platform', () => {
 describe('several accounts: the picker', () => {
   it('social: lists usable accounts and advertising Pages, stores the choice', async () => {
     const userId = await newUser(apiKey);
-    const { outcome, browser } = await connectThroughLink({ apiKey, userId, platform: 'social', redirectUri: REDIRECT, person: 'ben', choose: { accountId: '384756109384757', pageId: '204857392018466' } });
+    const { outcome, browser } = await connectThroughLink({
+      apiKey,
+      userId,
+      platform: 'social',
+      redirectUri: REDIRECT,
+      person: 'ben',
+      choose: { accountId: '384756109384757', pageId: '204857392018466' },
+    });
     expect(outcomeOf(outcome)).toMatchObject({ status: 'connected' });
     const picker = browser.hops.find((hop) => hop.method === 'GET' && hop.url.includes('/auth/select/'));
     expect(picker?.body).toContain('Trailhead Outdoor US');
@@ -251,7 +281,8 @@ describe('hostile browsers', () => {
     const callback = await browser.consent((await browser.request(link)).location as string, 'ben');
     const pickerUrl = (await browser.request(callback.location as string)).location as string;
     const cookie = `connect_binding=${(await import('node:crypto')).randomBytes(32).toString('base64url')}`;
-    const post = (body: string | Buffer, type: string) => fetch(pickerUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': type, cookie }, body });
+    const post = (body: string | Buffer, type: string) =>
+      fetch(pickerUrl, { method: 'POST', redirect: 'manual', headers: { 'content-type': type, cookie }, body });
     for (const [body, type] of [
       ['{"accountId":"500000001"}', 'application/json'],
       [`accountId=${'9'.repeat(20_000)}`, 'application/x-www-form-urlencoded'],
@@ -296,7 +327,11 @@ describe('what goes back when it does not connect', () => {
     const callback = await browser.consent(start.location as string, 'ana');
     const { injectFault } = await import('../helpers/sandbox.ts');
     const code = new URL(callback.location as string).searchParams.get('code') as string;
-    await injectFault('professional', { requestIncludes: code, status: 503, body: { error: 'temporarily_unavailable', error_description: 'SECRET upstream detail' } });
+    await injectFault('professional', {
+      requestIncludes: code,
+      status: 503,
+      body: { error: 'temporarily_unavailable', error_description: 'SECRET upstream detail' },
+    });
     const back = await browser.request(callback.location as string);
     expect(outcomeOf(new URL(back.location as string))).toEqual({ status: 'error', error: 'platform_error', platform: 'professional', userId });
     expect(back.location).not.toMatch(/SECRET|temporarily/);
@@ -317,7 +352,9 @@ describe('state, codes and browsers', () => {
   it('a state is spent by its first callback: a replay is expired and exchanges nothing', async () => {
     const userId = await newUser(apiKey);
     const { browser, callbackUrl } = await connectThroughLink({ apiKey, userId, platform: 'searchads', redirectUri: REDIRECT, person: 'ana' });
-    const exchanges = async () => (await upstreamRequests('searchads')).filter((request) => request.body.includes(encodeURIComponent(callbackUrl.searchParams.get('code') as string))).length;
+    const exchanges = async () =>
+      (await upstreamRequests('searchads')).filter((request) => request.body.includes(encodeURIComponent(callbackUrl.searchParams.get('code') as string)))
+        .length;
     expect(await exchanges()).toBe(1);
     const replay = await browser.request(callbackUrl.href);
     expect(outcomeOf(new URL(replay.location as string))).toEqual({ status: 'error', error: 'expired', platform: 'searchads', userId });
@@ -411,7 +448,14 @@ describe('reconnect and disconnect', () => {
     await connectThroughLink({ apiKey, userId, platform: 'social', redirectUri: REDIRECT, person: 'ana' });
     const before = (await profileOf(userId)).connections.social;
     const since = await recordedCount('social');
-    await connectThroughLink({ apiKey, userId, platform: 'social', redirectUri: REDIRECT, person: 'ben', choose: { accountId: '384756109384757', pageId: '104857392018465' } });
+    await connectThroughLink({
+      apiKey,
+      userId,
+      platform: 'social',
+      redirectUri: REDIRECT,
+      person: 'ben',
+      choose: { accountId: '384756109384757', pageId: '104857392018465' },
+    });
     const after = (await profileOf(userId)).connections.social;
     expect(after).toMatchObject({ adAccountId: '384756109384757', connectedVia: 'link' });
     expect(Date.parse(after.connectedAt)).toBeGreaterThanOrEqual(Date.parse(before.connectedAt));
@@ -434,11 +478,19 @@ describe('reconnect and disconnect', () => {
     const refresh = await fetch(`${stack().sandboxes.searchads}/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: revoked, client_id: stack().env.SEARCHADS_CLIENT_ID as string, client_secret: stack().env.SEARCHADS_CLIENT_SECRET as string }),
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: revoked,
+        client_id: stack().env.SEARCHADS_CLIENT_ID as string,
+        client_secret: stack().env.SEARCHADS_CLIENT_SECRET as string,
+      }),
     });
     expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
     expect((await profileOf(userId)).connections).toEqual({});
-    expect((await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890', startDate: clock.today(-10), endDate: clock.today(-9) }, { apiKey })).body.results.code).toBe('PLATFORM_NOT_CONNECTED');
+    expect(
+      (await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890', startDate: clock.today(-10), endDate: clock.today(-9) }, { apiKey }))
+        .body.results.code,
+    ).toBe('PLATFORM_NOT_CONNECTED');
     const events = await eventually(async () => (eventsFor(userId).some((event) => event.type === 'connection.disconnected') ? eventsFor(userId) : undefined));
     expect(events.map((event) => event.type)).toEqual(['connection.connected', 'connection.disconnected']);
   });
@@ -457,13 +509,24 @@ describe('reconnect and disconnect', () => {
     expect(await revocations()).toHaveLength(0);
     await call('/users/disconnect', { userId: second, platform: 'professional' }, { apiKey: otherKey });
     const [revocation] = await revocations();
-    expect(Object.fromEntries(new URLSearchParams(revocation?.body))).toEqual({ client_id: stack().env.PROFESSIONAL_CLIENT_ID, client_secret: stack().env.PROFESSIONAL_CLIENT_SECRET, token: expect.stringMatching(/^AQX/) });
+    expect(Object.fromEntries(new URLSearchParams(revocation?.body))).toEqual({
+      client_id: stack().env.PROFESSIONAL_CLIENT_ID,
+      client_secret: stack().env.PROFESSIONAL_CLIENT_SECRET,
+      token: expect.stringMatching(/^AQX/),
+    });
   });
 
   it('a social disconnect removes the app’s permissions with the user token', async () => {
     const userId = await newUser(apiKey);
     const since = await recordedCount('social');
-    await connectThroughLink({ apiKey, userId, platform: 'social', redirectUri: REDIRECT, person: `ben+${tag()}`, choose: { accountId: '284756109384756', pageId: '204857392018466' } });
+    await connectThroughLink({
+      apiKey,
+      userId,
+      platform: 'social',
+      redirectUri: REDIRECT,
+      person: `ben+${tag()}`,
+      choose: { accountId: '284756109384756', pageId: '204857392018466' },
+    });
     await call('/users/disconnect', { userId, platform: 'social' }, { apiKey });
     const deletions = (await requestsSince('social', since)).filter((request) => request.method === 'DELETE');
     expect(deletions.map((request) => request.path)).toEqual(['/v26.0/me/permissions']);

@@ -6,7 +6,7 @@ import { scriptedServer } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
 
 /**
- * Connection health (DESIGN.md "Connection health"): a platform call that meets an expired or revoked
+ * Connection health (docs/decisions.md "Connection health"): a platform call that meets an expired or revoked
  * grant marks the connection reconnect_required and tells the tenant exactly once; disconnect removes
  * the connection and says so.
  */
@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const eventsOf = (path: string) => receiver.received.filter((request) => request.url === path).map((request) => JSON.parse(request.body) as { type: string; data: Record<string, unknown> });
+const eventsOf = (path: string) =>
+  receiver.received.filter((request) => request.url === path).map((request) => JSON.parse(request.body) as { type: string; data: Record<string, unknown> });
 
 async function tenantWithWebhook(path: string): Promise<string> {
   const apiKey = await newTenant();
@@ -28,7 +29,12 @@ describe('connection health', () => {
   it('an expired token marks the connection reconnect_required and sends one event, however often it is met', async () => {
     const apiKey = await tenantWithWebhook('/expired');
     const { userId, token } = await newSocialUser(apiKey);
-    const expired = { requestIncludes: token, status: 400, body: { error: { message: 'Error validating access token: Session has expired', type: 'OAuthException', code: 190, error_subcode: 463 } }, times: 2 };
+    const expired = {
+      requestIncludes: token,
+      status: 400,
+      body: { error: { message: 'Error validating access token: Session has expired', type: 'OAuthException', code: 190, error_subcode: 463 } },
+      times: 2,
+    };
     await injectFault('social', expired);
     for (let attempt = 0; attempt < 2; attempt++) {
       const response = await call('/social/get_campaigns_list', { userId }, { apiKey });
@@ -41,7 +47,9 @@ describe('connection health', () => {
     await eventually(async () => (eventsOf('/expired').length > 0 ? true : undefined));
     const listed = (await call('/tenant/list_webhook_events', {}, { apiKey })).body.results.events as Array<{ type: string }>;
     expect(listed.map((event) => event.type)).toEqual(['connection.reconnect_required']);
-    expect(eventsOf('/expired')).toEqual([{ type: 'connection.reconnect_required', timestamp: expect.any(String), data: { userId, platform: 'social', status: 'reconnect_required' } }]);
+    expect(eventsOf('/expired')).toEqual([
+      { type: 'connection.reconnect_required', timestamp: expect.any(String), data: { userId, platform: 'social', status: 'reconnect_required' } },
+    ]);
   });
 
   it('a refusal that is not about the grant leaves the connection active', async () => {
@@ -65,7 +73,9 @@ describe('connection health', () => {
     const again = await call('/users/disconnect', { userId, platform: 'social' }, { apiKey });
     expect(again.status).toBe(409);
     await eventually(async () => (eventsOf('/disconnected').length > 0 ? true : undefined));
-    expect(eventsOf('/disconnected')).toEqual([{ type: 'connection.disconnected', timestamp: expect.any(String), data: { userId, platform: 'social', status: 'disconnected' } }]);
+    expect(eventsOf('/disconnected')).toEqual([
+      { type: 'connection.disconnected', timestamp: expect.any(String), data: { userId, platform: 'social', status: 'disconnected' } },
+    ]);
     expect((await call('/users/disconnect', { userId, platform: 'myspace' }, { apiKey })).status).toBe(400);
     expect((await call('/users/disconnect', { userId: 'nobody', platform: 'social' }, { apiKey })).status).toBe(404);
   });

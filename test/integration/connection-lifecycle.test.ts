@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runConnectionLifecycle } from '../../functions/use-cases/connection-lifecycle.ts';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { saveConnectionHealth } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
@@ -11,7 +11,7 @@ import { upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
 /**
- * The connection lifecycle (DESIGN.md "Connection health") run for one tenant against the sandboxes:
+ * The connection lifecycle (docs/decisions.md "Connection health") run for one tenant against the sandboxes:
  * renewals, expiry checks and reconnect_required, each announced once.
  */
 let receiver: Awaited<ReturnType<typeof scriptedServer>>;
@@ -27,7 +27,8 @@ afterAll(() => receiver.close());
 
 const marker = () => randomBytes(6).toString('hex');
 const digits = () => String(1_000_000_000 + Math.floor(Math.random() * 8_999_999_999));
-const connectionOf = async (userId: string, platform: string) => (await call('/users/get_profile', { userId }, { apiKey })).body.results.user.connections[platform];
+const connectionOf = async (userId: string, platform: string) =>
+  (await call('/users/get_profile', { userId }, { apiKey })).body.results.user.connections[platform];
 const daysFromNow = (iso: string) => (Date.parse(iso) - clock.now()) / 86_400_000;
 
 describe('the connection lifecycle', () => {
@@ -42,7 +43,9 @@ describe('the connection lifecycle', () => {
       const found = receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data.userId === userId);
       return found.length > 0 ? found : undefined;
     });
-    expect(events).toEqual([{ type: 'connection.reconnect_required', timestamp: expect.any(String), data: { userId, platform: 'searchads', status: 'reconnect_required' } }]);
+    expect(events).toEqual([
+      { type: 'connection.reconnect_required', timestamp: expect.any(String), data: { userId, platform: 'searchads', status: 'reconnect_required' } },
+    ]);
   });
 
   it('refreshes a working search-ads grant, then not again within the week', async () => {
@@ -51,7 +54,12 @@ describe('the connection lifecycle', () => {
     await runConnectionLifecycle({ tenantId });
     await runConnectionLifecycle({ tenantId });
     expect(await upstreamRequestsWith('searchads', encodeURIComponent(refreshToken))).toHaveLength(1);
-    expect(await connectionOf(userId, 'searchads')).toEqual({ customerId: expect.any(String), status: 'active', connectedAt: expect.any(String), connectedVia: 'token' });
+    expect(await connectionOf(userId, 'searchads')).toEqual({
+      customerId: expect.any(String),
+      status: 'active',
+      connectedAt: expect.any(String),
+      connectedVia: 'token',
+    });
   });
 
   it('learns a professional token’s expiry, and renews it 7 days before it runs out, storing the new token sealed', async () => {

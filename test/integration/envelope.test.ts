@@ -9,7 +9,7 @@ import {
   PlatformTimeout,
   PlatformUnavailable,
   type ServiceError,
-} from '../../shared/errors.ts';
+} from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { openConnection } from '../../shared/store/users.ts';
 import { newTenant, newUser, stack } from '../helpers/api.ts';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 
-/** Every row of DESIGN.md's error table that the foundation produces, over HTTP through the gateway. */
+/** Every row of the error table (docs/errors.md) that the foundation produces, over HTTP through the gateway. */
 describe('error table over HTTP', () => {
   const envelope = (code: string, httpOk = false) => ({
     success: httpOk,
@@ -88,7 +88,15 @@ describe('error table over HTTP', () => {
   it('409 IDEMPOTENCY_CONFLICT for a reused key with another body', async () => {
     const apiKey = await newTenant();
     const userId = await newUser(apiKey);
-    const body = { userId, campaignId: 'c', campaignName: 'n', platform: 'social', optimizationStatus: 'ACTIVE', startDate: 1, entry: { adId: 'a', adSetId: 's', timestamp: 2 } };
+    const body = {
+      userId,
+      campaignId: 'c',
+      campaignName: 'n',
+      platform: 'social',
+      optimizationStatus: 'ACTIVE',
+      startDate: 1,
+      entry: { adId: 'a', adSetId: 's', timestamp: 2 },
+    };
     const headers = { 'idempotency-key': 'reused-key-1' };
     expect((await call('/optimize_me/record_campaign_optimization', body, { apiKey, headers })).status).toBe(200);
     const conflict = await call('/optimize_me/record_campaign_optimization', { ...body, campaignName: 'other' }, { apiKey, headers });

@@ -13,12 +13,12 @@ import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
 import { createUpload, putFile, uploaded } from '../helpers/uploads.ts';
-import { config } from '../../shared/config.ts';
-import { Conflict } from '../../shared/errors.ts';
+import { config } from '../../shared/core/config.ts';
+import { Conflict } from '../../shared/core/errors.ts';
 import { markPending } from '../../shared/store/webhook-event-writes.ts';
 import { overdueWebhookEvents } from '../../shared/store/webhook-events.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
-import { readStagedUpload, s3 } from '../../shared/uploads/staging.ts';
+import { readStagedUpload, s3 } from '../../shared/storage/staging.ts';
 import { handler as sweep } from '../../functions/workers/sweep-webhook-events/handler.ts';
 
 /**
@@ -44,7 +44,11 @@ describe('one upload starts one job', () => {
     const { userId, token } = await newSocialUser(apiKey);
     const uploadId = await uploaded(apiKey, userId, 'email\none@example.com\ntwo@example.com\n');
     const answers = await parallel(10, (index) =>
-      call('/social/create_social_csv_audience', { userId, audienceName: 'Once', uploadId }, { apiKey, headers: index % 2 ? { 'idempotency-key': `key-${index}` } : {} }),
+      call(
+        '/social/create_social_csv_audience',
+        { userId, audienceName: 'Once', uploadId },
+        { apiKey, headers: index % 2 ? { 'idempotency-key': `key-${index}` } : {} },
+      ),
     );
     for (const answer of answers) expect(answer.status, answer.text).toBe(200);
     const jobIds = new Set(answers.map((answer) => answer.body.results.jobId));
@@ -61,7 +65,13 @@ describe('one upload starts one job', () => {
     const apiKey = await newTenant();
     const { userId, token } = await newSocialUser(apiKey);
     const uploadId = await uploaded(apiKey, userId, 'email\nretry@example.com\n');
-    await injectFault('social', { requestIncludes: token, pathIncludes: '/customaudiences', status: 400, body: { error: { message: 'Invalid parameter', type: 'OAuthException', code: 100 } }, times: 1 });
+    await injectFault('social', {
+      requestIncludes: token,
+      pathIncludes: '/customaudiences',
+      status: 400,
+      body: { error: { message: 'Invalid parameter', type: 'OAuthException', code: 100 } },
+      times: 1,
+    });
     const refused = await call('/social/create_social_csv_audience', { userId, audienceName: 'Retry', uploadId }, { apiKey });
     expect(refused.body.results).toMatchObject({ success: false, code: 'PLATFORM_REJECTED' });
     const retried = await call('/social/create_social_csv_audience', { userId, audienceName: 'Retry', uploadId }, { apiKey });
@@ -125,7 +135,9 @@ describe('read-modify-writes never lose a concurrent change', () => {
     );
     expect(answers.map((answer) => answer.status)).toEqual(Array(20).fill(200));
     const history = await call('/optimize_me/get_campaign_optimization_history', { userId, campaignId: 'c-parallel' }, { apiKey });
-    expect(history.body.results.campaign.history.map((entry: { adId: string }) => entry.adId).sort()).toEqual(Array.from({ length: 20 }, (_, index) => `ad-${index}`).sort());
+    expect(history.body.results.campaign.history.map((entry: { adId: string }) => entry.adId).sort()).toEqual(
+      Array.from({ length: 20 }, (_, index) => `ad-${index}`).sort(),
+    );
     expect(history.body.results.campaign.timestamp).toBe(1_700_000_000_019);
   });
 });
@@ -144,12 +156,20 @@ describe('reconnect notices', () => {
     const apiKey = await newTenant();
     await call('/tenant/update_settings', { webhook: { url: `${receiver.url}/reconnect-now` } }, { apiKey });
     const { userId, token } = await newSocialUser(apiKey);
-    await injectFault('social', { requestIncludes: token, status: 400, body: { error: { message: 'Error validating access token: Session has expired', type: 'OAuthException', code: 190, error_subcode: 463 } }, times: 1 });
+    await injectFault('social', {
+      requestIncludes: token,
+      status: 400,
+      body: { error: { message: 'Error validating access token: Session has expired', type: 'OAuthException', code: 190, error_subcode: 463 } },
+      times: 1,
+    });
     const answer = await call('/social/get_campaigns_list', { userId }, { apiKey });
     expect(answer.body.results).toMatchObject({ success: false, code: 'PLATFORM_AUTH_EXPIRED' });
     // no sweep runs here: the event was queued with the call (the sweep's own wait is minutes)
     const delivery = await eventually(async () => receiver.received.find((request) => request.url === '/reconnect-now'), 10_000, 'the reconnect notice');
-    expect(JSON.parse(delivery.body)).toMatchObject({ type: 'connection.reconnect_required', data: { userId, platform: 'social', status: 'reconnect_required' } });
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      type: 'connection.reconnect_required',
+      data: { userId, platform: 'social', status: 'reconnect_required' },
+    });
   });
 });
 
@@ -193,7 +213,9 @@ describe('files and markers', () => {
     expect((await putFile(ticket, first)).status).toBe(200);
     const upload = await findCompletedUpload(await tenantOf(apiKey), userId, ticket.uploadId);
     expect(upload.etag).toBeTruthy();
-    await s3().send(new PutObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: upload.objectKey, Body: 'email\nother.version@example.com', ContentType: 'text/csv' }));
+    await s3().send(
+      new PutObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: upload.objectKey, Body: 'email\nother.version@example.com', ContentType: 'text/csv' }),
+    );
     await expect(readStagedUpload(upload.objectKey, 0, upload.etag)).rejects.toBeInstanceOf(Conflict);
   });
 
@@ -209,7 +231,11 @@ describe('files and markers', () => {
     const ref = { tenantId: `orphan-${Date.now()}`, sk: `EVENT#0000000000001#msg_orphan${Date.now()}` };
     await markPending(ref, 0);
     await sweep();
-    await eventually(async () => ((await overdueWebhookEvents(Number.MAX_SAFE_INTEGER, 10_000)).some((found) => found.sk === ref.sk) ? undefined : true), 10_000, 'the marker to go');
+    await eventually(
+      async () => ((await overdueWebhookEvents(Number.MAX_SAFE_INTEGER, 10_000)).some((found) => found.sk === ref.sk) ? undefined : true),
+      10_000,
+      'the marker to go',
+    );
   });
 });
 
@@ -236,7 +262,10 @@ describe('bad input a newcomer or a hostile client sends', () => {
 
   it('JSON with a UTF-8 byte order mark is read', async () => {
     const apiKey = await newTenant();
-    const answer = await call('/users/create_user', undefined, { apiKey, raw: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ userId: 'bom-user', connections: {} }))]) });
+    const answer = await call('/users/create_user', undefined, {
+      apiKey,
+      raw: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify({ userId: 'bom-user', connections: {} }))]),
+    });
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.results.userId).toBe('bom-user');
   });
@@ -327,7 +356,14 @@ describe('the local stack', () => {
 
   it('every local server listens on 127.0.0.1 only', () => {
     const { env, url, webhookReceiverUrl, sandboxes } = stack();
-    const urls = [url, webhookReceiverUrl, env.AWS_ENDPOINT_URL_SQS, env.AWS_ENDPOINT_URL_S3, env.AWS_ENDPOINT_URL_DYNAMODB, ...Object.values(sandboxes)] as string[];
+    const urls = [
+      url,
+      webhookReceiverUrl,
+      env.AWS_ENDPOINT_URL_SQS,
+      env.AWS_ENDPOINT_URL_S3,
+      env.AWS_ENDPOINT_URL_DYNAMODB,
+      ...Object.values(sandboxes),
+    ] as string[];
     for (const each of urls) expect(listenersOn(Number(new URL(each).port)), each).toEqual(['0100007F']);
   });
 
@@ -336,7 +372,7 @@ describe('the local stack', () => {
     try {
       const child = await startChildStack(dataDir, 'sigterm-key-000000000000000000000');
       expect(existsSync(join(dataDir, PID_FILE))).toBe(true);
-      expect(await child.stop('SIGTERM')).toBe(0);
+      expect(await child.stop('SIGTERM'), child.output()).toBe(0);
       expect(existsSync(join(dataDir, PID_FILE))).toBe(false);
       await expect(fetch(`${child.url}/docs`)).rejects.toThrow();
     } finally {

@@ -68,7 +68,15 @@ describe('create_lead_form', () => {
 
   it('sends the phone and country for CALL_BUSINESS, and no website', async () => {
     const { userId } = await newSocialUser(apiKey);
-    const thankYouPage = { title: 'Thanks!', body: 'Call us.', button_text: 'Call', button_type: 'CALL_BUSINESS', country_code: 'US', business_phone_number: '+1 650 253 0000', website_url: 'https://www.example.com' };
+    const thankYouPage = {
+      title: 'Thanks!',
+      body: 'Call us.',
+      button_text: 'Call',
+      button_type: 'CALL_BUSINESS',
+      country_code: 'US',
+      business_phone_number: '+1 650 253 0000',
+      website_url: 'https://www.example.com',
+    };
     const form = validForm(userId);
     const response = await call('/social/create_lead_form', { ...form, thankYouPage }, { apiKey });
     expect(response.status).toBe(200);
@@ -152,13 +160,40 @@ describe('create_lead_form validation: every rule → 400 with details, nothing 
     ['thank-you button text missing', (form) => delete form.thankYouPage.button_text, 'thankYouPage.button_text'],
     ['unlisted button type', (form) => (form.thankYouPage.button_type = 'DOWNLOAD'), 'thankYouPage.button_type'],
     ['VIEW_WEBSITE without website', (form) => delete form.thankYouPage.website_url, 'thankYouPage.website_url'],
-    ['VISIT_WEBSITE without website', (form) => { form.thankYouPage.button_type = 'VISIT_WEBSITE'; delete form.thankYouPage.website_url; }, 'thankYouPage.website_url'],
+    [
+      'VISIT_WEBSITE without website',
+      (form) => {
+        form.thankYouPage.button_type = 'VISIT_WEBSITE';
+        delete form.thankYouPage.website_url;
+      },
+      'thankYouPage.website_url',
+    ],
     ['website not http', (form) => (form.thankYouPage.website_url = 'ftp://example.com'), 'thankYouPage.website_url'],
-    ['CALL_BUSINESS without country', (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', business_phone_number: '+1 650 253 0000' }), 'thankYouPage.country_code'],
-    ['CALL_BUSINESS without phone', (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', country_code: 'US' }), 'thankYouPage.business_phone_number'],
-    ['CALL_BUSINESS with an invalid phone', (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', country_code: 'US', business_phone_number: '12345' }), 'thankYouPage.business_phone_number'],
-    ['lower-case country code', (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', country_code: 'us', business_phone_number: '+1 650 253 0000' }), 'thankYouPage.country_code'],
-    ['unknown country code', (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', country_code: 'XX', business_phone_number: '+1 650 253 0000' }), 'thankYouPage.country_code'],
+    [
+      'CALL_BUSINESS without country',
+      (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', business_phone_number: '+1 650 253 0000' }),
+      'thankYouPage.country_code',
+    ],
+    [
+      'CALL_BUSINESS without phone',
+      (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', country_code: 'US' }),
+      'thankYouPage.business_phone_number',
+    ],
+    [
+      'CALL_BUSINESS with an invalid phone',
+      (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', country_code: 'US', business_phone_number: '12345' }),
+      'thankYouPage.business_phone_number',
+    ],
+    [
+      'lower-case country code',
+      (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', country_code: 'us', business_phone_number: '+1 650 253 0000' }),
+      'thankYouPage.country_code',
+    ],
+    [
+      'unknown country code',
+      (form) => Object.assign(form.thankYouPage, { button_type: 'CALL_BUSINESS', country_code: 'XX', business_phone_number: '+1 650 253 0000' }),
+      'thankYouPage.country_code',
+    ],
     ['intro style unknown', (form) => (form.intro.style = 'GRID_STYLE'), 'intro.style'],
     ['intro title missing', (form) => delete form.intro.title, 'intro.title'],
     ['intro content missing', (form) => delete form.intro.content, 'intro.content'],

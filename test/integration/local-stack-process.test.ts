@@ -36,7 +36,10 @@ describe('the local stack and the admin CLI as processes', () => {
     const listed = await runAdmin(dataDir, ['list-api-keys']);
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(tenantKey);
-    const listing = listed.stdout.trim().split('\n').map((row) => JSON.parse(row));
+    const listing = listed.stdout
+      .trim()
+      .split('\n')
+      .map((row) => JSON.parse(row));
     expect(listing).toEqual([{ tenantId: line.tenantId, tenantName: 'acme', keyId: expect.stringMatching(/^key_/), createdAt: expect.any(String) }]);
     keyId = listing[0].keyId;
   });
@@ -59,7 +62,9 @@ describe('the local stack and the admin CLI as processes', () => {
     expect((await send('/users/get_profile', tenantKey, '{"userId":"leak-check"}')).status).toBe(200);
     // failures that carry secrets in what they refuse
     expect((await send('/users/create_user', tenantKey, JSON.stringify({ userId: 'leak-check', connections }))).status).toBe(409);
-    expect((await send('/users/create_user', tenantKey, `{"connections": {"social": {"accessToken": "${secrets.socialToken}", "adAccountId": 5}}}`)).status).toBe(400);
+    expect(
+      (await send('/users/create_user', tenantKey, `{"connections": {"social": {"accessToken": "${secrets.socialToken}", "adAccountId": 5}}}`)).status,
+    ).toBe(400);
     expect((await send('/users/create_user', tenantKey, `{"connections": {"social": {"accessToken": "${secrets.socialToken}"`)).status).toBe(400);
     expect((await send('/users/get_profile', `${tenantKey}x`, '{"userId":"leak-check"}')).status).toBe(401);
     expect((await send('/users/get_profile', demoKey, '{"userId":"demo-user"}')).status).toBe(200);
@@ -73,7 +78,11 @@ describe('the local stack and the admin CLI as processes', () => {
       ['/professional/create_csv_audience', 'csv', 'professional-contacts.csv', { type: 'USER_LIST_UPLOAD' }],
     ] as const) {
       const csv = readFileSync(new URL(`../../samples/${sample}`, import.meta.url), 'utf8');
-      const rows = csv.trim().split('\n').slice(1, 40).map((line) => line.split(','));
+      const rows = csv
+        .trim()
+        .split('\n')
+        .slice(1, 40)
+        .map((line) => line.split(','));
       contactValues.push(...rows.flatMap((cells) => cells.filter((cell) => cell.includes('@') || /\d{3}.*\d{3}/.test(cell))));
       const form = new FormData();
       form.append('userId', 'demo-user');
@@ -120,7 +129,10 @@ describe('the local stack and the admin CLI as processes', () => {
     const revoked = await runAdmin(dataDir, ['revoke-api-key', '--key-id', keyId]);
     expect(revoked.code).toBe(0);
     const listed = await runAdmin(dataDir, ['list-api-keys']);
-    const rows = listed.stdout.trim().split('\n').map((row) => JSON.parse(row));
+    const rows = listed.stdout
+      .trim()
+      .split('\n')
+      .map((row) => JSON.parse(row));
     expect(rows.find((row) => row.keyId === keyId)).toMatchObject({ tenantName: 'acme', revokedAt: expect.any(String) });
 
     const stack = await startChildStack(dataDir, demoKey);

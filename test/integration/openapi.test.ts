@@ -21,8 +21,8 @@ import {
   UserAlreadyExists,
   UserNotFound,
   type ServiceError,
-} from '../../shared/errors.ts';
-import { buildOpenApiDocument } from '../../shared/openapi.ts';
+} from '../../shared/core/errors.ts';
+import { buildOpenApiDocument } from '../../shared/docs/openapi.ts';
 import { documentedRoutes, routes } from '../../functions/routes.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
@@ -65,7 +65,7 @@ describe('the OpenAPI document', () => {
 
   it('is what the lint would catch if it broke (a dangling $ref is an error)', async () => {
     const broken = structuredClone(document);
-    (broken.paths['/users/get_profile']?.post as Operation).responses['401'] = { $ref: '#/components/responses/Nope' };
+    ((broken.paths['/users/get_profile'] as Record<string, Operation>).post as Operation).responses['401'] = { $ref: '#/components/responses/Nope' };
     const report = await lint(broken);
     expect(report.totals.errors).toBeGreaterThan(0);
   }, 60_000);
@@ -75,10 +75,15 @@ describe('the OpenAPI document', () => {
     for (const route of operations) {
       expect(document.paths[route.path]?.[route.method.toLowerCase()]?.operationId, route.path).toBe(route.operation);
     }
-    const documented = Object.entries(document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ path, method, operationId: operation.operationId })));
+    const documented = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ path, method, operationId: operation.operationId })),
+    );
     expect(documented).toHaveLength(operations.length);
     for (const entry of documented) {
-      expect(routes.find((route) => route.operation === entry.operationId), entry.operationId).toMatchObject({ path: entry.path, method: entry.method.toUpperCase() });
+      expect(
+        routes.find((route) => route.operation === entry.operationId),
+        entry.operationId,
+      ).toMatchObject({ path: entry.path, method: entry.method.toUpperCase() });
     }
   });
 
@@ -87,11 +92,16 @@ describe('the OpenAPI document', () => {
     expect(document.security).toEqual([{ apiKey: [] }]);
     for (const route of routes.filter((entry) => !entry.public && !entry.browser)) {
       const operation = document.paths[route.path]?.[route.method.toLowerCase()] as Operation;
-      expect(Boolean(operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey')), route.operation).toBe(Boolean(route.idempotent));
+      expect(Boolean(operation.parameters?.some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey')), route.operation).toBe(
+        Boolean(route.idempotent),
+      );
       const [contentType, body] = Object.entries(operation.requestBody.content)[0] as [string, Operation['requestBody']['content'][string]];
       if (route.usesUploadBucket && route.operation !== 'create_upload') {
         expect(contentType).toBe('multipart/form-data');
-        expect(Object.values(body.schema.properties).some((property) => property.format === 'binary'), route.operation).toBe(true);
+        expect(
+          Object.values(body.schema.properties).some((property) => property.format === 'binary'),
+          route.operation,
+        ).toBe(true);
         expect(operation.requestBody.content['application/json']?.schema.properties, route.operation).toHaveProperty('uploadId');
       } else {
         expect(contentType).toBe('application/json');
@@ -101,11 +111,22 @@ describe('the OpenAPI document', () => {
 
   it('documents the connect routes a browser follows as needing no API key, with their path parameters and HTML or redirect answers', () => {
     const browserRoutes = routes.filter((route) => route.browser);
-    expect(browserRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual(['GET /auth/callback/{platform}', 'GET /auth/connect/{linkId}', 'GET /auth/select/{attemptId}', 'POST /auth/select/{attemptId}']);
+    expect(browserRoutes.map((route) => `${route.method} ${route.path}`).sort()).toEqual([
+      'GET /auth/callback/{platform}',
+      'GET /auth/connect/{linkId}',
+      'GET /auth/select/{attemptId}',
+      'POST /auth/select/{attemptId}',
+    ]);
     for (const route of browserRoutes) {
-      const operation = document.paths[route.path]?.[route.method.toLowerCase()] as unknown as { security: unknown[]; parameters: Array<{ name: string; in: string }>; responses: Record<string, unknown> };
+      const operation = document.paths[route.path]?.[route.method.toLowerCase()] as unknown as {
+        security: unknown[];
+        parameters: Array<{ name: string; in: string }>;
+        responses: Record<string, unknown>;
+      };
       expect(operation.security, route.operation).toEqual([]);
-      expect(operation.parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name)).toEqual([...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name));
+      expect(operation.parameters.filter((parameter) => parameter.in === 'path').map((parameter) => parameter.name)).toEqual(
+        [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name),
+      );
       expect(Object.keys(operation.responses)).toContain('302');
     }
   });
@@ -146,7 +167,12 @@ describe('the OpenAPI document', () => {
   it('has examples that the operations’ own schemas accept', () => {
     for (const { route, api } of documentedRoutes.filter((entry) => entry.api && !('responses' in entry.api))) {
       const [operation, doc] = [route.operation, api as OperationDoc];
-      const example = doc.fileField ? { ...doc.requestExample, [doc.fileField]: { filename: 'contacts.csv', mimetype: 'text/csv', content: Buffer.from(String(doc.requestExample[doc.fileField])) } } : doc.requestExample;
+      const example = doc.fileField
+        ? {
+            ...doc.requestExample,
+            [doc.fileField]: { filename: 'contacts.csv', mimetype: 'text/csv', content: Buffer.from(String(doc.requestExample[doc.fileField])) },
+          }
+        : doc.requestExample;
       const request = doc.request.safeParse(example);
       expect(request.success ? [] : request.error.issues, `${operation} request`).toEqual([]);
       const result = doc.result.safeParse(doc.resultExample);
@@ -195,7 +221,11 @@ describe('the published routes of the local stack', () => {
   it('POST /openapi.json is 405 and the operations still need a key', async () => {
     const wrongMethod = await fetch(`${baseUrl}/openapi.json`, { method: 'POST' });
     expect(wrongMethod.status).toBe(405);
-    const noKey = await fetch(`${baseUrl}/users/get_profile`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"userId":"demo-user"}' });
+    const noKey = await fetch(`${baseUrl}/users/get_profile`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"userId":"demo-user"}',
+    });
     expect(noKey.status).toBe(401);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';
 import { stackNow } from '../helpers/sandbox.ts';
 
@@ -156,7 +156,9 @@ describe('history that storage can hold', () => {
     const apiKey = await newTenant();
     const userId = await newUser(apiKey);
     const responses = await Promise.all(
-      Array.from({ length: 4 }, (_, index) => call('/optimize_me/record_campaign_optimization', record(userId, { entry: entry(1_760_000_000_000 + index, `ad-${index}`) }), { apiKey })),
+      Array.from({ length: 4 }, (_, index) =>
+        call('/optimize_me/record_campaign_optimization', record(userId, { entry: entry(1_760_000_000_000 + index, `ad-${index}`) }), { apiKey }),
+      ),
     );
     for (const response of responses) expect(response.status).toBe(200);
     const stored = (await history(apiKey, userId)).body.results.campaign;

@@ -25,7 +25,12 @@ async function professionalUser(overrides: Record<string, string> = {}) {
 describe('create_csv_audience', () => {
   it('USER_LIST_UPLOAD: upload URL, hashed CSV, segment, attachment; csvFileId is the media URN', async () => {
     const { userId, token } = await professionalUser();
-    const response = await upload(PATH, { userId, type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees' }, { field: 'csv', content: contacts, name: 'contacts.csv' }, { apiKey });
+    const response = await upload(
+      PATH,
+      { userId, type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees' },
+      { field: 'csv', content: contacts, name: 'contacts.csv' },
+      { apiKey },
+    );
     expect(response.status).toBe(200);
     const csvFileId = response.body.results.audience.csvFileId;
     expect(csvFileId).toMatch(/^urn:li:media:\/AAYA[\w-]+\.csv$/);
@@ -34,7 +39,12 @@ describe('create_csv_audience', () => {
     const [generate, fileUpload, segment, attach, ...rest] = await upstreamRequestsWith('professional', token);
     expect(rest).toEqual([]);
     expect(generate).toMatchObject({ method: 'POST', path: '/rest/dmpSegments', query: { action: 'generateUploadUrl' } });
-    expect(generate?.headers).toMatchObject({ 'linkedin-version': '202608', 'x-restli-protocol-version': '2.0.0', 'content-type': 'application/json', authorization: `Bearer ${token}` });
+    expect(generate?.headers).toMatchObject({
+      'linkedin-version': '202608',
+      'x-restli-protocol-version': '2.0.0',
+      'content-type': 'application/json',
+      authorization: `Bearer ${token}`,
+    });
     expect(JSON.parse(generate?.body ?? '{}')).toEqual({ owner: `urn:li:sponsoredAccount:${ACCOUNT}` });
 
     expect(fileUpload).toMatchObject({ method: 'POST', path: '/ambry/' });
@@ -65,7 +75,10 @@ describe('create_csv_audience', () => {
     const response = await upload(PATH, { userId, type: 'COMPANY_LIST_UPLOAD' }, { field: 'csv', content: companies, name: 'companies.csv' }, { apiKey });
     expect(response.status).toBe(200);
     const segment = (await upstreamRequestsWith('professional', token)).find((request) => request.path === '/rest/dmpSegments' && !request.query.action);
-    expect(JSON.parse(segment?.body ?? '{}')).toMatchObject({ type: 'COMPANY_LIST_UPLOAD', name: expect.stringMatching(/^Company list upload \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/) });
+    expect(JSON.parse(segment?.body ?? '{}')).toMatchObject({
+      type: 'COMPANY_LIST_UPLOAD',
+      name: expect.stringMatching(/^Company list upload \d{4}-\d{2}-\d{2}T\d{2}:\d{2}Z$/),
+    });
   });
 
   it('accepts a list below the platform minimum with a warning; the platform’s refusal is PLATFORM_REJECTED and the empty segment is removed', async () => {
@@ -108,10 +121,34 @@ describe('create_csv_audience', () => {
   });
 
   it.each([
-    [422, { status: 422, message: 'Multiple errors occurred during the input validation.', errorDetails: { inputErrors: [{ description: 'Invalid value for field', input: { inputPath: { fieldPath: '/type' } }, code: 'ERROR :: /type :: not an enum symbol' }] } }, 200, 'PLATFORM_REJECTED', '/type'],
+    [
+      422,
+      {
+        status: 422,
+        message: 'Multiple errors occurred during the input validation.',
+        errorDetails: {
+          inputErrors: [{ description: 'Invalid value for field', input: { inputPath: { fieldPath: '/type' } }, code: 'ERROR :: /type :: not an enum symbol' }],
+        },
+      },
+      200,
+      'PLATFORM_REJECTED',
+      '/type',
+    ],
     [426, { status: 426, code: 'NONEXISTENT_VERSION', message: 'Requested version 202608 is not active' }, 200, 'PLATFORM_REJECTED', '202608'],
-    [403, { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: partnerApiDmpSegments.CREATE.20260801' }, 200, 'PLATFORM_REJECTED', 'ACCESS_DENIED'],
-    [429, { status: 429, code: 'SEGMENT_LIMIT_EXCEEDED', message: 'The number of DMP segments for this ad account exceeds the allowed limit' }, 200, 'PLATFORM_REJECTED', 'SEGMENT_LIMIT_EXCEEDED'],
+    [
+      403,
+      { status: 403, serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Not enough permissions to access: partnerApiDmpSegments.CREATE.20260801' },
+      200,
+      'PLATFORM_REJECTED',
+      'ACCESS_DENIED',
+    ],
+    [
+      429,
+      { status: 429, code: 'SEGMENT_LIMIT_EXCEEDED', message: 'The number of DMP segments for this ad account exceeds the allowed limit' },
+      200,
+      'PLATFORM_REJECTED',
+      'SEGMENT_LIMIT_EXCEEDED',
+    ],
   ])('upstream %i → %s', async (status, body, ourStatus, code, mention) => {
     const { userId, token } = await professionalUser();
     await injectFault('professional', { requestIncludes: token, pathIncludes: '/rest/dmpSegments', status, body });
@@ -124,7 +161,12 @@ describe('create_csv_audience', () => {
 
   it('a throttle that persists → 429 PLATFORM_RATE_LIMITED with Retry-After until the quota resets', async () => {
     const { userId, token } = await professionalUser();
-    await injectFault('professional', { requestIncludes: token, status: 429, body: { status: 429, message: 'Resource level throttle limit for calls to this resource is reached.' }, times: 3 });
+    await injectFault('professional', {
+      requestIncludes: token,
+      status: 429,
+      body: { status: 429, message: 'Resource level throttle limit for calls to this resource is reached.' },
+      times: 3,
+    });
     const response = await upload(PATH, { userId, type: 'USER_LIST_UPLOAD' }, { field: 'csv', content: contacts }, { apiKey });
     expect(response.status).toBe(429);
     expect(response.body.results.code).toBe('PLATFORM_RATE_LIMITED');
@@ -150,7 +192,12 @@ describe('create_csv_audience: bad requests → 400, nothing sent upstream', () 
     ['contacts for a company list', { type: 'COMPANY_LIST_UPLOAD' }, contacts, /are those of USER_LIST_UPLOAD, not of COMPANY_LIST_UPLOAD/],
     ['an unknown column', { type: 'USER_LIST_UPLOAD' }, 'email,phone\na@example.com,1\n', /does not take: phone/],
     ['a header only', { type: 'USER_LIST_UPLOAD' }, 'email,firstname\n', /header but no data rows/],
-    ['no usable row', { type: 'COMPANY_LIST_UPLOAD' }, 'companyname,city\n,Austin\n', /None of the 1 rows can be used; for example line 2: companyname is empty/],
+    [
+      'no usable row',
+      { type: 'COMPANY_LIST_UPLOAD' },
+      'companyname,city\n,Austin\n',
+      /None of the 1 rows can be used; for example line 2: companyname is empty/,
+    ],
     ['an unterminated quote', { type: 'USER_LIST_UPLOAD' }, 'email,firstname\n"a@example.com,Ann\n', /never closed/],
     ['a missing type', {}, contacts, /type/],
     ['an unknown type', { type: 'CONTACT_LIST_UPLOAD' }, contacts, /type/],

@@ -2,7 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clock } from '../../shared/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';
 import { fixture as recorded } from '../helpers/fixtures.ts';
 import { winterCampaign } from '../helpers/examples.ts';
@@ -82,7 +82,11 @@ describe('create_search_campaign', () => {
     expect(sent.mutateOperations[0].campaignBudgetOperation.create.name).toMatch(/^Winter Tune-Up 2026 budget [0-9a-f]{6}$/);
     sent.mutateOperations[0].campaignBudgetOperation.create.name = expected.mutateOperations[0].campaignBudgetOperation.create.name;
     expect(sent).toEqual(expected);
-    expect(mutates.at(-1)?.headers).toMatchObject({ authorization: expect.stringMatching(/^Bearer ya29\./), 'content-type': 'application/json', 'developer-token': 'sandbox-developer-token' });
+    expect(mutates.at(-1)?.headers).toMatchObject({
+      authorization: expect.stringMatching(/^Bearer ya29\./),
+      'content-type': 'application/json',
+      'developer-token': 'sandbox-developer-token',
+    });
     expect(mutates.at(-1)?.headers).not.toHaveProperty('login-customer-id');
   });
 
@@ -133,18 +137,33 @@ describe('create_search_campaign', () => {
     ]);
     const prefix = `customers/${customerId}`;
     expect(operations[0]?.campaignBudgetOperation.create.amountMicros).toBe('75500000');
-    expect(operations[1]?.campaignOperation.create).toMatchObject({ maximizeConversions: {}, geoTargetTypeSetting: { positiveGeoTargetType: 'PRESENCE_OR_INTEREST', negativeGeoTargetType: 'PRESENCE' } });
+    expect(operations[1]?.campaignOperation.create).toMatchObject({
+      maximizeConversions: {},
+      geoTargetTypeSetting: { positiveGeoTargetType: 'PRESENCE_OR_INTEREST', negativeGeoTargetType: 'PRESENCE' },
+    });
     expect(operations[1]?.campaignOperation.create).not.toHaveProperty('targetSpend');
-    expect(operations[2]?.customConversionGoalOperation.create.conversionActions).toEqual([`${prefix}/conversionActions/6543210987`, `${prefix}/conversionActions/6543210988`]);
+    expect(operations[2]?.customConversionGoalOperation.create.conversionActions).toEqual([
+      `${prefix}/conversionActions/6543210987`,
+      `${prefix}/conversionActions/6543210988`,
+    ]);
     expect(operations[3]?.conversionGoalCampaignConfigOperation).toEqual({
-      update: { resourceName: `${prefix}/conversionGoalCampaignConfigs/-2`, goalConfigLevel: 'CAMPAIGN', customConversionGoal: operations[2]?.customConversionGoalOperation.create.resourceName },
+      update: {
+        resourceName: `${prefix}/conversionGoalCampaignConfigs/-2`,
+        goalConfigLevel: 'CAMPAIGN',
+        customConversionGoal: operations[2]?.customConversionGoalOperation.create.resourceName,
+      },
       updateMask: 'goalConfigLevel,customConversionGoal',
     });
     expect(operations[4]?.campaignCriterionOperation.create.location).toEqual({ geoTargetConstant: 'geoTargetConstants/2840' });
     expect(operations[5]?.campaignCriterionOperation.create).toMatchObject({ negative: true, location: { geoTargetConstant: 'geoTargetConstants/2630' } });
     expect(operations[6]?.campaignCriterionOperation.create.language).toEqual({ languageConstant: 'languageConstants/1003' });
     expect(operations[14]?.assetOperation.create.imageAsset.data).toBe(images['/landscape.png']?.toString('base64'));
-    expect(operations.slice(15, 19).map((operation) => operation.campaignAssetOperation.create.fieldType)).toEqual(['CALLOUT', 'CALL', 'AD_IMAGE', 'LEAD_FORM']);
+    expect(operations.slice(15, 19).map((operation) => operation.campaignAssetOperation.create.fieldType)).toEqual([
+      'CALLOUT',
+      'CALL',
+      'AD_IMAGE',
+      'LEAD_FORM',
+    ]);
     expect(operations[18]?.campaignAssetOperation.create.asset).toBe(`${prefix}/assets/176543210987`);
     expect(operations[19]?.campaignAssetSetOperation.create.assetSet).toBe(`${prefix}/assetSets/8765432109`);
   });
@@ -169,7 +188,9 @@ describe('create_search_campaign', () => {
       code: 'PLATFORM_REJECTED',
       platformCode: 'mutateError.RESOURCE_NOT_FOUND',
       fieldPath: expect.stringMatching(/^mutate_operations\[\d+\]\.campaign_asset_operation\.create\.asset$/),
-      error: expect.stringMatching(/^mutateError\.RESOURCE_NOT_FOUND: .* \(at mutate_operations\[\d+\]\.campaign_asset_operation\.create\.asset\) \[request-id [\w-]+\]$/),
+      error: expect.stringMatching(
+        /^mutateError\.RESOURCE_NOT_FOUND: .* \(at mutate_operations\[\d+\]\.campaign_asset_operation\.create\.asset\) \[request-id [\w-]+\]$/,
+      ),
     });
     // the campaign and budget of the failed request were not kept: the same campaign can be created
     const retried = await call('/searchads/create_search_campaign', winterCampaign(userId), { apiKey });
@@ -182,7 +203,11 @@ describe('create_search_campaign', () => {
   it('a platform rule the service does not check comes back as PLATFORM_REJECTED with the first error', async () => {
     const { userId } = await searchUser();
     const response = await call('/searchads/create_search_campaign', { ...winterCampaign(userId), dailyBudget: '50.001' }, { apiKey });
-    expect(response.body.results).toMatchObject({ success: false, code: 'PLATFORM_REJECTED', platformCode: 'campaignBudgetError.NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT' });
+    expect(response.body.results).toMatchObject({
+      success: false,
+      code: 'PLATFORM_REJECTED',
+      platformCode: 'campaignBudgetError.NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT',
+    });
   });
 
   it('a quota error with a long retry delay → 429 with Retry-After, not retried inside the request', async () => {
@@ -210,7 +235,19 @@ describe('create_search_campaign', () => {
     await injectFault('searchads', {
       pathIncludes: `${customerId}/googleAds:mutate`,
       status: 401,
-      body: { error: { code: 401, status: 'UNAUTHENTICATED', message: 'Request had invalid authentication credentials.', details: [{ '@type': 'type.googleapis.com/google.ads.googleads.v26.errors.GoogleAdsFailure', errors: [{ errorCode: { authenticationError: 'OAUTH_TOKEN_EXPIRED' }, message: 'expired' }] }] } },
+      body: {
+        error: {
+          code: 401,
+          status: 'UNAUTHENTICATED',
+          message: 'Request had invalid authentication credentials.',
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.ads.googleads.v26.errors.GoogleAdsFailure',
+              errors: [{ errorCode: { authenticationError: 'OAUTH_TOKEN_EXPIRED' }, message: 'expired' }],
+            },
+          ],
+        },
+      },
     });
     const response = await call('/searchads/create_search_campaign', winterCampaign(userId), { apiKey });
     expect(response.body.results.success).toBe(true);
@@ -242,7 +279,12 @@ describe('create_search_campaign images', () => {
     const operations = JSON.parse((await mutatesOf('', customerId)).at(-1)?.body ?? '{}').mutateOperations as Array<Record<string, any>>;
     const image = operations.find((operation) => operation.assetOperation?.create.imageAsset)?.assetOperation.create;
     expect(image.name).toMatch(/^Winter Tune-Up 2026 image 1 [0-9a-f]{6}$/);
-    expect(operations.some((operation) => operation.campaignAssetOperation?.create.fieldType === 'AD_IMAGE' && operation.campaignAssetOperation.create.asset === image.resourceName)).toBe(true);
+    expect(
+      operations.some(
+        (operation) =>
+          operation.campaignAssetOperation?.create.fieldType === 'AD_IMAGE' && operation.campaignAssetOperation.create.asset === image.resourceName,
+      ),
+    ).toBe(true);
   });
 });
 
@@ -267,13 +309,28 @@ describe('create_search_campaign validation: every rule → 400 with details, no
     ['keyword with 11 words', (input) => (input.keywords[0].text = 'a b c d e f g h i j k'), 'keywords.0.text'],
     ['negative keyword match type', (input) => (input.negativeKeywords[0].match_type = 'NONE'), 'negativeKeywords.0.match_type'],
     ['neither locations nor proximity', (input) => delete input.proximityTargeting, 'locations'],
-    ['empty locations and no proximity', (input) => { delete input.proximityTargeting; input.locations = []; }, 'locations'],
+    [
+      'empty locations and no proximity',
+      (input) => {
+        delete input.proximityTargeting;
+        input.locations = [];
+      },
+      'locations',
+    ],
     ['location not an id', (input) => (input.locations = ['Denver']), 'locations.0'],
     ['proximity units', (input) => (input.proximityTargeting[0].radius_units = 'METERS'), 'proximityTargeting.0.radius_units'],
     ['proximity radius zero', (input) => (input.proximityTargeting[0].radius = 0), 'proximityTargeting.0.radius'],
     ['proximity radius too large', (input) => (input.proximityTargeting[0].radius = 900), 'proximityTargeting.0.radius'],
-    ['latitude out of range', (input) => (input.proximityTargeting[0].latitude_in_micro_degrees = 91_000_000), 'proximityTargeting.0.latitude_in_micro_degrees'],
-    ['longitude not an integer', (input) => (input.proximityTargeting[0].longitude_in_micro_degrees = -104.99), 'proximityTargeting.0.longitude_in_micro_degrees'],
+    [
+      'latitude out of range',
+      (input) => (input.proximityTargeting[0].latitude_in_micro_degrees = 91_000_000),
+      'proximityTargeting.0.latitude_in_micro_degrees',
+    ],
+    [
+      'longitude not an integer',
+      (input) => (input.proximityTargeting[0].longitude_in_micro_degrees = -104.99),
+      'proximityTargeting.0.longitude_in_micro_degrees',
+    ],
     ['negative location not an id', (input) => (input.negativeLocations = ['UK']), 'negativeLocations.0'],
     ['geo target type', (input) => (input.geo_target_type = 'INTEREST'), 'geo_target_type'],
     ['unknown language', (input) => (input.languages = ['xx']), 'languages.0'],
@@ -290,7 +347,14 @@ describe('create_search_campaign validation: every rule → 400 with details, no
     ['headline pin negative', (input) => (input.ads[0].headlineIndexToPinFirstSlot = -1), 'ads.0.headlineIndexToPinFirstSlot'],
     ['description pin out of range', (input) => (input.ads[0].descriptionIndexToPinFirstSlot = 2), 'ads.0.descriptionIndexToPinFirstSlot'],
     ['CONVERSION without conversion events', (input) => (input.objective = 'CONVERSION'), 'conversionEvents'],
-    ['conversion event not an id', (input) => { input.objective = 'CONVERSION'; input.conversionEvents = ['purchase']; }, 'conversionEvents.0'],
+    [
+      'conversion event not an id',
+      (input) => {
+        input.objective = 'CONVERSION';
+        input.conversionEvents = ['purchase'];
+      },
+      'conversionEvents.0',
+    ],
     ['callouts missing', (input) => delete input.callouts, 'callouts'],
     ['callout of 26 characters', (input) => (input.callouts = ['c'.repeat(26)]), 'callouts.0'],
     ['phone without country code', (input) => delete input.phoneNumberCountryCode, 'phoneNumberCountryCode'],
@@ -328,25 +392,67 @@ describe('create_search_campaign validation: every rule → 400 with details, no
 describe('get_search_ads_result', () => {
   it('maps every statistics field as the contract computes it (its 3-day example)', async () => {
     const { userId, customerId } = await searchUser();
-    await injectFault('searchads', { pathIncludes: `${customerId}/googleAds:searchStream`, requestIncludes: 'ORDER BY', status: 200, body: fixture('search-stream-campaign-daily.response.json') });
-    const response = await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890', startDate: clock.today(-10), endDate: clock.today(-8) }, { apiKey });
+    await injectFault('searchads', {
+      pathIncludes: `${customerId}/googleAds:searchStream`,
+      requestIncludes: 'ORDER BY',
+      status: 200,
+      body: fixture('search-stream-campaign-daily.response.json'),
+    });
+    const response = await call(
+      '/searchads/get_search_ads_result',
+      { userId, campaignId: '21234567890', startDate: clock.today(-10), endDate: clock.today(-8) },
+      { apiKey },
+    );
     expect(response.status).toBe(200);
     const [first] = response.body.results.stats;
     expect(first).toEqual({
-      campaignid: '21234567890', campaignName: 'Winter Tune-Up 2026', servingStatus: 'SERVING', advertising_channel_type: 'SEARCH', status: 'ENABLED',
-      avgPosition: '0', clicks: '47', conversions: '3', cost: '61.43', ctr: '0.038907', impressions: '1208', interactions: '47',
-      topImpressionPercentage: '0.6125', videoViews: '0', videoViewRate: '0', averageCpv: '0', cpm: '50.852649', conversionRateRanking: 'UNKNOWN',
-      costPerConversion: '20.476667', dateStart: clock.today(-10), cpc: '1.307021', timeUnit: 'DAY', spend: '61.43', phone_calls: '2',
-      phone_impressions: '318', phone_through_rate: '0.006289', searchImpressionShare: '0.4321', searchBudgetLostImpressionShare: '0.1837',
-      searchRankLostImpressionShare: '0.3842', primary_status: 'LIMITED', primary_status_reasons: ['BUDGET_CONSTRAINED'], all_conversions: '4',
-      all_conversions_value: '412.5', display_spend: '0', display_cpc: '0', display_costPerConversion: '0',
+      campaignid: '21234567890',
+      campaignName: 'Winter Tune-Up 2026',
+      servingStatus: 'SERVING',
+      advertising_channel_type: 'SEARCH',
+      status: 'ENABLED',
+      avgPosition: '0',
+      clicks: '47',
+      conversions: '3',
+      cost: '61.43',
+      ctr: '0.038907',
+      impressions: '1208',
+      interactions: '47',
+      topImpressionPercentage: '0.6125',
+      videoViews: '0',
+      videoViewRate: '0',
+      averageCpv: '0',
+      cpm: '50.852649',
+      conversionRateRanking: 'UNKNOWN',
+      costPerConversion: '20.476667',
+      dateStart: clock.today(-10),
+      cpc: '1.307021',
+      timeUnit: 'DAY',
+      spend: '61.43',
+      phone_calls: '2',
+      phone_impressions: '318',
+      phone_through_rate: '0.006289',
+      searchImpressionShare: '0.4321',
+      searchBudgetLostImpressionShare: '0.1837',
+      searchRankLostImpressionShare: '0.3842',
+      primary_status: 'LIMITED',
+      primary_status_reasons: ['BUDGET_CONSTRAINED'],
+      all_conversions: '4',
+      all_conversions_value: '412.5',
+      display_spend: '0',
+      display_cpc: '0',
+      display_costPerConversion: '0',
     });
     expect(response.body.results.stats.map((item: { dateStart: string }) => item.dateStart)).toEqual([clock.today(-10), clock.today(-9), clock.today(-8)]);
   });
 
   it('sends the daily and the content-network query, and joins display figures by day', async () => {
     const { userId, customerId } = await searchUser();
-    const response = await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567891', startDate: clock.today(-10), endDate: clock.today(-1) }, { apiKey });
+    const response = await call(
+      '/searchads/get_search_ads_result',
+      { userId, campaignId: '21234567891', startDate: clock.today(-10), endDate: clock.today(-1) },
+      { apiKey },
+    );
     expect(response.status).toBe(200);
     const queries = (await upstreamRequests('searchads'))
       .filter((request) => request.path === `/v26/customers/${customerId}/googleAds:searchStream`)
@@ -374,12 +480,19 @@ describe('get_search_ads_result', () => {
 
   it('shares one token refresh between many concurrent calls', async () => {
     const { userId, refreshToken } = await searchUser();
-    const responses = await Promise.all(Array.from({ length: 12 }, () => call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890' }, { apiKey })));
+    const responses = await Promise.all(
+      Array.from({ length: 12 }, () => call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890' }, { apiKey })),
+    );
     for (const response of responses) expect(response.status).toBe(200);
     const tokenCalls = (await upstreamRequestsWith('searchads', encodeURIComponent(refreshToken))).filter((request) => request.path === '/token');
     expect(tokenCalls).toHaveLength(1);
     expect(new URLSearchParams(tokenCalls[0]?.body)).toEqual(
-      new URLSearchParams({ grant_type: 'refresh_token', client_id: 'sandbox-client-id.apps.example', client_secret: 'sandbox-client-secret', refresh_token: refreshToken }),
+      new URLSearchParams({
+        grant_type: 'refresh_token',
+        client_id: 'sandbox-client-id.apps.example',
+        client_secret: 'sandbox-client-secret',
+        refresh_token: refreshToken,
+      }),
     );
   });
 

@@ -138,10 +138,20 @@ describe('create_social_csv_audience', () => {
 
   it('accepts a headerless column of e-mails, CRLF, semicolons, quotes and a BOM', async () => {
     const { userId, token } = await newSocialUser(apiKey);
-    const headerless = await upload(PATH, { userId, audienceName: 'Headerless' }, { field: 'csvFile', content: 'mary@example.com\r\njohn.doe@example.com\r\n' }, { apiKey });
+    const headerless = await upload(
+      PATH,
+      { userId, audienceName: 'Headerless' },
+      { field: 'csvFile', content: 'mary@example.com\r\njohn.doe@example.com\r\n' },
+      { apiKey },
+    );
     expect(headerless.status).toBe(200);
     expect(headerless.body.results.num_received).toBe(2);
-    const semicolons = await upload(PATH, { userId, audienceName: 'Semicolons' }, { field: 'csvFile', content: '\uFEFFEMAIL;First_Name\r\n"mary@example.com";"Mary-Ann"\r\n' }, { apiKey });
+    const semicolons = await upload(
+      PATH,
+      { userId, audienceName: 'Semicolons' },
+      { field: 'csvFile', content: '\uFEFFEMAIL;First_Name\r\n"mary@example.com";"Mary-Ann"\r\n' },
+      { apiKey },
+    );
     expect(semicolons.status).toBe(200);
     const batches = bodies((await upstreamRequestsWith('social', token)).filter((request) => request.path.endsWith('/users')));
     expect(batches[0].payload.schema).toEqual(['EMAIL']);
@@ -166,16 +176,31 @@ describe('create_social_csv_audience', () => {
     const { userId, token } = await newSocialUser(apiKey);
     const headers = { 'idempotency-key': randomUUID() };
     const csv = contactsCsv(25_000);
-    await injectFault('social', { requestIncludes: '"batch_seq":2', status: 500, body: { error: { message: 'An unexpected error has occurred.', code: 2, is_transient: true } }, times: 3 });
+    await injectFault('social', {
+      requestIncludes: '"batch_seq":2',
+      status: 500,
+      body: { error: { message: 'An unexpected error has occurred.', code: 2, is_transient: true } },
+      times: 3,
+    });
     const failed = await upload(PATH, { userId, audienceName: 'Resumable' }, { field: 'csvFile', content: csv }, { apiKey, headers });
     expect(failed.status).toBe(502);
-    expect(failed.body.results).toMatchObject({ code: 'PLATFORM_UNAVAILABLE', rows_landed: 10_000, rows_total: 25_000, session_id: expect.stringMatching(/^\d+$/), audienceId: expect.any(String) });
+    expect(failed.body.results).toMatchObject({
+      code: 'PLATFORM_UNAVAILABLE',
+      rows_landed: 10_000,
+      rows_total: 25_000,
+      session_id: expect.stringMatching(/^\d+$/),
+      audienceId: expect.any(String),
+    });
     expect(failed.body.results.error).toContain('10000 of 25000 rows had landed');
     expect(await stagedObjects()).toEqual([]); // contacts are not kept after a failure: the retry sends the file again
 
     const resumed = await upload(PATH, { userId, audienceName: 'Resumable' }, { field: 'csvFile', content: csv }, { apiKey, headers });
     expect(resumed.status).toBe(200);
-    expect(resumed.body.results).toMatchObject({ audienceId: failed.body.results.audienceId, session_id: failed.body.results.session_id, num_received: 25_000 });
+    expect(resumed.body.results).toMatchObject({
+      audienceId: failed.body.results.audienceId,
+      session_id: failed.body.results.session_id,
+      num_received: 25_000,
+    });
 
     const requests = await upstreamRequestsWith('social', token);
     expect(requests.filter((request) => request.path.endsWith('/customaudiences'))).toHaveLength(1);
@@ -191,7 +216,14 @@ describe('create_social_csv_audience', () => {
       requestIncludes: token,
       pathIncludes: '/users',
       status: 400,
-      body: { error: { message: 'Audience Upload Blocked', code: 100, error_subcode: 1713230, error_user_msg: 'Your audience upload was blocked because this audience was flagged.' } },
+      body: {
+        error: {
+          message: 'Audience Upload Blocked',
+          code: 100,
+          error_subcode: 1713230,
+          error_user_msg: 'Your audience upload was blocked because this audience was flagged.',
+        },
+      },
     });
     const response = await upload(PATH, { userId, audienceName: 'Blocked' }, { field: 'csvFile', content: sample }, { apiKey });
     expect(response.status).toBe(200);
@@ -208,7 +240,11 @@ describe('create_social_csv_audience: bad uploads → 400 with a sentence, nothi
     ['no known header', 'name,mail\nMary,mary@example.com\n', /no known column/],
     ['an unknown extra column', 'email,emial\nmary@example.com,x\n', /unknown column\(s\): emial/],
     ['an unterminated quote', 'email,phone\nmary@example.com,"+1 555\njohn@example.com,+1 555 1234\n', /quoted field that is never closed/],
-    ['a quote inside an unquoted field', 'email,phone\nmary@example.com,+1 555 1234\njo"hn@example.com,+1 555 1234\n', /quote inside an unquoted field at line 3/],
+    [
+      'a quote inside an unquoted field',
+      'email,phone\nmary@example.com,+1 555 1234\njo"hn@example.com,+1 555 1234\n',
+      /quote inside an unquoted field at line 3/,
+    ],
     ['a stray character after a closing quote', 'email,phone\n"mary@example.com"x,+1 555 1234\n', /stray character after a closing quote at line 2/],
     ['a 2 MB line', `email\n${'a'.repeat(2 * 1024 * 1024)}@example.com\n`, /longer than 64 KB/],
     ['rows of the wrong width', 'email,phone\nmary@example.com\n', /number of fields differs/],
@@ -235,7 +271,11 @@ describe('create_social_csv_audience: bad uploads → 400 with a sentence, nothi
 
   it('the file sent as a text field, and hostile part names', async () => {
     const { userId } = await newSocialUser(apiKey);
-    const response = await upload(PATH, { userId, audienceName: 'Text', csvFile: 'email\nmary@example.com', __proto__: 'x', constructor: 'y' } as Record<string, string>, undefined);
+    const response = await upload(
+      PATH,
+      { userId, audienceName: 'Text', csvFile: 'email\nmary@example.com', __proto__: 'x', constructor: 'y' } as Record<string, string>,
+      undefined,
+    );
     expect(response.status).toBe(400);
     expect(response.body.results.details[0].path).toBe('csvFile');
   });

@@ -22,7 +22,12 @@ describe('get_ad_account_media', () => {
     expect(response.status).toBe(200);
     const { media, paging } = response.body.results;
     expect(media).toHaveLength(25);
-    expect(media[0]).toEqual({ id: expect.stringMatching(new RegExp(`^${ACCOUNT}:[0-9a-f]{32}$`)), url: expect.stringMatching(/^https:/), width: 1200, height: 628 });
+    expect(media[0]).toEqual({
+      id: expect.stringMatching(new RegExp(`^${ACCOUNT}:[0-9a-f]{32}$`)),
+      url: expect.stringMatching(/^https:/),
+      width: 1200,
+      height: 628,
+    });
     for (const item of media) expect(Object.keys(item).sort()).toEqual(['height', 'id', 'url', 'width']);
     expect(paging).toEqual({ next: expect.stringMatching(/^after:/) });
 
@@ -45,7 +50,13 @@ describe('get_ad_account_media', () => {
     expect(first.format.length).toBeGreaterThanOrEqual(3);
     expect(first.format.map((format: { filter: string }) => format.filter)).toContain('native');
     for (const format of first.format) {
-      expect(format).toEqual({ embed_html: expect.stringContaining('<iframe'), filter: expect.any(String), width: expect.any(Number), height: expect.any(Number), picture: expect.stringMatching(/^https:/) });
+      expect(format).toEqual({
+        embed_html: expect.stringContaining('<iframe'),
+        filter: expect.any(String),
+        width: expect.any(Number),
+        height: expect.any(Number),
+        picture: expect.stringMatching(/^https:/),
+      });
     }
     const [upstream] = await upstreamRequestsWith('social', token);
     expect(upstream?.path).toBe(`/v26.0/act_${ACCOUNT}/advideos`);
@@ -85,7 +96,11 @@ describe('get_ad_account_media', () => {
 
   it('refuses a pagination value it did not issue, without calling upstream', async () => {
     const { userId, token } = await newSocialUser(apiKey);
-    const response = await call('/social/get_ad_account_media', { userId, type: 'IMAGE', pagination: 'https://graph.facebook.com/v26.0/act_1/adimages?after=x' }, { apiKey });
+    const response = await call(
+      '/social/get_ad_account_media',
+      { userId, type: 'IMAGE', pagination: 'https://graph.facebook.com/v26.0/act_1/adimages?after=x' },
+      { apiKey },
+    );
     expect(response.status).toBe(400);
     expect(response.body.results.details).toEqual([{ path: 'pagination', message: 'unrecognised pagination value' }]);
     expect(await upstreamRequestsWith('social', token)).toEqual([]);
@@ -254,7 +269,14 @@ describe('platform errors map onto the error table', () => {
     await injectFault('social', {
       requestIncludes: token,
       status: 400,
-      body: { error: { message: '(#100) Tried accessing nonexisting field (media_urls) on node type (ShadowIGMedia)', type: 'OAuthException', code: 100, fbtrace_id: 'AxT' } },
+      body: {
+        error: {
+          message: '(#100) Tried accessing nonexisting field (media_urls) on node type (ShadowIGMedia)',
+          type: 'OAuthException',
+          code: 100,
+          fbtrace_id: 'AxT',
+        },
+      },
     });
     const response = await imagesOf(userId);
     expect(response.status).toBe(200);
@@ -274,10 +296,23 @@ describe('platform errors map onto the error table', () => {
     await injectFault('social', {
       requestIncludes: token,
       status: 400,
-      body: { error: { message: '(#200) Permissions error', code: 200, error_subcode: 1870090, error_user_title: 'Terms', error_user_msg: 'You need to accept the Custom Audience terms.' } },
+      body: {
+        error: {
+          message: '(#200) Permissions error',
+          code: 200,
+          error_subcode: 1870090,
+          error_user_title: 'Terms',
+          error_user_msg: 'You need to accept the Custom Audience terms.',
+        },
+      },
     });
     const response = await imagesOf(userId);
-    expect(response.body.results).toMatchObject({ code: 'PLATFORM_REJECTED', error: 'You need to accept the Custom Audience terms.', platformCode: 200, platformSubcode: 1870090 });
+    expect(response.body.results).toMatchObject({
+      code: 'PLATFORM_REJECTED',
+      error: 'You need to accept the Custom Audience terms.',
+      platformCode: 200,
+      platformSubcode: 1870090,
+    });
   });
 
   it('a throttle followed by success is retried and succeeds', async () => {
@@ -300,7 +335,13 @@ describe('platform errors map onto the error table', () => {
     ['80004 (ads management)', { message: '(#80004) There have been too many calls to this ad-account.', code: 80004, error_subcode: 2446079 }],
   ])('throttling %s that persists → 429 PLATFORM_RATE_LIMITED with Retry-After, after bounded retries', async (_label, error) => {
     const { userId, token } = await newSocialUser(apiKey);
-    await injectFault('social', { requestIncludes: token, status: 400, body: { error }, times: 5, headers: { 'x-ad-account-usage': '{"acc_id_util_pct":100,"reset_time_duration":120}' } });
+    await injectFault('social', {
+      requestIncludes: token,
+      status: 400,
+      body: { error },
+      times: 5,
+      headers: { 'x-ad-account-usage': '{"acc_id_util_pct":100,"reset_time_duration":120}' },
+    });
     const response = await imagesOf(userId);
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('120');
@@ -314,7 +355,11 @@ describe('platform errors map onto the error table', () => {
       requestIncludes: token,
       status: 400,
       body: { error: { message: '(#80004) There have been too many calls to this ad-account.', code: 80004, error_subcode: 2446079 } },
-      headers: { 'x-business-use-case-usage': JSON.stringify({ [ACCOUNT]: [{ type: 'ads_management', call_count: 100, total_cputime: 20, total_time: 20, estimated_time_to_regain_access: 19 }] }) },
+      headers: {
+        'x-business-use-case-usage': JSON.stringify({
+          [ACCOUNT]: [{ type: 'ads_management', call_count: 100, total_cputime: 20, total_time: 20, estimated_time_to_regain_access: 19 }],
+        }),
+      },
     });
     const response = await imagesOf(userId);
     expect(response.status).toBe(429);
@@ -325,7 +370,12 @@ describe('platform errors map onto the error table', () => {
 
   it('a platform 5xx that persists → 502 PLATFORM_UNAVAILABLE after bounded retries', async () => {
     const { userId, token } = await newSocialUser(apiKey);
-    await injectFault('social', { requestIncludes: token, status: 500, body: { error: { message: 'An unknown error occurred', code: 1, is_transient: true } }, times: 3 });
+    await injectFault('social', {
+      requestIncludes: token,
+      status: 500,
+      body: { error: { message: 'An unknown error occurred', code: 1, is_transient: true } },
+      times: 3,
+    });
     const response = await imagesOf(userId);
     expect(response.status).toBe(502);
     expect(response.body.results.code).toBe('PLATFORM_UNAVAILABLE');
@@ -351,7 +401,11 @@ describe('platform errors map onto the error table', () => {
 
   it('a deprecated version → PLATFORM_REJECTED naming the version', async () => {
     const { userId, token } = await newSocialUser(apiKey);
-    await injectFault('social', { requestIncludes: token, status: 400, body: { error: { message: '(#2635) You are calling a deprecated version of the Ads API.', code: 2635 } } });
+    await injectFault('social', {
+      requestIncludes: token,
+      status: 400,
+      body: { error: { message: '(#2635) You are calling a deprecated version of the Ads API.', code: 2635 } },
+    });
     const response = await imagesOf(userId);
     expect(response.body.results).toMatchObject({ code: 'PLATFORM_REJECTED', error: expect.stringContaining('v26.0') });
   });

@@ -30,13 +30,18 @@ function upload(url: string): Promise<Response> {
   form.append('userId', 'demo-user');
   form.append('audienceName', 'Crash test');
   form.append('csvFile', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
-  return fetch(`${url}/social/create_social_csv_audience`, { method: 'POST', headers: { 'x-api-key': apiKey, 'idempotency-key': 'crash-upload-1' }, body: form });
+  return fetch(`${url}/social/create_social_csv_audience`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'idempotency-key': 'crash-upload-1' },
+    body: form,
+  });
 }
 
 const sandboxUrl = (output: string) => output.match(/social\s+(http:\/\/\S+)/)?.[1] as string;
 
 /** What the sandbox platform holds: its journal in the data folder, read as the sandbox reads it. */
-const storedAudiences = (): StoredAudience[] => [...loadAudiences(audiencesFile).values()].map((audience) => ({ ...audience, digest: countedDigest(audience) })) as unknown as StoredAudience[];
+const storedAudiences = (): StoredAudience[] =>
+  [...loadAudiences(audiencesFile).values()].map((audience) => ({ ...audience, digest: countedDigest(audience) })) as unknown as StoredAudience[];
 
 interface StoredAudience {
   name: string;
@@ -51,7 +56,11 @@ describe('an upload survives a kill -9 of the service', () => {
     const sandbox = sandboxUrl(stack.output());
     // the platform stores each batch and then takes a while to answer: the kill lands after it
     // stored batch 2 and before the service heard so, the worst moment for counting
-    await fetch(`${sandbox}/__sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ pathIncludes: '/users', answerDelayMs: 1_000, times: 10 }) });
+    await fetch(`${sandbox}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pathIncludes: '/users', answerDelayMs: 1_000, times: 10 }),
+    });
     const first = upload(stack.url).then(
       (response) => response.status,
       () => 'connection lost',
@@ -64,7 +73,11 @@ describe('an upload survives a kill -9 of the service', () => {
     stack = await startChildStack(dataDir, apiKey, env);
     // the killed run's lease on the upload runs out, on the stack's clock, before the client retries
     // (a retry within it is a 409 that says to retry in a few seconds)
-    await fetch(`${sandboxUrl(stack.output())}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: Number(env.UPLOAD_LEASE_MS) + 1 }) });
+    await fetch(`${sandboxUrl(stack.output())}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: Number(env.UPLOAD_LEASE_MS) + 1 }),
+    });
     const retried = await upload(stack.url);
     const body = (await retried.json()) as { results: Record<string, unknown> };
     expect(retried.status, JSON.stringify(body)).toBe(200);
@@ -84,7 +97,11 @@ describe('an upload survives a kill -9 of the service', () => {
     // the platform counted 60,000; the answer above said 50,000
     // the staged contacts are gone once the upload is done
     const staged = join(dataDir, 's3');
-    const files = existsSync(staged) ? readdirSync(staged, { recursive: true }).map(String).filter((name) => name.includes('contacts') || name.endsWith('._S3rver_object')) : [];
+    const files = existsSync(staged)
+      ? readdirSync(staged, { recursive: true })
+          .map(String)
+          .filter((name) => name.includes('contacts') || name.endsWith('._S3rver_object'))
+      : [];
     expect(files).toEqual([]);
   }, 120_000);
 });

@@ -42,9 +42,7 @@ describe('create_user and get_profile', () => {
     const conns = connections();
     await call('/users/create_user', { userId: 'sealed', connections: conns }, { apiKey });
     const tenantId = await findTenantIdByKeyHash(hashApiKey(apiKey));
-    const item = await documentStore().send(
-      new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `TENANT#${tenantId}#USER#sealed`, sk: 'USER' } }),
-    );
+    const item = await documentStore().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `TENANT#${tenantId}#USER#sealed`, sk: 'USER' } }));
     const stored = JSON.stringify(item.Item);
     expect(stored).toContain('"adAccountId":"1234567"');
     expect(stored).not.toContain(conns.social.accessToken);

@@ -23,7 +23,11 @@ afterAll(async () => {
 });
 
 const post = async (url: string, path: string, apiKey: string, body: unknown) => {
-  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, text: await response.text() };
 };
 

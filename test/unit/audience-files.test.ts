@@ -11,13 +11,20 @@ import { forEachContactRow, type ContactFileResume } from '../../shared/audience
 import { readCsv, type CsvRecord } from '../../shared/audiences/csv-reader.ts';
 import { checkProfessionalList, professionalListCsv } from '../../shared/audiences/professional-list.ts';
 
-const bytes = (text: string) => (async function* () {
-  yield Buffer.from(text);
-})();
+const bytes = (text: string) =>
+  (async function* () {
+    yield Buffer.from(text);
+  })();
 
 describe('the local S3 front checks presigned PUTs as S3 does', () => {
   const credentials = { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' };
-  const client = new S3Client({ region: 'us-east-1', endpoint: 'http://127.0.0.1:9000', forcePathStyle: true, credentials, requestChecksumCalculation: 'WHEN_REQUIRED' });
+  const client = new S3Client({
+    region: 'us-east-1',
+    endpoint: 'http://127.0.0.1:9000',
+    forcePathStyle: true,
+    credentials,
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+  });
   const signedAt = Math.floor(Date.now() / 1000) * 1000; // any whole second: the check is given its own now
   const presigned = async (key: string) =>
     new URL(
@@ -57,9 +64,10 @@ describe('the local S3 front checks presigned PUTs as S3 does', () => {
 });
 
 /** The file's bytes in pieces of 1 to 3 bytes: multi-byte characters and line breaks split across chunks. */
-const inPieces = (file: Buffer) => (async function* () {
-  for (let at = 0, size = 1; at < file.length; at += size, size = (size % 3) + 1) yield file.subarray(at, at + size);
-})();
+const inPieces = (file: Buffer) =>
+  (async function* () {
+    for (let at = 0, size = 1; at < file.length; at += size, size = (size % 3) + 1) yield file.subarray(at, at + size);
+  })();
 
 async function recordsOf(stream: AsyncIterable<Uint8Array>, start?: Parameters<typeof readCsv>[1]): Promise<{ delimiter: string; records: CsvRecord[] }> {
   const records: CsvRecord[] = [];
@@ -74,13 +82,17 @@ async function recordsOf(stream: AsyncIterable<Uint8Array>, start?: Parameters<t
 describe('resuming a contact file', () => {
   it('counts the rows a resume skips without hashing or visiting them', async () => {
     const visited: number[] = [];
-    const result = await forEachContactRow(bytes('email\na@example.com\nb@example.com\nc@example.com\n'), (_, line) => void visited.push(line), { skipRows: 2 });
+    const result = await forEachContactRow(bytes('email\na@example.com\nb@example.com\nc@example.com\n'), (_, line) => void visited.push(line), {
+      skipRows: 2,
+    });
     expect(result.dataRows).toBe(3);
     expect(visited).toEqual([4]);
   });
 
   // a BOM, CRLF, a quoted field holding the delimiter and a line break, an empty line, 2-, 3- and 4-byte characters
-  const file = Buffer.from('\uFEFFemail;first_name;city\r\nzoë@example.com;"Zoë; the\r\nsecond";Zürich\r\n\r\nami@example.com;愛;東京\r\nrex@example.com;Rex 🦖;Oslo\r\n');
+  const file = Buffer.from(
+    '\uFEFFemail;first_name;city\r\nzoë@example.com;"Zoë; the\r\nsecond";Zürich\r\n\r\nami@example.com;愛;東京\r\nrex@example.com;Rex 🦖;Oslo\r\n',
+  );
 
   it('gives each record the byte offset just past its line break, as the file holds it', async () => {
     const { delimiter, records } = await recordsOf(inPieces(file));
@@ -139,15 +151,28 @@ describe('a professional list streamed for upload', () => {
     for await (const chunk of professionalListCsv('USER_LIST_UPLOAD', bytes(csv))) streamed += Buffer.from(chunk).toString();
     expect(Buffer.byteLength(streamed)).toBe(checked.csvBytes);
     expect(streamed.split('\n').filter(Boolean)).toHaveLength(3); // header, the one e-mail (its repeat dropped), the named person
-    expect(checked).toMatchObject({ rows: 2, warnings: [expect.stringContaining('1 row(s) were left out: line 4: email is not an e-mail address'), expect.stringContaining('needs at least 300')] });
+    expect(checked).toMatchObject({
+      rows: 2,
+      warnings: [expect.stringContaining('1 row(s) were left out: line 4: email is not an e-mail address'), expect.stringContaining('needs at least 300')],
+    });
   });
 });
 
 describe('the social sandbox’s audience journal', () => {
   it('reads the lines written whole and leaves a line still being written (or torn by a kill) for later', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'audiences.json');
-    const line = (changes: unknown[], batches: unknown[] = []) => JSON.stringify({ id: '1', accountId: '9', name: 'Ünïcode list', subtype: 'CUSTOM', sessions: [], batches, changes });
-    writeFileSync(file, `${line([['a', 'x'], ['a', 'y']], [{ edge: 'users', method: 'POST', session: { batch_seq: 1 }, rows: 2 }])}\n${line([['d', 'x']])}\n${line([['a', 'z']]).slice(0, 40)}`);
+    const line = (changes: unknown[], batches: unknown[] = []) =>
+      JSON.stringify({ id: '1', accountId: '9', name: 'Ünïcode list', subtype: 'CUSTOM', sessions: [], batches, changes });
+    writeFileSync(
+      file,
+      `${line(
+        [
+          ['a', 'x'],
+          ['a', 'y'],
+        ],
+        [{ edge: 'users', method: 'POST', session: { batch_seq: 1 }, rows: 2 }],
+      )}\n${line([['d', 'x']])}\n${line([['a', 'z']]).slice(0, 40)}`,
+    );
     const audience = loadAudiences(file).get('1');
     expect(audience?.memberCount).toBe(1); // a journal of member changes (written before counts) is read as counts
     expect(audience?.batches).toHaveLength(1);
@@ -169,9 +194,13 @@ describe('the social sandbox’s audience state is bounded', () => {
     };
     try {
       const { id } = (await post(`act_${DEMO_CONNECTIONS.social.adAccountId}/customaudiences`, { name: 'Bounded', subtype: 'CUSTOM' })) as { id: string };
-      const rows = (batch: number) => Array.from({ length: 10_000 }, (_, index) => [createHash('sha256').update(`b${batch}.${index}@example.com`).digest('hex')]);
+      const rows = (batch: number) =>
+        Array.from({ length: 10_000 }, (_, index) => [createHash('sha256').update(`b${batch}.${index}@example.com`).digest('hex')]);
       const send = (batch: number, last = false) =>
-        post(`${id}/users`, { payload: JSON.stringify({ schema: ['EMAIL'], data: rows(batch) }), session: JSON.stringify({ session_id: 7, batch_seq: batch, last_batch_flag: last }) });
+        post(`${id}/users`, {
+          payload: JSON.stringify({ schema: ['EMAIL'], data: rows(batch) }),
+          session: JSON.stringify({ session_id: 7, batch_seq: batch, last_batch_flag: last }),
+        });
       await send(1);
       await send(2);
       await send(2); // the same batch again, as a worker that lost the answer sends it
@@ -179,7 +208,12 @@ describe('the social sandbox’s audience state is bounded', () => {
       const audience = loadAudiences(file).get(id);
       expect(audience?.memberCount).toBe(30_000);
       expect(audience?.recentMembers).toHaveLength(10);
-      expect(audience?.batches.map((batch) => [batch.session.batch_seq, batch.repeated ?? false])).toEqual([[1, false], [2, false], [2, true], [3, false]]);
+      expect(audience?.batches.map((batch) => [batch.session.batch_seq, batch.repeated ?? false])).toEqual([
+        [1, false],
+        [2, false],
+        [2, true],
+        [3, false],
+      ]);
       const every = [1, 2, 3].flatMap((batch) => rows(batch).map((row) => JSON.stringify(row)));
       expect(countedDigest(audience as NonNullable<typeof audience>)).toBe(memberDigest(every));
       // four batches of 10,000 rows: a few kilobytes, where the rows themselves are 2.7 MB

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useClock, type Clock } from '../../shared/clock.ts';
-import { addSecretConfiguration, config } from '../../shared/config.ts';
+import { useClock, type Clock } from '../../shared/core/clock.ts';
+import { addSecretConfiguration, config } from '../../shared/core/config.ts';
 import { AudienceRows, sendAudienceBatch } from '../../shared/platforms/social/custom-audiences.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
@@ -89,7 +89,10 @@ describe('an audience batch on the wire', () => {
   });
 
   it('is sent whole again by a retried attempt', async () => {
-    upstream.answers.push({ status: 500, body: { error: { message: 'An unexpected error has occurred.', type: 'OAuthException', code: 2, is_transient: true } } });
+    upstream.answers.push({
+      status: 500,
+      body: { error: { message: 'An unexpected error has occurred.', type: 'OAuthException', code: 2, is_transient: true } },
+    });
     await sendAudienceBatch(session, 'append', '23850000000000001', upload, ['EMAIL', 'PHONE'], rowsOf(values));
     expect(upstream.received).toHaveLength(2);
     expect(upstream.received[1]?.body).toBe(upstream.received[0]?.body);

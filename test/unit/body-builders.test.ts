@@ -37,10 +37,25 @@ describe('toLeadgenFormBody (contract social.md §6)', () => {
       ...form,
       form_type: 'MORE_VOLUME',
       intro: undefined,
-      thankYouPage: { title: 'Thanks!', body: 'Call us.', button_text: 'Call', button_type: 'CALL_BUSINESS', country_code: 'US', business_phone_number: '+1 650 253 0000', website_url: 'https://www.example.com' },
+      thankYouPage: {
+        title: 'Thanks!',
+        body: 'Call us.',
+        button_text: 'Call',
+        button_type: 'CALL_BUSINESS',
+        country_code: 'US',
+        business_phone_number: '+1 650 253 0000',
+        website_url: 'https://www.example.com',
+      },
     } as typeof form);
     expect(body.is_optimized_for_quality).toBe(false);
     expect(body).not.toHaveProperty('context_card');
-    expect(body.thank_you_page).toEqual({ title: 'Thanks!', body: 'Call us.', button_text: 'Call', button_type: 'CALL_BUSINESS', country_code: 'US', business_phone_number: '+1 650 253 0000' });
+    expect(body.thank_you_page).toEqual({
+      title: 'Thanks!',
+      body: 'Call us.',
+      button_text: 'Call',
+      button_type: 'CALL_BUSINESS',
+      country_code: 'US',
+      business_phone_number: '+1 650 253 0000',
+    });
   });
 });

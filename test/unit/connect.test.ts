@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { returnUrl } from '../../functions/use-cases/connect-outcome.ts';
-import { consentQuery } from '../../shared/connect/flow.ts';
+import { consentQuery } from '../../shared/platforms/connect-flow.ts';
 import { codeChallengeOf, hashOf, newCodeVerifier, randomValue } from '../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../shared/connect/pages.ts';
-import { PlatformAuthExpired, PlatformUnavailable } from '../../shared/errors.ts';
+import { PlatformAuthExpired, PlatformUnavailable } from '../../shared/core/errors.ts';
 import { classifyCodeExchange, tokenEndpoint } from '../../shared/platforms/oauth-token-client.ts';
 import { subjectOfIdToken } from '../../shared/platforms/searchads/connect.ts';
 import { classifySocialTokenResponse } from '../../shared/platforms/social/connect.ts';
@@ -45,11 +45,13 @@ describe('the redirect back to the tenant', () => {
 
 describe('consent URLs', () => {
   it('percent-encode spaces as %20, never +', () => {
-    expect(consentQuery({ scope: 'r_ads rw_ads', redirect_uri: 'https://x.example/a?b=c' })).toBe('scope=r_ads%20rw_ads&redirect_uri=https%3A%2F%2Fx.example%2Fa%3Fb%3Dc');
+    expect(consentQuery({ scope: 'r_ads rw_ads', redirect_uri: 'https://x.example/a?b=c' })).toBe(
+      'scope=r_ads%20rw_ads&redirect_uri=https%3A%2F%2Fx.example%2Fa%3Fb%3Dc',
+    );
   });
 });
 
-describe('the social code and long-lived exchanges (contracts/connect.md §1.3)', () => {
+describe('the social code and long-lived exchanges (docs/platforms.md "Social")', () => {
   it('reads the tokens', () => {
     expect(classifySocialTokenResponse(answer(200, fixture('connect/social-oauth-access-token.json')))).toMatchObject({ outcome: 'ok' });
     expect(classifySocialTokenResponse(answer(200, fixture('connect/social-long-lived-token.json')))).toMatchObject({ outcome: 'ok' });
@@ -64,7 +66,11 @@ describe('the social code and long-lived exchanges (contracts/connect.md §1.3)'
   });
 
   it('treats another redirect URI, an unknown app and a wrong secret as our own failure, never retried', () => {
-    for (const file of ['connect/social-error-redirect-uri-mismatch.json', 'connect/social-error-invalid-client-id.json', 'oauth/social-error-invalid-client-secret.json']) {
+    for (const file of [
+      'connect/social-error-redirect-uri-mismatch.json',
+      'connect/social-error-invalid-client-id.json',
+      'oauth/social-error-invalid-client-secret.json',
+    ]) {
       const verdict = classifySocialTokenResponse(answer(400, fixture(file)));
       expect(verdict).toMatchObject({ outcome: 'fail' });
       expect((verdict as { error: Error }).error).toBeInstanceOf(PlatformUnavailable);
@@ -72,12 +78,15 @@ describe('the social code and long-lived exchanges (contracts/connect.md §1.3)'
   });
 });
 
-describe('the OAuth code exchange (contracts/connect.md §2.3, §3.3)', () => {
+describe('the OAuth code exchange (docs/platforms.md "Search ads", "Professional")', () => {
   const endpoint = { ...tokenEndpoint('searchads'), url: 'https://oauth2.example/token' };
 
   it('reads the grant with its refresh token, scopes and id token', () => {
     const verdict = classifyCodeExchange(endpoint, answer(200, fixture('oauth/searchads-token-authorization-code.json')));
-    expect(verdict).toMatchObject({ outcome: 'ok', value: { refreshToken: expect.any(String), idToken: expect.any(String), scopes: expect.arrayContaining(['https://www.googleapis.com/auth/adwords']) } });
+    expect(verdict).toMatchObject({
+      outcome: 'ok',
+      value: { refreshToken: expect.any(String), idToken: expect.any(String), scopes: expect.arrayContaining(['https://www.googleapis.com/auth/adwords']) },
+    });
   });
 
   it('refuses a used code, a PKCE mismatch and LinkedIn’s mismatch as the person’s to redo', () => {
@@ -88,8 +97,12 @@ describe('the OAuth code exchange (contracts/connect.md §2.3, §3.3)', () => {
   });
 
   it('keeps our own mistakes (redirect URI, client) apart', () => {
-    expect((classifyCodeExchange(endpoint, answer(400, fixture('oauth/searchads-redirect-uri-mismatch.json'))) as { error: Error }).error).toBeInstanceOf(PlatformUnavailable);
-    expect((classifyCodeExchange(endpoint, answer(401, fixture('oauth/searchads-invalid-client.json'))) as { error: Error }).error).toBeInstanceOf(PlatformUnavailable);
+    expect((classifyCodeExchange(endpoint, answer(400, fixture('oauth/searchads-redirect-uri-mismatch.json'))) as { error: Error }).error).toBeInstanceOf(
+      PlatformUnavailable,
+    );
+    expect((classifyCodeExchange(endpoint, answer(401, fixture('oauth/searchads-invalid-client.json'))) as { error: Error }).error).toBeInstanceOf(
+      PlatformUnavailable,
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable, type PlatformError } from '../../shared/errors.ts';
+import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable, type PlatformError } from '../../shared/core/errors.ts';
 import { classifyCodeExchange, classifyTokenResponse, type TokenEndpoint } from '../../shared/platforms/oauth-token-client.ts';
 import { classifyRestliResponse, type RestliCallOptions } from '../../shared/platforms/professional/client.ts';
 import { classifyAdsResponse } from '../../shared/platforms/searchads/client.ts';
@@ -145,11 +145,20 @@ describe('professional-network errors (contract professional.md §5)', () => {
 });
 
 describe('token endpoint answers (RFC 6749 §5)', () => {
-  const endpoint: TokenEndpoint = { platform: 'searchads', url: 'https://oauth.invalid/token', clientId: 'id', clientSecret: 'secret', reconnectHint: 'reconnect.' };
+  const endpoint: TokenEndpoint = {
+    platform: 'searchads',
+    url: 'https://oauth.invalid/token',
+    clientId: 'id',
+    clientSecret: 'secret',
+    reconnectHint: 'reconnect.',
+  };
   const answer = (status: number, body: unknown) => classifyTokenResponse(endpoint, { status, headers: new Headers(), text: JSON.stringify(body) });
 
   it('a token is ok with its lifetime', () => {
-    expect(answer(200, fixture('searchads/oauth-token.response.json'))).toMatchObject({ outcome: 'ok', value: { accessToken: expect.any(String), expiresIn: 3599 } });
+    expect(answer(200, fixture('searchads/oauth-token.response.json'))).toMatchObject({
+      outcome: 'ok',
+      value: { accessToken: expect.any(String), expiresIn: 3599 },
+    });
     expect(answer(200, fixture('professional/oauth-token-refresh.json').response.body)).toMatchObject({ outcome: 'ok' });
   });
 
@@ -172,16 +181,32 @@ describe('token endpoint answers (RFC 6749 §5)', () => {
 });
 
 describe('authorization-code exchanges (contract connect.md §2.3, §3.3)', () => {
-  const google: TokenEndpoint = { platform: 'searchads', url: 'https://oauth.invalid/token', clientId: 'id', clientSecret: 'secret', reconnectHint: 'reconnect.' };
+  const google: TokenEndpoint = {
+    platform: 'searchads',
+    url: 'https://oauth.invalid/token',
+    clientId: 'id',
+    clientSecret: 'secret',
+    reconnectHint: 'reconnect.',
+  };
   const linkedin: TokenEndpoint = { ...google, platform: 'professional' };
-  const answer = (endpoint: TokenEndpoint, status: number, body: unknown) => classifyCodeExchange(endpoint, { status, headers: new Headers(), text: JSON.stringify(body) });
+  const answer = (endpoint: TokenEndpoint, status: number, body: unknown) =>
+    classifyCodeExchange(endpoint, { status, headers: new Headers(), text: JSON.stringify(body) });
 
   it('a grant carries its tokens, lifetime and scopes, space- or comma-separated', () => {
     expect(answer(google, 200, fixture('oauth/searchads-token-authorization-code.json'))).toMatchObject({
       outcome: 'ok',
-      value: { accessToken: expect.stringMatching(/^ya29\./), expiresIn: 3599, refreshToken: expect.stringMatching(/^1\/\//), idToken: expect.any(String), scopes: ['openid', 'https://www.googleapis.com/auth/userinfo.email', 'https://www.googleapis.com/auth/adwords'] },
+      value: {
+        accessToken: expect.stringMatching(/^ya29\./),
+        expiresIn: 3599,
+        refreshToken: expect.stringMatching(/^1\/\//),
+        idToken: expect.any(String),
+        scopes: ['openid', 'https://www.googleapis.com/auth/userinfo.email', 'https://www.googleapis.com/auth/adwords'],
+      },
     });
-    expect(answer(linkedin, 200, fixture('oauth/professional-oauth-access-token.json'))).toMatchObject({ outcome: 'ok', value: { expiresIn: 5184000, scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments'] } });
+    expect(answer(linkedin, 200, fixture('oauth/professional-oauth-access-token.json'))).toMatchObject({
+      outcome: 'ok',
+      value: { expiresIn: 5184000, scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments'] },
+    });
   });
 
   it('a used, expired or mismatched code means consenting again, and nothing is retried', () => {
@@ -197,7 +222,11 @@ describe('authorization-code exchanges (contract connect.md §2.3, §3.3)', () =
   });
 
   it('our own mistakes (unknown client, unregistered redirect URI) and the platform’s failures are 502s, never retried', () => {
-    for (const [status, body] of [[401, fixture('oauth/searchads-invalid-client.json')], [400, fixture('oauth/searchads-redirect-uri-mismatch.json')], [503, {}]] as const) {
+    for (const [status, body] of [
+      [401, fixture('oauth/searchads-invalid-client.json')],
+      [400, fixture('oauth/searchads-redirect-uri-mismatch.json')],
+      [503, {}],
+    ] as const) {
       const verdict = answer(google, status, body);
       expect(verdict.outcome).toBe('fail');
       expect(errorOf(verdict)).toBeInstanceOf(PlatformUnavailable);

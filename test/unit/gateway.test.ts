@@ -19,7 +19,11 @@ function incoming(headers: Record<string, string | string[]>, url = '/users/get_
 
 describe('local gateway: payload format 2.0 events', () => {
   it('passes JSON as text with lowercased headers', () => {
-    const event = buildEvent(incoming({ 'content-type': 'application/json', 'x-api-key': 'k', accept: ['a', 'b'] }), Buffer.from('{"a":1}'), 'POST /users/get_profile');
+    const event = buildEvent(
+      incoming({ 'content-type': 'application/json', 'x-api-key': 'k', accept: ['a', 'b'] }),
+      Buffer.from('{"a":1}'),
+      'POST /users/get_profile',
+    );
     expect(event.version).toBe('2.0');
     expect(event.isBase64Encoded).toBe(false);
     expect(event.body).toBe('{"a":1}');
@@ -59,7 +63,9 @@ describe('local gateway: payload format 2.0 events', () => {
   });
 
   it('finds the workers in their folders the same way', () => {
-    const folders = readdirSync(new URL('../../functions/workers/', import.meta.url), { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+    const folders = readdirSync(new URL('../../functions/workers/', import.meta.url), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
     expect(workers.map((worker) => worker.entry).sort()).toEqual(folders.map((name) => `functions/workers/${name}/handler.ts`).sort());
   });
 });

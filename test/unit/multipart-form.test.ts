@@ -29,14 +29,22 @@ describe('readMultipartForm', () => {
   });
 
   it.each([
-    ['a file part cut off before its closing boundary', Buffer.from(`${part('userId', 'u')}--b${CRLF}Content-Disposition: form-data; name="csvFile"; filename="a.csv"${CRLF}${CRLF}email\na@example.com\n`), /malformed/],
+    [
+      'a file part cut off before its closing boundary',
+      Buffer.from(`${part('userId', 'u')}--b${CRLF}Content-Disposition: form-data; name="csvFile"; filename="a.csv"${CRLF}${CRLF}email\na@example.com\n`),
+      /malformed/,
+    ],
     ['userId[] after userId', form(part('userId', 'u'), part('userId[]', 'v')), /"userId" must be sent once/],
     ['__proto__[] after userId', form(part('userId', 'u'), part('__proto__[]', 'v'), part('csvFile', 'x', 'a.csv')), null],
     ['a repeated field', form(part('userId', 'u'), part('userId', 'v')), /sent more than once/],
     ['two files', form(part('csvFile', 'a', 'a.csv'), part('csvFile', 'b', 'b.csv')), /more than one file/],
     ['a file in another field', form(part('userId', 'u'), part('other', 'x', 'x.csv')), /exactly one file, in the csvFile field/],
     ['the file field as text', form(part('csvFile', 'email')), /must be a file part/],
-    ['more than 30 parts, then a big one', form(...Array.from({ length: 31 }, (_, index) => part(`f${index}`, 'x')), part('userId', 'y'.repeat(100_000))), /more than 30/],
+    [
+      'more than 30 parts, then a big one',
+      form(...Array.from({ length: 31 }, (_, index) => part(`f${index}`, 'x')), part('userId', 'y'.repeat(100_000))),
+      /more than 30/,
+    ],
     ['a field over 64 KB', form(part('audienceName', 'n'.repeat(70_000))), /longer than 64 KB/],
     ['not multipart at all', Buffer.from('hello'), /malformed|parts/],
   ])('%s → a 400, at once', async (_label, body, message) => {

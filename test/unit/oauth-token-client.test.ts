@@ -2,8 +2,8 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalClock } from '../../infra/local/clock.ts';
-import { useClock } from '../../shared/clock.ts';
-import { PlatformAuthExpired, PlatformUnavailable } from '../../shared/errors.ts';
+import { useClock } from '../../shared/core/clock.ts';
+import { PlatformAuthExpired, PlatformUnavailable } from '../../shared/core/errors.ts';
 import { accessTokenFor, exchangeAuthorizationCode, refreshGrant, type TokenEndpoint } from '../../shared/platforms/oauth-token-client.ts';
 
 /** The one OAuth token client against a token endpoint on loopback that answers as each case needs. */
@@ -40,7 +40,12 @@ describe('OAuth token client', () => {
   it('sends the refresh grant with our app credentials', async () => {
     received.length = 0;
     await refreshGrant(endpoint, '1//refresh-a', budget());
-    expect(Object.fromEntries(received[0] as URLSearchParams)).toEqual({ grant_type: 'refresh_token', client_id: 'app-id', client_secret: 'app-secret', refresh_token: '1//refresh-a' });
+    expect(Object.fromEntries(received[0] as URLSearchParams)).toEqual({
+      grant_type: 'refresh_token',
+      client_id: 'app-id',
+      client_secret: 'app-secret',
+      refresh_token: '1//refresh-a',
+    });
   });
 
   it('invalid_grant is the user’s: PLATFORM_AUTH_EXPIRED', async () => {
@@ -72,7 +77,11 @@ describe('OAuth token client', () => {
 
   it('exchanges an authorization code once, with the PKCE verifier, and never sends a code twice', async () => {
     received.length = 0;
-    const grant = await exchangeAuthorizationCode(endpoint, { code: '4/code-a', redirectUri: 'https://api.example.com/auth/callback/searchads', codeVerifier: 'v'.repeat(43) }, budget());
+    const grant = await exchangeAuthorizationCode(
+      endpoint,
+      { code: '4/code-a', redirectUri: 'https://api.example.com/auth/callback/searchads', codeVerifier: 'v'.repeat(43) },
+      budget(),
+    );
     expect(grant.accessToken).toMatch(/^token-/);
     expect(Object.fromEntries(received[0] as URLSearchParams)).toEqual({
       grant_type: 'authorization_code',
@@ -84,7 +93,9 @@ describe('OAuth token client', () => {
     });
     received.length = 0;
     answers.push({ status: 503, body: {} });
-    await expect(exchangeAuthorizationCode(endpoint, { code: '4/code-b', redirectUri: 'https://api.example.com/cb' }, budget())).rejects.toBeInstanceOf(PlatformUnavailable);
+    await expect(exchangeAuthorizationCode(endpoint, { code: '4/code-b', redirectUri: 'https://api.example.com/cb' }, budget())).rejects.toBeInstanceOf(
+      PlatformUnavailable,
+    );
     expect(received).toHaveLength(1);
     expect((received[0] as URLSearchParams).has('code_verifier')).toBe(false);
   });

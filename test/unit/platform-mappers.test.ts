@@ -28,7 +28,15 @@ describe('search-ads money and statistics', () => {
     const [daily] = fixture('searchads/search-stream-campaign-daily.response.json') as Array<{ results: never[] }>;
     const stats = toStats(daily?.results ?? [], []);
     expect(stats).toHaveLength(3);
-    expect(stats[0]).toMatchObject({ campaignid: '21234567890', clicks: '47', cost: '61.43', ctr: '0.038907', cpc: '1.307021', timeUnit: 'DAY', display_spend: '0' });
+    expect(stats[0]).toMatchObject({
+      campaignid: '21234567890',
+      clicks: '47',
+      cost: '61.43',
+      ctr: '0.038907',
+      cpc: '1.307021',
+      timeUnit: 'DAY',
+      display_spend: '0',
+    });
     for (const item of stats) for (const [key, value] of Object.entries(item)) if (key !== 'primary_status_reasons') expect(typeof value, key).toBe('string');
   });
 

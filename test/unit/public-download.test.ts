@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isAllowedAddress, isPublicAddress, parseNetworks } from '../../shared/net/addresses.ts';
+import { isAllowedAddress, isPublicAddress, parseNetworks } from '../../shared/core/addresses.ts';
 import { DownloadRefused, downloadPublicUrl } from '../../shared/net/public-download.ts';
 
 /** Image URLs from clients are fetched only from the public internet, with a size cap. */
@@ -31,8 +31,16 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
 const LOOPBACK = parseNetworks(['127.0.0.0/8', '::1/128']);
-const options = (allowLoopback: boolean) => ({ maxBytes: 1_000_000, signal: AbortSignal.timeout(5_000), ...(allowLoopback ? { allowedNetworks: LOOPBACK } : {}) });
-const reason = (promise: Promise<unknown>) => promise.then(() => 'downloaded', (error: unknown) => (error instanceof DownloadRefused ? error.reason : String(error)));
+const options = (allowLoopback: boolean) => ({
+  maxBytes: 1_000_000,
+  signal: AbortSignal.timeout(5_000),
+  ...(allowLoopback ? { allowedNetworks: LOOPBACK } : {}),
+});
+const reason = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'downloaded',
+    (error: unknown) => (error instanceof DownloadRefused ? error.reason : String(error)),
+  );
 
 describe('isPublicAddress', () => {
   it.each([

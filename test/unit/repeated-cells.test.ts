@@ -9,7 +9,13 @@ import { RepeatedCells } from '../../shared/audiences/repeated-cells.ts';
 /** SHA-256 that lists what it hashed */
 const counting = () => {
   const hashed: string[] = [];
-  return { hashed, digest: (value: string) => (hashed.push(value), sha256Hex(value)) };
+  return {
+    hashed,
+    digest: (value: string) => {
+      hashed.push(value);
+      return sha256Hex(value);
+    },
+  };
 };
 
 describe('remembered cells', () => {
@@ -18,7 +24,9 @@ describe('remembered cells', () => {
     const { hashed, digest } = counting();
     const repeated = new RepeatedCells();
     for (let row = 0; row < 3; row++) {
-      expect(hashContactRow(['Mary@Example.com', 'Mary-Ann', '94025-1234'], layout, digest, repeated)).toEqual(hashContactRow(['Mary@Example.com', 'Mary-Ann', '94025-1234'], layout));
+      expect(hashContactRow(['Mary@Example.com', 'Mary-Ann', '94025-1234'], layout, digest, repeated)).toEqual(
+        hashContactRow(['Mary@Example.com', 'Mary-Ann', '94025-1234'], layout),
+      );
     }
     expect(hashed).toEqual(['mary@example.com', 'maryann', '94025', 'mary@example.com', 'mary@example.com']);
   });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { useClock, type Clock } from '../../shared/clock.ts';
-import { PlatformAuthExpired, PlatformRateLimited, PlatformTimeout, PlatformUnavailable } from '../../shared/errors.ts';
+import { useClock, type Clock } from '../../shared/core/clock.ts';
+import { PlatformAuthExpired, PlatformRateLimited, PlatformTimeout, PlatformUnavailable } from '../../shared/core/errors.ts';
 import { callPlatform, fail, ok, refreshAuth, retry, type PlatformCall, type UpstreamResponse, type Verdict } from '../../shared/platforms/upstream.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
@@ -73,7 +73,9 @@ describe('callPlatform: the one retry loop, waiting through the clock', () => {
   it('gives up with the verdict’s error when the attempts or the deadline run out', async () => {
     install(new RecordingClock(0.99));
     upstream.answers.push(...Array.from({ length: 5 }, () => ({ status: 503 })));
-    await expect(callPlatform(deadlineIn(60_000), call({ policy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10 } }))).rejects.toBeInstanceOf(PlatformUnavailable);
+    await expect(callPlatform(deadlineIn(60_000), call({ policy: { maxAttempts: 3, baseDelayMs: 10, maxDelayMs: 10 } }))).rejects.toBeInstanceOf(
+      PlatformUnavailable,
+    );
     expect(fake.waits).toHaveLength(2);
     expect(upstream.received).toHaveLength(3);
 
@@ -102,10 +104,12 @@ describe('callPlatform: the one retry loop, waiting through the clock', () => {
     upstream.answers.push({ status: 401 }, { status: 401 });
     await expect(callPlatform(deadlineIn(60_000), withToken)).rejects.toBeInstanceOf(PlatformAuthExpired);
     expect(refreshes).toBe(2);
-    await expect((async () => {
-      upstream.answers.push({ status: 401 });
-      return callPlatform(deadlineIn(60_000), call());
-    })()).rejects.toBeInstanceOf(PlatformAuthExpired); // nothing to refresh with
+    await expect(
+      (async () => {
+        upstream.answers.push({ status: 401 });
+        return callPlatform(deadlineIn(60_000), call());
+      })(),
+    ).rejects.toBeInstanceOf(PlatformAuthExpired); // nothing to refresh with
   });
 
   it('a lost answer is retried only when the call is safe to repeat; a spent deadline sends nothing', async () => {

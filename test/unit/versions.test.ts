@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { versionInUrl } from '../../shared/platforms/versions.ts';
+import { versionInUrl } from '../../shared/core/versions.ts';
 
 describe('the API version a base URL carries', () => {
   it.each([

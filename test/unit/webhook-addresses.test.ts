@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidRequest } from '../../shared/errors.ts';
+import { InvalidRequest } from '../../shared/core/errors.ts';
 import { checkWebhookUrl } from '../../shared/webhooks/receiver-address.ts';
 import { postWebhook } from '../../shared/webhooks/post.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';

@@ -1,5 +1,5 @@
-import { handlerBeside, type WorkerDeclaration } from '../../../shared/function-declaration.ts';
-import { webhookQueue } from '../../../shared/queues.ts';
+import { handlerBeside, type WorkerDeclaration } from '../../../shared/core/function-declaration.ts';
+import { webhookQueue } from '../../../shared/core/queues.ts';
 
 export const declaration: WorkerDeclaration = {
   operation: 'deliver_webhooks',

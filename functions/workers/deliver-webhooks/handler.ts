@@ -1,8 +1,9 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { loadAppCredentials } from '../../../shared/app-credentials.ts';
-import { log, withRequestLogger } from '../../../shared/http/logger.ts';
+import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
+import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { attemptDelivery } from '../../../shared/webhooks/deliver.ts';
-import { parseDeliveryMessage, redeliverAfter } from '../../../shared/webhooks/queue-messages.ts';
+import { hideMessage } from '../../../shared/queue/visibility.ts';
+import { parseDeliveryMessage } from '../../../shared/webhooks/queue.ts';
 import { declaration } from './declaration.ts';
 
 /**
@@ -15,20 +16,22 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
   await loadAppCredentials();
   const batchItemFailures: SQSBatchResponse['batchItemFailures'] = [];
   // each record alone: one slow receiver (10 s at most) does not hold up the others
-  await Promise.all(event.Records.map((record) =>
-    withRequestLogger({ requestId: record.messageId, operation: declaration.operation }, async () => {
-      const ref = parseDeliveryMessage(record.body);
-      if (!ref) return log().error('a delivery message that names no event was dropped', { messageId: record.messageId });
-      try {
-        const { retryAfterSeconds } = await attemptDelivery(ref);
-        if (retryAfterSeconds === undefined) return;
-        await redeliverAfter(record.receiptHandle, retryAfterSeconds);
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-      } catch (error) {
-        log().error('webhook delivery failed unexpectedly; the queue will hand it back', { error: (error as Error).name });
-        batchItemFailures.push({ itemIdentifier: record.messageId });
-      }
-    }),
-  ));
+  await Promise.all(
+    event.Records.map((record) =>
+      withRequestLogger({ requestId: record.messageId, operation: declaration.operation }, async () => {
+        const ref = parseDeliveryMessage(record.body);
+        if (!ref) return log().error('a delivery message that names no event was dropped', { messageId: record.messageId });
+        try {
+          const { retryAfterSeconds } = await attemptDelivery(ref);
+          if (retryAfterSeconds === undefined) return;
+          await hideMessage('WebhookDeliveries', record.receiptHandle, retryAfterSeconds);
+          batchItemFailures.push({ itemIdentifier: record.messageId });
+        } catch (error) {
+          log().error('webhook delivery failed unexpectedly; the queue will hand it back', { error: (error as Error).name });
+          batchItemFailures.push({ itemIdentifier: record.messageId });
+        }
+      }),
+    ),
+  );
   return { batchItemFailures };
 }

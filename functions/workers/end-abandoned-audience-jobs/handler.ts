@@ -1,5 +1,5 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { log, withRequestLogger } from '../../../shared/http/logger.ts';
+import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { parseJobMessage } from '../../../shared/jobs/job-queue.ts';
 import { endAbandonedJob } from '../../use-cases/run-audience-job.ts';
 import { declaration } from './declaration.ts';

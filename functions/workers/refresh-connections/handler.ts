@@ -1,6 +1,6 @@
-import { loadAppCredentials } from '../../../shared/app-credentials.ts';
-import { clock } from '../../../shared/clock.ts';
-import { log, withRequestLogger } from '../../../shared/http/logger.ts';
+import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
+import { clock } from '../../../shared/core/clock.ts';
+import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { runConnectionLifecycle, type LifecycleSummary } from '../../use-cases/connection-lifecycle.ts';
 import { declaration } from './declaration.ts';
 

@@ -1,4 +1,4 @@
-import { handlerBeside, type WorkerDeclaration } from '../../../shared/function-declaration.ts';
+import { handlerBeside, type WorkerDeclaration } from '../../../shared/core/function-declaration.ts';
 import { PENDING_PK, RELAY_FLAG } from '../../../shared/store/webhook-events.ts';
 
 export const declaration: WorkerDeclaration = {

@@ -1,9 +1,9 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import { clock } from '../../../shared/clock.ts';
-import { config } from '../../../shared/config.ts';
-import { log, withRequestLogger } from '../../../shared/http/logger.ts';
+import { clock } from '../../../shared/core/clock.ts';
+import { config } from '../../../shared/core/config.ts';
+import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { markPending } from '../../../shared/store/webhook-event-writes.ts';
 import { queueDelivery } from '../../../shared/webhooks/queue.ts';
 import { declaration } from './declaration.ts';

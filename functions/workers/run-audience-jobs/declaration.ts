@@ -1,5 +1,5 @@
-import { CSV_NODE_OPTIONS, handlerBeside, type WorkerDeclaration } from '../../../shared/function-declaration.ts';
-import { audienceJobQueue } from '../../../shared/queues.ts';
+import { CSV_NODE_OPTIONS, handlerBeside, type WorkerDeclaration } from '../../../shared/core/function-declaration.ts';
+import { audienceJobQueue } from '../../../shared/core/queues.ts';
 
 export const declaration: WorkerDeclaration = {
   operation: 'run_audience_jobs',

@@ -1,6 +1,6 @@
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { loadAppCredentials } from '../../../shared/app-credentials.ts';
-import { log, withRequestLogger } from '../../../shared/http/logger.ts';
+import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
+import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { parseJobMessage } from '../../../shared/jobs/job-queue.ts';
 import { runAudienceJob } from '../../use-cases/run-audience-job.ts';
 import { declaration } from './declaration.ts';

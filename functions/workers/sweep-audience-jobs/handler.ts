@@ -1,7 +1,7 @@
-import { clock } from '../../../shared/clock.ts';
-import { log, withRequestLogger } from '../../../shared/http/logger.ts';
+import { clock } from '../../../shared/core/clock.ts';
+import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { queueJobRun } from '../../../shared/jobs/job-queue.ts';
-import { audienceJobQueue } from '../../../shared/queues.ts';
+import { audienceJobQueue } from '../../../shared/core/queues.ts';
 import { releaseLeaseOfStoppedRun } from '../../../shared/store/audience-job-writes.ts';
 import { unfinishedJobs } from '../../../shared/store/audience-job-scan.ts';
 import { declaration } from './declaration.ts';

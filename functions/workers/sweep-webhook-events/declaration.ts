@@ -1,4 +1,4 @@
-import { handlerBeside, type WorkerDeclaration } from '../../../shared/function-declaration.ts';
+import { handlerBeside, type WorkerDeclaration } from '../../../shared/core/function-declaration.ts';
 
 export const declaration: WorkerDeclaration = {
   operation: 'sweep_webhook_events',

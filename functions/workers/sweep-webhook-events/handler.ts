@@ -1,6 +1,6 @@
-import { clock } from '../../../shared/clock.ts';
-import { config } from '../../../shared/config.ts';
-import { log, withRequestLogger } from '../../../shared/http/logger.ts';
+import { clock } from '../../../shared/core/clock.ts';
+import { config } from '../../../shared/core/config.ts';
+import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { markPending } from '../../../shared/store/webhook-event-writes.ts';
 import { overdueWebhookEvents } from '../../../shared/store/webhook-events.ts';
 import { queueDelivery } from '../../../shared/webhooks/queue.ts';

@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { clock } from '../../../shared/clock.ts';
+import { clock } from '../../../shared/core/clock.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
- * What the three sandboxes' consent screens share (contracts/connect.md §5): the seeded people a
+ * What the three sandboxes' consent screens share (docs/platforms.md "What every connect round trip shares"): the seeded people a
  * tester signs in as, a small HTML page with Allow and Deny, and one-time authorization codes bound
  * to the client, the exact redirect URI, the person, the scopes and the PKCE challenge, spent
  * atomically. Each platform adds its own parameters, refusals and redirects.
@@ -98,7 +98,8 @@ export const errorPage = (status: number, title: string, message: string) => htm
 export function consentPage(request: SandboxRequest, title: string, appName: string): SandboxResponse {
   const hidden = [...request.query].map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`).join('');
   const people = SANDBOX_PEOPLE.map(
-    (person, index) => `<li><label><input type="radio" name="person" value="${person.id}"${index === 0 ? ' checked' : ''}> ${escapeHtml(person.label)}</label></li>`,
+    (person, index) =>
+      `<li><label><input type="radio" name="person" value="${person.id}"${index === 0 ? ' checked' : ''}> ${escapeHtml(person.label)}</label></li>`,
   ).join('');
   return htmlPage(
     200,

@@ -1,10 +1,20 @@
 import { randomBytes } from 'node:crypto';
-import { clock } from '../../../shared/clock.ts';
-import { consentPage, ConsentDesk, errorPage, identitySuffix, personOf as seededPersonOf, readConsent, redirectBack, type PersonId, type Signer } from './consent.ts';
+import { clock } from '../../../shared/core/clock.ts';
+import {
+  consentPage,
+  ConsentDesk,
+  errorPage,
+  identitySuffix,
+  personOf as seededPersonOf,
+  readConsent,
+  redirectBack,
+  type PersonId,
+  type Signer,
+} from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
- * The professional sandbox's LinkedIn sign-in (contracts/connect.md §3, §5): the authorization page
+ * The professional sandbox's LinkedIn sign-in (docs/platforms.md "Professional", "What every connect round trip shares"): the authorization page
  * (redirect URIs matched without their query string; a scope the app may not ask refuses the whole
  * request), the authorization-code grant with LinkedIn's `invalid_request` wording, refresh tokens as
  * for an app with programmatic refresh, revocation, and the ad accounts a member holds a role in.
@@ -33,7 +43,12 @@ const PEOPLE: Record<PersonId, { urn: string; roles: Array<[string, string]> }> 
   ana: { urn: 'urn:li:person:AnaSandbox01', roles: [['500000001', 'ACCOUNT_MANAGER']] },
   ben: {
     urn: 'urn:li:person:BenSandbox02',
-    roles: [['500000001', 'ACCOUNT_MANAGER'], ['500000002', 'CAMPAIGN_MANAGER'], ['500000003', 'VIEWER'], ['500000004', 'ACCOUNT_MANAGER']],
+    roles: [
+      ['500000001', 'ACCOUNT_MANAGER'],
+      ['500000002', 'CAMPAIGN_MANAGER'],
+      ['500000003', 'VIEWER'],
+      ['500000004', 'ACCOUNT_MANAGER'],
+    ],
   },
   cam: { urn: 'urn:li:person:CamSandbox03', roles: [] },
 };
@@ -44,16 +59,26 @@ export interface ProfessionalConnectState {
   revokedTokens: Set<string>;
 }
 
-export const newProfessionalConnectState = (): ProfessionalConnectState => ({ desk: new ConsentDesk(30 * 60_000), tokenPeople: new Map(), revokedTokens: new Set() });
+export const newProfessionalConnectState = (): ProfessionalConnectState => ({
+  desk: new ConsentDesk(30 * 60_000),
+  tokenPeople: new Map(),
+  revokedTokens: new Set(),
+});
 
 export function authorizationPage(request: SandboxRequest, state: ProfessionalConnectState, clientId: string): SandboxResponse {
   if (request.query.get('client_id') !== clientId) return errorPage(400, 'Bummer, something went wrong.', 'Client_id doesn’t match');
   const redirectUri = request.query.get('redirect_uri') ?? '';
-  if (!state.desk.isRegistered(redirectUri, true)) return errorPage(400, 'Bummer, something went wrong.', 'The redirect_uri does not match the registered value');
+  if (!state.desk.isRegistered(redirectUri, true))
+    return errorPage(400, 'Bummer, something went wrong.', 'The redirect_uri does not match the registered value');
   const back: Record<string, string> = { state: request.query.get('state') ?? '' };
   const scopes = (request.query.get('scope') ?? '').split(/[ ,]+/).filter(Boolean);
   const refused = scopes.find((scope) => !APP_SCOPES.includes(scope));
-  if (refused) return redirectBack(redirectUri, { error: 'unauthorized_scope_error', error_description: `Scope "${refused}" is not authorized for your application`, ...back });
+  if (refused)
+    return redirectBack(redirectUri, {
+      error: 'unauthorized_scope_error',
+      error_description: `Scope "${refused}" is not authorized for your application`,
+      ...back,
+    });
   return consentPage(request, 'Sign in to LinkedIn (sandbox)', 'Ad campaign API');
 }
 
@@ -61,12 +86,18 @@ export function authorizationAnswer(request: SandboxRequest, state: Professional
   const consent = readConsent(request, state.desk, clientId, errorPage(400, 'Bummer, something went wrong.', 'The request is not valid.'), true);
   if ('status' in consent) return consent;
   const { params, person, allowed, redirectUri } = consent;
-  if (!allowed) return redirectBack(redirectUri, { error: 'user_cancelled_authorize', error_description: 'The user cancelled the authorization', state: params.state ?? '' });
+  if (!allowed)
+    return redirectBack(redirectUri, {
+      error: 'user_cancelled_authorize',
+      error_description: 'The user cancelled the authorization',
+      state: params.state ?? '',
+    });
   const code = state.desk.issue({ clientId, redirectUri, person, scopes: (params.scope ?? '').split(/[ ,]+/).filter(Boolean) }, 'AQT');
   return redirectBack(redirectUri, { code, state: params.state ?? '' });
 }
 
-const NOT_MATCHING = 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists';
+const NOT_MATCHING =
+  'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code. Or authorization code expired. Or external member binding exists';
 
 export function exchangeCode(form: Record<string, string>, state: ProfessionalConnectState, clientId: string, issued: Set<string>): SandboxResponse {
   for (const field of ['code', 'redirect_uri']) {
@@ -83,12 +114,22 @@ export function exchangeCode(form: Record<string, string>, state: ProfessionalCo
   issued.add(accessToken);
   state.tokenPeople.set(accessToken, person);
   state.tokenPeople.set(refreshToken, person);
-  return { status: 200, body: { access_token: accessToken, expires_in: ACCESS_SECONDS, refresh_token: refreshToken, refresh_token_expires_in: REFRESH_SECONDS, scope: scopes.join(',') } };
+  return {
+    status: 200,
+    body: {
+      access_token: accessToken,
+      expires_in: ACCESS_SECONDS,
+      refresh_token: refreshToken,
+      refresh_token_expires_in: REFRESH_SECONDS,
+      scope: scopes.join(','),
+    },
+  };
 }
 
 /** POST /oauth/v2/revoke: the token stops working at once. */
 export function revoke(form: Record<string, string>, state: ProfessionalConnectState, clientId: string, clientSecret: string): SandboxResponse {
-  if (form.client_id !== clientId || form.client_secret !== clientSecret) return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
+  if (form.client_id !== clientId || form.client_secret !== clientSecret)
+    return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
   if (!form.token) return { status: 400, body: { error: 'invalid_request', error_description: 'A required parameter "token" is missing' } };
   state.revokedTokens.add(form.token);
   return { status: 200, raw: '' };
@@ -102,17 +143,24 @@ const personOf = (state: ProfessionalConnectState, request: SandboxRequest) => {
 };
 
 export function adAccountUsers(request: SandboxRequest, state: ProfessionalConnectState): SandboxResponse {
-  if (request.query.get('q') !== 'authenticatedUser') return { status: 400, body: { status: 400, code: 'QUERY_PARAM_NOT_ALLOWED', message: 'Unsupported finder' } };
+  if (request.query.get('q') !== 'authenticatedUser')
+    return { status: 400, body: { status: 400, code: 'QUERY_PARAM_NOT_ALLOWED', message: 'Unsupported finder' } };
   const person = personOf(state, request);
   const time = clock.now();
-  const elements = person.roles.map(([account, role]) => ({ account: `urn:li:sponsoredAccount:${account}`, role, user: person.urn, changeAuditStamps: { created: { time }, lastModified: { time } } }));
+  const elements = person.roles.map(([account, role]) => ({
+    account: `urn:li:sponsoredAccount:${account}`,
+    role,
+    user: person.urn,
+    changeAuditStamps: { created: { time }, lastModified: { time } },
+  }));
   return { status: 200, body: { elements, paging: { start: 0, count: 10, links: [] } } };
 }
 
 /** `q=search` with the `search` criteria the discovery sends: the member's accounts that are ACTIVE or DRAFT, and not test accounts. */
 export function searchAdAccounts(request: SandboxRequest, state: ProfessionalConnectState): SandboxResponse {
   const search = request.query.get('search') ?? '';
-  if (request.query.get('q') !== 'search' || !/^\(.*\)$/.test(search)) return { status: 400, body: { status: 400, code: 'ILLEGAL_ARGUMENT', message: 'Invalid search criteria' } };
+  if (request.query.get('q') !== 'search' || !/^\(.*\)$/.test(search))
+    return { status: 400, body: { status: 400, code: 'ILLEGAL_ARGUMENT', message: 'Invalid search criteria' } };
   const statuses = /status:\(values:List\(([A-Z_,]+)\)\)/.exec(search)?.[1]?.split(',') ?? ['ACTIVE', 'DRAFT', 'CANCELED'];
   const wantsTest = /test:true/.test(search);
   const person = personOf(state, request);

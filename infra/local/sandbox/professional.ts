@@ -1,8 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { clock } from '../../../shared/clock.ts';
+import { clock } from '../../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
-import { adAccountUsers, authorizationAnswer, authorizationPage, exchangeCode, newProfessionalConnectState, revoke, searchAdAccounts, type ProfessionalConnectState } from './professional-connect.ts';
+import {
+  adAccountUsers,
+  authorizationAnswer,
+  authorizationPage,
+  exchangeCode,
+  newProfessionalConnectState,
+  revoke,
+  searchAdAccounts,
+  type ProfessionalConnectState,
+} from './professional-connect.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
@@ -15,7 +24,18 @@ const LIVE_VERSIONS = new Set(['202601', '202602', '202603', '202604', '202605',
 const SEGMENT_TYPES = new Set(['USER_LIST_UPLOAD', 'COMPANY_LIST_UPLOAD', 'USER', 'COMPANY']);
 const TEMPLATE_HEADERS: Record<string, string[]> = {
   USER_LIST_UPLOAD: ['email', 'firstname', 'lastname', 'jobtitle', 'employeecompany', 'country', 'googleaid'],
-  COMPANY_LIST_UPLOAD: ['companyname', 'companywebsite', 'companyemaildomain', 'linkedincompanypageurl', 'stocksymbol', 'industry', 'city', 'state', 'companycountry', 'zipcode'],
+  COMPANY_LIST_UPLOAD: [
+    'companyname',
+    'companywebsite',
+    'companyemaildomain',
+    'linkedincompanypageurl',
+    'stocksymbol',
+    'industry',
+    'city',
+    'state',
+    'companycountry',
+    'zipcode',
+  ],
 };
 const MAX_SEGMENTS_PER_ACCOUNT = 1000;
 const PROCESSING_MS = 3_000;
@@ -52,17 +72,21 @@ const restliError = (status: number, body: Record<string, unknown>, headers: Rec
 function checkToken(request: SandboxRequest, state: ProfessionalState): SandboxResponse | undefined {
   const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1];
   if (!token) return restliError(401, { serviceErrorCode: 401, message: 'Empty oauth2_access_token' });
-  if (token.includes('EXPIRED') && !state.issuedTokens.has(token)) return restliError(401, { serviceErrorCode: 65602, code: 'EXPIRED_ACCESS_TOKEN', message: 'The token used in the request has expired' });
-  if (token.includes('REVOKED') || state.connect.revokedTokens.has(token)) return restliError(401, { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN', message: 'The token used in the request has been revoked by the user' });
+  if (token.includes('EXPIRED') && !state.issuedTokens.has(token))
+    return restliError(401, { serviceErrorCode: 65602, code: 'EXPIRED_ACCESS_TOKEN', message: 'The token used in the request has expired' });
+  if (token.includes('REVOKED') || state.connect.revokedTokens.has(token))
+    return restliError(401, { serviceErrorCode: 65601, code: 'REVOKED_ACCESS_TOKEN', message: 'The token used in the request has been revoked by the user' });
   if (!/^AQ[VX][A-Za-z0-9_-]{8,}$/.test(token)) return restliError(401, { serviceErrorCode: 65600, message: 'Invalid access token' });
   return undefined;
 }
 
 function checkRestliHeaders(request: SandboxRequest): SandboxResponse | undefined {
   const version = request.headers['linkedin-version'];
-  if (!version) return restliError(400, { code: 'VERSION_MISSING', message: 'A version must be present. Please specify a version by adding the LinkedIn-Version header.' });
+  if (!version)
+    return restliError(400, { code: 'VERSION_MISSING', message: 'A version must be present. Please specify a version by adding the LinkedIn-Version header.' });
   if (!LIVE_VERSIONS.has(version)) return restliError(426, { code: 'NONEXISTENT_VERSION', message: `Requested version ${version} is not active` });
-  if (request.headers['x-restli-protocol-version'] !== '2.0.0') return restliError(400, { code: 'PROTOCOL_VERSION', message: 'X-Restli-Protocol-Version must be 2.0.0' });
+  if (request.headers['x-restli-protocol-version'] !== '2.0.0')
+    return restliError(400, { code: 'PROTOCOL_VERSION', message: 'X-Restli-Protocol-Version must be 2.0.0' });
   return undefined;
 }
 
@@ -107,7 +131,8 @@ const uploadFile: Handler = (request, state): SandboxResponse => {
   const endpoint = request.query.get('x-li-ambry-ep') ?? '';
   const upload = state.uploadUrls.get(endpoint);
   if (!upload || upload.used) return { status: 403, raw: 'This upload URL is not valid or was already used.', headers: { 'content-type': 'text/plain' } };
-  if (!/^text\/csv/i.test(request.headers['content-type'] ?? '')) return { status: 415, raw: 'Content-Type must be text/csv', headers: { 'content-type': 'text/plain' } };
+  if (!/^text\/csv/i.test(request.headers['content-type'] ?? ''))
+    return { status: 415, raw: 'Content-Type must be text/csv', headers: { 'content-type': 'text/plain' } };
   upload.used = true;
   const path = `/AAYA${randomBytes(24).toString('base64url')}.csv`;
   state.files.set(`urn:li:media:${path}`, { csv: request.body.toString('utf8'), owner: upload.owner });
@@ -122,20 +147,40 @@ const createSegment: Handler = (request, state) => {
       message: 'Multiple errors occurred during the input validation. Please see errorDetails for more information.',
       errorDetails: { inputErrors: [{ description: 'Invalid value for field; wrong type or other syntax error', input: { inputPath: { fieldPath } }, code }] },
     });
-  if (accessPolicy !== undefined) return restliError(403, { serviceErrorCode: 100, code: 'ACCESS_DENIED', message: 'Unpermitted fields present in REQUEST_BODY: Data Processing Exception while processing fields [/accessPolicy]' });
+  if (accessPolicy !== undefined)
+    return restliError(403, {
+      serviceErrorCode: 100,
+      code: 'ACCESS_DENIED',
+      message: 'Unpermitted fields present in REQUEST_BODY: Data Processing Exception while processing fields [/accessPolicy]',
+    });
   if (typeof name !== 'string' || !name) return inputError('/name', 'ERROR :: /name :: field is required but not found and has no default value');
   if (typeof account !== 'string' || !/^urn:li:sponsoredAccount:\d+$/.test(account)) return inputError('/account', 'ERROR :: /account :: invalid URN');
   if (!SEGMENT_TYPES.has(String(type))) return inputError('/type', `ERROR :: /type :: "${String(type)}" is not an enum symbol`);
-  if (String(type).endsWith('_LIST_UPLOAD') && sourcePlatform !== 'LIST_UPLOAD') return inputError('/sourcePlatform', 'ERROR :: /sourcePlatform :: must be LIST_UPLOAD for list uploads');
+  if (String(type).endsWith('_LIST_UPLOAD') && sourcePlatform !== 'LIST_UPLOAD')
+    return inputError('/sourcePlatform', 'ERROR :: /sourcePlatform :: must be LIST_UPLOAD for list uploads');
   if (!Array.isArray(destinations) || (destinations[0] as { destination?: string } | undefined)?.destination !== 'LINKEDIN') {
     return inputError('/destinations', 'ERROR :: /destinations :: must be [{"destination":"LINKEDIN"}]');
   }
   const count = [...state.segments.values()].filter((segment) => segment.account === account).length;
-  if (count >= MAX_SEGMENTS_PER_ACCOUNT) return restliError(429, { code: 'SEGMENT_LIMIT_EXCEEDED', message: 'The number of DMP segments for this ad account exceeds the allowed limit' });
+  if (count >= MAX_SEGMENTS_PER_ACCOUNT)
+    return restliError(429, { code: 'SEGMENT_LIMIT_EXCEEDED', message: 'The number of DMP segments for this ad account exceeds the allowed limit' });
   const id = 90000001 + state.segments.size;
   const now = clock.now();
-  state.segments.set(id, { id, name, account, type: String(type), sourcePlatform: String(sourcePlatform), created: now, lastModified: now, adSegmentId: 80000001 + state.segments.size });
-  return { status: 201, raw: '', headers: { 'x-restli-id': String(id), 'x-linkedin-id': String(id), location: `/dmpSegments/${id}`, 'x-restli-protocol-version': '2.0.0' } };
+  state.segments.set(id, {
+    id,
+    name,
+    account,
+    type: String(type),
+    sourcePlatform: String(sourcePlatform),
+    created: now,
+    lastModified: now,
+    adSegmentId: 80000001 + state.segments.size,
+  });
+  return {
+    status: 201,
+    raw: '',
+    headers: { 'x-restli-id': String(id), 'x-linkedin-id': String(id), location: `/dmpSegments/${id}`, 'x-restli-protocol-version': '2.0.0' },
+  };
 };
 
 const attachList: Handler = (request, state, { id }) => {
@@ -192,18 +237,32 @@ const getAdSegment: Handler = (_request, state, { id }) => {
   if (!segment) return restliError(404, { code: 'NOT_FOUND', message: 'Not Found' });
   const view = segmentView(segment);
   const destination = (view.destinations as Array<Record<string, unknown>>)[0] ?? {};
-  return { status: 200, body: { id: segment.adSegmentId, name: segment.name, account: segment.account, status: destination.status, approximateMemberCount: destination.audienceSize ?? 0 } };
+  return {
+    status: 200,
+    body: {
+      id: segment.adSegmentId,
+      name: segment.name,
+      account: segment.account,
+      status: destination.status,
+      approximateMemberCount: destination.audienceSize ?? 0,
+    },
+  };
 };
 
 const accessToken: Handler = (request, state) => {
   const form = request.fields as Record<string, string>;
-  const invalidGrant = { status: 400, body: { error: 'invalid_grant', error_description: 'The provided authorization grant or refresh token is invalid, expired or revoked' } };
+  const invalidGrant = {
+    status: 400,
+    body: { error: 'invalid_grant', error_description: 'The provided authorization grant or refresh token is invalid, expired or revoked' },
+  };
   if (form.client_id !== SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID || form.client_secret !== SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET) {
     return { status: 401, body: { error: 'invalid_client', error_description: 'Client authentication failed' } };
   }
   if (form.grant_type === 'authorization_code') return exchangeCode(form, state.connect, form.client_id, state.issuedTokens);
-  if (form.grant_type !== 'refresh_token') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Only refresh_token is supported by this sandbox' } };
-  if (!form.refresh_token?.startsWith('AQW') || form.refresh_token.includes('REVOKED') || state.connect.revokedTokens.has(form.refresh_token)) return invalidGrant;
+  if (form.grant_type !== 'refresh_token')
+    return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Only refresh_token is supported by this sandbox' } };
+  if (!form.refresh_token?.startsWith('AQW') || form.refresh_token.includes('REVOKED') || state.connect.revokedTokens.has(form.refresh_token))
+    return invalidGrant;
   const token = `AQXrefreshed${randomBytes(16).toString('base64url')}`;
   state.issuedTokens.add(token);
   const member = state.connect.tokenPeople.get(form.refresh_token);
@@ -216,25 +275,46 @@ export interface ProfessionalSandbox extends Sandbox {
 }
 
 export async function startProfessionalSandbox(): Promise<ProfessionalSandbox> {
-  const state: ProfessionalState = { uploadUrls: new Map(), files: new Map(), segments: new Map(), issuedTokens: new Set(), connect: newProfessionalConnectState() };
+  const state: ProfessionalState = {
+    uploadUrls: new Map(),
+    files: new Map(),
+    segments: new Map(),
+    issuedTokens: new Set(),
+    connect: newProfessionalConnectState(),
+  };
   let base = '';
   const rest = (method: string, path: RegExp, handle: Handler, options: { restli?: boolean; action?: string } = {}): SandboxRoute => ({
     method,
     path,
     handle: (request, params) => {
-      if (options.action !== undefined && request.query.get('action') !== options.action) return restliError(400, { code: 'ACTION_NOT_FOUND', message: `Unknown action ${request.query.get('action')}` });
+      if (options.action !== undefined && request.query.get('action') !== options.action)
+        return restliError(400, { code: 'ACTION_NOT_FOUND', message: `Unknown action ${request.query.get('action')}` });
       const denied = checkToken(request, state) ?? (options.restli === false ? undefined : checkRestliHeaders(request));
       return denied ?? handle(request, state, params, base);
     },
   });
   const routes: SandboxRoute[] = [
     { method: 'POST', path: /^\/oauth\/v2\/accessToken$/, handle: (request) => accessToken(request, state, {}, base) },
-    { method: 'GET', path: /^\/oauth\/v2\/authorization$/, handle: (request) => authorizationPage(request, state.connect, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID) },
-    { method: 'POST', path: /^\/oauth\/v2\/authorization$/, handle: (request) => authorizationAnswer(request, state.connect, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID) },
+    {
+      method: 'GET',
+      path: /^\/oauth\/v2\/authorization$/,
+      handle: (request) => authorizationPage(request, state.connect, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID),
+    },
+    {
+      method: 'POST',
+      path: /^\/oauth\/v2\/authorization$/,
+      handle: (request) => authorizationAnswer(request, state.connect, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID),
+    },
     {
       method: 'POST',
       path: /^\/oauth\/v2\/revoke$/,
-      handle: (request) => revoke(request.fields as Record<string, string>, state.connect, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET),
+      handle: (request) =>
+        revoke(
+          request.fields as Record<string, string>,
+          state.connect,
+          SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_ID,
+          SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET,
+        ),
     },
     rest('GET', /^\/rest\/adAccountUsers$/, (request) => adAccountUsers(request, state.connect)),
     rest('GET', /^\/rest\/adAccounts$/, (request) => searchAdAccounts(request, state.connect)),
@@ -257,7 +337,9 @@ export async function startProfessionalSandbox(): Promise<ProfessionalSandbox> {
     rest('GET', /^\/rest\/dmpSegments$/, findSegments),
     rest('GET', /^\/rest\/adSegments\/(?<id>\d+)$/, getAdSegment),
   ];
-  const sandbox = await startSandbox('professional', routes, (request) => restliError(404, { code: 'NOT_FOUND', message: `No resource found for ${request.method} ${request.path}` }));
+  const sandbox = await startSandbox('professional', routes, (request) =>
+    restliError(404, { code: 'NOT_FOUND', message: `No resource found for ${request.method} ${request.path}` }),
+  );
   base = sandbox.url;
   return Object.assign(sandbox, { state });
 }

@@ -1,9 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, identitySuffix, personOf, readConsent, redirectBack, verifierMatches, type PersonId, type Signer } from './consent.ts';
+import {
+  consentPage,
+  ConsentDesk,
+  DEFAULT_PERSON,
+  errorPage,
+  identitySuffix,
+  personOf,
+  readConsent,
+  redirectBack,
+  verifierMatches,
+  type PersonId,
+  type Signer,
+} from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
- * The search-ads sandbox's Google sign-in (contracts/connect.md §2, §5): the consent screen, the
+ * The search-ads sandbox's Google sign-in (docs/platforms.md "Search ads", "What every connect round trip shares"): the consent screen, the
  * authorization-code grant with PKCE enforced as RFC 7636 and RFC 9700 say, the id token naming the
  * person, revocation of the whole grant, and the accounts a person reaches: directly
  * (`listAccessibleCustomers`) or as client accounts under a manager (`customer_client`, which needs
@@ -24,9 +36,23 @@ export interface Customer {
 
 export const CUSTOMERS: Record<string, Customer> = {
   '1234567890': { descriptiveName: 'Example Outfitters Search', currencyCode: 'EUR', timeZone: 'Europe/Berlin', manager: false, status: 'ENABLED' },
-  '9876543210': { descriptiveName: 'Ben Agency MCC', currencyCode: 'USD', timeZone: 'America/New_York', manager: true, status: 'ENABLED', clients: ['1234567890', '2345678901', '8765432100'] },
+  '9876543210': {
+    descriptiveName: 'Ben Agency MCC',
+    currencyCode: 'USD',
+    timeZone: 'America/New_York',
+    manager: true,
+    status: 'ENABLED',
+    clients: ['1234567890', '2345678901', '8765432100'],
+  },
   '2345678901': { descriptiveName: 'Trailhead Outdoor Search', currencyCode: 'USD', timeZone: 'America/Denver', manager: false, status: 'ENABLED' },
-  '8765432100': { descriptiveName: 'Ben Regional MCC', currencyCode: 'USD', timeZone: 'America/Chicago', manager: true, status: 'ENABLED', clients: ['3456789012'] },
+  '8765432100': {
+    descriptiveName: 'Ben Regional MCC',
+    currencyCode: 'USD',
+    timeZone: 'America/Chicago',
+    manager: true,
+    status: 'ENABLED',
+    clients: ['3456789012'],
+  },
   '3456789012': { descriptiveName: 'Trailhead Regional Search', currencyCode: 'USD', timeZone: 'America/Chicago', manager: false, status: 'ENABLED' },
   '5555555555': { descriptiveName: 'Old cancelled account', currencyCode: 'EUR', timeZone: 'Europe/Paris', manager: false, status: 'CANCELED' },
 };
@@ -55,7 +81,8 @@ export const newSearchadsConnectState = (): SearchadsConnectState => ({
 
 export function consentScreen(request: SandboxRequest, state: SearchadsConnectState, clientId: string): SandboxResponse {
   if (request.query.get('client_id') !== clientId) return errorPage(401, 'Error 401: invalid_client', 'The OAuth client was not found.');
-  if (!state.desk.isRegistered(request.query.get('redirect_uri') ?? '')) return errorPage(400, 'Error 400: redirect_uri_mismatch', 'You can’t sign in to this app because it doesn’t comply with Google’s OAuth 2.0 policy.');
+  if (!state.desk.isRegistered(request.query.get('redirect_uri') ?? ''))
+    return errorPage(400, 'Error 400: redirect_uri_mismatch', 'You can’t sign in to this app because it doesn’t comply with Google’s OAuth 2.0 policy.');
   if (request.query.get('response_type') !== 'code') return errorPage(400, 'Error 400: invalid_request', 'Required parameter is missing: response_type');
   return consentPage(request, 'Sign in with Google (sandbox)', 'Ad campaign API');
 }
@@ -67,7 +94,13 @@ export function consentAnswer(request: SandboxRequest, state: SearchadsConnectSt
   if (!allowed) return redirectBack(redirectUri, { error: 'access_denied', ...back });
   const scopes = (params.scope ?? '').split(' ').filter(Boolean);
   const code = state.desk.issue(
-    { clientId, redirectUri, person, scopes, ...(params.code_challenge ? { challenge: params.code_challenge, challengeMethod: params.code_challenge_method ?? 'plain' } : {}) },
+    {
+      clientId,
+      redirectUri,
+      person,
+      scopes,
+      ...(params.code_challenge ? { challenge: params.code_challenge, challengeMethod: params.code_challenge_method ?? 'plain' } : {}),
+    },
     '4/0A',
   );
   return redirectBack(redirectUri, { ...back, iss: GOOGLE_ISSUER, code, scope: scopes.join(' '), authuser: '0', prompt: 'consent' });
@@ -105,7 +138,9 @@ export function exchangeCode(
   }
   const refreshToken = `1//0g${randomBytes(30).toString('base64url')}`;
   state.refreshPeople.set(refreshToken, code.person);
-  const granted = code.scopes.includes(ADWORDS) ? code.scopes.map((scope) => (scope === 'email' ? 'https://www.googleapis.com/auth/userinfo.email' : scope)) : code.scopes;
+  const granted = code.scopes.includes(ADWORDS)
+    ? code.scopes.map((scope) => (scope === 'email' ? 'https://www.googleapis.com/auth/userinfo.email' : scope))
+    : code.scopes;
   return {
     status: 200,
     body: {
@@ -122,7 +157,8 @@ export function exchangeCode(
 /** POST /revoke: a refresh token ends the person's whole grant; a token already dead is `invalid_token`. */
 export function revoke(form: Record<string, string>, state: SearchadsConnectState): SandboxResponse {
   const token = form.token ?? '';
-  if (!token.startsWith('1//') || state.revokedRefreshTokens.has(token)) return { status: 400, body: { error: 'invalid_token', error_description: 'Token expired or revoked' } };
+  if (!token.startsWith('1//') || state.revokedRefreshTokens.has(token))
+    return { status: 400, body: { error: 'invalid_token', error_description: 'Token expired or revoked' } };
   state.revokedRefreshTokens.add(token);
   const person = state.refreshPeople.get(token);
   if (person) for (const [issued, owner] of state.refreshPeople) if (owner === person) state.revokedRefreshTokens.add(issued);
@@ -158,7 +194,13 @@ export type SearchFailure = (status: number, code: string, errors: Array<{ error
  * `googleAds:search` over the `customer` and `customer_client` resources: what the account
  * discovery asks. Returns undefined for any other query (the caller answers it).
  */
-export function searchAccounts(request: SandboxRequest, state: SearchadsConnectState, accessToken: string, cid: string, failure: SearchFailure): SandboxResponse | undefined {
+export function searchAccounts(
+  request: SandboxRequest,
+  state: SearchadsConnectState,
+  accessToken: string,
+  cid: string,
+  failure: SearchFailure,
+): SandboxResponse | undefined {
   const query = String(request.fields.query ?? '');
   const from = /\bFROM\s+(customer_client|customer)\b/i.exec(query)?.[1]?.toLowerCase();
   if (!from) return undefined;
@@ -167,21 +209,64 @@ export function searchAccounts(request: SandboxRequest, state: SearchadsConnectS
   const direct = person.accessible.includes(cid);
   const viaManager = login !== undefined && person.accessible.includes(login) && reachableThrough(login).has(cid);
   if (!direct && !viaManager) {
-    return failure(403, 'PERMISSION_DENIED', [{ errorCode: { authorizationError: 'USER_PERMISSION_DENIED' }, message: "User doesn't have permission to access customer. Note: If you're accessing a client customer, the manager's customer id must be set in the 'login-customer-id' header." }]);
+    return failure(403, 'PERMISSION_DENIED', [
+      {
+        errorCode: { authorizationError: 'USER_PERMISSION_DENIED' },
+        message:
+          "User doesn't have permission to access customer. Note: If you're accessing a client customer, the manager's customer id must be set in the 'login-customer-id' header.",
+      },
+    ]);
   }
   const customer = CUSTOMERS[cid];
-  if (!customer) return failure(403, 'PERMISSION_DENIED', [{ errorCode: { authorizationError: 'USER_PERMISSION_DENIED' }, message: "User doesn't have permission to access customer." }]);
-  if (customer.status !== 'ENABLED') return failure(403, 'PERMISSION_DENIED', [{ errorCode: { authorizationError: 'CUSTOMER_NOT_ENABLED' }, message: "The customer account can't be accessed because it is not yet enabled or has been deactivated." }]);
+  if (!customer)
+    return failure(403, 'PERMISSION_DENIED', [
+      { errorCode: { authorizationError: 'USER_PERMISSION_DENIED' }, message: "User doesn't have permission to access customer." },
+    ]);
+  if (customer.status !== 'ENABLED')
+    return failure(403, 'PERMISSION_DENIED', [
+      {
+        errorCode: { authorizationError: 'CUSTOMER_NOT_ENABLED' },
+        message: "The customer account can't be accessed because it is not yet enabled or has been deactivated.",
+      },
+    ]);
   const row = (id: string) => {
     const found = CUSTOMERS[id] as Customer;
-    return { resourceName: `customers/${id}`, id, descriptiveName: found.descriptiveName, currencyCode: found.currencyCode, timeZone: found.timeZone, manager: found.manager, status: found.status, testAccount: false };
+    return {
+      resourceName: `customers/${id}`,
+      id,
+      descriptiveName: found.descriptiveName,
+      currencyCode: found.currencyCode,
+      timeZone: found.timeZone,
+      manager: found.manager,
+      status: found.status,
+      testAccount: false,
+    };
   };
   const requestId = randomBytes(16).toString('base64url').slice(0, 22);
-  if (from === 'customer') return { status: 200, body: { results: [{ customer: row(cid) }], fieldMask: 'customer.id,customer.descriptiveName,customer.manager,customer.currencyCode,customer.timeZone,customer.status,customer.testAccount', requestId } };
-  if (!customer.manager) return { status: 200, body: { results: [{ customerClient: { ...row(cid), clientCustomer: `customers/${cid}`, level: '0' } }], requestId } };
+  if (from === 'customer')
+    return {
+      status: 200,
+      body: {
+        results: [{ customer: row(cid) }],
+        fieldMask: 'customer.id,customer.descriptiveName,customer.manager,customer.currencyCode,customer.timeZone,customer.status,customer.testAccount',
+        requestId,
+      },
+    };
+  if (!customer.manager)
+    return { status: 200, body: { results: [{ customerClient: { ...row(cid), clientCustomer: `customers/${cid}`, level: '0' } }], requestId } };
   const results = [cid, ...(customer.clients ?? [])].map((id, index) => {
     const { resourceName: _resourceName, testAccount: _test, ...fields } = row(id);
-    return { customerClient: { resourceName: `customers/${cid}/customerClients/${id}`, clientCustomer: `customers/${id}`, level: index === 0 ? '0' : '1', ...fields } };
+    return {
+      customerClient: { resourceName: `customers/${cid}/customerClients/${id}`, clientCustomer: `customers/${id}`, level: index === 0 ? '0' : '1', ...fields },
+    };
   });
-  return { status: 200, body: { results, fieldMask: 'customerClient.clientCustomer,customerClient.level,customerClient.manager,customerClient.descriptiveName,customerClient.currencyCode,customerClient.timeZone,customerClient.id,customerClient.status', requestId } };
+  return {
+    status: 200,
+    body: {
+      results,
+      fieldMask:
+        'customerClient.clientCustomer,customerClient.level,customerClient.manager,customerClient.descriptiveName,customerClient.currencyCode,customerClient.timeZone,customerClient.id,customerClient.status',
+      requestId,
+    },
+  };
 }

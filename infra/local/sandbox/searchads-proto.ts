@@ -33,7 +33,8 @@ const WELL_KNOWN: Record<string, (value: unknown) => boolean> = {
 function scalarOk(type: string, value: unknown): boolean | null {
   if (type === 'string') return typeof value === 'string';
   if (type === 'bool') return typeof value === 'boolean';
-  if (type === 'double' || type === 'float') return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)));
+  if (type === 'double' || type === 'float')
+    return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)));
   if (INT32.has(type)) return Number.isInteger(value) || (typeof value === 'string' && /^-?\d+$/.test(value));
   if (INT64.has(type)) return (typeof value === 'string' && /^-?\d+$/.test(value)) || Number.isSafeInteger(value);
   if (type === 'bytes') return typeof value === 'string' && /^[A-Za-z0-9+/_-]*={0,2}$/.test(value);
@@ -61,7 +62,10 @@ function walk(value: unknown, type: protobuf.Type, path: ProtoProblem['path'], p
     const field = byJson.get(key);
     const here = [...path, { fieldName: snake(key) }];
     if (!field) {
-      problems.push({ path: here, message: `Unknown name "${key}" at '${path.map((element) => element.fieldName).join('.') || 'request'}': Cannot find field.` });
+      problems.push({
+        path: here,
+        message: `Unknown name "${key}" at '${path.map((element) => element.fieldName).join('.') || 'request'}': Cannot find field.`,
+      });
       continue;
     }
     if (child === null) continue;
@@ -76,7 +80,7 @@ function walk(value: unknown, type: protobuf.Type, path: ProtoProblem['path'], p
         problems.push({ path: here, message: 'expected an array' });
         continue;
       }
-      child.forEach((item, index) => checkValue(item, field, [...path, { fieldName: field.name, index }], problems));
+      for (const [index, item] of child.entries()) checkValue(item, field, [...path, { fieldName: field.name, index }], problems);
     } else {
       checkValue(child, field, [...path, { fieldName: field.name }], problems);
     }
@@ -88,7 +92,8 @@ function checkValue(value: unknown, field: protobuf.Field, path: ProtoProblem['p
   const resolved = field.resolvedType;
   if (resolved instanceof protobuf.Enum) {
     const ok = typeof value === 'string' ? value in resolved.values : Number.isInteger(value);
-    if (!ok) problems.push({ path, message: `Invalid value at '${path.map((element) => element.fieldName).join('.')}' (${resolved.name}), "${String(value)}"` });
+    if (!ok)
+      problems.push({ path, message: `Invalid value at '${path.map((element) => element.fieldName).join('.')}' (${resolved.name}), "${String(value)}"` });
     return;
   }
   if (resolved instanceof protobuf.Type) {
@@ -100,7 +105,11 @@ function checkValue(value: unknown, field: protobuf.Field, path: ProtoProblem['p
     walk(value, resolved, path, problems);
     return;
   }
-  if (scalarOk(field.type, value) === false) problems.push({ path, message: `Invalid value at '${path.map((element) => element.fieldName).join('.')}' (TYPE_${field.type.toUpperCase()}), ${JSON.stringify(value)}` });
+  if (scalarOk(field.type, value) === false)
+    problems.push({
+      path,
+      message: `Invalid value at '${path.map((element) => element.fieldName).join('.')}' (TYPE_${field.type.toUpperCase()}), ${JSON.stringify(value)}`,
+    });
 }
 
 /** Temporary names (negative ids) must be created before they are referenced, once each. */
@@ -114,14 +123,16 @@ function checkTempNames(body: { mutateOperations?: unknown }, problems: ProtoPro
     const refs: string[] = [];
     (function visit(node: unknown, key: string) {
       if (typeof node === 'string' && /^customers\/\d+\/\w+\/-\d+(~|$)/.test(node) && !(key === 'resourceName' && node === own)) refs.push(node);
-      else if (Array.isArray(node)) node.forEach((item) => visit(item, key));
+      else if (Array.isArray(node)) for (const item of node) visit(item, key);
       else if (node && typeof node === 'object') for (const [childKey, child] of Object.entries(node)) visit(child, childKey);
     })(payload, '');
     if (inner?.update && own) refs.push(own);
     const path = [{ fieldName: 'mutate_operations', index }, { fieldName: snake(kind ?? '') }];
     for (const ref of refs) {
       const match = ref.match(/^(customers\/\d+)\/(\w+)\/(-\d+)/) as RegExpMatchArray;
-      const ok = created.has(ref.split('~')[0] as string) || (/^(conversionGoalCampaignConfigs|campaignConversionGoals)$/.test(match[2] as string) && created.has(`${match[1]}/campaigns/${match[3]}`));
+      const ok =
+        created.has(ref.split('~')[0] as string) ||
+        (/^(conversionGoalCampaignConfigs|campaignConversionGoals)$/.test(match[2] as string) && created.has(`${match[1]}/campaigns/${match[3]}`));
       if (!ok) problems.push({ path, message: `The temporary resource name ${ref} is used before it is created.` });
     }
     if (inner?.create && own && /\/-\d+$/.test(own)) {

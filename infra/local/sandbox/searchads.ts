@@ -1,9 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { clock } from '../../../shared/clock.ts';
+import { clock } from '../../../shared/core/clock.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { checkAgainstProtos, type ProtoProblem } from './searchads-proto.ts';
 import type { Signer } from './consent.ts';
-import { consentAnswer, consentScreen, exchangeCode, listAccessibleCustomers, newSearchadsConnectState, personOfRefreshToken, revoke, searchAccounts, type SearchadsConnectState } from './searchads-connect.ts';
+import {
+  consentAnswer,
+  consentScreen,
+  exchangeCode,
+  listAccessibleCustomers,
+  newSearchadsConnectState,
+  personOfRefreshToken,
+  revoke,
+  searchAccounts,
+  type SearchadsConnectState,
+} from './searchads-connect.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
@@ -42,12 +52,30 @@ function newAccount(cid: string): Account {
   put('assets', '176543210987', { leadFormAsset: {} });
   put('assetSets', '8765432109', { type: 'BUSINESS_PROFILE_DYNAMIC_LOCATION_GROUP' });
   put('campaignBudgets', '14567890100', { name: 'Always-on brand budget', amountMicros: '50000000' });
-  put('campaigns', '21234567890', { name: 'Always-on brand search', status: 'ENABLED', servingStatus: 'SERVING', primaryStatus: 'LIMITED', primaryStatusReasons: ['BUDGET_CONSTRAINED'], display: false });
-  put('campaigns', '21234567891', { name: 'Spring Leads 2026', status: 'PAUSED', servingStatus: 'SERVING', primaryStatus: 'PAUSED', primaryStatusReasons: ['CAMPAIGN_PAUSED'], display: true });
+  put('campaigns', '21234567890', {
+    name: 'Always-on brand search',
+    status: 'ENABLED',
+    servingStatus: 'SERVING',
+    primaryStatus: 'LIMITED',
+    primaryStatusReasons: ['BUDGET_CONSTRAINED'],
+    display: false,
+  });
+  put('campaigns', '21234567891', {
+    name: 'Spring Leads 2026',
+    status: 'PAUSED',
+    servingStatus: 'SERVING',
+    primaryStatus: 'PAUSED',
+    primaryStatusReasons: ['CAMPAIGN_PAUSED'],
+    display: true,
+  });
   return account;
 }
 
-export function failure(status: number, code: string, errors: Array<{ errorCode: Record<string, string>; message: string; location?: ProtoProblem['path'] }>): SandboxResponse {
+export function failure(
+  status: number,
+  code: string,
+  errors: Array<{ errorCode: Record<string, string>; message: string; location?: ProtoProblem['path'] }>,
+): SandboxResponse {
   const id = requestId();
   return {
     status,
@@ -78,11 +106,15 @@ function authenticate(request: SandboxRequest, state: SearchadsState): SandboxRe
   const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1];
   const expiresAt = token ? state.tokens.get(token) : undefined;
   if (!expiresAt || expiresAt < clock.now()) {
-    return failure(401, 'UNAUTHENTICATED', [{ errorCode: { authenticationError: expiresAt ? 'OAUTH_TOKEN_EXPIRED' : 'OAUTH_TOKEN_INVALID' }, message: 'Authentication of the request failed.' }]);
+    return failure(401, 'UNAUTHENTICATED', [
+      { errorCode: { authenticationError: expiresAt ? 'OAUTH_TOKEN_EXPIRED' : 'OAUTH_TOKEN_INVALID' }, message: 'Authentication of the request failed.' },
+    ]);
   }
   const login = request.headers['login-customer-id'];
   if (login !== undefined && !/^\d{10}$/.test(login)) {
-    return failure(400, 'INVALID_ARGUMENT', [{ errorCode: { headerError: 'INVALID_LOGIN_CUSTOMER_ID' }, message: 'The login customer ID could not be validated.' }]);
+    return failure(400, 'INVALID_ARGUMENT', [
+      { errorCode: { headerError: 'INVALID_LOGIN_CUSTOMER_ID' }, message: 'The login customer ID could not be validated.' },
+    ]);
   }
   return undefined;
 }
@@ -99,7 +131,8 @@ const token: (request: SandboxRequest, state: SearchadsState) => SandboxResponse
   if (form.client_id !== SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID || form.client_secret !== SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_SECRET) {
     return { status: 401, body: { error: 'invalid_client', error_description: 'The OAuth client was not found.' } };
   }
-  if (form.grant_type === 'authorization_code') return exchangeCode(form, state.connect, form.client_id, (person) => issueAccessToken(state, person), clock.now());
+  if (form.grant_type === 'authorization_code')
+    return exchangeCode(form, state.connect, form.client_id, (person) => issueAccessToken(state, person), clock.now());
   if (form.grant_type !== 'refresh_token') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Invalid grant_type.' } };
   if (!form.refresh_token?.startsWith('1//') || form.refresh_token.includes('REVOKED') || state.connect.revokedRefreshTokens.has(form.refresh_token)) {
     return { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
@@ -188,22 +221,36 @@ function mutate(request: SandboxRequest, state: SearchadsState, cid: string): Sa
       if (!exists(String(payload.resourceName).replace(/conversionGoalCampaignConfigs\/(-?\d+)/, 'campaigns/$1'))) {
         return refusal('mutateError', 'RESOURCE_NOT_FOUND', 'Resource was not found.', 'resource_name');
       }
-      results.push({ [RESULT_OF[key] as string]: { resourceName: resolve(String(payload.resourceName).replace(/(-\d+)/, (temp) => (real.get(`customers/${cid}/campaigns/${temp}`) ?? temp).split('/').pop() as string)) } });
+      results.push({
+        [RESULT_OF[key] as string]: {
+          resourceName: resolve(
+            String(payload.resourceName).replace(/(-\d+)/, (temp) => (real.get(`customers/${cid}/campaigns/${temp}`) ?? temp).split('/').pop() as string),
+          ),
+        },
+      });
       continue;
     }
     switch (key) {
       case 'campaignBudgetOperation': {
-        if (names('campaignBudgets').has(payload.name)) return refusal('campaignBudgetError', 'DUPLICATE_NAME', 'A budget with this name already exists.', 'name');
+        if (names('campaignBudgets').has(payload.name))
+          return refusal('campaignBudgetError', 'DUPLICATE_NAME', 'A budget with this name already exists.', 'name');
         const micros = BigInt(String(payload.amountMicros ?? '0'));
         if (micros <= 0n) return refusal('campaignBudgetError', 'MONEY_AMOUNT_TOO_SMALL', 'The budget amount is too small.', 'amount_micros');
-        if (micros % 10_000n !== 0n) return refusal('campaignBudgetError', 'NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT', 'The budget is not a multiple of the minimum currency unit.', 'amount_micros');
+        if (micros % 10_000n !== 0n)
+          return refusal(
+            'campaignBudgetError',
+            'NON_MULTIPLE_OF_MINIMUM_CURRENCY_UNIT',
+            'The budget is not a multiple of the minimum currency unit.',
+            'amount_micros',
+          );
         break;
       }
       case 'campaignOperation': {
         const name = String(payload.name ?? '');
         if (!name || /[\n\r\0]/.test(name)) return refusal('fieldError', 'REQUIRED', 'The campaign name is required and may not contain line breaks.', 'name');
         if (names('campaigns').has(name)) return refusal('campaignError', 'DUPLICATE_CAMPAIGN_NAME', 'A campaign with this name already exists.', 'name');
-        if (!payload.containsEuPoliticalAdvertising) return refusal('fieldError', 'REQUIRED', 'The required field was not present.', 'contains_eu_political_advertising');
+        if (!payload.containsEuPoliticalAdvertising)
+          return refusal('fieldError', 'REQUIRED', 'The required field was not present.', 'contains_eu_political_advertising');
         if (!payload.campaignBudget) return refusal('fieldError', 'REQUIRED', 'The required field was not present.', 'campaign_budget');
         if (!['targetSpend', 'maximizeConversions', 'manualCpc', 'maximizeConversionValue', 'targetCpa'].some((strategy) => strategy in payload)) {
           return refusal('biddingError', 'BIDDING_STRATEGY_NOT_SUPPORTED', 'A bidding strategy is required.', 'campaign_bidding_strategy');
@@ -211,16 +258,26 @@ function mutate(request: SandboxRequest, state: SearchadsState, cid: string): Sa
         const start = payload.startDateTime as string | undefined;
         const end = payload.endDateTime as string | undefined;
         const pattern = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
-        if ((start && !pattern.test(start)) || (end && !pattern.test(end))) return refusal('dateError', 'INVALID_FIELD_FORMAT', 'Dates take the form yyyy-MM-dd HH:mm:ss.', start && !pattern.test(start) ? 'start_date_time' : 'end_date_time');
-        if (start && start.slice(0, 10) < today) return refusal('campaignError', 'CANNOT_SET_DATE_TO_PAST', 'The start date is in the past.', 'start_date_time');
+        if ((start && !pattern.test(start)) || (end && !pattern.test(end)))
+          return refusal(
+            'dateError',
+            'INVALID_FIELD_FORMAT',
+            'Dates take the form yyyy-MM-dd HH:mm:ss.',
+            start && !pattern.test(start) ? 'start_date_time' : 'end_date_time',
+          );
+        if (start && start.slice(0, 10) < today)
+          return refusal('campaignError', 'CANNOT_SET_DATE_TO_PAST', 'The start date is in the past.', 'start_date_time');
         if (start && end && end < start) return refusal('dateError', 'LATER_THAN_MAXIMUM_DATE', 'The end date is before the start date.', 'end_date_time');
-        if (payload.advertisingChannelType !== 'SEARCH') return refusal('campaignError', 'INCOMPATIBLE_CAMPAIGN_FIELD', 'This sandbox creates Search campaigns only.', 'advertising_channel_type');
+        if (payload.advertisingChannelType !== 'SEARCH')
+          return refusal('campaignError', 'INCOMPATIBLE_CAMPAIGN_FIELD', 'This sandbox creates Search campaigns only.', 'advertising_channel_type');
         break;
       }
       case 'customConversionGoalOperation':
-        if (names('customConversionGoals').has(payload.name)) return refusal('customConversionGoalError', 'CUSTOM_GOAL_DUPLICATE_NAME', 'A custom goal with this name exists.', 'name');
+        if (names('customConversionGoals').has(payload.name))
+          return refusal('customConversionGoalError', 'CUSTOM_GOAL_DUPLICATE_NAME', 'A custom goal with this name exists.', 'name');
         for (const [actionIndex, action] of ((payload.conversionActions as string[]) ?? []).entries()) {
-          if (!exists(action)) return refusal('mutateError', 'RESOURCE_NOT_FOUND', `Resource was not found: ${action}.`, { fieldName: 'conversion_actions', index: actionIndex });
+          if (!exists(action))
+            return refusal('mutateError', 'RESOURCE_NOT_FOUND', `Resource was not found: ${action}.`, { fieldName: 'conversion_actions', index: actionIndex });
         }
         break;
       case 'campaignCriterionOperation': {
@@ -228,21 +285,26 @@ function mutate(request: SandboxRequest, state: SearchadsState, cid: string): Sa
         if (proximity) {
           const radius = Number(proximity.radius);
           const max = proximity.radiusUnits === 'MILES' ? 500 : 800;
-          if (!(radius > 0) || radius > max) return refusal('criterionError', 'INVALID_PROXIMITY_RADIUS', 'The proximity radius is out of range.', 'proximity', 'radius');
+          if (!(radius > 0) || radius > max)
+            return refusal('criterionError', 'INVALID_PROXIMITY_RADIUS', 'The proximity radius is out of range.', 'proximity', 'radius');
         }
         const keyword = payload.keyword as Row | undefined;
         if (keyword && String(keyword.text).length > 80) return refusal('stringLengthError', 'TOO_LONG', 'Too long.', 'keyword', 'text');
         const location = payload.location as Row | undefined;
-        if (location && !/^geoTargetConstants\/\d+$/.test(String(location.geoTargetConstant))) return refusal('criterionError', 'INVALID_CRITERION_TYPE', 'Not a geo target constant.', 'location', 'geo_target_constant');
+        if (location && !/^geoTargetConstants\/\d+$/.test(String(location.geoTargetConstant)))
+          return refusal('criterionError', 'INVALID_CRITERION_TYPE', 'Not a geo target constant.', 'location', 'geo_target_constant');
         const language = payload.language as Row | undefined;
-        if (language && !/^languageConstants\/10\d\d$/.test(String(language.languageConstant))) return refusal('criterionError', 'INVALID_LANGUAGE', 'Not a language constant.', 'language', 'language_constant');
+        if (language && !/^languageConstants\/10\d\d$/.test(String(language.languageConstant)))
+          return refusal('criterionError', 'INVALID_LANGUAGE', 'Not a language constant.', 'language', 'language_constant');
         break;
       }
       case 'adGroupCriterionOperation': {
         const keyword = payload.keyword as Row | undefined;
         const text = String(keyword?.text ?? '');
-        if (text.length === 0 || text.length > 80) return refusal('stringLengthError', text ? 'TOO_LONG' : 'EMPTY', 'Keyword text must be 1 to 80 characters.', 'keyword', 'text');
-        if (text.trim().split(/\s+/).length > 10) return refusal('criterionError', 'KEYWORD_HAS_TOO_MANY_WORDS', 'A keyword has at most 10 words.', 'keyword', 'text');
+        if (text.length === 0 || text.length > 80)
+          return refusal('stringLengthError', text ? 'TOO_LONG' : 'EMPTY', 'Keyword text must be 1 to 80 characters.', 'keyword', 'text');
+        if (text.trim().split(/\s+/).length > 10)
+          return refusal('criterionError', 'KEYWORD_HAS_TOO_MANY_WORDS', 'A keyword has at most 10 words.', 'keyword', 'text');
         break;
       }
       case 'adGroupAdOperation': {
@@ -251,17 +313,40 @@ function mutate(request: SandboxRequest, state: SearchadsState, cid: string): Sa
         if (!rsa) return refusal('adError', 'AD_TYPE_NOT_SUPPORTED', 'Only responsive search ads are supported.', 'ad');
         const headlines = rsa.headlines ?? [];
         const descriptions = rsa.descriptions ?? [];
-        if (headlines.length < 3) return refusal('adError', 'TOO_FEW_HEADLINES', 'A responsive search ad needs at least 3 headlines.', 'ad', 'responsive_search_ad', 'headlines');
-        if (headlines.length > 15) return refusal('adError', 'TOO_MANY_HEADLINES', 'A responsive search ad has at most 15 headlines.', 'ad', 'responsive_search_ad', 'headlines');
-        if (descriptions.length < 2) return refusal('adError', 'TOO_FEW_DESCRIPTIONS', 'A responsive search ad needs at least 2 descriptions.', 'ad', 'responsive_search_ad', 'descriptions');
-        if (descriptions.length > 4) return refusal('adError', 'TOO_MANY_DESCRIPTIONS', 'A responsive search ad has at most 4 descriptions.', 'ad', 'responsive_search_ad', 'descriptions');
-        for (const [name, list, max] of [['headlines', headlines, 30], ['descriptions', descriptions, 90]] as const) {
+        if (headlines.length < 3)
+          return refusal('adError', 'TOO_FEW_HEADLINES', 'A responsive search ad needs at least 3 headlines.', 'ad', 'responsive_search_ad', 'headlines');
+        if (headlines.length > 15)
+          return refusal('adError', 'TOO_MANY_HEADLINES', 'A responsive search ad has at most 15 headlines.', 'ad', 'responsive_search_ad', 'headlines');
+        if (descriptions.length < 2)
+          return refusal(
+            'adError',
+            'TOO_FEW_DESCRIPTIONS',
+            'A responsive search ad needs at least 2 descriptions.',
+            'ad',
+            'responsive_search_ad',
+            'descriptions',
+          );
+        if (descriptions.length > 4)
+          return refusal(
+            'adError',
+            'TOO_MANY_DESCRIPTIONS',
+            'A responsive search ad has at most 4 descriptions.',
+            'ad',
+            'responsive_search_ad',
+            'descriptions',
+          );
+        for (const [name, list, max] of [
+          ['headlines', headlines, 30],
+          ['descriptions', descriptions, 90],
+        ] as const) {
           for (const [textIndex, asset] of list.entries()) {
-            if (String(asset.text ?? '').length > max) return refusal('stringLengthError', 'TOO_LONG', 'Too long.', 'ad', 'responsive_search_ad', { fieldName: name, index: textIndex }, 'text');
+            if (String(asset.text ?? '').length > max)
+              return refusal('stringLengthError', 'TOO_LONG', 'Too long.', 'ad', 'responsive_search_ad', { fieldName: name, index: textIndex }, 'text');
           }
         }
         const urls = (ad.finalUrls as string[] | undefined) ?? [];
-        if (urls.length === 0 || urls.some((url) => !/^https?:\/\/[^\s/]+\.[^\s]+/.test(url))) return refusal('urlFieldError', 'INVALID_URL', 'The final URL is not valid.', 'ad', 'final_urls');
+        if (urls.length === 0 || urls.some((url) => !/^https?:\/\/[^\s/]+\.[^\s]+/.test(url)))
+          return refusal('urlFieldError', 'INVALID_URL', 'The final URL is not valid.', 'ad', 'final_urls');
         break;
       }
       case 'assetOperation': {
@@ -271,9 +356,11 @@ function mutate(request: SandboxRequest, state: SearchadsState, cid: string): Sa
         }
         const call = payload.callAsset as Row | undefined;
         if (call) {
-          if (!/^[A-Z]{2}$/.test(String(call.countryCode))) return refusal('assetError', 'CALL_INVALID_COUNTRY_CODE', 'Invalid country code.', 'call_asset', 'country_code');
+          if (!/^[A-Z]{2}$/.test(String(call.countryCode)))
+            return refusal('assetError', 'CALL_INVALID_COUNTRY_CODE', 'Invalid country code.', 'call_asset', 'country_code');
           const digits = String(call.phoneNumber ?? '').replace(/\D/g, '');
-          if (digits.length < 6 || digits.length > 15) return refusal('assetError', 'CALL_INVALID_PHONE_NUMBER', 'Invalid phone number.', 'call_asset', 'phone_number');
+          if (digits.length < 6 || digits.length > 15)
+            return refusal('assetError', 'CALL_INVALID_PHONE_NUMBER', 'Invalid phone number.', 'call_asset', 'phone_number');
         }
         const image = payload.imageAsset as Row | undefined;
         if (image) {
@@ -289,7 +376,12 @@ function mutate(request: SandboxRequest, state: SearchadsState, cid: string): Sa
       }
       case 'campaignAssetOperation':
         if (!SEARCH_ASSET_FIELDS.has(String(payload.fieldType))) {
-          return refusal('assetLinkError', 'FIELD_TYPE_INCOMPATIBLE_WITH_CAMPAIGN_TYPE', 'The field type is not compatible with Search campaigns.', 'field_type');
+          return refusal(
+            'assetLinkError',
+            'FIELD_TYPE_INCOMPATIBLE_WITH_CAMPAIGN_TYPE',
+            'The field type is not compatible with Search campaigns.',
+            'field_type',
+          );
         }
         break;
       default:
@@ -327,7 +419,8 @@ function mutate(request: SandboxRequest, state: SearchadsState, cid: string): Sa
   const id = requestId();
   if (body.validateOnly === true) return { status: 200, body: {}, headers: { 'request-id': id } };
   for (const [name, resource] of staged) {
-    if (resource.kind === 'campaigns') Object.assign(resource.data, { servingStatus: 'SERVING', primaryStatus: 'LEARNING', primaryStatusReasons: [], display: false });
+    if (resource.kind === 'campaigns')
+      Object.assign(resource.data, { servingStatus: 'SERVING', primaryStatus: 'LEARNING', primaryStatusReasons: [], display: false });
     account.resources.set(name, resource);
   }
   account.nextId = nextId;
@@ -376,13 +469,15 @@ function searchStream(request: SandboxRequest, state: SearchadsState, cid: strin
   const query = String(request.fields.query ?? '');
   const checked = checkAgainstProtos('services.SearchGoogleAdsStreamRequest', { customerId: cid, ...request.fields });
   if (checked.problems[0]) return invalid('requestError', 'INVALID_INPUT', checked.problems[0].message, checked.problems[0].path);
-  if (!/^\s*SELECT\s.+\sFROM\s+campaign\b/is.test(query)) return invalid('queryError', 'UNEXPECTED_END_OF_QUERY', 'This sandbox answers queries FROM campaign.');
+  if (!/^\s*SELECT\s.+\sFROM\s+campaign\b/is.test(query))
+    return invalid('queryError', 'UNEXPECTED_END_OF_QUERY', 'This sandbox answers queries FROM campaign.');
   const between = query.match(/segments\.date\s+BETWEEN\s+'([^']*)'\s+AND\s+'([^']*)'/i);
   if (/segments\.date/.test(query.split(/\sFROM\s/i)[0] ?? '') && !between) {
     return invalid('queryError', 'EXPECTED_FILTERS_ON_DATE_RANGE', 'Filters on date range are expected when segments.date is selected.');
   }
   const [from, to] = [between?.[1] ?? '', between?.[2] ?? ''];
-  if (between && !(/^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to))) return invalid('queryError', 'INVALID_DATE_FORMAT', 'Invalid date format.');
+  if (between && !(/^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to)))
+    return invalid('queryError', 'INVALID_DATE_FORMAT', 'Invalid date format.');
   const campaignFilter = query.match(/campaign\.id\s*=\s*(\d+)/i)?.[1];
   const content = /segments\.ad_network_type\s*=\s*'CONTENT'/i.test(query);
   const account = state.accounts.get(cid) ?? newAccount(cid);
@@ -423,7 +518,12 @@ export interface SearchadsSandbox extends Sandbox {
 }
 
 export async function startSearchadsSandbox(): Promise<SearchadsSandbox> {
-  const state: SearchadsState = { tokens: new Map(), connect: newSearchadsConnectState(), accounts: new Map([[DEMO_CONNECTIONS.searchads.customerId, newAccount(DEMO_CONNECTIONS.searchads.customerId)]]), commits: 0 };
+  const state: SearchadsState = {
+    tokens: new Map(),
+    connect: newSearchadsConnectState(),
+    accounts: new Map([[DEMO_CONNECTIONS.searchads.customerId, newAccount(DEMO_CONNECTIONS.searchads.customerId)]]),
+    commits: 0,
+  };
   const ads = (pattern: RegExp, handle: (request: SandboxRequest, state: SearchadsState, cid: string) => SandboxResponse): SandboxRoute => ({
     method: 'POST',
     path: pattern,
@@ -438,8 +538,15 @@ export async function startSearchadsSandbox(): Promise<SearchadsSandbox> {
     { method: 'POST', path: /^\/token$/, handle: (request) => token(request, state) },
     ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:mutate$/, mutate),
     ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:searchStream$/, searchStream),
-    ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:search$/, (request, state, cid) =>
-      searchAccounts(request, state.connect, bearerOf(request), cid, failure) ?? invalid('queryError', 'PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE', 'This sandbox answers googleAds:search for the customer and customer_client resources only.'),
+    ads(
+      /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:search$/,
+      (request, state, cid) =>
+        searchAccounts(request, state.connect, bearerOf(request), cid, failure) ??
+        invalid(
+          'queryError',
+          'PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE',
+          'This sandbox answers googleAds:search for the customer and customer_client resources only.',
+        ),
     ),
     {
       method: 'GET',
@@ -447,7 +554,11 @@ export async function startSearchadsSandbox(): Promise<SearchadsSandbox> {
       handle: (request) => authenticate(request, state) ?? listAccessibleCustomers(bearerOf(request), state.connect),
     },
     { method: 'GET', path: /^\/o\/oauth2\/v2\/auth$/, handle: (request) => consentScreen(request, state.connect, SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID) },
-    { method: 'POST', path: /^\/o\/oauth2\/v2\/auth$/, handle: (request) => consentAnswer(request, state.connect, SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID) },
+    {
+      method: 'POST',
+      path: /^\/o\/oauth2\/v2\/auth$/,
+      handle: (request) => consentAnswer(request, state.connect, SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID),
+    },
     { method: 'POST', path: /^\/revoke$/, handle: (request) => revoke(request.fields as Record<string, string>, state.connect) },
   ];
   const sandbox = await startSandbox('searchads', routes, (request) => ({

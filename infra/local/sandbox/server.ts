@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clock } from '../../../shared/clock.ts';
+import { clock } from '../../../shared/core/clock.ts';
 import { installedLocalClock } from '../clock.ts';
 
 /**
@@ -147,12 +147,7 @@ async function control(sandbox: Sandbox, request: SandboxRequest): Promise<Sandb
 
 const MAX_RECORDED = 10_000;
 
-export async function startSandbox(
-  name: string,
-  routes: SandboxRoute[],
-  notFound: (request: SandboxRequest) => SandboxResponse,
-  port = 0,
-): Promise<Sandbox> {
+export async function startSandbox(name: string, routes: SandboxRoute[], notFound: (request: SandboxRequest) => SandboxResponse, port = 0): Promise<Sandbox> {
   const sandbox = { name, url: '', requests: [] as RecordedRequest[], faults: [] as Fault[] } as Sandbox;
 
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
@@ -160,9 +155,7 @@ export async function startSandbox(
     for await (const chunk of incoming) chunks.push(chunk as Buffer);
     const body = Buffer.concat(chunks);
     const url = new URL(incoming.url ?? '/', 'http://sandbox');
-    const headers = Object.fromEntries(
-      Object.entries(incoming.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : (value ?? '')]),
-    );
+    const headers = Object.fromEntries(Object.entries(incoming.headers).map(([key, value]) => [key, Array.isArray(value) ? value.join(',') : (value ?? '')]));
     const request: SandboxRequest = {
       method: incoming.method ?? 'GET',
       path: url.pathname,

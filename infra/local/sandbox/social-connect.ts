@@ -1,16 +1,35 @@
 import { randomBytes } from 'node:crypto';
-import { clock } from '../../../shared/clock.ts';
-import { consentPage, ConsentDesk, DEFAULT_PERSON, errorPage, identitySuffix, personOf, readConsent, redirectBack, type PersonId, type Signer } from './consent.ts';
+import { clock } from '../../../shared/core/clock.ts';
+import {
+  consentPage,
+  ConsentDesk,
+  DEFAULT_PERSON,
+  errorPage,
+  identitySuffix,
+  personOf,
+  readConsent,
+  redirectBack,
+  type PersonId,
+  type Signer,
+} from './consent.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
- * The social sandbox's Facebook Login (contracts/connect.md §1, §5): the dialog, the code and
+ * The social sandbox's Facebook Login (docs/platforms.md "Social", "What every connect round trip shares"): the dialog, the code and
  * long-lived exchanges with Meta's error codes, and what a person can reach (`/me`, `/me/adaccounts`,
  * `/me/accounts`, `/me/permissions`), and revocation of the whole grant (`DELETE /me/permissions`).
  */
 const SHORT_LIVED_SECONDS = 5108;
 const LONG_LIVED_SECONDS = 5_183_944;
-export const GRANTED_PERMISSIONS = ['ads_management', 'ads_read', 'business_management', 'pages_show_list', 'pages_read_engagement', 'pages_manage_ads', 'instagram_basic'];
+export const GRANTED_PERMISSIONS = [
+  'ads_management',
+  'ads_read',
+  'business_management',
+  'pages_show_list',
+  'pages_read_engagement',
+  'pages_manage_ads',
+  'instagram_basic',
+];
 
 interface Person {
   appScopedId: string;
@@ -71,7 +90,8 @@ const graphFailure = (code: number, message: string, subcode?: number): SandboxR
 export function consentDialog(request: SandboxRequest, state: SocialConnectState, appId: string): SandboxResponse {
   if (request.query.get('client_id') !== appId) return errorPage(400, 'Error', 'Invalid App ID: The provided app ID does not look like a valid app ID.');
   const redirectUri = request.query.get('redirect_uri') ?? '';
-  if (!state.desk.isRegistered(redirectUri)) return errorPage(400, 'URL blocked', 'This redirect failed because the redirect URI is not whitelisted in the app’s Client OAuth Settings.');
+  if (!state.desk.isRegistered(redirectUri))
+    return errorPage(400, 'URL blocked', 'This redirect failed because the redirect URI is not whitelisted in the app’s Client OAuth Settings.');
   return consentPage(request, 'Log in with Facebook (sandbox)', 'Ad campaign API');
 }
 
@@ -79,14 +99,21 @@ export function consentAnswer(request: SandboxRequest, state: SocialConnectState
   const consent = readConsent(request, state.desk, appId, errorPage(400, 'Error', 'The request is not valid.'));
   if ('status' in consent) return consent;
   const { params, person, allowed, redirectUri, back } = consent;
-  if (!allowed) return redirectBack(redirectUri, { error: 'access_denied', error_code: '200', error_description: 'Permissions error', error_reason: 'user_denied', ...back }, '#_=_');
+  if (!allowed)
+    return redirectBack(
+      redirectUri,
+      { error: 'access_denied', error_code: '200', error_description: 'Permissions error', error_reason: 'user_denied', ...back },
+      '#_=_',
+    );
   const scopes = params.config_id ? GRANTED_PERMISSIONS : (params.scope ?? '').split(',').filter(Boolean);
   const code = state.desk.issue({ clientId: appId, redirectUri, person, scopes }, 'AQ');
   return redirectBack(redirectUri, { code, ...back }, '#_=_');
 }
 
 function issueToken(state: SocialConnectState, person: Signer, seconds: number): string {
-  const token = `EAA${randomBytes(30).toString('base64url').replace(/[^A-Za-z0-9]/g, '')}`;
+  const token = `EAA${randomBytes(30)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, '')}`;
   state.tokenPeople.set(token, person);
   state.tokenExpiries.set(token, clock.now() + seconds * 1000);
   return token;
@@ -101,22 +128,32 @@ export function accessToken(request: SandboxRequest, state: SocialConnectState, 
     const shortLived = query.get('fb_exchange_token') ?? '';
     const person = state.tokenPeople.get(shortLived);
     const expiresAt = state.tokenExpiries.get(shortLived) ?? 0;
-    if (!person || state.revokedTokens.has(shortLived) || expiresAt < clock.now()) return graphFailure(190, 'Error validating access token: Session has expired.', 463);
+    if (!person || state.revokedTokens.has(shortLived) || expiresAt < clock.now())
+      return graphFailure(190, 'Error validating access token: Session has expired.', 463);
     return { status: 200, body: { access_token: issueToken(state, person, LONG_LIVED_SECONDS), token_type: 'bearer', expires_in: LONG_LIVED_SECONDS } };
   }
   const redeemed = state.desk.redeem(query.get('code') ?? undefined, appId, query.get('redirect_uri') ?? undefined);
   if ('refused' in redeemed) {
     if (redeemed.refused === 'used') return graphFailure(100, 'This authorization code has been used.', 36009);
     if (redeemed.refused === 'expired') return graphFailure(100, 'This authorization code has expired.', 36007);
-    if (redeemed.refused === 'redirect_mismatch') return graphFailure(100, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request', 36008);
+    if (redeemed.refused === 'redirect_mismatch')
+      return graphFailure(
+        100,
+        'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request',
+        36008,
+      );
     return graphFailure(100, 'Invalid verification code format.');
   }
-  return { status: 200, body: { access_token: issueToken(state, redeemed.code.person, SHORT_LIVED_SECONDS), token_type: 'bearer', expires_in: SHORT_LIVED_SECONDS } };
+  return {
+    status: 200,
+    body: { access_token: issueToken(state, redeemed.code.person, SHORT_LIVED_SECONDS), token_type: 'bearer', expires_in: SHORT_LIVED_SECONDS },
+  };
 }
 
 const personOfToken = (state: SocialConnectState, token: string) => SOCIAL_PEOPLE[personOf(state.tokenPeople.get(token) ?? DEFAULT_PERSON)];
 /** the app-scoped id of whoever holds the token (a tagged signer's is their own) */
-export const appScopedIdOf = (state: SocialConnectState, token: string) => `${personOfToken(state, token).appScopedId}${identitySuffix(state.tokenPeople.get(token))}`;
+export const appScopedIdOf = (state: SocialConnectState, token: string) =>
+  `${personOfToken(state, token).appScopedId}${identitySuffix(state.tokenPeople.get(token))}`;
 
 /** One page holding everything, with the cursors a client pages by (and no `next`: it is the last). */
 const listing = (data: unknown[]) => ({ status: 200, body: { data, paging: { cursors: { before: 'QVFIUmJlZm9yZQ', after: 'QVFIUmFmdGVy' } } } });

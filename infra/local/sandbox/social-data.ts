@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { clock } from '../../../shared/clock.ts';
+import { clock } from '../../../shared/core/clock.ts';
 import { DEMO_CONNECTIONS } from './demo-data.ts';
 
 /**
@@ -19,7 +19,14 @@ export type Row = Record<string, unknown>;
 /** A Graph-style timestamp `days` before the day the sandbox seeds its data, at `time` in `zone`. */
 const daysAgo = (days: number, time: string, zone = '-0700') => `${clock.today(-days)}T${time}${zone}`;
 
-const IMAGE_SIZES: Array<[number, number]> = [[1200, 628], [1080, 1080], [1080, 1920], [600, 600], [1920, 1080], [1200, 1500]];
+const IMAGE_SIZES: Array<[number, number]> = [
+  [1200, 628],
+  [1080, 1080],
+  [1080, 1920],
+  [600, 600],
+  [1920, 1080],
+  [1200, 1500],
+];
 
 export function seedImages(accountId: string): Row[] {
   return Array.from({ length: 60 }, (_, index) => {
@@ -43,7 +50,12 @@ export function seedImages(accountId: string): Row[] {
   });
 }
 
-const FORMAT_BUCKETS: Array<[string, number]> = [['130x130', 130], ['480x480', 480], ['720x720', 720], ['1080x1080', 1080]];
+const FORMAT_BUCKETS: Array<[string, number]> = [
+  ['130x130', 130],
+  ['480x480', 480],
+  ['720x720', 720],
+  ['1080x1080', 1080],
+];
 
 export function seedVideos(pageId: string): Row[] {
   return Array.from({ length: 7 }, (_, index) => {

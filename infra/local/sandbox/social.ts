@@ -1,8 +1,21 @@
 import { createHash, createHmac } from 'node:crypto';
 import { appendFileSync, existsSync, readFileSync, truncateSync } from 'node:fs';
-import { clock } from '../../../shared/clock.ts';
+import { clock } from '../../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
-import { accessToken, appScopedIdOf, consentAnswer, consentDialog, GRANTED_PERMISSIONS, me, myAdAccounts, myPages, myPermissions, newSocialConnectState, revokePermissions, type SocialConnectState } from './social-connect.ts';
+import {
+  accessToken,
+  appScopedIdOf,
+  consentAnswer,
+  consentDialog,
+  GRANTED_PERMISSIONS,
+  me,
+  myAdAccounts,
+  myPages,
+  myPermissions,
+  newSocialConnectState,
+  revokePermissions,
+  type SocialConnectState,
+} from './social-connect.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 import {
   DEMO_AD_ACCOUNT,
@@ -28,12 +41,80 @@ import {
 const SUPPORTED_VERSIONS = new Set(['v25.0', 'v26.0']);
 
 const NODE_FIELDS = {
-  AdImage: ['id', 'account_id', 'created_time', 'creatives', 'hash', 'height', 'is_associated_creatives_in_adgroups', 'name', 'original_height', 'original_width', 'owner_business', 'permalink_url', 'status', 'updated_time', 'url', 'url_128', 'width'],
+  AdImage: [
+    'id',
+    'account_id',
+    'created_time',
+    'creatives',
+    'hash',
+    'height',
+    'is_associated_creatives_in_adgroups',
+    'name',
+    'original_height',
+    'original_width',
+    'owner_business',
+    'permalink_url',
+    'status',
+    'updated_time',
+    'url',
+    'url_128',
+    'width',
+  ],
   AdVideo: ['id', 'title', 'length', 'picture', 'format', 'source', 'status', 'created_time', 'updated_time', 'permalink_url', 'embed_html', 'description'],
-  IGMedia: ['id', 'caption', 'media_type', 'media_url', 'permalink', 'timestamp', 'ig_id', 'boost_eligibility_info', 'media_product_type', 'thumbnail_url', 'shortcode', 'like_count', 'comments_count', 'is_shared_to_feed', 'username', 'owner', 'legacy_instagram_media_id', 'alt_text'],
-  Campaign: ['id', 'name', 'objective', 'daily_budget', 'lifetime_budget', 'status', 'effective_status', 'configured_status', 'issues_info', 'created_time', 'updated_time', 'start_time', 'stop_time', 'bid_strategy', 'buying_type', 'special_ad_categories', 'budget_remaining', 'spend_cap'],
+  IGMedia: [
+    'id',
+    'caption',
+    'media_type',
+    'media_url',
+    'permalink',
+    'timestamp',
+    'ig_id',
+    'boost_eligibility_info',
+    'media_product_type',
+    'thumbnail_url',
+    'shortcode',
+    'like_count',
+    'comments_count',
+    'is_shared_to_feed',
+    'username',
+    'owner',
+    'legacy_instagram_media_id',
+    'alt_text',
+  ],
+  Campaign: [
+    'id',
+    'name',
+    'objective',
+    'daily_budget',
+    'lifetime_budget',
+    'status',
+    'effective_status',
+    'configured_status',
+    'issues_info',
+    'created_time',
+    'updated_time',
+    'start_time',
+    'stop_time',
+    'bid_strategy',
+    'buying_type',
+    'special_ad_categories',
+    'budget_remaining',
+    'spend_cap',
+  ],
   Page: ['id', 'name', 'access_token', 'instagram_business_account', 'category', 'tasks'],
-  LeadgenForm: ['id', 'name', 'status', 'locale', 'questions', 'privacy_policy', 'thank_you_page', 'context_card', 'is_optimized_for_quality', 'question_page_custom_headline', 'created_time'],
+  LeadgenForm: [
+    'id',
+    'name',
+    'status',
+    'locale',
+    'questions',
+    'privacy_policy',
+    'thank_you_page',
+    'context_card',
+    'is_optimized_for_quality',
+    'question_page_custom_headline',
+    'created_time',
+  ],
 } as const;
 type NodeType = keyof typeof NODE_FIELDS;
 const DEFAULT_FIELDS: Record<NodeType, string[]> = {
@@ -45,11 +126,116 @@ const DEFAULT_FIELDS: Record<NodeType, string[]> = {
   LeadgenForm: ['id'],
 };
 
-const EFFECTIVE_STATUSES = ['ACTIVE', 'PAUSED', 'DELETED', 'PENDING_REVIEW', 'DISAPPROVED', 'PREAPPROVED', 'PENDING_BILLING_INFO', 'CAMPAIGN_PAUSED', 'ARCHIVED', 'ADSET_PAUSED', 'IN_PROCESS', 'WITH_ISSUES'];
+const EFFECTIVE_STATUSES = [
+  'ACTIVE',
+  'PAUSED',
+  'DELETED',
+  'PENDING_REVIEW',
+  'DISAPPROVED',
+  'PREAPPROVED',
+  'PENDING_BILLING_INFO',
+  'CAMPAIGN_PAUSED',
+  'ARCHIVED',
+  'ADSET_PAUSED',
+  'IN_PROCESS',
+  'WITH_ISSUES',
+];
 const LOCATION_TYPES = ['country', 'country_group', 'region', 'city', 'zip', 'geo_market', 'electoral_district', 'medium_geo_area', 'subcity', 'neighborhood'];
-const LEADGEN_QUESTION_TYPES = new Set(['CUSTOM', 'CITY', 'COMPANY_NAME', 'COUNTRY', 'DOB', 'EMAIL', 'GENDER', 'FIRST_NAME', 'FULL_NAME', 'JOB_TITLE', 'LAST_NAME', 'MARITIAL_STATUS', 'WHATSAPP_NUMBER', 'EDUCATION_LEVEL', 'WEBSITE', 'PHONE', 'PHONE_OTP', 'POST_CODE', 'PROVINCE', 'RELATIONSHIP_STATUS', 'STATE', 'STREET_ADDRESS', 'ZIP', 'WORK_EMAIL', 'MILITARY_STATUS', 'WORK_PHONE_NUMBER', 'SLIDER', 'STORE_LOOKUP', 'STORE_LOOKUP_WITH_TYPEAHEAD', 'DATE_TIME', 'ID_CPF', 'ID_AR_DNI', 'ID_CL_RUT', 'ID_CO_CC', 'ID_EC_CI', 'ID_PE_DNI', 'ID_MX_RFC', 'JOIN_CODE', 'USER_PROVIDED_PHONE_NUMBER', 'FACEBOOK_LEAD_ID', 'EMAIL_ALIAS', 'MESSENGER', 'VIN', 'LICENSE_PLATE', 'THREAD_LINK', 'ADDRESS_LINE_TWO']);
-const LEADGEN_LOCALES = new Set(['AR_AR', 'CS_CZ', 'DA_DK', 'DE_DE', 'EL_GR', 'EN_GB', 'EN_US', 'ES_ES', 'ES_LA', 'FI_FI', 'FR_FR', 'HE_IL', 'HI_IN', 'HU_HU', 'ID_ID', 'IT_IT', 'JA_JP', 'KO_KR', 'NB_NO', 'NL_NL', 'PL_PL', 'PT_BR', 'PT_PT', 'RO_RO', 'RU_RU', 'SV_SE', 'TH_TH', 'TR_TR', 'VI_VN', 'ZH_CN', 'ZH_HK', 'ZH_TW']);
-const BUTTON_TYPES = new Set(['VIEW_WEBSITE', 'CALL_BUSINESS', 'MESSAGE_BUSINESS', 'DOWNLOAD', 'SCHEDULE_APPOINTMENT', 'VIEW_ON_FACEBOOK', 'PROMO_CODE', 'NONE', 'WHATSAPP', 'P2B_MESSENGER', 'BOOK_ON_WEBSITE']);
+const LEADGEN_QUESTION_TYPES = new Set([
+  'CUSTOM',
+  'CITY',
+  'COMPANY_NAME',
+  'COUNTRY',
+  'DOB',
+  'EMAIL',
+  'GENDER',
+  'FIRST_NAME',
+  'FULL_NAME',
+  'JOB_TITLE',
+  'LAST_NAME',
+  'MARITIAL_STATUS',
+  'WHATSAPP_NUMBER',
+  'EDUCATION_LEVEL',
+  'WEBSITE',
+  'PHONE',
+  'PHONE_OTP',
+  'POST_CODE',
+  'PROVINCE',
+  'RELATIONSHIP_STATUS',
+  'STATE',
+  'STREET_ADDRESS',
+  'ZIP',
+  'WORK_EMAIL',
+  'MILITARY_STATUS',
+  'WORK_PHONE_NUMBER',
+  'SLIDER',
+  'STORE_LOOKUP',
+  'STORE_LOOKUP_WITH_TYPEAHEAD',
+  'DATE_TIME',
+  'ID_CPF',
+  'ID_AR_DNI',
+  'ID_CL_RUT',
+  'ID_CO_CC',
+  'ID_EC_CI',
+  'ID_PE_DNI',
+  'ID_MX_RFC',
+  'JOIN_CODE',
+  'USER_PROVIDED_PHONE_NUMBER',
+  'FACEBOOK_LEAD_ID',
+  'EMAIL_ALIAS',
+  'MESSENGER',
+  'VIN',
+  'LICENSE_PLATE',
+  'THREAD_LINK',
+  'ADDRESS_LINE_TWO',
+]);
+const LEADGEN_LOCALES = new Set([
+  'AR_AR',
+  'CS_CZ',
+  'DA_DK',
+  'DE_DE',
+  'EL_GR',
+  'EN_GB',
+  'EN_US',
+  'ES_ES',
+  'ES_LA',
+  'FI_FI',
+  'FR_FR',
+  'HE_IL',
+  'HI_IN',
+  'HU_HU',
+  'ID_ID',
+  'IT_IT',
+  'JA_JP',
+  'KO_KR',
+  'NB_NO',
+  'NL_NL',
+  'PL_PL',
+  'PT_BR',
+  'PT_PT',
+  'RO_RO',
+  'RU_RU',
+  'SV_SE',
+  'TH_TH',
+  'TR_TR',
+  'VI_VN',
+  'ZH_CN',
+  'ZH_HK',
+  'ZH_TW',
+]);
+const BUTTON_TYPES = new Set([
+  'VIEW_WEBSITE',
+  'CALL_BUSINESS',
+  'MESSAGE_BUSINESS',
+  'DOWNLOAD',
+  'SCHEDULE_APPOINTMENT',
+  'VIEW_ON_FACEBOOK',
+  'PROMO_CODE',
+  'NONE',
+  'WHATSAPP',
+  'P2B_MESSENGER',
+  'BOOK_ON_WEBSITE',
+]);
 
 let traceCounter = 0;
 const trace = () => `AxSANDBOX${(++traceCounter).toString(36).padStart(6, '0')}`;
@@ -57,14 +243,39 @@ const trace = () => `AxSANDBOX${(++traceCounter).toString(36).padStart(6, '0')}`
 export function graphError(code: number, message: string, extra: Record<string, unknown> = {}, status = 400): SandboxResponse {
   return {
     status,
-    body: { error: { message, type: code === 100 && extra.error_subcode === 33 ? 'GraphMethodException' : 'OAuthException', code, ...extra, fbtrace_id: trace() } },
+    body: {
+      error: { message, type: code === 100 && extra.error_subcode === 33 ? 'GraphMethodException' : 'OAuthException', code, ...extra, fbtrace_id: trace() },
+    },
   };
 }
 
 const unknownObject = (method: string, id: string) =>
-  graphError(100, `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`, { error_subcode: 33 });
+  graphError(
+    100,
+    `Unsupported ${method.toLowerCase()} request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation. Please read the Graph API documentation at https://developers.facebook.com/docs/graph-api`,
+    { error_subcode: 33 },
+  );
 
-const AUDIENCE_KEYS = new Set(['EXTERN_ID', 'EMAIL', 'PHONE', 'GEN', 'DOBY', 'DOBM', 'DOBD', 'LN', 'FN', 'FI', 'CT', 'ST', 'ZIP', 'MADID', 'COUNTRY', 'EMAIL_SHA256', 'PHONE_SHA256', 'MOBILE_ADVERTISER_ID']);
+const AUDIENCE_KEYS = new Set([
+  'EXTERN_ID',
+  'EMAIL',
+  'PHONE',
+  'GEN',
+  'DOBY',
+  'DOBM',
+  'DOBD',
+  'LN',
+  'FN',
+  'FI',
+  'CT',
+  'ST',
+  'ZIP',
+  'MADID',
+  'COUNTRY',
+  'EMAIL_SHA256',
+  'PHONE_SHA256',
+  'MOBILE_ADVERTISER_ID',
+]);
 const UNHASHED_KEYS = new Set(['EXTERN_ID', 'MADID', 'MOBILE_ADVERTISER_ID']);
 const MAX_AUDIENCE_ROWS = 10_000;
 
@@ -112,7 +323,10 @@ const DIGEST_MODULUS = 1n << 64n;
 
 /** The digest of the members of every batch counted (a batch sent again is left out): the audience's members as they arrived. */
 export function countedDigest(audience: Pick<CustomAudience, 'batches'>): string {
-  return (audience.batches.filter((batch) => !batch.repeated && batch.method !== 'DELETE').reduce((sum, batch) => (sum + BigInt(`0x${batch.digest}`)) % DIGEST_MODULUS, 0n)).toString(16);
+  return audience.batches
+    .filter((batch) => !batch.repeated && batch.method !== 'DELETE')
+    .reduce((sum, batch) => (sum + BigInt(`0x${batch.digest}`)) % DIGEST_MODULUS, 0n)
+    .toString(16);
 }
 
 /** Sum, modulo 2^64, of the first 64 bits of each member's SHA-256: the same members give the same digest in any order. */
@@ -170,7 +384,11 @@ function authenticate(request: SandboxRequest, appSecret: string | undefined): G
   const token = (params.access_token as string | undefined) ?? bearer;
   if (!token) return graphError(104, 'An access token is required to request this resource.');
   if (token.includes('EXPIRED')) {
-    return graphError(190, 'Error validating access token: Session has expired on Tuesday, 20-Oct-26 10:00:00 PDT. The current time is Tuesday, 20-Oct-26 10:14:37 PDT.', { error_subcode: 463 });
+    return graphError(
+      190,
+      'Error validating access token: Session has expired on Tuesday, 20-Oct-26 10:00:00 PDT. The current time is Tuesday, 20-Oct-26 10:14:37 PDT.',
+      { error_subcode: 463 },
+    );
   }
   if (!/^EAA[A-Za-z0-9]{8,}$/.test(token)) return graphError(190, 'Invalid OAuth access token - Cannot parse access token');
   if (appSecret) {
@@ -185,7 +403,10 @@ function authenticate(request: SandboxRequest, appSecret: string | undefined): G
 function requestedFields(call: GraphCall, node: NodeType): string[] | SandboxResponse {
   const raw = call.params.fields;
   if (raw === undefined || raw === '') return DEFAULT_FIELDS[node];
-  const fields = String(raw).split(',').map((field) => field.trim()).filter(Boolean);
+  const fields = String(raw)
+    .split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
   const known = NODE_FIELDS[node] as readonly string[];
   for (const field of fields) {
     const name = field.replace(/\{.*$/, '');
@@ -204,7 +425,9 @@ function project(row: Row, fields: string[]): Row {
 
 const encodeCursor = (index: number) => Buffer.from(`sandbox:${index}`).toString('base64');
 function decodeCursor(cursor: string): number | undefined {
-  const match = Buffer.from(cursor, 'base64').toString('utf8').match(/^sandbox:(\d+)$/);
+  const match = Buffer.from(cursor, 'base64')
+    .toString('utf8')
+    .match(/^sandbox:(\d+)$/);
   return match ? Number(match[1]) : undefined;
 }
 
@@ -255,7 +478,16 @@ const usageHeaders = (accountId?: string): Record<string, string> => ({
   ...(accountId
     ? {
         'x-business-use-case-usage': JSON.stringify({
-          [accountId]: [{ type: 'ads_management', call_count: 1, total_cputime: 1, total_time: 1, estimated_time_to_regain_access: 0, ads_api_access_tier: 'standard_access' }],
+          [accountId]: [
+            {
+              type: 'ads_management',
+              call_count: 1,
+              total_cputime: 1,
+              total_time: 1,
+              estimated_time_to_regain_access: 0,
+              ads_api_access_tier: 'standard_access',
+            },
+          ],
         }),
         'x-ad-account-usage': JSON.stringify({ acc_id_util_pct: 0.5, reset_time_duration: 0, ads_api_access_tier: 'standard_access' }),
       }
@@ -277,7 +509,11 @@ function parseJsonArray(value: unknown, name: string): string[] | SandboxRespons
   return graphError(100, `(#100) param ${name} must be an array.`);
 }
 
-const fold = (text: string) => text.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 
 type GraphHandler = (call: GraphCall, state: SocialState, params: Record<string, string>) => SandboxResponse;
 
@@ -289,13 +525,19 @@ function accountEdge(edge: 'images' | 'videos' | 'campaigns', node: NodeType): G
     if (!Array.isArray(fields)) return fields;
     let selected = rows;
     if (edge === 'campaigns') {
-      const filter = call.params.effective_status === undefined ? ['ACTIVE', 'PAUSED', 'IN_PROCESS', 'WITH_ISSUES'] : parseJsonArray(call.params.effective_status, 'effective_status');
+      const filter =
+        call.params.effective_status === undefined
+          ? ['ACTIVE', 'PAUSED', 'IN_PROCESS', 'WITH_ISSUES']
+          : parseJsonArray(call.params.effective_status, 'effective_status');
       if (!Array.isArray(filter)) return filter;
       const unknown = filter.find((status) => !EFFECTIVE_STATUSES.includes(status));
       if (unknown) return graphError(100, `(#100) Param effective_status[0] must be one of {${EFFECTIVE_STATUSES.join(', ')}}`);
       selected = rows.filter((row) => filter.includes(String(row.effective_status)));
     }
-    return withHeaders(page(call, `act_${account}/${edge === 'images' ? 'adimages' : edge === 'videos' ? 'advideos' : 'campaigns'}`, selected, fields), usageHeaders(account));
+    return withHeaders(
+      page(call, `act_${account}/${edge === 'images' ? 'adimages' : edge === 'videos' ? 'advideos' : 'campaigns'}`, selected, fields),
+      usageHeaders(account),
+    );
   };
 }
 
@@ -308,7 +550,8 @@ const getPhotoMedia: GraphHandler = (call, state, { node }) => {
 };
 
 const search: GraphHandler = (call, state) => {
-  if (call.params.type !== 'adgeolocation') return graphError(100, '(#100) Param type must be one of {adgeolocation, adinterest, adeducationschool, adworkemployer, adlocale}');
+  if (call.params.type !== 'adgeolocation')
+    return graphError(100, '(#100) Param type must be one of {adgeolocation, adinterest, adeducationschool, adworkemployer, adlocale}');
   const query = call.params.q;
   if (query === undefined || String(query).trim() === '') return graphError(100, '(#100) The parameter q is required');
   let types = ['country', 'region', 'city', 'zip'];
@@ -325,7 +568,11 @@ const search: GraphHandler = (call, state) => {
   const needle = fold(String(query).trim());
   const data = state.locations
     .filter((location) => types.includes(String(location.type)))
-    .filter((location) => fold(String(location.name)).split(/[\s-]+/).some((word, index, words) => word.startsWith(needle) || words.slice(index).join(' ').startsWith(needle)))
+    .filter((location) =>
+      fold(String(location.name))
+        .split(/[\s-]+/)
+        .some((word, index, words) => word.startsWith(needle) || words.slice(index).join(' ').startsWith(needle)),
+    )
     .filter((location) => call.params.country_code === undefined || location.country_code === call.params.country_code)
     .slice(0, limit);
   return { status: 200, body: { data } };
@@ -405,32 +652,43 @@ const createLeadgenForm: GraphHandler = (call, state, { node }) => {
   if (!Array.isArray(questions) || questions.length === 0) return graphError(100, '(#100) The parameter questions is required');
   const keys = new Set<string>();
   for (const [index, question] of (questions as Row[]).entries()) {
-    if (!LEADGEN_QUESTION_TYPES.has(String(question.type))) return graphError(100, `(#100) Param questions[${index}][type] must be one of {${[...LEADGEN_QUESTION_TYPES].join(', ')}}`);
+    if (!LEADGEN_QUESTION_TYPES.has(String(question.type)))
+      return graphError(100, `(#100) Param questions[${index}][type] must be one of {${[...LEADGEN_QUESTION_TYPES].join(', ')}}`);
     if (question.type === 'CUSTOM' && !question.label) return graphError(100, `(#100) Custom questions need a label (questions[${index}])`);
     if (question.key !== undefined) {
       if (keys.has(String(question.key))) return graphError(100, `(#100) Question keys must be unique: ${String(question.key)}`);
       keys.add(String(question.key));
     }
     for (const option of (question.options as Row[] | undefined) ?? []) {
-      if (typeof option.value !== 'string' || typeof option.key !== 'string') return graphError(100, `(#100) Each option of questions[${index}] needs a value and a key`);
+      if (typeof option.value !== 'string' || typeof option.key !== 'string')
+        return graphError(100, `(#100) Each option of questions[${index}] needs a value and a key`);
     }
   }
-  if (params.locale !== undefined && !LEADGEN_LOCALES.has(String(params.locale))) return graphError(100, `(#100) Param locale must be one of {${[...LEADGEN_LOCALES].join(', ')}}`);
+  if (params.locale !== undefined && !LEADGEN_LOCALES.has(String(params.locale)))
+    return graphError(100, `(#100) Param locale must be one of {${[...LEADGEN_LOCALES].join(', ')}}`);
   const privacy = parseObject(params.privacy_policy);
-  if (!privacy || !isHttpUrl(privacy.url)) return graphError(100, '(#100) A valid privacy policy URL is required', { error_user_msg: 'Please enter a valid privacy policy URL.' });
-  if (privacy.link_text !== undefined && String(privacy.link_text).length > 70) return graphError(100, '(#100) Privacy policy link text must be 70 characters or fewer');
+  if (!privacy || !isHttpUrl(privacy.url))
+    return graphError(100, '(#100) A valid privacy policy URL is required', { error_user_msg: 'Please enter a valid privacy policy URL.' });
+  if (privacy.link_text !== undefined && String(privacy.link_text).length > 70)
+    return graphError(100, '(#100) Privacy policy link text must be 70 characters or fewer');
   const thankYou = params.thank_you_page === undefined ? undefined : parseObject(params.thank_you_page);
   if (params.thank_you_page !== undefined) {
     if (!thankYou?.title) return graphError(100, '(#100) Param thank_you_page[title] is required');
-    if (!BUTTON_TYPES.has(String(thankYou.button_type))) return graphError(100, `(#100) Param thank_you_page[button_type] must be one of {${[...BUTTON_TYPES].join(', ')}}`);
+    if (!BUTTON_TYPES.has(String(thankYou.button_type)))
+      return graphError(100, `(#100) Param thank_you_page[button_type] must be one of {${[...BUTTON_TYPES].join(', ')}}`);
     if (thankYou.button_type === 'VIEW_WEBSITE' && !isHttpUrl(thankYou.website_url)) return graphError(100, '(#100) A website URL is required for this button');
     if (thankYou.button_type === 'CALL_BUSINESS' && !/^\+?[\d\s().-]{6,20}$/.test(String(thankYou.business_phone_number ?? ''))) {
       return graphError(192, '(#192) Invalid phone number', { error_user_msg: 'Please enter a valid phone number.' });
     }
   }
   const card = params.context_card === undefined ? undefined : parseObject(params.context_card);
-  if (card && !['LIST_STYLE', 'PARAGRAPH_STYLE'].includes(String(card.style))) return graphError(100, '(#100) Param context_card[style] must be one of {LIST_STYLE, PARAGRAPH_STYLE}');
-  if (params.is_optimized_for_quality !== undefined && typeof params.is_optimized_for_quality !== 'boolean' && !['true', 'false'].includes(String(params.is_optimized_for_quality))) {
+  if (card && !['LIST_STYLE', 'PARAGRAPH_STYLE'].includes(String(card.style)))
+    return graphError(100, '(#100) Param context_card[style] must be one of {LIST_STYLE, PARAGRAPH_STYLE}');
+  if (
+    params.is_optimized_for_quality !== undefined &&
+    typeof params.is_optimized_for_quality !== 'boolean' &&
+    !['true', 'false'].includes(String(params.is_optimized_for_quality))
+  ) {
     return graphError(100, '(#100) Param is_optimized_for_quality must be a boolean');
   }
   const id = `10293847561${String(2000 + state.leadForms.size).padStart(5, '0')}`;
@@ -455,7 +713,8 @@ const createCustomAudience: GraphHandler = (call, state, { account }) => {
   if (!state.images.has(account as string)) return unknownObject('POST', `act_${account}`);
   const { name, subtype, customer_file_source: source } = call.params;
   if (!name || typeof name !== 'string') return graphError(100, '(#100) The parameter name is required');
-  if (subtype !== undefined && subtype !== 'CUSTOM') return graphError(100, '(#100) Only customer-file audiences (subtype CUSTOM) are supported by this sandbox');
+  if (subtype !== undefined && subtype !== 'CUSTOM')
+    return graphError(100, '(#100) Only customer-file audiences (subtype CUSTOM) are supported by this sandbox');
   if (source !== undefined && !['USER_PROVIDED_ONLY', 'PARTNER_PROVIDED_ONLY', 'BOTH_USER_AND_PARTNER_PROVIDED'].includes(String(source))) {
     return graphError(100, '(#100) Param customer_file_source must be one of {USER_PROVIDED_ONLY, PARTNER_PROVIDED_ONLY, BOTH_USER_AND_PARTNER_PROVIDED}');
   }
@@ -473,7 +732,8 @@ function parseParam(value: unknown): unknown {
   }
 }
 
-const audienceError = (subcode: number, message: string) => graphError(2650, `(#2650) ${message}`, { error_subcode: subcode, error_user_title: 'Audience update failed', error_user_msg: message });
+const audienceError = (subcode: number, message: string) =>
+  graphError(2650, `(#2650) ${message}`, { error_subcode: subcode, error_user_title: 'Audience update failed', error_user_msg: message });
 
 /** `POST|DELETE /{audience}/users` and `POST /{audience}/usersreplace`: sessions, limits and the platform's invalid-entry check. */
 function audienceUsers(edge: 'users' | 'usersreplace', method: 'POST' | 'DELETE'): GraphHandler {
@@ -508,7 +768,9 @@ function audienceUsers(edge: 'users' | 'usersreplace', method: 'POST' | 'DELETE'
       audience.sessions.set(sessionId, upload);
       if (edge === 'usersreplace') audience.memberCount = 0;
     }
-    const repeated = session !== undefined && audience.batches.some((seen) => String(seen.session.session_id) === sessionId && Number(seen.session.batch_seq ?? 1) === batchSeq);
+    const repeated =
+      session !== undefined &&
+      audience.batches.some((seen) => String(seen.session.session_id) === sessionId && Number(seen.session.batch_seq ?? 1) === batchSeq);
     const valid: string[] = [];
 
     const samples: Record<string, string> = {};
@@ -529,7 +791,15 @@ function audienceUsers(edge: 'users' | 'usersreplace', method: 'POST' | 'DELETE'
       }
       valid.push(JSON.stringify(row));
     }
-    audience.batches.push({ edge, method, session: session ?? {}, rows: rows.length, members: valid.length, digest: memberDigest(valid), ...(repeated ? { repeated } : {}) });
+    audience.batches.push({
+      edge,
+      method,
+      session: session ?? {},
+      rows: rows.length,
+      members: valid.length,
+      digest: memberDigest(valid),
+      ...(repeated ? { repeated } : {}),
+    });
     if (!repeated) {
       audience.memberCount = Math.max(0, audience.memberCount + (method === 'DELETE' ? -valid.length : valid.length));
       if (method !== 'DELETE') audience.recentMembers = [...audience.recentMembers, ...valid.slice(-RECENT_MEMBERS)].slice(-RECENT_MEMBERS);
@@ -573,7 +843,11 @@ function debugToken(request: SandboxRequest, state: SocialState, appId: string, 
     body: { data: { app_id: appId, type: 'USER', is_valid: false, scopes: [], error: { code: 190, message, ...(subcode ? { subcode } : {}) } } },
   });
   if (state.connect.revokedTokens.has(input)) return invalid(`Error validating access token: The user has not authorized application ${appId}.`);
-  if (!/^EAA[A-Za-z0-9]{8,}$/.test(input) || input.includes('REVOKED')) return invalid('Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.', 460);
+  if (!/^EAA[A-Za-z0-9]{8,}$/.test(input) || input.includes('REVOKED'))
+    return invalid(
+      'Error validating access token: The session has been invalidated because the user changed their password or Facebook has changed the session for security reasons.',
+      460,
+    );
   const now = clock.now();
   if (!state.tokenExpiries.has(input)) {
     const days = Number(/EXPIRESIN(\d+)D/.exec(input)?.[1] ?? USER_TOKEN_DAYS);
@@ -651,7 +925,16 @@ export function loadAudiences(file: string): Map<string, CustomAudience> {
   for (const text of journal.slice(0, journal.lastIndexOf('\n') + 1).split('\n')) {
     if (!text) continue;
     const line = JSON.parse(text) as JournalLine;
-    const audience: JournaledAudience = audiences.get(line.id) ?? { id: line.id, accountId: line.accountId, name: line.name, subtype: line.subtype, memberCount: 0, recentMembers: [], sessions: new Map(), batches: [] };
+    const audience: JournaledAudience = audiences.get(line.id) ?? {
+      id: line.id,
+      accountId: line.accountId,
+      name: line.name,
+      subtype: line.subtype,
+      memberCount: 0,
+      recentMembers: [],
+      sessions: new Map(),
+      batches: [],
+    };
     Object.assign(audience, { name: line.name, sessions: new Map(line.sessions) });
     audience.batches.push(...line.batches);
     if (line.memberCount !== undefined) audience.memberCount = line.memberCount;
@@ -672,11 +955,13 @@ export async function startSocialSandbox(options: { appId?: string; appSecret?: 
     // a line torn by a kill is cut off, so that the next one starts on a line of its own
     if (existsSync(audiencesFile)) truncateSync(audiencesFile, readFileSync(audiencesFile).lastIndexOf(0x0a) + 1);
   }
-  const persisted = (handle: GraphHandler): GraphHandler => (call, state, params) => {
-    const answer = handle(call, state, params);
-    if (audiencesFile && 'status' in answer && answer.status === 200) journalAudiences(audiencesFile, state.audiences);
-    return answer;
-  };
+  const persisted =
+    (handle: GraphHandler): GraphHandler =>
+    (call, state, params) => {
+      const answer = handle(call, state, params);
+      if (audiencesFile && 'status' in answer && answer.status === 200) journalAudiences(audiencesFile, state.audiences);
+      return answer;
+    };
   const appSecret = options.appSecret ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET;
   const appId = options.appId ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID;
   let publicBase = '';
@@ -689,7 +974,8 @@ export async function startSocialSandbox(options: { appId?: string; appSecret?: 
       }
       const call = authenticate(request, appSecret);
       if ('status' in call) return call;
-      if (state.connect.revokedTokens.has(call.token)) return graphError(190, `Error validating access token: The user has not authorized application ${appId}.`);
+      if (state.connect.revokedTokens.has(call.token))
+        return graphError(190, `Error validating access token: The user has not authorized application ${appId}.`);
       return handle({ ...call, publicBase: `${publicBase}/${params.version}` }, state, params);
     },
   });
@@ -716,7 +1002,11 @@ export async function startSocialSandbox(options: { appId?: string; appSecret?: 
     graph('GET', `/${ID}`, getNode),
   ];
   const sandbox = await startSandbox('social', routes, (request) =>
-    graphError(100, `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/').pop()}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { error_subcode: 33 }),
+    graphError(
+      100,
+      `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/').pop()}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+      { error_subcode: 33 },
+    ),
   );
   publicBase = sandbox.url;
   return Object.assign(sandbox, { state });

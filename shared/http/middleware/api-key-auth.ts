@@ -1,8 +1,8 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { clock } from '../../clock.ts';
-import { config } from '../../config.ts';
-import { Unauthorized } from '../../errors.ts';
+import { clock } from '../../core/clock.ts';
+import { config } from '../../core/config.ts';
+import { Unauthorized } from '../../core/errors.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../store/api-key-lookup.ts';
 import { header } from '../headers.ts';
 import type { OperationContext } from '../operation-context.ts';

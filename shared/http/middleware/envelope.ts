@@ -1,13 +1,13 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { IdempotencyConflict, InternalError, ServiceError } from '../../errors.ts';
+import { IdempotencyConflict, InternalError, ServiceError } from '../../core/errors.ts';
 import { EscapedError } from '../escape-guard.ts';
-import { log } from '../logger.ts';
+import { log } from '../../core/logger.ts';
 import { errorResponse, successResponse, type HttpResponse } from '../response.ts';
 
 /**
  * The response envelope, written once: a handler's result becomes `results`, and every thrown
- * error becomes its row of DESIGN.md's error table. Errors below 500 show their message; anything
+ * error becomes its row of the error table (docs/errors.md). Errors below 500 show their message; anything
  * unexpected is logged (name and stack, never a request body) and answered with a fixed sentence.
  */
 export function envelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, Context> {
@@ -38,7 +38,9 @@ function toServiceError(error: unknown): ServiceError {
   if (name === 'IdempotencyAlreadyInProgressError') {
     return new IdempotencyConflict('A request with this Idempotency-Key is still being processed; retry once it has finished.');
   }
-  log().error(error instanceof EscapedError ? 'error escaped a handler' : 'unhandled error', { error: describe(error instanceof EscapedError ? error.escaped : error) });
+  log().error(error instanceof EscapedError ? 'error escaped a handler' : 'unhandled error', {
+    error: describe(error instanceof EscapedError ? error.escaped : error),
+  });
   return new InternalError(error);
 }
 

@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { InvalidRequest, UnsupportedMediaType } from '../../errors.ts';
+import { InvalidRequest, UnsupportedMediaType } from '../../core/errors.ts';
 import { header } from '../headers.ts';
 import type { OperationContext } from '../operation-context.ts';
 
@@ -17,7 +17,8 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   for (let index = 0; index < text.length; index++) {
     const char = text.charCodeAt(index);
     if (inString) {
-      if (char === 0x5c) index++; // a backslash escapes the next character
+      if (char === 0x5c)
+        index++; // a backslash escapes the next character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
     else if (char === 0x7b || char === 0x5b) {

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { InvalidRequest, UnsupportedMediaType } from '../../errors.ts';
+import { InvalidRequest, UnsupportedMediaType } from '../../core/errors.ts';
 import { JSON_CONTENT_TYPE, jsonBody } from './json-body.ts';
 import { header } from '../headers.ts';
-import { readMultipartForm, type UploadedFile } from '../multipart-form.ts';
+import { readMultipartForm } from '../multipart-form.ts';
 import type { OperationContext } from '../operation-context.ts';
-
-export type { UploadedFile } from '../multipart-form.ts';
 
 /**
  * A function's synchronous payload is at most 6 MB, and API Gateway hands it a multipart body
@@ -52,7 +50,7 @@ export function multipartBody(options: { fileField: string; fields: readonly str
 
 /**
  * An upload operation's body: the multipart form, or JSON naming a file sent with create_upload
- * (DESIGN.md "Uploads and audience jobs"); `context.jsonBody` says which came.
+ * (docs/decisions.md "Uploads and audience jobs"); `context.jsonBody` says which came.
  */
 export function multipartOrJsonBody(options: { fileField: string; fields: readonly string[] }) {
   return (): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> => {
@@ -65,13 +63,10 @@ export function multipartOrJsonBody(options: { fileField: string; fields: readon
           request.context.jsonBody = true;
           return json.before?.(request);
         }
-        if (!MULTIPART_CONTENT_TYPE.test(contentType)) throw new UnsupportedMediaType('multipart/form-data (the file) or application/json (an uploadId from /uploads/create_upload)');
+        if (!MULTIPART_CONTENT_TYPE.test(contentType))
+          throw new UnsupportedMediaType('multipart/form-data (the file) or application/json (an uploadId from /uploads/create_upload)');
         return multipart.before?.(request);
       },
     };
   };
-}
-
-export function isUploadedFile(value: unknown): value is UploadedFile {
-  return typeof value === 'object' && value !== null && Buffer.isBuffer((value as UploadedFile).content);
 }

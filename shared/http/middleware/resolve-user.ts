@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { UserNotFound } from '../../errors.ts';
+import { UserNotFound } from '../../core/errors.ts';
 import { findUser } from '../../store/users.ts';
 import type { OperationContext } from '../operation-context.ts';
 

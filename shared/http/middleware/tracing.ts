@@ -1,6 +1,6 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { log } from '../logger.ts';
+import { log } from '../../core/logger.ts';
 import type { HttpResponse } from '../response.ts';
 
 /**

@@ -1,7 +1,7 @@
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
-import { InvalidRequest, type ProblemDetail } from '../../errors.ts';
+import { InvalidRequest, type ProblemDetail } from '../../core/errors.ts';
 import type { OperationContext } from '../operation-context.ts';
 
 /**

@@ -1,8 +1,8 @@
 import { Readable } from 'node:stream';
-import { clock } from '../../clock.ts';
-import { config } from '../../config.ts';
-import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../errors.ts';
-import { log } from '../../http/logger.ts';
+import { clock } from '../../core/clock.ts';
+import { config } from '../../core/config.ts';
+import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../core/errors.ts';
+import { log } from '../../core/logger.ts';
 import { callPlatform, fail, ok, parseJson, refreshAuth, retry, type CallBudget, type RetryPolicy, type UpstreamRequest, type Verdict } from '../upstream.ts';
 
 /**
@@ -59,18 +59,39 @@ const NOT_YET_VISIBLE_WAIT_MS = 2_000;
 
 /** One answer of the Rest.li API, dispatched on status and `code`/`serviceErrorCode`, never on wording. */
 export function classifyRestliResponse(status: number, error: RestliErrorBody, options: RestliCallOptions): Verdict<never> {
-  const extra = { platformStatus: status, ...(error.code ? { platformCode: error.code } : {}), ...(error.serviceErrorCode !== undefined ? { serviceErrorCode: error.serviceErrorCode } : {}) };
+  const extra = {
+    platformStatus: status,
+    ...(error.code ? { platformCode: error.code } : {}),
+    ...(error.serviceErrorCode !== undefined ? { serviceErrorCode: error.serviceErrorCode } : {}),
+  };
   if (status === 401) {
     if (error.serviceErrorCode === EXPIRED_TOKEN) {
-      return refreshAuth(new PlatformAuthExpired('professional', 'The user’s professional-network token has expired; reconnect the account with a connect link (/auth/create_link).'));
+      return refreshAuth(
+        new PlatformAuthExpired(
+          'professional',
+          'The user’s professional-network token has expired; reconnect the account with a connect link (/auth/create_link).',
+        ),
+      );
     }
-    return fail(new PlatformAuthExpired('professional', 'The user’s professional-network token is invalid or was revoked; reconnect the account with a connect link (/auth/create_link).'));
+    return fail(
+      new PlatformAuthExpired(
+        'professional',
+        'The user’s professional-network token is invalid or was revoked; reconnect the account with a connect link (/auth/create_link).',
+      ),
+    );
   }
   if (status === 426) {
-    return fail(new PlatformRejected('professional', `The professional network refused API version ${config().PROFESSIONAL_API_VERSION} (${error.code ?? 'NONEXISTENT_VERSION'}); the service must move PROFESSIONAL_API_VERSION forward.`, extra));
+    return fail(
+      new PlatformRejected(
+        'professional',
+        `The professional network refused API version ${config().PROFESSIONAL_API_VERSION} (${error.code ?? 'NONEXISTENT_VERSION'}); the service must move PROFESSIONAL_API_VERSION forward.`,
+        extra,
+      ),
+    );
   }
   if (status === 429) {
-    if (error.code === 'SEGMENT_LIMIT_EXCEEDED') return fail(new PlatformRejected('professional', `${describe(status, error)}. Delete unused audiences first.`, extra));
+    if (error.code === 'SEGMENT_LIMIT_EXCEEDED')
+      return fail(new PlatformRejected('professional', `${describe(status, error)}. Delete unused audiences first.`, extra));
     return retry(new PlatformRateLimited('professional', secondsUntilUtcMidnight()));
   }
   if (status >= 500) {
@@ -130,7 +151,11 @@ export async function restliRequest(
       // a stream goes out as it is read, with its length declared (fetch needs half duplex for a streamed body)
       if (typeof data === 'object' && 'stream' in data) {
         headers['content-length'] = String(data.length);
-        return { url: absolute, init: { method, headers, body: Readable.toWeb(Readable.from(data.stream())) as ReadableStream, duplex: 'half' } as RequestInit, logPath };
+        return {
+          url: absolute,
+          init: { method, headers, body: Readable.toWeb(Readable.from(data.stream())) as ReadableStream, duplex: 'half' } as RequestInit,
+          logPath,
+        };
       }
       body = data;
     }

@@ -1,12 +1,12 @@
-import { clock } from '../../clock.ts';
-import { config } from '../../config.ts';
-import { consentQuery, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../../connect/flow.ts';
+import { clock } from '../../core/clock.ts';
+import { config } from '../../core/config.ts';
+import { consentQuery, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../connect-flow.ts';
 import { exchangeAuthorizationCode, revokeToken, tokenEndpoint } from '../oauth-token-client.ts';
 import type { CallBudget } from '../upstream.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
 
 /**
- * The professional network's side of a connect link (contracts/connect.md §3): the authorization
+ * The professional network's side of a connect link (docs/platforms.md "Professional"): the authorization
  * dialog with the one constant scope set (a different set would invalidate the member's earlier
  * tokens), the code exchange, the ad accounts the member holds a role in (`adAccountUsers`) joined to
  * the usable ones (`adAccounts` search: active or draft, not test), and revocation.
@@ -41,7 +41,11 @@ export async function discoverProfessionalAccounts(accessToken: string, budget: 
   const usable = new Map<string, AdAccount>();
   let pageToken: string | undefined;
   for (let page = 0; page < MAX_PAGES_READ; page++) {
-    const { body } = await restliRequest(session, 'GET', `/adAccounts?q=search&search=${ACCOUNT_SEARCH}&pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`);
+    const { body } = await restliRequest(
+      session,
+      'GET',
+      `/adAccounts?q=search&search=${ACCOUNT_SEARCH}&pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`,
+    );
     const answer = body as { elements?: AdAccount[]; metadata?: { nextPageToken?: string } };
     for (const account of answer.elements ?? []) usable.set(String(account.id), account);
     pageToken = answer.metadata?.nextPageToken;
@@ -70,7 +74,13 @@ export const professionalConnectFlow: ConnectFlow = {
   denials: ['user_cancelled_authorize', 'user_cancelled_login'],
   consentUrl({ redirectUri, state }) {
     const { PROFESSIONAL_AUTHORIZE_URL, PROFESSIONAL_CLIENT_ID } = config();
-    const query = consentQuery({ response_type: 'code', client_id: PROFESSIONAL_CLIENT_ID ?? '', redirect_uri: redirectUri, state, scope: PROFESSIONAL_SCOPES.join(' ') });
+    const query = consentQuery({
+      response_type: 'code',
+      client_id: PROFESSIONAL_CLIENT_ID ?? '',
+      redirect_uri: redirectUri,
+      state,
+      scope: PROFESSIONAL_SCOPES.join(' '),
+    });
     return `${PROFESSIONAL_AUTHORIZE_URL}?${query}`;
   },
   async exchange({ code, redirectUri }, budget): Promise<DiscoveredGrant> {
@@ -89,6 +99,12 @@ export const professionalConnectFlow: ConnectFlow = {
   },
   async revoke({ accessToken }, budget) {
     const { PROFESSIONAL_REVOKE_URL, PROFESSIONAL_CLIENT_ID, PROFESSIONAL_CLIENT_SECRET } = config();
-    if (accessToken) await revokeToken('professional', PROFESSIONAL_REVOKE_URL, { client_id: PROFESSIONAL_CLIENT_ID ?? '', client_secret: PROFESSIONAL_CLIENT_SECRET ?? '', token: accessToken }, budget);
+    if (accessToken)
+      await revokeToken(
+        'professional',
+        PROFESSIONAL_REVOKE_URL,
+        { client_id: PROFESSIONAL_CLIENT_ID ?? '', client_secret: PROFESSIONAL_CLIENT_SECRET ?? '', token: accessToken },
+        budget,
+      );
   },
 };

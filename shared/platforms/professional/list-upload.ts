@@ -1,13 +1,14 @@
-import { PlatformUnavailable } from '../../errors.ts';
-import { log } from '../../http/logger.ts';
+import { PlatformUnavailable } from '../../core/errors.ts';
+import { log } from '../../core/logger.ts';
 import { restliRequest, type ProfessionalSession, type StreamedBody } from './client.ts';
+import type { ListType } from '../../schemas/audiences.ts';
 
 /**
  * Contract §2: a CSV list becomes an audience in four calls: an upload URL, the file, the DMP
  * segment, the attachment of the file to the segment. The answer comes once the list is attached
  * (the segment is BUILDING); the platform processes it for up to 48 hours after that.
  */
-export type ListType = 'USER_LIST_UPLOAD' | 'COMPANY_LIST_UPLOAD';
+export type { ListType };
 
 export interface ListUploadResult {
   /** the uploaded file's media URN (`urn:li:media:/….csv`) */
@@ -85,5 +86,10 @@ export async function attachListUpload(session: ProfessionalSession, segmentId: 
 const ATTACH_POLICY = { maxAttempts: 4, baseDelayMs: 2_000, maxDelayMs: 8_000 };
 
 async function attachWhenVisible(session: ProfessionalSession, segmentId: string, inputFile: string): Promise<void> {
-  await restliRequest(session, 'POST', `/dmpSegments/${segmentId}/listUploads`, { json: { inputFile }, retrySafe: true, notFoundIsTransient: true, policy: ATTACH_POLICY });
+  await restliRequest(session, 'POST', `/dmpSegments/${segmentId}/listUploads`, {
+    json: { inputFile },
+    retrySafe: true,
+    notFoundIsTransient: true,
+    policy: ATTACH_POLICY,
+  });
 }

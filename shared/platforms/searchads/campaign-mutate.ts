@@ -1,8 +1,8 @@
-import { PlatformRejected } from '../../errors.ts';
+import { PlatformRejected } from '../../core/errors.ts';
 import type { CreateSearchCampaignInput } from '../../schemas/search-campaign.ts';
 import { adsRequest, type SearchadsSession } from './client.ts';
 import type { FetchedImage } from './images.ts';
-import { languageConstantId } from './languages.ts';
+import { languageConstantId } from '../../schemas/searchads-languages.ts';
 
 /**
  * Operation 9 as ONE atomic `googleAds:mutate` (contract §2): temporary resource names (negative ids)
@@ -32,7 +32,13 @@ export function buildCampaignMutate(
 
   operations.push({
     campaignBudgetOperation: {
-      create: { resourceName: budget, name: `${input.campaignName} budget ${nameSuffix}`, amountMicros: toMicros(input.dailyBudget), deliveryMethod: 'STANDARD', explicitlyShared: false },
+      create: {
+        resourceName: budget,
+        name: `${input.campaignName} budget ${nameSuffix}`,
+        amountMicros: toMicros(input.dailyBudget),
+        deliveryMethod: 'STANDARD',
+        explicitlyShared: false,
+      },
     },
   });
   operations.push({
@@ -105,7 +111,10 @@ export function buildCampaignMutate(
             finalUrls: [ad.url],
             responsiveSearchAd: {
               headlines: ad.headlines.map((text, index) => ({ text, ...(index === ad.headlineIndexToPinFirstSlot ? { pinnedField: 'HEADLINE_1' } : {}) })),
-              descriptions: ad.descriptions.map((text, index) => ({ text, ...(index === ad.descriptionIndexToPinFirstSlot ? { pinnedField: 'DESCRIPTION_1' } : {}) })),
+              descriptions: ad.descriptions.map((text, index) => ({
+                text,
+                ...(index === ad.descriptionIndexToPinFirstSlot ? { pinnedField: 'DESCRIPTION_1' } : {}),
+              })),
             },
           },
         },
@@ -120,8 +129,10 @@ export function buildCampaignMutate(
     links.push({ campaignAssetOperation: { create: { campaign, asset: resourceName, fieldType } } });
   };
   for (const text of input.callouts) asset({ calloutAsset: { calloutText: text } }, 'CALLOUT');
-  if (input.phoneNumber && input.phoneNumberCountryCode) asset({ callAsset: { countryCode: input.phoneNumberCountryCode, phoneNumber: input.phoneNumber } }, 'CALL');
-  images.forEach((image, index) => asset({ name: `${input.campaignName} image ${index + 1} ${nameSuffix}`, imageAsset: { data: image.base64 } }, 'AD_IMAGE'));
+  if (input.phoneNumber && input.phoneNumberCountryCode)
+    asset({ callAsset: { countryCode: input.phoneNumberCountryCode, phoneNumber: input.phoneNumber } }, 'CALL');
+  for (const [index, image] of images.entries())
+    asset({ name: `${input.campaignName} image ${index + 1} ${nameSuffix}`, imageAsset: { data: image.base64 } }, 'AD_IMAGE');
   operations.push(...links);
   if (input.leadFormAssetId) {
     operations.push({ campaignAssetOperation: { create: { campaign, asset: `${prefix}/assets/${input.leadFormAssetId}`, fieldType: 'LEAD_FORM' } } });
@@ -147,7 +158,9 @@ export async function createSearchCampaign(
 ): Promise<CampaignCreated> {
   const body = buildCampaignMutate(input, session.customerId, images, nameSuffix);
   // a timed-out mutate may have been applied: it is not sent again blindly (contract §2.10)
-  const response = await adsRequest<{ mutateOperationResponses?: Array<Record<string, { resourceName?: string }>> }>(session, 'googleAds:mutate', body, { retrySafe: false });
+  const response = await adsRequest<{ mutateOperationResponses?: Array<Record<string, { resourceName?: string }>> }>(session, 'googleAds:mutate', body, {
+    retrySafe: false,
+  });
   if (input.validateOnly) {
     return {
       campaignResourceName: '',

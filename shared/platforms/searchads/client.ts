@@ -1,7 +1,7 @@
 import type { Context } from 'aws-lambda';
-import { config } from '../../config.ts';
-import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../errors.ts';
-import { log } from '../../http/logger.ts';
+import { config } from '../../core/config.ts';
+import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../core/errors.ts';
+import { log } from '../../core/logger.ts';
 import { openConnection, type User } from '../../store/users.ts';
 import { budgetFrom, callPlatform, fail, ok, parseJson, refreshAuth, retry, type CallBudget, type Verdict } from '../upstream.ts';
 import { accessTokenFor, forgetAccessToken, tokenEndpoint } from '../oauth-token-client.ts';
@@ -52,9 +52,16 @@ export function classifyAdsResponse<T>(status: number, text: string, retrySafe: 
   const requestId = failure?.requestId;
   if (status === 401) {
     if (value === 'OAUTH_TOKEN_REVOKED' || value === 'NOT_ADS_USER') {
-      return fail(new PlatformAuthExpired('searchads', 'The user’s search-ads account refused access; reconnect the account with a connect link (/auth/create_link).'));
+      return fail(
+        new PlatformAuthExpired('searchads', 'The user’s search-ads account refused access; reconnect the account with a connect link (/auth/create_link).'),
+      );
     }
-    return refreshAuth(new PlatformAuthExpired('searchads', 'The search-ads platform refused a fresh access token; reconnect the account with a connect link (/auth/create_link).'));
+    return refreshAuth(
+      new PlatformAuthExpired(
+        'searchads',
+        'The search-ads platform refused a fresh access token; reconnect the account with a connect link (/auth/create_link).',
+      ),
+    );
   }
   if (status === 429) {
     const delay = Number(/^(\d+(?:\.\d+)?)s$/.exec(first?.details?.quotaErrorDetails?.retryDelay ?? '')?.[1] ?? 0);
@@ -101,7 +108,8 @@ export async function adsCall<T>(
     },
     classify: (response) => {
       const verdict = classifyAdsResponse<T>(response.status, response.text, options.retrySafe);
-      if (verdict.outcome !== 'ok') log().warn('searchads platform error', { path: logPath, status: response.status, requestId: response.headers.get('request-id') ?? undefined });
+      if (verdict.outcome !== 'ok')
+        log().warn('searchads platform error', { path: logPath, status: response.status, requestId: response.headers.get('request-id') ?? undefined });
       return verdict;
     },
     retrySafe: options.retrySafe,

@@ -1,12 +1,12 @@
-import { config } from '../../config.ts';
-import { PlatformRejected, PlatformUnavailable } from '../../errors.ts';
-import { consentQuery, ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../../connect/flow.ts';
+import { config } from '../../core/config.ts';
+import { PlatformRejected, PlatformUnavailable } from '../../core/errors.ts';
+import { consentQuery, ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../connect-flow.ts';
 import { exchangeAuthorizationCode, rememberAccessToken, revokeToken, tokenEndpoint } from '../oauth-token-client.ts';
 import type { CallBudget } from '../upstream.ts';
 import { adsCall } from './client.ts';
 
 /**
- * The search-ads side of a connect link (contracts/connect.md §2): Google's consent screen with PKCE
+ * The search-ads side of a connect link (docs/platforms.md "Search ads"): Google's consent screen with PKCE
  * (S256), offline access and forced consent so a refresh token is issued on every reconnect; the
  * OpenID `sub` names the person; the accounts are the directly accessible customers plus the client
  * accounts under each accessible manager (walked breadth-first with the root manager as
@@ -45,14 +45,19 @@ async function searchAll<T>(session: { refreshToken: string; loginCustomerId?: s
   const rows: T[] = [];
   let pageToken: string | undefined;
   do {
-    const answer = await adsCall<SearchAnswer<T>>(session, { httpMethod: 'POST', path: `customers/${customerId}/googleAds:search`, body: { query, ...(pageToken ? { pageToken } : {}) } }, { retrySafe: true });
+    const answer = await adsCall<SearchAnswer<T>>(
+      session,
+      { httpMethod: 'POST', path: `customers/${customerId}/googleAds:search`, body: { query, ...(pageToken ? { pageToken } : {}) } },
+      { retrySafe: true },
+    );
     rows.push(...(answer.results ?? []));
     pageToken = answer.nextPageToken;
   } while (pageToken);
   return rows;
 }
 
-const CUSTOMER_QUERY = 'SELECT customer.id, customer.descriptive_name, customer.manager, customer.currency_code, customer.time_zone, customer.status, customer.test_account FROM customer';
+const CUSTOMER_QUERY =
+  'SELECT customer.id, customer.descriptive_name, customer.manager, customer.currency_code, customer.time_zone, customer.status, customer.test_account FROM customer';
 const CLIENT_QUERY =
   'SELECT customer_client.client_customer, customer_client.level, customer_client.manager, customer_client.descriptive_name, customer_client.currency_code, customer_client.time_zone, customer_client.id, customer_client.status FROM customer_client WHERE customer_client.level <= 1';
 
@@ -135,7 +140,13 @@ export const searchadsConnectFlow: ConnectFlow = {
     const subject = subjectOfIdToken(issued.idToken);
     if (!subject) throw new PlatformUnavailable('searchads', new Error('the code exchange issued no usable id token'));
     rememberAccessToken(endpoint, issued.refreshToken, issued.accessToken, issued.expiresIn);
-    return { subject, secrets: { refreshToken: issued.refreshToken }, scopes: issued.scopes, accounts: await discoverSearchadsAccounts(issued.refreshToken, budget), pages: [] };
+    return {
+      subject,
+      secrets: { refreshToken: issued.refreshToken },
+      scopes: issued.scopes,
+      accounts: await discoverSearchadsAccounts(issued.refreshToken, budget),
+      pages: [],
+    };
   },
   connectionFields(grant, accountId) {
     const account = grant.accounts.find((candidate) => candidate.id === accountId);

@@ -1,7 +1,7 @@
 import { imageSize } from 'image-size';
-import { clock } from '../../clock.ts';
-import { config } from '../../config.ts';
-import { InvalidRequest } from '../../errors.ts';
+import { clock } from '../../core/clock.ts';
+import { config } from '../../core/config.ts';
+import { InvalidRequest } from '../../core/errors.ts';
 import { DownloadRefused, downloadPublicUrl, type DownloadFailure } from '../../net/public-download.ts';
 import type { CallBudget } from '../upstream.ts';
 

@@ -1,4 +1,4 @@
-import { clock, isoDate } from '../../clock.ts';
+import { clock, isoDate } from '../../core/clock.ts';
 import type { SearchAdsStats } from '../../schemas/searchads.ts';
 import { adsRequest, type SearchadsSession } from './client.ts';
 
@@ -9,13 +9,35 @@ import { adsRequest, type SearchadsSession } from './client.ts';
  * decimals, "0" where the platform sent nothing.
  */
 const DAILY_FIELDS = [
-  'campaign.id', 'campaign.name', 'campaign.status', 'campaign.serving_status', 'campaign.advertising_channel_type',
-  'campaign.primary_status', 'campaign.primary_status_reasons', 'segments.date', 'metrics.impressions', 'metrics.clicks',
-  'metrics.ctr', 'metrics.cost_micros', 'metrics.average_cpc', 'metrics.average_cpm', 'metrics.interactions',
-  'metrics.conversions', 'metrics.cost_per_conversion', 'metrics.all_conversions', 'metrics.all_conversions_value',
-  'metrics.top_impression_percentage', 'metrics.search_impression_share', 'metrics.search_budget_lost_impression_share',
-  'metrics.search_rank_lost_impression_share', 'metrics.phone_calls', 'metrics.phone_impressions', 'metrics.phone_through_rate',
-  'metrics.video_trueview_views', 'metrics.video_trueview_view_rate', 'metrics.trueview_average_cpv',
+  'campaign.id',
+  'campaign.name',
+  'campaign.status',
+  'campaign.serving_status',
+  'campaign.advertising_channel_type',
+  'campaign.primary_status',
+  'campaign.primary_status_reasons',
+  'segments.date',
+  'metrics.impressions',
+  'metrics.clicks',
+  'metrics.ctr',
+  'metrics.cost_micros',
+  'metrics.average_cpc',
+  'metrics.average_cpm',
+  'metrics.interactions',
+  'metrics.conversions',
+  'metrics.cost_per_conversion',
+  'metrics.all_conversions',
+  'metrics.all_conversions_value',
+  'metrics.top_impression_percentage',
+  'metrics.search_impression_share',
+  'metrics.search_budget_lost_impression_share',
+  'metrics.search_rank_lost_impression_share',
+  'metrics.phone_calls',
+  'metrics.phone_impressions',
+  'metrics.phone_through_rate',
+  'metrics.video_trueview_views',
+  'metrics.video_trueview_view_rate',
+  'metrics.trueview_average_cpv',
 ];
 
 export function dailyQuery(campaignId: string, startDate: string, endDate: string): string {
@@ -41,7 +63,8 @@ export function formatNumber(value: number): string {
 }
 
 /** int64 strings and doubles alike; absent → "0". */
-const figure = (value: unknown) => (value === undefined || value === null ? '0' : typeof value === 'string' ? formatNumber(Number(value)) : formatNumber(Number(value)));
+const figure = (value: unknown) =>
+  value === undefined || value === null ? '0' : typeof value === 'string' ? formatNumber(Number(value)) : formatNumber(Number(value));
 
 /** Micros → currency units; an int64 string is divided exactly, a double rounded. */
 export function fromMicros(value: unknown): string {
@@ -114,8 +137,18 @@ export function toStats(daily: StreamRow[], content: StreamRow[]): SearchAdsStat
 
 export async function campaignStats(session: SearchadsSession, campaignId: string, range: { startDate: string; endDate: string }): Promise<SearchAdsStats[]> {
   const [daily, content] = await Promise.all([
-    adsRequest<Array<{ results?: StreamRow[] }>>(session, 'googleAds:searchStream', { query: dailyQuery(campaignId, range.startDate, range.endDate) }, { retrySafe: true }),
-    adsRequest<Array<{ results?: StreamRow[] }>>(session, 'googleAds:searchStream', { query: contentNetworkQuery(campaignId, range.startDate, range.endDate) }, { retrySafe: true }),
+    adsRequest<Array<{ results?: StreamRow[] }>>(
+      session,
+      'googleAds:searchStream',
+      { query: dailyQuery(campaignId, range.startDate, range.endDate) },
+      { retrySafe: true },
+    ),
+    adsRequest<Array<{ results?: StreamRow[] }>>(
+      session,
+      'googleAds:searchStream',
+      { query: contentNetworkQuery(campaignId, range.startDate, range.endDate) },
+      { retrySafe: true },
+    ),
   ]);
   return toStats(rowsOf(daily), rowsOf(content));
 }

@@ -1,4 +1,4 @@
-import { PlatformRejected } from '../../errors.ts';
+import { PlatformRejected } from '../../core/errors.ts';
 import type { CampaignListItem } from '../../schemas/social.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 import type { GraphPaging } from './paging.ts';

@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { config } from '../../config.ts';
-import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../errors.ts';
-import { log } from '../../http/logger.ts';
-import { SOCIAL_API_VERSION, versionInUrl } from '../versions.ts';
+import { config } from '../../core/config.ts';
+import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../core/errors.ts';
+import { log } from '../../core/logger.ts';
+import { SOCIAL_API_VERSION, versionInUrl } from '../../core/versions.ts';
 import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from '../upstream.ts';
 
 /**
@@ -117,7 +117,7 @@ function accountResetSeconds(headers: Headers): number {
 
 const redact = (text: string, secret: string) => (secret ? text.split(secret).join('[redacted]') : text);
 
-/** Maps an error body onto DESIGN.md's table (contract §7): dispatched on code, subcode and is_transient. */
+/** Maps an error body onto the error table (docs/errors.md; docs/platforms.md "Social"): dispatched on code, subcode and is_transient. */
 function classifyGraphError(error: GraphErrorBody, status: number, headers: Headers, accessToken: string): Verdict<never> {
   const code = Number(error.code);
   const subcode = error.error_subcode;
@@ -129,7 +129,12 @@ function classifyGraphError(error: GraphErrorBody, status: number, headers: Head
   };
 
   if (code === 190 || code === 102) {
-    return fail(new PlatformAuthExpired('social', 'The user’s social platform token has expired or was revoked; reconnect the account with a connect link (/auth/create_link).'));
+    return fail(
+      new PlatformAuthExpired(
+        'social',
+        'The user’s social platform token has expired or was revoked; reconnect the account with a connect link (/auth/create_link).',
+      ),
+    );
   }
   if (isThrottleCode(code)) {
     // a wait the usage headers name is honoured (one longer than the request has fails at once as a
@@ -139,7 +144,13 @@ function classifyGraphError(error: GraphErrorBody, status: number, headers: Head
     return retry(new PlatformRateLimited('social', accountResetSeconds(headers) || DEFAULT_THROTTLE_WAIT_SECONDS));
   }
   if (code === 2635) {
-    return fail(new PlatformRejected('social', `The social platform refused API version ${versionInUrl(config().SOCIAL_API_URL, SOCIAL_API_VERSION)} as deprecated; the service must move to a newer version.`, extra));
+    return fail(
+      new PlatformRejected(
+        'social',
+        `The social platform refused API version ${versionInUrl(config().SOCIAL_API_URL, SOCIAL_API_VERSION)} as deprecated; the service must move to a newer version.`,
+        extra,
+      ),
+    );
   }
   if (code === 1 || code === 2 || (code === 2650 && subcode !== undefined && TRANSIENT_AUDIENCE_SUBCODES.has(subcode)) || error.is_transient === true) {
     return retry(new PlatformUnavailable('social'));

@@ -1,18 +1,26 @@
-import { config } from '../../config.ts';
-import { PlatformAuthExpired, PlatformUnavailable } from '../../errors.ts';
-import { log } from '../../http/logger.ts';
-import { consentQuery, ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant, type PageChoice } from '../../connect/flow.ts';
+import { config } from '../../core/config.ts';
+import { PlatformAuthExpired, PlatformUnavailable } from '../../core/errors.ts';
+import { log } from '../../core/logger.ts';
+import { consentQuery, ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant, type PageChoice } from '../connect-flow.ts';
 import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from '../upstream.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 import { socialTokenHealth } from './token-health.ts';
 
 /**
- * The social platform's side of a connect link (contracts/connect.md §1): the Facebook Login dialog
+ * The social platform's side of a connect link (docs/platforms.md "Social"): the Facebook Login dialog
  * (scopes, or a Login-for-Business `config_id`), the code exchange and the long-lived exchange (both
  * GET requests whose query carries our app secret, so only the path is ever logged), `debug_token`
  * for expiry and scopes, and the ad accounts and Pages the person can reach.
  */
-export const SOCIAL_SCOPES = ['ads_management', 'ads_read', 'business_management', 'pages_show_list', 'pages_read_engagement', 'pages_manage_ads', 'instagram_basic'];
+export const SOCIAL_SCOPES = [
+  'ads_management',
+  'ads_read',
+  'business_management',
+  'pages_show_list',
+  'pages_read_engagement',
+  'pages_manage_ads',
+  'instagram_basic',
+];
 const ACTIVE_ACCOUNT = 1;
 const ADVERTISING_TASKS = ['ADVERTISE', 'MANAGE'];
 const MAX_PAGES_READ = 20;
@@ -23,7 +31,7 @@ interface TokenAnswer {
   error?: { code?: number; error_subcode?: number };
 }
 
-/** The exchanges' answers (contracts/connect.md §1.3): a used or expired code means consenting again; the rest is ours or the platform's. */
+/** The exchanges' answers (docs/platforms.md "Social"): a used or expired code means consenting again; the rest is ours or the platform's. */
 export function classifySocialTokenResponse(response: UpstreamResponse): Verdict<string> {
   const body = parseJson(response.text) as TokenAnswer | undefined;
   if (response.status === 200 && body?.access_token) return ok(body.access_token);
@@ -31,9 +39,14 @@ export function classifySocialTokenResponse(response: UpstreamResponse): Verdict
   const code = Number(body.error?.code);
   const subcode = Number(body.error?.error_subcode);
   // a used or expired code means consenting again; another redirect URI (36008) is our own mistake, logged below
-  if (code === 100 && [36007, 36009].includes(subcode)) return fail(new PlatformAuthExpired('social', 'The authorization code was already used or has expired; connect the account again.'));
+  if (code === 100 && [36007, 36009].includes(subcode))
+    return fail(new PlatformAuthExpired('social', 'The authorization code was already used or has expired; connect the account again.'));
   if (code === 190) return fail(new PlatformAuthExpired('social', 'The token could not be exchanged; connect the account again.'));
-  log().error('the social platform refused our code exchange', { status: response.status, platformCode: code, platformSubcode: Number.isFinite(subcode) ? subcode : undefined });
+  log().error('the social platform refused our code exchange', {
+    status: response.status,
+    platformCode: code,
+    platformSubcode: Number.isFinite(subcode) ? subcode : undefined,
+  });
   return fail(new PlatformUnavailable('social', new Error(`token exchange answered ${response.status} code ${code}`)));
 }
 
@@ -81,7 +94,10 @@ interface PageRow {
   instagram_business_account?: { id?: string };
 }
 
-export async function discoverSocialAccounts(accessToken: string, budget: CallBudget): Promise<{ subject: string; accounts: AccountChoice[]; pages: PageChoice[] }> {
+export async function discoverSocialAccounts(
+  accessToken: string,
+  budget: CallBudget,
+): Promise<{ subject: string; accounts: AccountChoice[]; pages: PageChoice[] }> {
   const session: SocialSession = { ...budget, accessToken };
   const me = (await graphRequest<{ id?: string }>(session, 'GET', 'me', { fields: 'id,name' })).body;
   const adAccounts = await readAll<AdAccountRow>(session, 'me/adaccounts', { fields: 'id,account_id,name,account_status,currency,user_tasks' });
@@ -96,7 +112,11 @@ export async function discoverSocialAccounts(accessToken: string, budget: CallBu
     })),
     pages: pages
       .filter((page) => (page.tasks ?? []).includes('ADVERTISE'))
-      .map((page) => ({ id: page.id, name: page.name ?? '', ...(page.instagram_business_account?.id ? { photoAccountId: page.instagram_business_account.id } : {}) })),
+      .map((page) => ({
+        id: page.id,
+        name: page.name ?? '',
+        ...(page.instagram_business_account?.id ? { photoAccountId: page.instagram_business_account.id } : {}),
+      })),
   };
 }
 

@@ -1,11 +1,12 @@
 import { randomInt } from 'node:crypto';
-import { clock } from '../../clock.ts';
-import { PlatformRejected } from '../../errors.ts';
-import type { ContactKey } from '../../audiences/normalize.ts';
+import { clock } from '../../core/clock.ts';
+import { PlatformRejected } from '../../core/errors.ts';
+import type { ContactKey } from './contact-keys.ts';
+import type { AudienceMode } from '../../schemas/audiences.ts';
 import { graphRequest, JsonBytes, type SocialSession } from './client.ts';
 
 /** Contract §5: customer-file custom audiences and their upload sessions. */
-export type AudienceMode = 'create' | 'append' | 'replace' | 'remove';
+export type { AudienceMode };
 export const MAX_ROWS_PER_BATCH = 10_000;
 
 /** A positive int64 unique within the ad account: milliseconds × 1000 plus a random tail. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { clock } from '../../clock.ts';
-import { PlatformAuthExpired, PlatformNotConnected, PlatformRejected } from '../../errors.ts';
+import { clock } from '../../core/clock.ts';
+import { PlatformAuthExpired, PlatformNotConnected, PlatformRejected } from '../../core/errors.ts';
 import type { CreateLeadFormInput } from '../../schemas/lead-form.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 
@@ -47,9 +47,7 @@ export function toLeadgenFormBody(input: CreateLeadFormInput): Record<string, un
       button_text: page.button_text,
       button_type: page.button_type === 'VISIT_WEBSITE' ? 'VIEW_WEBSITE' : page.button_type,
       ...(page.button_type !== 'CALL_BUSINESS' && page.website_url ? { website_url: page.website_url } : {}),
-      ...(page.button_type === 'CALL_BUSINESS'
-        ? { country_code: page.country_code, business_phone_number: page.business_phone_number }
-        : {}),
+      ...(page.button_type === 'CALL_BUSINESS' ? { country_code: page.country_code, business_phone_number: page.business_phone_number } : {}),
     },
   };
 }

@@ -1,7 +1,7 @@
-import { InvalidRequest } from '../../errors.ts';
+import { InvalidRequest } from '../../core/errors.ts';
 
 /**
- * DESIGN.md's pagination: `results.paging = {next?, previous?}`, opaque strings the client sends back
+ * docs/decisions.md "Pagination": `results.paging = {next?, previous?}`, opaque strings the client sends back
  * as `pagination`. They carry the platform's cursor only, never its `paging.next` URL (which embeds
  * the user's access token); the adapter rebuilds the upstream request itself.
  */

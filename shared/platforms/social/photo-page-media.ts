@@ -1,4 +1,4 @@
-import { PlatformNotConnected, PlatformRejected } from '../../errors.ts';
+import { PlatformNotConnected, PlatformRejected } from '../../core/errors.ts';
 import type { PhotoPageMedia } from '../../schemas/social.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 import { cursorParams, toPaging, type GraphPaging, type Paging } from './paging.ts';
@@ -22,7 +22,10 @@ export const PHOTO_MEDIA_FIELDS = [
  * The photo-page account id from the connection, or looked up from the page (`discovered`: the caller
  * remembers it, so the lookup happens once).
  */
-export async function photoAccountId(session: SocialSession, connection: { pageId?: string; photoAccountId?: string }): Promise<{ id: string; discovered: boolean }> {
+export async function photoAccountId(
+  session: SocialSession,
+  connection: { pageId?: string; photoAccountId?: string },
+): Promise<{ id: string; discovered: boolean }> {
   if (connection.photoAccountId) return { id: connection.photoAccountId, discovered: false };
   if (!connection.pageId) {
     throw new PlatformNotConnected('social', 'The user’s social connection names no pageId or photoAccountId; add one with create_user.');

@@ -3,17 +3,7 @@ import { graphRequest, type SocialSession } from './client.ts';
 import { pickPresent } from './pick.ts';
 
 /** Contract §3: city-level targeting search (reclassified entries come back as subcity, neighborhood …). */
-export const LOCATION_FIELDS = [
-  'key',
-  'name',
-  'region',
-  'country_name',
-  'type',
-  'country_code',
-  'region_id',
-  'supports_region',
-  'supports_city',
-] as const;
+export const LOCATION_FIELDS = ['key', 'name', 'region', 'country_name', 'type', 'country_code', 'region_id', 'supports_region', 'supports_city'] as const;
 const SEARCH_LIMIT = 25;
 
 export async function searchTargetingLocations(session: SocialSession, query: string): Promise<TargetingLocation[]> {

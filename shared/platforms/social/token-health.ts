@@ -1,6 +1,6 @@
-import { config } from '../../config.ts';
-import { PlatformUnavailable } from '../../errors.ts';
-import { log } from '../../http/logger.ts';
+import { config } from '../../core/config.ts';
+import { PlatformUnavailable } from '../../core/errors.ts';
+import { log } from '../../core/logger.ts';
 import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from '../upstream.ts';
 
 /** What the platform knows of a user token (contract connect.md §1.5, `debug_token`). */
@@ -32,7 +32,8 @@ export function classifyDebugToken(response: UpstreamResponse, appId: string): V
 
 export async function socialTokenHealth(accessToken: string, budget: CallBudget): Promise<SocialTokenHealth> {
   const { SOCIAL_API_URL, SOCIAL_APP_ID, SOCIAL_APP_SECRET } = config();
-  if (!SOCIAL_APP_ID || !SOCIAL_APP_SECRET) throw new PlatformUnavailable('social', new Error('SOCIAL_APP_ID and SOCIAL_APP_SECRET are needed to check tokens'));
+  if (!SOCIAL_APP_ID || !SOCIAL_APP_SECRET)
+    throw new PlatformUnavailable('social', new Error('SOCIAL_APP_ID and SOCIAL_APP_SECRET are needed to check tokens'));
   const query = new URLSearchParams({ input_token: accessToken, access_token: `${SOCIAL_APP_ID}|${SOCIAL_APP_SECRET}` });
   return callPlatform(budget, {
     platform: 'social',

@@ -3,9 +3,26 @@ import { BlockList, isIP } from 'node:net';
 /** Which addresses a URL given by a client may reach: the public internet, plus networks configuration names. */
 /** Loopback, private, shared, link-local (cloud metadata), documentation, benchmarking and multicast ranges. */
 const NOT_PUBLIC_CIDRS = [
-  '0.0.0.0/8', '10.0.0.0/8', '100.64.0.0/10', '127.0.0.0/8', '169.254.0.0/16', '172.16.0.0/12', '192.0.0.0/24', '192.0.2.0/24',
-  '192.168.0.0/16', '198.18.0.0/15', '198.51.100.0/24', '203.0.113.0/24', '224.0.0.0/3',
-  '::/127', '64:ff9b::/96', '100::/64', '2001:db8::/32', 'fc00::/7', 'fe80::/10', 'ff00::/8',
+  '0.0.0.0/8',
+  '10.0.0.0/8',
+  '100.64.0.0/10',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '172.16.0.0/12',
+  '192.0.0.0/24',
+  '192.0.2.0/24',
+  '192.168.0.0/16',
+  '198.18.0.0/15',
+  '198.51.100.0/24',
+  '203.0.113.0/24',
+  '224.0.0.0/3',
+  '::/127',
+  '64:ff9b::/96',
+  '100::/64',
+  '2001:db8::/32',
+  'fc00::/7',
+  'fe80::/10',
+  'ff00::/8',
 ];
 // built on first use: a module with no top-level work is dropped from bundles that never check an address
 let notPublic: BlockList | undefined;
@@ -45,4 +62,3 @@ export function isAllowedAddress(address: string, allowed?: BlockList): boolean 
   const family = isIP(address);
   return Boolean(allowed && family !== 0 && allowed.check(address, family === 4 ? 'ipv4' : 'ipv6'));
 }
-

@@ -80,7 +80,7 @@ export interface WorkerDeclaration extends FunctionNeeds {
   schedule?: ScheduleId;
 }
 
-const projectRoot = fileURLToPath(new URL('../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The handler file a declaration stands beside: `functions/x/declaration.ts` → `functions/x/handler.ts`. */
 export function handlerBeside(declarationUrl: string): string {

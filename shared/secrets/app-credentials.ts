@@ -1,6 +1,6 @@
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { config, addSecretConfiguration } from './config.ts';
-import { AWS_REQUEST_HANDLER } from './aws-timeouts.ts';
+import { config, addSecretConfiguration } from '../core/config.ts';
+import { AWS_REQUEST_HANDLER } from '../core/aws-timeouts.ts';
 
 /**
  * In the cloud the app credentials (search-ads OAuth client and developer token, professional OAuth

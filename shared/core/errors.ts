@@ -1,5 +1,5 @@
 /**
- * Every failure the service answers with, one class per row of DESIGN.md's error table.
+ * Every failure the service answers with, one class per row of the error table (docs/errors.md).
  * The envelope middleware turns them into responses; nothing else builds an error body.
  */
 export const ERROR_CODES = [

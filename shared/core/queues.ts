@@ -48,7 +48,7 @@ export type QueueId = (typeof queueDefinitions)[number]['id'];
 export const schedules = {
   /** re-queues webhook events whose delivery message was lost (a crash between storing and queuing); also once at start */
   webhookSweep: { id: 'WebhookSweep', everyMinutes: 5, runAtStart: true },
-  /** renews, checks and marks every connection (DESIGN.md "Connection health"); first one interval after start */
+  /** renews, checks and marks every connection (docs/decisions.md "Connection health"); first one interval after start */
   connectionLifecycle: { id: 'ConnectionLifecycle', everyMinutes: 60, runAtStart: false },
   /** re-queues audience jobs whose checkpoint stopped moving (a lost message), on the lifecycle's interval; `npm start` re-queues every unfinished job when it starts */
   audienceJobSweep: { id: 'AudienceJobSweep', everyMinutes: 60, runAtStart: false },

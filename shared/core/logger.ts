@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Logger } from '@aws-lambda-powertools/logger';
-import { config } from '../config.ts';
+import { config } from './config.ts';
 
 /**
  * Structured JSON logs. Callers log ids, codes and counts: never bodies, headers, tokens, keys or

@@ -1,4 +1,4 @@
-/** Upstream hosts and API versions, in one place (DESIGN.md, "Decisions on the contracts' open points"). */
+/** Upstream hosts and API versions, in one place (docs/platforms.md). */
 export const SOCIAL_API_VERSION = 'v26.0';
 export const SEARCHADS_API_VERSION = 'v26';
 export const PROFESSIONAL_API_VERSION = '202608';

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { clock } from './clock.ts';
-import { ERROR_CODES, type ErrorCode } from './errors.ts';
-import type { FunctionDeclaration } from './function-declaration.ts';
-import { webhookEventDocs, type BrowserRouteDoc, type OperationDoc } from './schemas/operation-doc.ts';
+import { clock } from '../core/clock.ts';
+import { ERROR_CODES, type ErrorCode } from '../core/errors.ts';
+import type { FunctionDeclaration } from '../core/function-declaration.ts';
+import { webhookEventDocs, type BrowserRouteDoc, type OperationDoc } from '../schemas/operation-doc.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas of shared/schemas/catalog.ts and the
@@ -14,11 +14,29 @@ type JsonSchema = Record<string, unknown>;
 const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: string }> = [
   { status: '400', codes: ['INVALID_REQUEST'], description: 'Malformed JSON or form, or a schema violation; `details` has one `{path, message}` per problem.' },
   { status: '401', codes: ['UNAUTHORIZED'], description: 'Missing or unknown `x-api-key`.' },
-  { status: '404', codes: ['USER_NOT_FOUND', 'NOT_FOUND'], description: 'The user is unknown to this API key’s tenant, or the record asked for is not stored.' },
-  { status: '409', codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT', 'CONFLICT'], description: 'The user has no connection for this platform, the userId exists, the Idempotency-Key was used with another body, or a record kept changing under concurrent requests (nothing written: retry).' },
-  { status: '413', codes: ['PAYLOAD_TOO_LARGE'], description: 'The body or file is larger than a function accepts (a JSON body of 6 MB; a multipart upload with a file of 4 MB: send a larger file with /uploads/create_upload).' },
+  {
+    status: '404',
+    codes: ['USER_NOT_FOUND', 'NOT_FOUND'],
+    description: 'The user is unknown to this API key’s tenant, or the record asked for is not stored.',
+  },
+  {
+    status: '409',
+    codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT', 'CONFLICT'],
+    description:
+      'The user has no connection for this platform, the userId exists, the Idempotency-Key was used with another body, or a record kept changing under concurrent requests (nothing written: retry).',
+  },
+  {
+    status: '413',
+    codes: ['PAYLOAD_TOO_LARGE'],
+    description:
+      'The body or file is larger than a function accepts (a JSON body of 6 MB; a multipart upload with a file of 4 MB: send a larger file with /uploads/create_upload).',
+  },
   { status: '415', codes: ['UNSUPPORTED_MEDIA_TYPE'], description: 'Wrong content type.' },
-  { status: '429', codes: ['PLATFORM_RATE_LIMITED', 'RATE_LIMITED'], description: 'The platform still throttles after bounded retries, or this tenant used up one of our own limits; see `Retry-After`.' },
+  {
+    status: '429',
+    codes: ['PLATFORM_RATE_LIMITED', 'RATE_LIMITED'],
+    description: 'The platform still throttles after bounded retries, or this tenant used up one of our own limits; see `Retry-After`.',
+  },
   { status: '500', codes: ['INTERNAL'], description: 'Anything else (no stack trace, no secret).' },
   { status: '502', codes: ['PLATFORM_UNAVAILABLE'], description: 'The platform is unreachable or failing after bounded retries.' },
   { status: '504', codes: ['PLATFORM_TIMEOUT'], description: 'The platform did not answer in time.' },
@@ -100,9 +118,16 @@ function webhookDocs(): Record<string, unknown> {
           parameters: headers,
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: jsonSchema(z.object({ type: z.literal(type), timestamp: z.string(), data: entry.data }), 'output'), example: { type, timestamp: `${clock.today()}T09:00:00.000Z`, data: entry.example } } },
+            content: {
+              'application/json': {
+                schema: jsonSchema(z.object({ type: z.literal(type), timestamp: z.string(), data: entry.data }), 'output'),
+                example: { type, timestamp: `${clock.today()}T09:00:00.000Z`, data: entry.example },
+              },
+            },
           },
-          responses: { '200': { description: 'Any 2xx: delivered. 410: the webhook is disabled. Anything else, or no answer within 10 s: tried again later.' } },
+          responses: {
+            '200': { description: 'Any 2xx: delivered. 410: the webhook is disabled. Anything else, or no answer within 10 s: tried again later.' },
+          },
         },
       },
     ]),
@@ -112,7 +137,13 @@ function webhookDocs(): Record<string, unknown> {
 /** A route a browser follows: no API key, path parameters, redirects and HTML answers. */
 function browserOperation(route: FunctionDeclaration, doc: BrowserRouteDoc): Record<string, unknown> {
   const pathParameters = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({ name, in: 'path', required: true, schema: { type: 'string' } }));
-  const queryParameters = Object.entries(doc.query ?? {}).map(([name, description]) => ({ name, in: 'query', required: false, description, schema: { type: 'string' } }));
+  const queryParameters = Object.entries(doc.query ?? {}).map(([name, description]) => ({
+    name,
+    in: 'query',
+    required: false,
+    description,
+    schema: { type: 'string' },
+  }));
   const html = { 'text/html': { schema: { type: 'string' } } };
   return {
     operationId: route.operation,
@@ -127,17 +158,25 @@ function browserOperation(route: FunctionDeclaration, doc: BrowserRouteDoc): Rec
             required: true,
             content: {
               'application/x-www-form-urlencoded': {
-                schema: { type: 'object', required: ['accountId'], properties: Object.fromEntries(Object.entries(doc.form).map(([name, description]) => [name, { type: 'string', description }])) },
+                schema: {
+                  type: 'object',
+                  required: ['accountId'],
+                  properties: Object.fromEntries(Object.entries(doc.form).map(([name, description]) => [name, { type: 'string', description }])),
+                },
               },
             },
           },
         }
       : {}),
     responses: Object.fromEntries(
-      Object.entries({ ...doc.responses, default: 'An HTML page saying what went wrong (500 when the service itself failed).' }).map(([status, description]) => [
-        status,
-        status === '302' ? { description, headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } } } : { description, content: html },
-      ]),
+      Object.entries({ ...doc.responses, default: 'An HTML page saying what went wrong (500 when the service itself failed).' }).map(
+        ([status, description]) => [
+          status,
+          status === '302'
+            ? { description, headers: { Location: { description: 'Where the browser goes next.', schema: { type: 'string' } } } }
+            : { description, content: html },
+        ],
+      ),
     ),
   };
 }
@@ -175,7 +214,9 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
         content: {
           'application/json': {
-            schema: route.platform ? { anyOf: [successEnvelope(resultSchema), { $ref: '#/components/schemas/PlatformRefusal' }] } : successEnvelope(resultSchema),
+            schema: route.platform
+              ? { anyOf: [successEnvelope(resultSchema), { $ref: '#/components/schemas/PlatformRefusal' }] }
+              : successEnvelope(resultSchema),
             example: { success: true, results: { success: true, ...doc.resultExample } },
           },
         },
@@ -230,7 +271,7 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         '',
         '**Idempotency-Key**: creating operations accept the header; a retry with the same key and body returns the stored result without doing the work again (24 hours), the same key with another body is 409 IDEMPOTENCY_CONFLICT.',
         '',
-        '**Errors**: a request that fails validation never reaches a platform. `results.code` is one of: ' + ERROR_CODES.join(', ') + '.',
+        `**Errors**: a request that fails validation never reaches a platform. \`results.code\` is one of: ${ERROR_CODES.join(', ')}.`,
       ].join('\n'),
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },

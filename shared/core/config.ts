@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { parseNetworks } from './net/addresses.ts';
-import { UPSTREAM_DEFAULTS } from './platforms/versions.ts';
+import { parseNetworks } from './addresses.ts';
+import { UPSTREAM_DEFAULTS } from './versions.ts';
 
 /**
  * The service's whole configuration, read from the environment and validated once per container.
@@ -17,17 +17,29 @@ const configSchema = z.object({
   IDEMPOTENCY_TABLE_NAME: z.string().min(1).default('ad-campaign-api-idempotency'),
   UPLOAD_BUCKET: z.string().min(1).default('ad-campaign-api-uploads'),
   /** an S3-compatible store that answers on one host, without per-bucket subdomains (s3rver, MinIO) */
-  S3_FORCE_PATH_STYLE: z.enum(['true', 'false']).default('false').transform((value) => value === 'true'),
+  S3_FORCE_PATH_STYLE: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   /** KMS key for staged uploads (the cloud stack sets it; the bucket's default encryption applies anyway) */
   UPLOAD_KMS_KEY_ID: optionalSecret,
   /** a random secret of at least 32 characters; platform tokens are sealed with a key derived from it */
   CONNECTION_ENCRYPTION_KEY: optionalSecret,
   API_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).default(30_000),
-  IDEMPOTENCY_TTL_SECONDS: z.coerce.number().int().positive().default(24 * 60 * 60),
+  IDEMPOTENCY_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(24 * 60 * 60),
   /** how long an audience upload's lease outlives its last save: a retry after a crash waits at most this */
   UPLOAD_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(20_000),
   /** the largest file create_upload hands out a URL for (1 GiB) */
-  UPLOAD_MAX_BYTES: z.coerce.number().int().positive().max(5 * 1024 ** 3).default(1024 ** 3),
+  UPLOAD_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(5 * 1024 ** 3)
+    .default(1024 ** 3),
   /** the audience-job queue (SQS in the cloud, the emulator locally) */
   AUDIENCE_JOB_QUEUE_URL: optionalSecret,
   /** how long an audience job's lease outlives its holder's last heartbeat: a crashed run is taken over after it */
@@ -43,8 +55,11 @@ const configSchema = z.object({
   SEARCHADS_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsOauthUrl),
   PROFESSIONAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.professionalApiUrl),
   PROFESSIONAL_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.professionalOauthUrl),
-  PROFESSIONAL_API_VERSION: z.string().regex(/^\d{6}$/).default(UPSTREAM_DEFAULTS.professionalApiVersion),
-  /** connect links (DESIGN.md "Connect links"): consent screens, revocation and token introspection */
+  PROFESSIONAL_API_VERSION: z
+    .string()
+    .regex(/^\d{6}$/)
+    .default(UPSTREAM_DEFAULTS.professionalApiVersion),
+  /** connect links (docs/decisions.md "Connect links"): consent screens, revocation and token introspection */
   SOCIAL_AUTHORIZE_URL: z.url().default(UPSTREAM_DEFAULTS.socialAuthorizeUrl),
   /** when set, the social consent URL carries this Login-for-Business configuration instead of `scope` */
   SOCIAL_LOGIN_CONFIG_ID: optionalSecret,
@@ -64,7 +79,10 @@ const configSchema = z.object({
     .string()
     .default('')
     .transform((value, context) => {
-      const cidrs = value.split(',').map((part) => part.trim()).filter(Boolean);
+      const cidrs = value
+        .split(',')
+        .map((part) => part.trim())
+        .filter(Boolean);
       try {
         return { cidrs, networks: parseNetworks(cidrs) };
       } catch (error) {
@@ -75,7 +93,7 @@ const configSchema = z.object({
 
   /** the webhook delivery queue (SQS); the local stack points it at its emulator */
   WEBHOOK_QUEUE_URL: optionalSecret,
-  /** seconds between delivery attempts; after the last one fails the event is failed (DESIGN: Webhooks) */
+  /** seconds between delivery attempts; after the last one fails the event is failed (docs/decisions.md "Webhooks") */
   WEBHOOK_RETRY_DELAYS: z
     .string()
     .default('5,300,1800,7200,18000,36000,36000')

@@ -1,7 +1,7 @@
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { config } from '../config.ts';
-import { Conflict } from '../errors.ts';
-import { AWS_REQUEST_HANDLER } from '../aws-timeouts.ts';
+import { DeleteObjectCommand, GetObjectCommand, type GetObjectCommandOutput, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { config } from '../core/config.ts';
+import { Conflict } from '../core/errors.ts';
+import { AWS_REQUEST_HANDLER } from '../core/aws-timeouts.ts';
 
 /**
  * Uploaded CSVs are staged in S3 before they are processed, under a key per tenant, user and
@@ -52,14 +52,21 @@ export async function isStaged(key: string): Promise<boolean> {
  * CONFLICT, never a mix of two files.
  */
 export async function readStagedUpload(key: string, fromByte = 0, etag?: string): Promise<AsyncIterable<Uint8Array>> {
-  let object;
+  let object: GetObjectCommandOutput;
   try {
     object = await s3().send(
-      new GetObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key, ...(fromByte > 0 ? { Range: `bytes=${fromByte}-` } : {}), ...(etag ? { IfMatch: etag } : {}) }),
+      new GetObjectCommand({
+        Bucket: config().UPLOAD_BUCKET,
+        Key: key,
+        ...(fromByte > 0 ? { Range: `bytes=${fromByte}-` } : {}),
+        ...(etag ? { IfMatch: etag } : {}),
+      }),
     );
   } catch (error) {
     if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 412 || (error as Error).name === 'PreconditionFailed') {
-      throw new Conflict('The uploaded file was replaced after the job checked it, so it was not sent on; upload the list again with a new /uploads/create_upload.');
+      throw new Conflict(
+        'The uploaded file was replaced after the job checked it, so it was not sent on; upload the list again with a new /uploads/create_upload.',
+      );
     }
     throw error;
   }

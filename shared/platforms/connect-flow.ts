@@ -1,8 +1,8 @@
-import type { Platform } from '../errors.ts';
-import type { CallBudget } from '../platforms/upstream.ts';
+import type { Platform } from '../core/errors.ts';
+import type { CallBudget } from './upstream.ts';
 
 /**
- * What each platform's side of a connect link does (contracts/connect.md §1–§3): build the consent
+ * What each platform's side of a connect link does (docs/platforms.md "Social", "Professional"): build the consent
  * URL, turn the callback's code into a grant and list the ad accounts the person can reach, make the
  * stored connection from the chosen account, and revoke. The adapters live beside each platform's
  * client; the connect-link use case knows nothing platform-specific.
@@ -36,7 +36,7 @@ export interface DiscoveredGrant {
   pages: PageChoice[];
 }
 
-/** Why a callback could not connect, as the redirect back names it (DESIGN.md "Connect links"). */
+/** Why a callback could not connect, as the redirect back names it (docs/decisions.md "Connect links"). */
 export type ConnectError = 'access_denied' | 'no_ad_account' | 'expired' | 'platform_error';
 
 /** The person refused, or granted less than our operations need. */
@@ -68,4 +68,6 @@ export const callbackUrl = (publicBaseUrl: string, platform: Platform): string =
 
 /** A consent URL's query: every value percent-encoded (a space is %20, as the platforms' own examples write it). */
 export const consentQuery = (fields: Record<string, string>): string =>
-  Object.entries(fields).map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`).join('&');
+  Object.entries(fields)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
