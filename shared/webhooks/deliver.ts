@@ -1,4 +1,3 @@
-import { Webhook } from 'standardwebhooks';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { log } from '../core/logger.ts';
@@ -8,6 +7,7 @@ import { abandonWebhookEvent, clearPending, markPending, recordAttempt } from '.
 import { loadWebhookEvent, type WebhookEventRef } from '../store/webhook-events.ts';
 import { subscribed } from './subscription.ts';
 import { postWebhook } from './post.ts';
+import { attemptVerdict, signedHeaders } from './attempt.ts';
 
 /**
  * One delivery attempt of a stored event (Standard Webhooks 1.0): signed with the tenant's secret and
@@ -32,19 +32,10 @@ export async function attemptDelivery(ref: WebhookEventRef): Promise<{ retryAfte
   }
   const webhook = settings.webhook;
   const body = JSON.stringify({ type: event.type, timestamp: event.createdAt, data: event.data });
-  const signature = new Webhook(openWebhookSecret(ref.tenantId, webhook)).sign(event.id, new Date(now), body);
-  const outcome = await postWebhook(
-    webhook.url,
-    { 'webhook-id': event.id, 'webhook-timestamp': String(Math.floor(now / 1000)), 'webhook-signature': signature },
-    body,
-  );
+  const outcome = await postWebhook(webhook.url, signedHeaders(openWebhookSecret(ref.tenantId, webhook), event.id, new Date(now), body), body);
 
-  const delays = config().WEBHOOK_RETRY_DELAYS;
   const attempt = event.attempts + 1;
-  const delivered = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
-  const gone = outcome.status === 410;
-  const retryAfterSeconds = delivered || gone ? undefined : delays[attempt - 1];
-  const status = delivered ? 'delivered' : retryAfterSeconds === undefined ? 'failed' : 'pending';
+  const { status, retryAfterSeconds, gone } = attemptVerdict(outcome.status, attempt, config().WEBHOOK_RETRY_DELAYS);
   log().info('webhook attempt', { eventId: event.id, type: event.type, attempt, status: outcome.status, reason: outcome.reason, outcome: status });
   if (retryAfterSeconds !== undefined) await markPending(ref, now + (retryAfterSeconds + config().WEBHOOK_SWEEP_AFTER_SECONDS) * 1000);
   const recorded = await recordAttempt(ref, event.attempts, { status, lastStatus: outcome.status, lastAttemptAt: attemptedAt });
