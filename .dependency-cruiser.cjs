@@ -45,6 +45,18 @@ module.exports = {
       from: { path: '^shared/[^/]+$' },
       to: {},
     },
+    ...[
+      ['store', '@aws-sdk/(client|lib|util)-dynamodb'],
+      ['storage', '@aws-sdk/(client-s3|s3-request-presigner)'],
+      ['queue', '@aws-sdk/client-sqs'],
+      ['secrets', '@aws-sdk/client-secrets-manager'],
+    ].map(([port, sdk]) => ({
+      name: `only-${port}-speaks-${sdk.replace(/\W+/g, '-')}`,
+      severity: 'error',
+      comment: `every use of this AWS service goes through shared/${port}/`,
+      from: { path: '^(shared|functions)/', pathNot: `^shared/${port}/` },
+      to: { path: `node_modules/${sdk}/` },
+    })),
     {
       name: 'no-circular',
       severity: 'error',
@@ -56,6 +68,5 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     parser: 'swc',
-    exclude: { path: '^node_modules' },
   },
 };

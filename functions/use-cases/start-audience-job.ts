@@ -12,7 +12,8 @@ import { createJob } from '../../shared/store/audience-job-writes.ts';
 import { findJob, type AudienceJob, type JobStatus, type SocialCheckpoint, type SocialJobRequest } from '../../shared/store/audience-jobs.ts';
 import { newUploadProgress } from '../../shared/store/upload-progress.ts';
 import type { User } from '../../shared/store/users.ts';
-import { claimUpload, findCompletedUpload, releaseUpload, uploadHolder, type DirectUpload } from '../../shared/uploads/direct-uploads.ts';
+import { claimUpload, releaseUpload, uploadHolder, type DirectUpload } from '../../shared/store/uploads.ts';
+import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import { defaultAudienceName } from './upload-professional-audience.ts';
 
 /**

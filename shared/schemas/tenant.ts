@@ -123,10 +123,3 @@ export const webhookEventViewSchema = z.object({
 export type WebhookEventView = z.infer<typeof webhookEventViewSchema>;
 
 export const sendTestWebhookRequest = z.strictObject({});
-
-/** The body every webhook carries (Standard Webhooks): `data` is always an object. */
-export const webhookPayloadSchema = z.object({
-  type: z.string(),
-  timestamp: z.string().describe('When the event happened, ISO 8601.'),
-  data: z.record(z.string(), z.unknown()),
-});

@@ -1,4 +1,5 @@
 import { DeleteObjectCommand, GetObjectCommand, type GetObjectCommandOutput, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../core/config.ts';
 import { Conflict } from '../core/errors.ts';
 import { AWS_REQUEST_HANDLER } from '../core/aws-timeouts.ts';
@@ -9,7 +10,7 @@ import { AWS_REQUEST_HANDLER } from '../core/aws-timeouts.ts';
  */
 let client: S3Client | undefined;
 
-export function s3(): S3Client {
+function s3(): S3Client {
   client ??= new S3Client({
     requestHandler: AWS_REQUEST_HANDLER,
     forcePathStyle: config().S3_FORCE_PATH_STYLE,
@@ -34,16 +35,6 @@ export async function stageUpload(key: string, content: Buffer): Promise<void> {
       ...(kmsKey ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKey } : {}),
     }),
   );
-}
-
-export async function isStaged(key: string): Promise<boolean> {
-  try {
-    await s3().send(new HeadObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key }));
-    return true;
-  } catch (error) {
-    if ((error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey') return false;
-    throw error;
-  }
 }
 
 /**
@@ -76,4 +67,24 @@ export async function readStagedUpload(key: string, fromByte = 0, etag?: string)
 
 export async function deleteStagedUpload(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key }));
+}
+
+/** A URL to PUT exactly `contentLength` bytes of CSV to `key`: both headers are signed, so S3 refuses a body of another length or type. */
+export function presignedPut(key: string, contentLength: number, signingDate: Date, expiresIn: number): Promise<string> {
+  return getSignedUrl(s3(), new PutObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key, ContentLength: contentLength, ContentType: 'text/csv' }), {
+    expiresIn,
+    signingDate,
+    signableHeaders: new Set(['content-type', 'content-length']),
+  });
+}
+
+/** The staged object's size and version, or undefined when there is none. */
+export async function stagedObject(key: string): Promise<{ contentLength?: number; etag?: string } | undefined> {
+  try {
+    const head = await s3().send(new HeadObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key }));
+    return { ...(head.ContentLength !== undefined ? { contentLength: head.ContentLength } : {}), ...(head.ETag ? { etag: head.ETag } : {}) };
+  } catch (error) {
+    if ((error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey') return undefined;
+    throw error;
+  }
 }

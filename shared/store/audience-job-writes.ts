@@ -56,18 +56,6 @@ export async function saveJobRun(job: AudienceJob, owner: string): Promise<boole
   );
 }
 
-export async function renewJobLease(tenantId: string, jobId: string, owner: string): Promise<boolean> {
-  return writeIfConditionHolds(
-    new UpdateCommand({
-      TableName: mainTableName(),
-      Key: jobKey(tenantId, jobId),
-      UpdateExpression: 'SET leaseUntil = :until',
-      ConditionExpression: 'leaseOwner = :owner',
-      ExpressionAttributeValues: { ':owner': owner, ':until': clock.now() + config().AUDIENCE_JOB_LEASE_MS },
-    }),
-  );
-}
-
 /** The run gives the job up (to its continuation, or after a failure the queue will retry, noted as `lastError`). */
 export async function releaseJobLease(tenantId: string, jobId: string, owner: string, lastError?: JobError): Promise<void> {
   await writeIfConditionHolds(

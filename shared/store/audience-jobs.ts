@@ -107,5 +107,3 @@ export function viewOf(job: AudienceJob): JobView {
     updatedAt: job.updatedAt,
   };
 }
-
-export const isFinished = (status: JobStatus) => status === 'succeeded' || status === 'failed';

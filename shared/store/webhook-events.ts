@@ -1,4 +1,6 @@
+import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { InvalidRequest } from '../core/errors.ts';
 import type { WebhookEventType, WebhookEventView } from '../schemas/tenant.ts';
 import { documentStore, mainTableName } from './client.ts';
@@ -36,6 +38,12 @@ export const PENDING_PK = 'WEBHOOKS#PENDING';
 /** On a pending marker: its writer did not queue the event; the outbox relay (the table's stream) does. */
 export const RELAY_FLAG = 'relay';
 const PAGE_SIZE = 50;
+
+/** The event a pending marker names, from the marker's image as the table's stream gives it. */
+export function pendingMarkerRef(image: Record<string, unknown>): WebhookEventRef | undefined {
+  const marker = unmarshall(image as Record<string, AttributeValue>) as { tenantId?: unknown; eventSk?: unknown };
+  return typeof marker.tenantId === 'string' && typeof marker.eventSk === 'string' ? { tenantId: marker.tenantId, sk: marker.eventSk } : undefined;
+}
 
 export async function loadWebhookEvent(ref: WebhookEventRef): Promise<WebhookEvent | undefined> {
   const { Item } = await documentStore().send(

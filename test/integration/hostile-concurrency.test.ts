@@ -1,7 +1,6 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PutObjectCommand } from '@aws-sdk/client-s3';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
@@ -13,12 +12,11 @@ import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
 import { createUpload, putFile, uploaded } from '../helpers/uploads.ts';
-import { config } from '../../shared/core/config.ts';
 import { Conflict } from '../../shared/core/errors.ts';
 import { markPending } from '../../shared/store/webhook-event-writes.ts';
 import { overdueWebhookEvents } from '../../shared/store/webhook-events.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
-import { readStagedUpload, s3 } from '../../shared/storage/staging.ts';
+import { readStagedUpload, stageUpload } from '../../shared/storage/staging.ts';
 import { handler as sweep } from '../../functions/workers/sweep-webhook-events/handler.ts';
 
 /**
@@ -213,9 +211,7 @@ describe('files and markers', () => {
     expect((await putFile(ticket, first)).status).toBe(200);
     const upload = await findCompletedUpload(await tenantOf(apiKey), userId, ticket.uploadId);
     expect(upload.etag).toBeTruthy();
-    await s3().send(
-      new PutObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: upload.objectKey, Body: 'email\nother.version@example.com', ContentType: 'text/csv' }),
-    );
+    await stageUpload(upload.objectKey, Buffer.from('email\nother.version@example.com'));
     await expect(readStagedUpload(upload.objectKey, 0, upload.etag)).rejects.toBeInstanceOf(Conflict);
   });
 

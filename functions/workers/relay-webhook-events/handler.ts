@@ -1,10 +1,9 @@
-import { unmarshall } from '@aws-sdk/util-dynamodb';
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import { clock } from '../../../shared/core/clock.ts';
 import { config } from '../../../shared/core/config.ts';
 import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { markPending } from '../../../shared/store/webhook-event-writes.ts';
+import { pendingMarkerRef } from '../../../shared/store/webhook-events.ts';
 import { queueDelivery } from '../../../shared/webhooks/queue.ts';
 import { declaration } from './declaration.ts';
 
@@ -17,11 +16,8 @@ export async function handler(event: DynamoDBStreamEvent): Promise<DynamoDBBatch
   return withRequestLogger({ requestId: `relay-${clock.now()}`, operation: declaration.operation }, async () => {
     const batchItemFailures: DynamoDBBatchResponse['batchItemFailures'] = [];
     for (const record of event.Records) {
-      const image = record.dynamodb?.NewImage;
-      if (!image) continue;
-      const marker = unmarshall(image as Record<string, AttributeValue>) as { tenantId?: string; eventSk?: string };
-      if (!marker.tenantId || !marker.eventSk) continue;
-      const ref = { tenantId: marker.tenantId, sk: marker.eventSk };
+      const ref = record.dynamodb?.NewImage ? pendingMarkerRef(record.dynamodb.NewImage) : undefined;
+      if (!ref) continue;
       try {
         // unflagged first: the stream's next record of this marker is not handed here again
         await markPending(ref, clock.now() + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000);

@@ -34,8 +34,3 @@ export function apiKeyAuth(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknow
     },
   };
 }
-
-/** For tests that revoke a key and must not wait for the cache. */
-export function clearApiKeyCache(): void {
-  cache.clear();
-}

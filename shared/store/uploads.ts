@@ -1,0 +1,66 @@
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
+
+/**
+ * Direct uploads' records (uploads/direct-uploads.ts hands out the URLs and checks the files):
+ *   TENANT#<t>#UPLOAD#<uploadId> / DIRECT   the upload, and the job that holds it once one started
+ */
+export interface DirectUpload {
+  uploadId: string;
+  userId: string;
+  fileName: string;
+  contentLength: number;
+  objectKey: string;
+  createdAt: string;
+  /** the version of the file that was found: a job reads only this one */
+  etag?: string;
+}
+
+const key = (tenantId: string, uploadId: string) => ({ pk: `TENANT#${tenantId}#UPLOAD#${uploadId}`, sk: 'DIRECT' });
+
+export async function saveUpload(tenantId: string, upload: DirectUpload, expiresAtSeconds: number): Promise<void> {
+  await documentStore().send(
+    new PutCommand({ TableName: mainTableName(), Item: { ...key(tenantId, upload.uploadId), ...upload, expiresAt: expiresAtSeconds } }),
+  );
+}
+
+export async function findUpload(tenantId: string, uploadId: string): Promise<(DirectUpload & { expiresAt: number }) | undefined> {
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key(tenantId, uploadId), ConsistentRead: true }));
+  return Item as (DirectUpload & { expiresAt: number }) | undefined;
+}
+
+/**
+ * An upload starts one job: the first start claims it for its job id, by a conditional write. Answers
+ * the id of the job that holds the upload (this one's when the claim was won).
+ */
+export async function claimUpload(tenantId: string, uploadId: string, jobId: string): Promise<string> {
+  const claimed = await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: key(tenantId, uploadId),
+      UpdateExpression: 'SET jobId = :jobId',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(jobId)',
+      ExpressionAttributeValues: { ':jobId': jobId },
+    }),
+  );
+  return claimed ? jobId : ((await uploadHolder(tenantId, uploadId)) ?? '');
+}
+
+/** The job that holds the upload, if any. */
+export async function uploadHolder(tenantId: string, uploadId: string): Promise<string | undefined> {
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key(tenantId, uploadId), ConsistentRead: true }));
+  return Item?.jobId as string | undefined;
+}
+
+/** A start that failed before its job was stored lets the upload go, so that a retry can start it. */
+export async function releaseUpload(tenantId: string, uploadId: string, jobId: string): Promise<void> {
+  await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: key(tenantId, uploadId),
+      UpdateExpression: 'REMOVE jobId',
+      ConditionExpression: 'jobId = :jobId',
+      ExpressionAttributeValues: { ':jobId': jobId },
+    }),
+  );
+}
