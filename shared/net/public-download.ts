@@ -1,14 +1,11 @@
-import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import { isIP, type BlockList } from 'node:net';
-import { isAllowedAddress } from '../core/addresses.ts';
+import type { IncomingMessage } from 'node:http';
+import type { BlockList } from 'node:net';
+import { GuardedRequestFailed, guardedRequest } from './guarded-request.ts';
 
 /**
- * Downloads a URL a client gave us (an image to upload) without letting it reach anything but the
- * public internet: every address the host resolves to, at connect time and after each redirect, must
- * be public (no loopback, private, link-local or cloud-metadata address), so a request cannot be
- * turned against our own network (unless configuration names it). The size is capped while streaming.
+ * Downloads a URL a client gave us (an image to upload) through the guarded request (guarded-request.ts:
+ * public addresses only, checked at connect time), following each redirect as a guarded request of its
+ * own; the size is capped while streaming.
  */
 export type DownloadFailure = 'not-public' | 'too-large' | 'unreachable' | 'too-many-redirects';
 
@@ -21,24 +18,6 @@ export class DownloadRefused extends Error {
   }
 }
 
-type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
-type Lookup = (hostname: string, options: LookupOptions, callback: LookupCallback) => void;
-
-/** dns.lookup that fails for a host with any address not allowed (the socket connects to what it returns). */
-export const guardedLookup =
-  (allowed?: BlockList): Lookup =>
-  (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
-      if (error) return callback(error, []);
-      if (addresses.length === 0 || !addresses.every((entry) => isAllowedAddress(entry.address, allowed))) {
-        return callback(Object.assign(new Error('not a public address'), { code: 'ENOTPUBLIC' }), []);
-      }
-      if (options.all) return callback(null, addresses);
-      const [first] = addresses as [LookupAddress];
-      callback(null, first.address, first.family);
-    });
-  };
-
 export interface DownloadOptions {
   maxBytes: number;
   signal: AbortSignal;
@@ -47,28 +26,24 @@ export interface DownloadOptions {
   maxRedirects?: number;
 }
 
-function get(url: URL, options: DownloadOptions): Promise<IncomingMessage> {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host) !== 0 && !isAllowedAddress(host, options.allowedNetworks)) return Promise.reject(new DownloadRefused('not-public'));
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    const outgoing = request(url, {
+/** One hop, through the guarded request: its refusals are this download's. */
+async function get(url: URL, options: DownloadOptions): Promise<IncomingMessage> {
+  try {
+    return await guardedRequest(url, {
       method: 'GET',
-      signal: options.signal,
       headers: { accept: 'image/png, image/jpeg', 'user-agent': 'ad-campaign-api image fetch' },
-      lookup: guardedLookup(options.allowedNetworks) as never,
+      signal: options.signal,
+      ...(options.allowedNetworks ? { allowedNetworks: options.allowedNetworks } : {}),
     });
-    outgoing.on('response', resolve);
-    outgoing.on('error', (error: NodeJS.ErrnoException) => reject(new DownloadRefused(error.code === 'ENOTPUBLIC' ? 'not-public' : 'unreachable')));
-    outgoing.end();
-  });
+  } catch (error) {
+    throw new DownloadRefused(error instanceof GuardedRequestFailed && error.reason === 'not-public' ? 'not-public' : 'unreachable');
+  }
 }
 
 /** The body of a 2xx answer, following at most `maxRedirects` redirects to http(s) URLs. */
 export async function downloadPublicUrl(address: string, options: DownloadOptions): Promise<Buffer> {
   let url = new URL(address);
   for (let redirects = 0; ; redirects++) {
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new DownloadRefused('unreachable');
     const response = await get(url, options);
     const status = response.statusCode ?? 0;
     if (status >= 300 && status < 400 && response.headers.location) {
