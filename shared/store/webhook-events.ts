@@ -39,6 +39,9 @@ export const PENDING_PK = 'WEBHOOKS#PENDING';
 export const RELAY_FLAG = 'relay';
 const PAGE_SIZE = 50;
 
+/** When an event was created, as its key says (`EVENT#<ms>#<id>`). */
+export const createdAtOf = (ref: WebhookEventRef): number => Number(ref.sk.split('#')[1]);
+
 /** The event a pending marker names, from the marker's image as the table's stream gives it. */
 export function pendingMarkerRef(image: Record<string, unknown>): WebhookEventRef | undefined {
   const marker = unmarshall(image as Record<string, AttributeValue>) as { tenantId?: unknown; eventSk?: unknown };

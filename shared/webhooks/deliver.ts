@@ -4,7 +4,7 @@ import { log } from '../core/logger.ts';
 import { disableWebhook } from '../store/tenant-settings-writes.ts';
 import { loadTenantSettings, openWebhookSecret } from '../store/tenant-settings.ts';
 import { abandonWebhookEvent, clearPending, markPending, recordAttempt } from '../store/webhook-event-writes.ts';
-import { loadWebhookEvent, type WebhookEventRef } from '../store/webhook-events.ts';
+import { createdAtOf, loadWebhookEvent, type WebhookEventRef } from '../store/webhook-events.ts';
 import { subscribed } from './subscription.ts';
 import { postWebhook } from './post.ts';
 import { attemptVerdict, signedHeaders } from './attempt.ts';
@@ -17,11 +17,13 @@ import { attemptVerdict, signedHeaders } from './attempt.ts';
  */
 export async function attemptDelivery(ref: WebhookEventRef): Promise<{ retryAfterSeconds?: number }> {
   const event = await loadWebhookEvent(ref);
-  if (event?.status !== 'pending') {
-    // done already (a duplicate message), or a marker whose writer crashed before the event or before clearing it: never swept again
+  // done already (a duplicate message): the marker goes. No event at all: the marker is written before its event, so a young
+  // one's writer may still be writing it (the relay can be that quick); only a marker older than the sweep's wait was left by a crash
+  if (event ? event.status !== 'pending' : createdAtOf(ref) < clock.now() - config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000) {
     await clearPending(ref);
     return {};
   }
+  if (!event) return {};
   const settings = await loadTenantSettings(ref.tenantId);
   const now = clock.now();
   const attemptedAt = new Date(now).toISOString();

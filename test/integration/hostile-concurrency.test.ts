@@ -17,6 +17,8 @@ import { markPending } from '../../shared/store/webhook-event-writes.ts';
 import { overdueWebhookEvents } from '../../shared/store/webhook-events.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import { readStagedUpload, stageUpload } from '../../shared/storage/staging.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
 import { handler as sweep } from '../../functions/workers/sweep-webhook-events/handler.ts';
 
 /**
@@ -221,6 +223,13 @@ describe('files and markers', () => {
     expect(listing.status).toBe(403);
     const overwrite = await fetch(`${endpoint}/${stack().env.UPLOAD_BUCKET}/uploads/x.csv`, { method: 'PUT', body: 'email\nx@example.com' });
     expect(overwrite.status).toBe(403);
+  });
+
+  it('a marker whose event is still being written (as young as a quick relay sees it) is kept for it', async () => {
+    const ref = { tenantId: `young-${Date.now()}`, sk: `EVENT#${String(clock.now()).padStart(13, '0')}#msg_young${Date.now()}` };
+    await markPending(ref, clock.now() + 60_000);
+    expect(await attemptDelivery(ref)).toEqual({});
+    expect((await overdueWebhookEvents(Number.MAX_SAFE_INTEGER, 10_000)).some((found) => found.sk === ref.sk)).toBe(true);
   });
 
   it('a pending marker whose event was never stored is cleared by its next delivery, not re-queued for ever', async () => {
