@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { clock } from '../../shared/core/clock.ts';
 import { scanItems } from '../../shared/store/client.ts';
 import { openWebhookSecret, type StoredWebhook } from '../../shared/store/tenant-settings.ts';
+import { keys } from '../../shared/store/keys.ts';
 
 /**
  * A webhook endpoint for trying webhooks on a laptop with curl alone: it checks each delivery's
@@ -34,7 +35,7 @@ async function secretsPointingAt(base: string): Promise<string[]> {
     ExpressionAttributeValues: { ':settings': 'SETTINGS' },
   })) {
     const webhook = item.webhook as StoredWebhook;
-    if (pointsAt(webhook.url, base)) secrets.push(openWebhookSecret((item.pk as string).slice('TENANT#'.length), webhook));
+    if (pointsAt(webhook.url, base)) secrets.push(openWebhookSecret(keys.tenantIdOf(item.pk as string), webhook));
   }
   return secrets;
 }

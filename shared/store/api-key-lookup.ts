@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { documentStore, mainTableName } from './client.ts';
+import { keys } from './keys.ts';
 
 /** Which tenant an API key belongs to: the lookup every request makes (keys are stored as SHA-256 hashes). */
 export function hashApiKey(apiKey: string): string {
@@ -8,8 +9,6 @@ export function hashApiKey(apiKey: string): string {
 }
 
 export async function findTenantIdByKeyHash(keyHash: string): Promise<string | undefined> {
-  const result = await documentStore().send(
-    new GetCommand({ TableName: mainTableName(), Key: { pk: `KEY#${keyHash}`, sk: 'KEY' }, ProjectionExpression: 'tenantId' }),
-  );
+  const result = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.apiKeyByHash(keyHash), ProjectionExpression: 'tenantId' }));
   return result.Item?.tenantId as string | undefined;
 }

@@ -4,6 +4,7 @@ import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/l
 import { findTenantIdByKeyHash, hashApiKey } from './api-key-lookup.ts';
 import { clock } from '../core/clock.ts';
 import { documentStore, mainTableName, scanItems } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * Tenants and their API keys, administered (`npm run admin`, the local stack's seed); the lookup on
@@ -29,7 +30,7 @@ export function generateApiKey(): string {
 export async function ensureTenant(tenantName: string): Promise<string> {
   const store = documentStore();
   const TableName = mainTableName();
-  const Key = { pk: `TENANTNAME#${tenantName}`, sk: 'TENANTNAME' };
+  const Key = keys.tenantName(tenantName);
   const existing = await store.send(new GetCommand({ TableName, Key }));
   if (existing.Item) return existing.Item.tenantId as string;
   const tenantId = `tn_${randomUUID().replaceAll('-', '')}`;
@@ -62,11 +63,11 @@ export async function createApiKey(tenantName: string, apiKey: string = generate
   const createdAt = clock.date().toISOString();
   const TableName = mainTableName();
   const store = documentStore();
-  await store.send(new PutCommand({ TableName, Item: { pk: `TENANT#${tenantId}`, sk: `KEY#${keyId}`, keyId, keyHash, tenantName, createdAt } }));
+  await store.send(new PutCommand({ TableName, Item: { ...keys.apiKeyListing(tenantId, keyId), keyId, keyHash, tenantName, createdAt } }));
   await store.send(
     new PutCommand({
       TableName,
-      Item: { pk: `KEY#${keyHash}`, sk: 'KEY', tenantId, keyId, createdAt },
+      Item: { ...keys.apiKeyByHash(keyHash), tenantId, keyId, createdAt },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -84,7 +85,7 @@ async function scanKeyListings(): Promise<Array<Record<string, unknown>>> {
   const items: Array<Record<string, unknown>> = [];
   for await (const item of scanItems({
     FilterExpression: 'begins_with(pk, :tenant) AND begins_with(sk, :key)',
-    ExpressionAttributeValues: { ':tenant': 'TENANT#', ':key': 'KEY#' },
+    ExpressionAttributeValues: { ':tenant': keys.tenantPrefix, ':key': keys.apiKeyListingPrefix },
   }))
     items.push(item);
   return items;
@@ -95,7 +96,7 @@ export async function listApiKeys(): Promise<ApiKeyListing[]> {
   const items = await scanKeyListings();
   return items
     .map((item) => ({
-      tenantId: String(item.pk).slice('TENANT#'.length),
+      tenantId: keys.tenantIdOf(String(item.pk)),
       tenantName: String(item.tenantName),
       keyId: String(item.keyId),
       createdAt: String(item.createdAt),
@@ -110,7 +111,7 @@ export async function revokeApiKey(keyId: string): Promise<boolean> {
   if (!listing) return false;
   const store = documentStore();
   const TableName = mainTableName();
-  await store.send(new DeleteCommand({ TableName, Key: { pk: `KEY#${String(listing.keyHash)}`, sk: 'KEY' } }));
+  await store.send(new DeleteCommand({ TableName, Key: keys.apiKeyByHash(String(listing.keyHash)) }));
   await store.send(
     new UpdateCommand({
       TableName,

@@ -2,7 +2,8 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
-import { jobKey, UNFINISHED, type AudienceJob, type JobError } from './audience-jobs.ts';
+import { UNFINISHED, type AudienceJob, type JobError } from './audience-jobs.ts';
+import { keys } from './keys.ts';
 
 /**
  * The writes of audience jobs. A run of the worker holds the job's lease while it works (renewed by
@@ -12,7 +13,7 @@ import { jobKey, UNFINISHED, type AudienceJob, type JobError } from './audience-
 const KEEP_SECONDS = 30 * 24 * 60 * 60;
 const names = { '#status': 'status' };
 
-const stored = (job: AudienceJob) => ({ ...job, ...jobKey(job.tenantId, job.jobId), expiresAt: Math.floor(clock.now() / 1000) + KEEP_SECONDS });
+const stored = (job: AudienceJob) => ({ ...job, ...keys.audienceJob(job.tenantId, job.jobId), expiresAt: Math.floor(clock.now() / 1000) + KEEP_SECONDS });
 
 export async function createJob(job: AudienceJob): Promise<void> {
   await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: stored(job), ConditionExpression: 'attribute_not_exists(pk)' }));
@@ -25,7 +26,7 @@ export async function takeJobLease(tenantId: string, jobId: string, owner: strin
     const { Attributes } = await documentStore().send(
       new UpdateCommand({
         TableName: mainTableName(),
-        Key: jobKey(tenantId, jobId),
+        Key: keys.audienceJob(tenantId, jobId),
         UpdateExpression: 'SET leaseOwner = :owner, leaseUntil = :until',
         ConditionExpression:
           'attribute_exists(pk) AND #status IN (:queued, :running) AND (attribute_not_exists(leaseUntil) OR leaseUntil < :now OR leaseOwner = :owner)',
@@ -61,7 +62,7 @@ export async function releaseJobLease(tenantId: string, jobId: string, owner: st
   await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: jobKey(tenantId, jobId),
+      Key: keys.audienceJob(tenantId, jobId),
       UpdateExpression: lastError ? 'SET leaseUntil = :zero, lastError = :error' : 'SET leaseUntil = :zero',
       ConditionExpression: 'leaseOwner = :owner',
       ExpressionAttributeValues: { ':owner': owner, ':zero': 0, ...(lastError ? { ':error': lastError } : {}) },
@@ -74,7 +75,7 @@ export async function noteResumeAt(tenantId: string, jobId: string, owner: strin
   await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: jobKey(tenantId, jobId),
+      Key: keys.audienceJob(tenantId, jobId),
       UpdateExpression: 'SET resumeAt = :at',
       ConditionExpression: 'leaseOwner = :owner',
       ExpressionAttributeValues: { ':owner': owner, ':at': resumeAt },
@@ -105,7 +106,7 @@ export async function releaseLeaseOfStoppedRun(tenantId: string, jobId: string):
   await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: jobKey(tenantId, jobId),
+      Key: keys.audienceJob(tenantId, jobId),
       UpdateExpression: 'SET leaseUntil = :zero',
       ConditionExpression: '#status IN (:queued, :running)',
       ExpressionAttributeNames: names,

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AudienceMode, ListType } from '../schemas/audiences.ts';
 import { documentStore, mainTableName } from './client.ts';
 import type { UploadProgress } from './upload-progress.ts';
+import { keys } from './keys.ts';
 
 /**
  * Audience jobs (docs/decisions.md "Uploads and audience jobs"): a list from a direct upload, sent by the
@@ -84,13 +85,12 @@ export interface AudienceJob {
 /** What get_job and the webhooks show. */
 export type JobView = Pick<AudienceJob, 'jobId' | 'type' | 'userId' | 'status' | 'progress' | 'result' | 'error' | 'createdAt' | 'updatedAt'>;
 
-export const jobKey = (tenantId: string, jobId: string) => ({ pk: `TENANT#${tenantId}#JOB#${jobId}`, sk: 'JOB' });
 export const JOB_SORT_KEY = 'JOB';
 /** the condition values of an unfinished job's status */
 export const UNFINISHED = { ':queued': 'queued', ':running': 'running' };
 
 export async function findJob(tenantId: string, jobId: string): Promise<AudienceJob | undefined> {
-  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: jobKey(tenantId, jobId), ConsistentRead: true }));
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.audienceJob(tenantId, jobId), ConsistentRead: true }));
   return Item as AudienceJob | undefined;
 }
 

@@ -2,7 +2,8 @@ import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb'
 import { clock } from '../core/clock.ts';
 import type { Platform } from '../core/errors.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
-import { attemptKey, getItem, holderKey, linkKey, selectionKey, ttl, type ConnectAttempt, type ConnectLink, type PendingSelection } from './connect-links.ts';
+import { getItem, ttl, type ConnectAttempt, type ConnectLink, type PendingSelection } from './connect-links.ts';
+import { keys } from './keys.ts';
 
 /** Writing connect links, round trips, pending choices and grant holders (connect-links.ts reads them). */
 
@@ -10,7 +11,7 @@ export async function saveLink(link: ConnectLink): Promise<void> {
   await documentStore().send(
     new PutCommand({
       TableName: mainTableName(),
-      Item: { ...linkKey(link.linkId), ...link, expiresAt: ttl(link.validUntil) },
+      Item: { ...keys.connectLink(link.linkId), ...link, expiresAt: ttl(link.validUntil) },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -21,7 +22,7 @@ export function completeLink(linkId: string): Promise<boolean> {
   return writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: linkKey(linkId),
+      Key: keys.connectLink(linkId),
       UpdateExpression: 'SET completedAt = :now',
       ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(completedAt)',
       ExpressionAttributeValues: { ':now': clock.date().toISOString() },
@@ -33,7 +34,7 @@ export async function saveAttempt(stateHash: string, attempt: ConnectAttempt): P
   await documentStore().send(
     new PutCommand({
       TableName: mainTableName(),
-      Item: { ...attemptKey(stateHash), ...attempt, expiresAt: ttl(attempt.validUntil) },
+      Item: { ...keys.connectAttempt(stateHash), ...attempt, expiresAt: ttl(attempt.validUntil) },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -47,13 +48,13 @@ export async function spendAttempt(stateHash: string): Promise<{ attempt: Connec
   const spent = await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: attemptKey(stateHash),
+      Key: keys.connectAttempt(stateHash),
       UpdateExpression: 'SET spentAt = :now',
       ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(spentAt)',
       ExpressionAttributeValues: { ':now': clock.date().toISOString() },
     }),
   );
-  const attempt = await getItem<ConnectAttempt & { spentAt?: string }>(attemptKey(stateHash));
+  const attempt = await getItem<ConnectAttempt & { spentAt?: string }>(keys.connectAttempt(stateHash));
   if (!attempt) return undefined;
   const { spentAt: _spentAt, ...fields } = attempt;
   return { attempt: fields, firstUse: spent };
@@ -63,7 +64,7 @@ export async function saveSelection(selection: PendingSelection): Promise<void> 
   await documentStore().send(
     new PutCommand({
       TableName: mainTableName(),
-      Item: { ...selectionKey(selection.attemptId), ...selection, expiresAt: ttl(selection.validUntil) },
+      Item: { ...keys.connectSelection(selection.attemptId), ...selection, expiresAt: ttl(selection.validUntil) },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );
@@ -74,7 +75,7 @@ export function spendSelection(attemptId: string): Promise<boolean> {
   return writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: selectionKey(attemptId),
+      Key: keys.connectSelection(attemptId),
       UpdateExpression: 'SET spentAt = :now REMOVE sealedGrant',
       ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(spentAt)',
       ExpressionAttributeValues: { ':now': clock.date().toISOString() },
@@ -83,9 +84,11 @@ export function spendSelection(attemptId: string): Promise<boolean> {
 }
 
 export async function addGrantHolder(platform: Platform, grantRef: string, tenantId: string, userId: string): Promise<void> {
-  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { ...holderKey(platform, grantRef, tenantId, userId), tenantId, userId } }));
+  await documentStore().send(
+    new PutCommand({ TableName: mainTableName(), Item: { ...keys.grantHolder(platform, grantRef, tenantId, userId), tenantId, userId } }),
+  );
 }
 
 export async function removeGrantHolder(platform: Platform, grantRef: string, tenantId: string, userId: string): Promise<void> {
-  await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: holderKey(platform, grantRef, tenantId, userId) }));
+  await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: keys.grantHolder(platform, grantRef, tenantId, userId) }));
 }

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { Platform } from '../core/errors.ts';
 import { documentStore, mainTableName } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * Connect links and their round trips (docs/decisions.md "Connect links"), in the main table:
@@ -43,14 +44,6 @@ export interface PendingSelection extends Omit<ConnectAttempt, 'sealedCodeVerifi
   sealedGrant: string;
 }
 
-export const linkKey = (linkId: string) => ({ pk: `CONNECT_LINK#${linkId}`, sk: 'LINK' });
-export const attemptKey = (stateHash: string) => ({ pk: `CONNECT_STATE#${stateHash}`, sk: 'ATTEMPT' });
-export const selectionKey = (attemptId: string) => ({ pk: `CONNECT_SELECT#${attemptId}`, sk: 'SELECTION' });
-export const holderKey = (platform: Platform, grantRef: string, tenantId: string, userId: string) => ({
-  pk: `GRANT#${platform}#${grantRef}`,
-  sk: `${tenantId}#${userId}`,
-});
-
 export async function getItem<T>(key: { pk: string; sk: string }): Promise<T | undefined> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key, ConsistentRead: true }));
   if (!Item) return undefined;
@@ -58,12 +51,12 @@ export async function getItem<T>(key: { pk: string; sk: string }): Promise<T | u
   return fields as T;
 }
 
-export const findLink = (linkId: string) => getItem<ConnectLink>(linkKey(linkId));
+export const findLink = (linkId: string) => getItem<ConnectLink>(keys.connectLink(linkId));
 /** A one-time state's attempt, read without spending it. */
-export const findAttempt = (stateHash: string) => getItem<ConnectAttempt & { spentAt?: string }>(attemptKey(stateHash));
+export const findAttempt = (stateHash: string) => getItem<ConnectAttempt & { spentAt?: string }>(keys.connectAttempt(stateHash));
 
 export async function findSelection(attemptId: string): Promise<(PendingSelection & { spentAt?: string }) | undefined> {
-  return getItem<PendingSelection & { spentAt?: string }>(selectionKey(attemptId));
+  return getItem<PendingSelection & { spentAt?: string }>(keys.connectSelection(attemptId));
 }
 
 /** Whether a connection other than this user's holds the same upstream grant. */
@@ -72,7 +65,7 @@ export async function grantHasOtherHolders(platform: Platform, grantRef: string,
     new QueryCommand({
       TableName: mainTableName(),
       KeyConditionExpression: 'pk = :pk',
-      ExpressionAttributeValues: { ':pk': `GRANT#${platform}#${grantRef}` },
+      ExpressionAttributeValues: { ':pk': keys.grantHoldersPk(platform, grantRef) },
       Limit: 2,
       ConsistentRead: true,
     }),

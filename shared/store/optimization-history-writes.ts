@@ -2,11 +2,12 @@ import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import type { HistoryEntry, RecordOptimizationInput } from '../schemas/optimization.ts';
 import { LOST_RACE, mainTableName, retryOnConflict, writeIfConditionHolds } from './client.ts';
-import { entryKey, latestItem, recordKey, type EntryItem } from './optimization-history.ts';
+import { latestItem, type EntryItem } from './optimization-history.ts';
+import { keys } from './keys.ts';
 
 /** Appending to a campaign's optimization history (the layout and the reads are optimization-history.ts). */
 export async function appendOptimizationEntry(tenantId: string, input: RecordOptimizationInput, now = clock.date()): Promise<HistoryEntry> {
-  const pk = recordKey(tenantId, input.userId, input.campaignId);
+  const pk = keys.historyPk(tenantId, input.userId, input.campaignId);
   const millis = now.getTime();
   const entry: HistoryEntry = {
     ...input.entry,
@@ -15,10 +16,10 @@ export async function appendOptimizationEntry(tenantId: string, input: RecordOpt
   // the next number, taken by a conditional put: a concurrent append that took it first makes this one read again and go on top
   return retryOnConflict(`The optimization history of campaign ${input.campaignId}`, async () => {
     const latest = await latestItem(pk);
-    const sequence = latest ? Number(latest.sk.slice('ENTRY#'.length)) + 1 : 1;
+    const sequence = latest ? keys.historySequenceOf(latest.sk) + 1 : 1;
     const item: EntryItem = {
       pk,
-      sk: entryKey(sequence),
+      sk: keys.historyEntry(sequence),
       entry,
       campaignName: input.campaignName,
       platform: input.platform,

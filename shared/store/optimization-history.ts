@@ -2,6 +2,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { InvalidRequest } from '../core/errors.ts';
 import type { HistoryEntry, OptimizationRecord } from '../schemas/optimization.ts';
 import { documentStore, mainTableName } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * A campaign's optimization record as a chain of items, one per history entry, numbered in order:
@@ -12,8 +13,6 @@ import { documentStore, mainTableName } from './client.ts';
  * that took the number first makes this one retry on top of it. The history grows without bound and
  * is read newest first, a page at a time.
  */
-export const recordKey = (tenantId: string, userId: string, campaignId: string) => `TENANT#${tenantId}#USER#${userId}#CAMPAIGN#${campaignId}`;
-export const entryKey = (sequence: number) => `ENTRY#${String(sequence).padStart(12, '0')}`;
 /** the entries' JSON in one answer: a page stays well inside Lambda's 6 MB response limit */
 export const HISTORY_PAGE_BYTES = 4 * 1024 * 1024;
 
@@ -34,7 +33,7 @@ function newestEntries(pk: string, options: { Limit?: number; ConsistentRead?: b
     new QueryCommand({
       TableName: mainTableName(),
       KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
-      ExpressionAttributeValues: { ':pk': pk, ':entry': 'ENTRY#' },
+      ExpressionAttributeValues: { ':pk': pk, ':entry': keys.historyEntryPrefix },
       ScanIndexForward: false,
       ...options,
     }),
@@ -68,7 +67,7 @@ export interface HistoryPage {
 
 /** The record with its newest entries up to HISTORY_PAGE_BYTES (oldest first), and a cursor to older ones. */
 export async function findOptimizationRecord(tenantId: string, userId: string, campaignId: string, pagination = ''): Promise<HistoryPage | undefined> {
-  const pk = recordKey(tenantId, userId, campaignId);
+  const pk = keys.historyPk(tenantId, userId, campaignId);
   const before = pagination ? decodeCursor(pagination) : undefined;
   const latest = await latestItem(pk);
   if (!latest) return undefined;

@@ -1,5 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { documentStore, mainTableName } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * Professional-network audiences made for a user: the csvFileId the client got back, with the
@@ -21,7 +22,7 @@ export async function recordProfessionalAudience(tenantId: string, userId: strin
   await documentStore().send(
     new PutCommand({
       TableName: mainTableName(),
-      Item: { pk: `TENANT#${tenantId}#USER#${userId}#PROFESSIONAL_AUDIENCE`, sk: audience.csvFileId, ...audience },
+      Item: { ...keys.professionalAudience(tenantId, userId, audience.csvFileId), ...audience },
     }),
   );
 }

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { mainTableName, writeIfConditionHolds } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * Our own per-tenant limits on an operation: a fixed window counted by one conditional increment
@@ -21,7 +22,7 @@ export async function takeFromWindow(tenantId: string, rule: RateLimit): Promise
   const allowed = await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: { pk: `TENANT#${tenantId}#RATE`, sk: `${rule.name}#${windowStart}` },
+      Key: keys.rateWindow(tenantId, rule.name, windowStart),
       UpdateExpression: 'ADD hits :one SET expiresAt = :expires',
       ConditionExpression: 'attribute_not_exists(hits) OR hits < :limit',
       ExpressionAttributeValues: { ':one': 1, ':limit': rule.limit, ':expires': windowEnd + 60 },

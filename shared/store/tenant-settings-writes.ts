@@ -1,7 +1,8 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mainTableName, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
-import { secretOwner, settingsKey, type TenantSettings } from './tenant-settings.ts';
+import { secretOwner, type TenantSettings } from './tenant-settings.ts';
+import { keys } from './keys.ts';
 
 /**
  * Changing a tenant's settings (tenant-settings.ts reads them): written only if the item is still at
@@ -13,7 +14,7 @@ export function saveTenantSettings(tenantId: string, settings: TenantSettings, r
     new PutCommand({
       TableName: mainTableName(),
       Item: {
-        ...settingsKey(tenantId),
+        ...keys.settings(tenantId),
         redirectUris: settings.redirectUris,
         ...(settings.webhook ? { webhook: settings.webhook } : {}),
         version: (readVersion ?? 0) + 1,
@@ -31,7 +32,7 @@ export function disableWebhook(tenantId: string, url: string, at: string): Promi
   return writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: settingsKey(tenantId),
+      Key: keys.settings(tenantId),
       // a version step too: an update_settings that read the settings before this does not write over it
       UpdateExpression: 'SET webhook.disabledAt = :at ADD version :one',
       ConditionExpression: 'webhook.#url = :url',

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { WEBHOOK_EVENT_TYPES, type Settings, type SubscribableEventType } from '../schemas/tenant.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { open } from './sealing.ts';
+import { keys } from './keys.ts';
 
 /**
  * A tenant's settings, one item: TENANT#<tenantId> / SETTINGS. The webhook secret is sealed like the
@@ -26,11 +27,10 @@ export interface VersionedSettings extends TenantSettings {
   version?: number;
 }
 
-export const settingsKey = (tenantId: string) => ({ pk: `TENANT#${tenantId}`, sk: 'SETTINGS' });
 export const secretOwner = (tenantId: string) => `${tenantId}/webhook/secret`;
 
 export async function loadTenantSettings(tenantId: string): Promise<VersionedSettings> {
-  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: settingsKey(tenantId), ConsistentRead: true }));
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.settings(tenantId), ConsistentRead: true }));
   return {
     redirectUris: (Item?.redirectUris as string[] | undefined) ?? [],
     ...(Item?.webhook ? { webhook: Item.webhook as StoredWebhook } : {}),

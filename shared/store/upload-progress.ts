@@ -3,6 +3,7 @@ import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { IdempotencyConflict } from '../core/errors.ts';
 import { documentStore, mainTableName } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * How far an audience upload got: the audience, the platform session, the batches the platform
@@ -35,10 +36,9 @@ export function newUploadProgress(sessionId: number): UploadProgress {
 }
 
 const KEEP_SECONDS = 24 * 60 * 60;
-const key = (tenantId: string, uploadId: string) => ({ pk: `TENANT#${tenantId}#UPLOAD#${uploadId}`, sk: 'PROGRESS' });
 
 export async function loadUploadProgress(tenantId: string, uploadId: string): Promise<UploadProgress | undefined> {
-  const result = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key(tenantId, uploadId), ConsistentRead: true }));
+  const result = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.uploadProgress(tenantId, uploadId), ConsistentRead: true }));
   return result.Item?.progress as UploadProgress | undefined;
 }
 
@@ -50,7 +50,7 @@ export async function saveUploadProgress(tenantId: string, uploadId: string, pro
       new PutCommand({
         TableName: mainTableName(),
         Item: {
-          ...key(tenantId, uploadId),
+          ...keys.uploadProgress(tenantId, uploadId),
           progress,
           leaseOwner: owner,
           leaseUntil: now + config().UPLOAD_LEASE_MS,
@@ -72,7 +72,7 @@ export async function releaseUploadLease(tenantId: string, uploadId: string, own
     .send(
       new UpdateCommand({
         TableName: mainTableName(),
-        Key: key(tenantId, uploadId),
+        Key: keys.uploadProgress(tenantId, uploadId),
         UpdateExpression: 'SET leaseUntil = :zero',
         ConditionExpression: 'leaseOwner = :owner',
         ExpressionAttributeValues: { ':zero': 0, ':owner': owner },
@@ -84,5 +84,5 @@ export async function releaseUploadLease(tenantId: string, uploadId: string, own
 }
 
 export async function forgetUploadProgress(tenantId: string, uploadId: string): Promise<void> {
-  await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: key(tenantId, uploadId) }));
+  await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: keys.uploadProgress(tenantId, uploadId) }));
 }

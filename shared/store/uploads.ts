@@ -1,5 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * Direct uploads' records (uploads/direct-uploads.ts hands out the URLs and checks the files):
@@ -16,16 +17,14 @@ export interface DirectUpload {
   etag?: string;
 }
 
-const key = (tenantId: string, uploadId: string) => ({ pk: `TENANT#${tenantId}#UPLOAD#${uploadId}`, sk: 'DIRECT' });
-
 export async function saveUpload(tenantId: string, upload: DirectUpload, expiresAtSeconds: number): Promise<void> {
   await documentStore().send(
-    new PutCommand({ TableName: mainTableName(), Item: { ...key(tenantId, upload.uploadId), ...upload, expiresAt: expiresAtSeconds } }),
+    new PutCommand({ TableName: mainTableName(), Item: { ...keys.directUpload(tenantId, upload.uploadId), ...upload, expiresAt: expiresAtSeconds } }),
   );
 }
 
 export async function findUpload(tenantId: string, uploadId: string): Promise<(DirectUpload & { expiresAt: number }) | undefined> {
-  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key(tenantId, uploadId), ConsistentRead: true }));
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.directUpload(tenantId, uploadId), ConsistentRead: true }));
   return Item as (DirectUpload & { expiresAt: number }) | undefined;
 }
 
@@ -37,7 +36,7 @@ export async function claimUpload(tenantId: string, uploadId: string, jobId: str
   const claimed = await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: key(tenantId, uploadId),
+      Key: keys.directUpload(tenantId, uploadId),
       UpdateExpression: 'SET jobId = :jobId',
       ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(jobId)',
       ExpressionAttributeValues: { ':jobId': jobId },
@@ -48,7 +47,7 @@ export async function claimUpload(tenantId: string, uploadId: string, jobId: str
 
 /** The job that holds the upload, if any. */
 export async function uploadHolder(tenantId: string, uploadId: string): Promise<string | undefined> {
-  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: key(tenantId, uploadId), ConsistentRead: true }));
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.directUpload(tenantId, uploadId), ConsistentRead: true }));
   return Item?.jobId as string | undefined;
 }
 
@@ -57,7 +56,7 @@ export async function releaseUpload(tenantId: string, uploadId: string, jobId: s
   await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: key(tenantId, uploadId),
+      Key: keys.directUpload(tenantId, uploadId),
       UpdateExpression: 'REMOVE jobId',
       ConditionExpression: 'jobId = :jobId',
       ExpressionAttributeValues: { ':jobId': jobId },

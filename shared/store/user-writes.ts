@@ -4,7 +4,8 @@ import { UserAlreadyExists } from '../core/errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
-import { sealOwner, userKey, type StoredConnections, type User } from './users.ts';
+import { sealOwner, type StoredConnections, type User } from './users.ts';
+import { keys } from './keys.ts';
 
 /** Creating users and changing their connections (users.ts reads them). */
 
@@ -33,7 +34,7 @@ export async function createUser(tenantId: string, userId: string, connections: 
     await documentStore().send(
       new PutCommand({
         TableName: mainTableName(),
-        Item: { ...userKey(tenantId, userId), ...user },
+        Item: { ...keys.user(tenantId, userId), ...user },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
     );
@@ -61,7 +62,7 @@ async function setConnectionField(user: User, platform: ConnectedPlatform, field
   await documentStore().send(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: userKey(user.tenantId, user.userId),
+      Key: keys.user(user.tenantId, user.userId),
       UpdateExpression: 'SET connections.#platform.#field = :value',
       ConditionExpression: 'attribute_exists(connections.#platform)',
       ExpressionAttributeNames: { '#platform': platform, '#field': field },
@@ -80,7 +81,7 @@ export function markReconnectRequired(user: User, platform: ConnectedPlatform): 
   return writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: userKey(user.tenantId, user.userId),
+      Key: keys.user(user.tenantId, user.userId),
       UpdateExpression: 'SET connections.#platform.#status = :reconnect, connections.#platform.statusChangedAt = :now',
       ConditionExpression:
         'attribute_exists(connections.#platform) AND (attribute_not_exists(connections.#platform.#status) OR connections.#platform.#status <> :reconnect)',
@@ -96,7 +97,7 @@ export async function takeConnection(user: User, platform: ConnectedPlatform): P
     const { Attributes } = await documentStore().send(
       new UpdateCommand({
         TableName: mainTableName(),
-        Key: userKey(user.tenantId, user.userId),
+        Key: keys.user(user.tenantId, user.userId),
         UpdateExpression: 'REMOVE connections.#platform',
         ConditionExpression: 'attribute_exists(connections.#platform)',
         ExpressionAttributeNames: { '#platform': platform },
@@ -128,7 +129,7 @@ export async function saveLinkedConnection(
   const { Attributes } = await documentStore().send(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: userKey(user.tenantId, user.userId),
+      Key: keys.user(user.tenantId, user.userId),
       UpdateExpression: 'SET connections.#platform = :item',
       ConditionExpression: 'attribute_exists(pk)',
       ExpressionAttributeNames: { '#platform': platform },
@@ -160,7 +161,7 @@ export function saveConnectionHealth(
   return writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: userKey(user.tenantId, user.userId),
+      Key: keys.user(user.tenantId, user.userId),
       UpdateExpression: `SET ${names.map((_, index) => `connections.#platform.#f${index} = :v${index}`).join(', ')}`,
       ConditionExpression: 'attribute_exists(connections.#platform)',
       ExpressionAttributeNames: { '#platform': platform, ...Object.fromEntries(names.map((name, index) => [`#f${index}`, name])) },

@@ -3,6 +3,7 @@ import { PlatformNotConnected } from '../core/errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { open } from './sealing.ts';
+import { keys } from './keys.ts';
 
 /**
  * Users of a tenant, one item each: TENANT#<tenantId>#USER#<userId> / USER.
@@ -18,12 +19,11 @@ export interface User {
   connections: StoredConnections;
 }
 
-export const userKey = (tenantId: string, userId: string) => ({ pk: `TENANT#${tenantId}#USER#${userId}`, sk: 'USER' });
 export const sealOwner = (tenantId: string, userId: string, platform: string, field: string) => `${tenantId}/${userId}/${platform}/${field}`;
 
 /** The user of this tenant, or undefined: a user of another tenant is simply not found. */
 export async function findUser(tenantId: string, userId: string): Promise<User | undefined> {
-  const result = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: userKey(tenantId, userId) }));
+  const result = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.user(tenantId, userId) }));
   if (!result.Item) return undefined;
   const { tenantId: storedTenant, userId: storedUser, createdAt, connections } = result.Item;
   return { tenantId: storedTenant, userId: storedUser, createdAt, connections: connections ?? {} };

@@ -1,6 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
-import { eventsPk, PENDING_PK, RELAY_FLAG, type DeliveryStatus, type WebhookEvent, type WebhookEventRef } from './webhook-events.ts';
+import { RELAY_FLAG, type DeliveryStatus, type WebhookEvent, type WebhookEventRef } from './webhook-events.ts';
+import { keys } from './keys.ts';
 
 /**
  * Storing webhook events and their delivery state (webhook-events.ts has the layout and the reads).
@@ -11,7 +12,11 @@ export async function storeWebhookEvent(event: WebhookEvent, dueAt: number, rela
   // the pending marker first: an event without one could never be swept
   await markPending({ tenantId, sk }, dueAt, relay);
   await documentStore().send(
-    new PutCommand({ TableName: mainTableName(), Item: { pk: eventsPk(tenantId), sk, tenantId, ...rest }, ConditionExpression: 'attribute_not_exists(sk)' }),
+    new PutCommand({
+      TableName: mainTableName(),
+      Item: { pk: keys.webhookEventsPk(tenantId), sk, tenantId, ...rest },
+      ConditionExpression: 'attribute_not_exists(sk)',
+    }),
   );
 }
 
@@ -19,7 +24,14 @@ export async function markPending(ref: WebhookEventRef, dueAt: number, relay = f
   await documentStore().send(
     new PutCommand({
       TableName: mainTableName(),
-      Item: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}`, tenantId: ref.tenantId, eventSk: ref.sk, dueAt, ...(relay ? { [RELAY_FLAG]: true } : {}) },
+      Item: {
+        pk: keys.pendingWebhooksPk,
+        sk: `${ref.tenantId}#${ref.sk}`,
+        tenantId: ref.tenantId,
+        eventSk: ref.sk,
+        dueAt,
+        ...(relay ? { [RELAY_FLAG]: true } : {}),
+      },
     }),
   );
 }
@@ -29,7 +41,7 @@ function updateWhilePending(ref: WebhookEventRef, update: string, values: Record
   return writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
-      Key: { pk: eventsPk(ref.tenantId), sk: ref.sk },
+      Key: { pk: keys.webhookEventsPk(ref.tenantId), sk: ref.sk },
       UpdateExpression: update,
       ConditionExpression: `#status = :pending${condition ? ` AND ${condition}` : ''}`,
       ExpressionAttributeNames: { '#status': 'status' },
@@ -40,7 +52,7 @@ function updateWhilePending(ref: WebhookEventRef, update: string, values: Record
 
 /** Removes the event's pending marker (the sweep then never queues it again). */
 export const clearPending = (ref: WebhookEventRef) =>
-  documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: { pk: PENDING_PK, sk: `${ref.tenantId}#${ref.sk}` } }));
+  documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: { pk: keys.pendingWebhooksPk, sk: `${ref.tenantId}#${ref.sk}` } }));
 
 /**
  * Records one attempt's outcome, only if no other run recorded one since `previousAttempts` (a

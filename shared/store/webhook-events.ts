@@ -4,6 +4,7 @@ import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { InvalidRequest } from '../core/errors.ts';
 import type { WebhookEventType, WebhookEventView } from '../schemas/tenant.ts';
 import { documentStore, mainTableName } from './client.ts';
+import { keys } from './keys.ts';
 
 /**
  * Webhook events, written before they are queued so that none is lost:
@@ -33,14 +34,12 @@ export interface WebhookEventRef {
   sk: string;
 }
 
-export const eventsPk = (tenantId: string) => `TENANT#${tenantId}#WEBHOOKS`;
-export const PENDING_PK = 'WEBHOOKS#PENDING';
 /** On a pending marker: its writer did not queue the event; the outbox relay (the table's stream) does. */
 export const RELAY_FLAG = 'relay';
 const PAGE_SIZE = 50;
 
 /** When an event was created, as its key says (`EVENT#<ms>#<id>`). */
-export const createdAtOf = (ref: WebhookEventRef): number => Number(ref.sk.split('#')[1]);
+export const createdAtOf = (ref: WebhookEventRef): number => keys.webhookEventCreatedAt(ref.sk);
 
 /** The event a pending marker names, from the marker's image as the table's stream gives it. */
 export function pendingMarkerRef(image: Record<string, unknown>): WebhookEventRef | undefined {
@@ -50,7 +49,7 @@ export function pendingMarkerRef(image: Record<string, unknown>): WebhookEventRe
 
 export async function loadWebhookEvent(ref: WebhookEventRef): Promise<WebhookEvent | undefined> {
   const { Item } = await documentStore().send(
-    new GetCommand({ TableName: mainTableName(), Key: { pk: eventsPk(ref.tenantId), sk: ref.sk }, ConsistentRead: true }),
+    new GetCommand({ TableName: mainTableName(), Key: { pk: keys.webhookEventsPk(ref.tenantId), sk: ref.sk }, ConsistentRead: true }),
   );
   return Item ? ({ ...Item, tenantId: ref.tenantId } as WebhookEvent) : undefined;
 }
@@ -65,7 +64,7 @@ export async function overdueWebhookEvents(before: number, limit = 100): Promise
         TableName: mainTableName(),
         KeyConditionExpression: 'pk = :pk',
         FilterExpression: 'dueAt < :before',
-        ExpressionAttributeValues: { ':pk': PENDING_PK, ':before': before },
+        ExpressionAttributeValues: { ':pk': keys.pendingWebhooksPk, ':before': before },
         ExclusiveStartKey,
       }),
     );
@@ -95,8 +94,8 @@ export async function listWebhookEvents(tenantId: string, pagination: string): P
       TableName: mainTableName(),
       KeyConditionExpression: pagination ? 'pk = :pk AND sk < :before' : 'pk = :pk AND begins_with(sk, :event)',
       ExpressionAttributeValues: pagination
-        ? { ':pk': eventsPk(tenantId), ':before': decodeCursor(pagination) }
-        : { ':pk': eventsPk(tenantId), ':event': 'EVENT#' },
+        ? { ':pk': keys.webhookEventsPk(tenantId), ':before': decodeCursor(pagination) }
+        : { ':pk': keys.webhookEventsPk(tenantId), ':event': keys.webhookEventPrefix },
       ScanIndexForward: false,
       Limit: PAGE_SIZE,
     }),

@@ -5,6 +5,7 @@ import { loadTenantSettings } from '../store/tenant-settings.ts';
 import { storeWebhookEvent } from '../store/webhook-event-writes.ts';
 import type { WebhookEvent } from '../store/webhook-events.ts';
 import { subscribed } from './subscription.ts';
+import { keys } from '../store/keys.ts';
 
 /**
  * Writes an event to the store, pending: the sweep queues it again if it is still pending `dueInMs`
@@ -22,7 +23,7 @@ export async function recordWebhookEvent(
   const id = `msg_${randomBytes(16).toString('hex')}`;
   const event: WebhookEvent = {
     tenantId,
-    sk: `EVENT#${String(now).padStart(13, '0')}#${id}`,
+    sk: keys.webhookEvent(now, id),
     id,
     type,
     data,

@@ -20,6 +20,7 @@ import { readStagedUpload, stageUpload } from '../../shared/storage/staging.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
 import { handler as sweep } from '../../functions/workers/sweep-webhook-events/handler.ts';
+import { keys } from '../../shared/store/keys.ts';
 
 /**
  * What a hostile client found (concurrency, odd redirect URIs, hanging receivers, replaced files) and
@@ -226,14 +227,14 @@ describe('files and markers', () => {
   });
 
   it('a marker whose event is still being written (as young as a quick relay sees it) is kept for it', async () => {
-    const ref = { tenantId: `young-${Date.now()}`, sk: `EVENT#${String(clock.now()).padStart(13, '0')}#msg_young${Date.now()}` };
+    const ref = { tenantId: `young-${Date.now()}`, sk: keys.webhookEvent(clock.now(), `msg_young${Date.now()}`) };
     await markPending(ref, clock.now() + 60_000);
     expect(await attemptDelivery(ref)).toEqual({});
     expect((await overdueWebhookEvents(Number.MAX_SAFE_INTEGER, 10_000)).some((found) => found.sk === ref.sk)).toBe(true);
   });
 
   it('a pending marker whose event was never stored is cleared by its next delivery, not re-queued for ever', async () => {
-    const ref = { tenantId: `orphan-${Date.now()}`, sk: `EVENT#0000000000001#msg_orphan${Date.now()}` };
+    const ref = { tenantId: `orphan-${Date.now()}`, sk: keys.webhookEvent(1, `msg_orphan${Date.now()}`) };
     await markPending(ref, 0);
     await sweep();
     await eventually(

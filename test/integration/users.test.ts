@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { documentStore } from '../../shared/store/client.ts';
 import { hashApiKey, findTenantIdByKeyHash } from '../../shared/store/api-keys.ts';
 import { call, newTenant } from '../helpers/api.ts';
+import { keys } from '../../shared/store/keys.ts';
 
 const connections = () => ({
   social: { accessToken: `EAAsecret-${randomUUID()}`, adAccountId: 'act_1234567', pageId: '998877' },
@@ -42,7 +43,7 @@ describe('create_user and get_profile', () => {
     const conns = connections();
     await call('/users/create_user', { userId: 'sealed', connections: conns }, { apiKey });
     const tenantId = await findTenantIdByKeyHash(hashApiKey(apiKey));
-    const item = await documentStore().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: { pk: `TENANT#${tenantId}#USER#sealed`, sk: 'USER' } }));
+    const item = await documentStore().send(new GetCommand({ TableName: process.env.TABLE_NAME, Key: keys.user(tenantId as string, 'sealed') }));
     const stored = JSON.stringify(item.Item);
     expect(stored).toContain('"adAccountId":"1234567"');
     expect(stored).not.toContain(conns.social.accessToken);

@@ -1,0 +1,61 @@
+import type { Platform } from '../core/errors.ts';
+
+/**
+ * Every key layout of the main table, in one place (single-table design; docs/architecture.md, "The
+ * main table"). A partition key names what owns the items; a sort key orders them. Numbers in sort
+ * keys are zero-padded so that the string order is the numeric order.
+ */
+type Key = { pk: string; sk: string };
+
+const tenant = (tenantId: string) => `TENANT#${tenantId}`;
+const padded = (value: number, digits: number) => String(value).padStart(digits, '0');
+
+export const keys = {
+  /** a tenant's name, unique across tenants */
+  tenantName: (tenantName: string): Key => ({ pk: `TENANTNAME#${tenantName}`, sk: 'TENANTNAME' }),
+  tenantPrefix: 'TENANT#',
+  tenantIdOf: (pk: string) => pk.slice('TENANT#'.length),
+  /** an API key's listing under its tenant */
+  apiKeyListing: (tenantId: string, keyId: string): Key => ({ pk: tenant(tenantId), sk: `KEY#${keyId}` }),
+  apiKeyListingPrefix: 'KEY#',
+  /** an API key by its hash: the lookup each request makes */
+  apiKeyByHash: (keyHash: string): Key => ({ pk: `KEY#${keyHash}`, sk: 'KEY' }),
+  settings: (tenantId: string): Key => ({ pk: tenant(tenantId), sk: 'SETTINGS' }),
+  user: (tenantId: string, userId: string): Key => ({ pk: `${tenant(tenantId)}#USER#${userId}`, sk: 'USER' }),
+  rateWindow: (tenantId: string, rule: string, windowStart: number): Key => ({ pk: `${tenant(tenantId)}#RATE`, sk: `${rule}#${windowStart}` }),
+
+  /** a campaign's optimization history: one partition, an entry per sort key */
+  historyPk: (tenantId: string, userId: string, campaignId: string) => `${tenant(tenantId)}#USER#${userId}#CAMPAIGN#${campaignId}`,
+  historyEntry: (sequence: number) => `ENTRY#${padded(sequence, 12)}`,
+  historyEntryPrefix: 'ENTRY#',
+  historySequenceOf: (sk: string) => Number(sk.slice('ENTRY#'.length)),
+
+  professionalAudience: (tenantId: string, userId: string, csvFileId: string): Key => ({
+    pk: `${tenant(tenantId)}#USER#${userId}#PROFESSIONAL_AUDIENCE`,
+    sk: csvFileId,
+  }),
+
+  /** a synchronous audience upload's progress (resumed by its Idempotency-Key) */
+  uploadProgress: (tenantId: string, uploadId: string): Key => ({ pk: `${tenant(tenantId)}#UPLOAD#${uploadId}`, sk: 'PROGRESS' }),
+  /** a direct upload's record (its object, its claim by a job) */
+  directUpload: (tenantId: string, uploadId: string): Key => ({ pk: `${tenant(tenantId)}#UPLOAD#${uploadId}`, sk: 'DIRECT' }),
+  audienceJob: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'JOB' }),
+
+  connectLink: (linkId: string): Key => ({ pk: `CONNECT_LINK#${linkId}`, sk: 'LINK' }),
+  connectAttempt: (stateHash: string): Key => ({ pk: `CONNECT_STATE#${stateHash}`, sk: 'ATTEMPT' }),
+  connectSelection: (attemptId: string): Key => ({ pk: `CONNECT_SELECT#${attemptId}`, sk: 'SELECTION' }),
+  grantHoldersPk: (platform: Platform, grantRef: string) => `GRANT#${platform}#${grantRef}`,
+  grantHolder: (platform: Platform, grantRef: string, tenantId: string, userId: string): Key => ({
+    pk: `GRANT#${platform}#${grantRef}`,
+    sk: `${tenantId}#${userId}`,
+  }),
+
+  /** a tenant's webhook events, oldest first by creation time */
+  webhookEventsPk: (tenantId: string) => `${tenant(tenantId)}#WEBHOOKS`,
+  webhookEvent: (createdAtMs: number, id: string) => `EVENT#${padded(createdAtMs, 13)}#${id}`,
+  webhookEventPrefix: 'EVENT#',
+  /** when an event was created, as its sort key says */
+  webhookEventCreatedAt: (sk: string) => Number(sk.split('#')[1]),
+  /** the pending events of every tenant, so that a sweep finds the ones whose message was lost */
+  pendingWebhooksPk: 'WEBHOOKS#PENDING',
+} as const;
