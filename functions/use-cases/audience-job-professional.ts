@@ -4,7 +4,6 @@ import { attachListUpload, createSegment, generateUploadUrl, uploadFile } from '
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import type { ProfessionalCheckpoint, ProfessionalJobRequest } from '../../shared/store/audience-jobs.ts';
 import { recordProfessionalAudience } from '../../shared/store/professional-audiences.ts';
-import { replaceConnectionSecret } from '../../shared/store/user-writes.ts';
 import type { User } from '../../shared/store/users.ts';
 import type { JobRun } from './audience-job-run.ts';
 
@@ -45,7 +44,6 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
     await run.save();
     throw error;
   });
-  if (session.refreshedAccessToken) await replaceConnectionSecret(user, 'professional', 'accessToken', session.refreshedAccessToken);
   await recordProfessionalAudience(job.tenantId, job.userId, {
     csvFileId: checkpoint.inputFile,
     segmentId: checkpoint.segmentId,

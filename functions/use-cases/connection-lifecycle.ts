@@ -2,7 +2,7 @@ import { clock } from '../../shared/core/clock.ts';
 import { config } from '../../shared/core/config.ts';
 import { PlatformAuthExpired, type Platform } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
-import { refreshGrant, tokenEndpoint } from '../../shared/platforms/oauth-token-client.ts';
+import { renewGrant } from '../../shared/platforms/grant-renewal.ts';
 import { socialTokenHealth } from '../../shared/platforms/social/token-health.ts';
 import type { CallBudget } from '../../shared/platforms/upstream.ts';
 import { allUsers } from '../../shared/store/user-scan.ts';
@@ -49,8 +49,7 @@ async function checkSearchads(user: User, budget: CallBudget): Promise<Outcome> 
   const stored = user.connections.searchads ?? {};
   const last = Date.parse(stored.lastRefreshedAt ?? '');
   if (Number.isFinite(last) && clock.now() - last < SEARCHADS_REFRESH_EVERY_MS) return 'checked';
-  await refreshGrant(tokenEndpoint('searchads'), openConnection(user, 'searchads').refreshToken, budget);
-  await saveConnectionHealth(user, 'searchads', { status: 'active', lastRefreshedAt: clock.date().toISOString() });
+  await renewGrant(user, 'searchads', budget);
   return 'renewed';
 }
 
@@ -65,13 +64,7 @@ async function checkProfessional(user: User, budget: CallBudget, renewBefore: nu
   }
   // an expiry not yet known (a token given to create_user) is learnt by renewing once
   if (Number.isFinite(expiresAt) && !runsOutSoon) return 'checked';
-  const issued = await refreshGrant(tokenEndpoint('professional'), connection.refreshToken, budget);
-  await saveConnectionHealth(
-    user,
-    'professional',
-    { status: 'active', expiresAt: new Date(clock.now() + issued.expiresIn * 1000).toISOString(), lastRefreshedAt: clock.date().toISOString() },
-    { accessToken: issued.accessToken },
-  );
+  await renewGrant(user, 'professional', budget);
   return 'renewed';
 }
 

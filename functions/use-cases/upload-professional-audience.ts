@@ -5,7 +5,6 @@ import type { UploadedFile } from '../../shared/schemas/uploaded-file.ts';
 import { uploadContactList } from '../../shared/platforms/professional/list-upload.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { recordProfessionalAudience } from '../../shared/store/professional-audiences.ts';
-import { replaceConnectionSecret } from '../../shared/store/user-writes.ts';
 import type { User } from '../../shared/store/users.ts';
 import { deleteStagedUpload, readStagedUpload, stageUpload, stagedUploadKey } from '../../shared/storage/staging.ts';
 import { prepareProfessionalList, type ListType } from '../../shared/audiences/professional-list.ts';
@@ -47,7 +46,6 @@ export async function uploadProfessionalAudience(request: ProfessionalAudienceRe
     await deleteStagedUpload(stagedKey);
     throw error;
   });
-  if (session.refreshedAccessToken) await replaceConnectionSecret(user, 'professional', 'accessToken', session.refreshedAccessToken);
   await recordProfessionalAudience(tenantId, user.userId, {
     csvFileId: uploaded.inputFile,
     segmentId: uploaded.segmentId,

@@ -51,12 +51,6 @@ export async function rememberConnectionField(user: User, platform: ConnectedPla
   await setConnectionField(user, platform, field, value);
 }
 
-/** Replaces a secret of a connection (a refreshed access token), sealed like the others. */
-export async function replaceConnectionSecret(user: User, platform: ConnectedPlatform, field: string, value: string): Promise<void> {
-  if (!(SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is not a secret field`);
-  await setConnectionField(user, platform, field, seal(value, sealOwner(user.tenantId, user.userId, platform, field)));
-}
-
 /** Sets one field of an existing connection, in the table and in the user read for this request. */
 async function setConnectionField(user: User, platform: ConnectedPlatform, field: string, stored: string): Promise<void> {
   await documentStore().send(

@@ -107,6 +107,10 @@ describe('create_csv_audience', () => {
     expect(response.body.results.audience.csvFileId).toMatch(/^urn:li:media:/);
     expect(await upstreamRequestsWith('professional', token)).toHaveLength(1); // only the first call used the old token
     expect(response.text).not.toContain('AQXrefreshed');
+    // what the renewal learnt is stored, as the lifecycle's renewal stores it
+    const stored = (await call('/users/get_profile', { userId }, { apiKey })).body.results.user.connections.professional;
+    expect(stored).toMatchObject({ status: 'active', expiresAt: expect.any(String) });
+    expect(Date.parse(stored.expiresAt) - Date.now()).toBeGreaterThan(59 * 86_400_000);
   });
 
   it.each([
