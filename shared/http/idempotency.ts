@@ -1,5 +1,6 @@
 import { IdempotencyConfig, makeIdempotent } from '@aws-lambda-powertools/idempotency';
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
 import { config } from '../core/config.ts';
 import { dynamoClient } from '../store/client.ts';
@@ -27,15 +28,21 @@ export type IdempotentRunner = ReturnType<typeof idempotentRunner>;
  * persistence layer, so a function's code can reach the idempotency table only when its declaration
  * grants it.
  */
+interface IdempotencyOptions {
+  inProgressMs?: () => number;
+  /** where records are kept: the idempotency table unless a unit test gives an in-memory layer */
+  persistenceStore?: BasePersistenceLayer;
+}
+
 export const idempotent =
-  (options: { inProgressMs?: () => number } = {}) =>
+  (options: IdempotencyOptions = {}) =>
   (operation: string) =>
     idempotentRunner(operation, options);
 
-export function idempotentRunner(operation: string, options: { inProgressMs?: () => number } = {}) {
+export function idempotentRunner(operation: string, options: IdempotencyOptions = {}) {
   // one persistence layer per operation: it remembers its key prefix, and the local gateway runs
   // every operation in one process
-  let persistenceStore: DynamoDBPersistenceLayer | undefined;
+  let persistenceStore: BasePersistenceLayer | undefined = options.persistenceStore;
   return async <R>(tenantId: string, idempotencyKey: string, fingerprint: unknown, context: Context, work: () => Promise<R>): Promise<R> => {
     persistenceStore ??= new DynamoDBPersistenceLayer({
       tableName: config().IDEMPOTENCY_TABLE_NAME,

@@ -16,12 +16,15 @@ import { requestIdOf, tracing } from './middleware/tracing.ts';
 import { validate } from './middleware/validate.ts';
 import type { OperationContext } from './operation-context.ts';
 import type { HttpResponse } from './response.ts';
+import { type RequestPorts, storePorts } from './request-ports.ts';
 
 export interface OperationCall<Input, WithUser extends boolean> {
   input: Input;
   tenantId: string;
   user: WithUser extends true ? User : undefined;
   idempotencyKey: string | undefined;
+  /** the id of the API key that called (never the key) */
+  apiKeyId: string;
   context: Context;
 }
 
@@ -42,6 +45,8 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
   /** the body parser; JSON unless given (the multipart parser for uploads) */
   body?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
   run: (call: OperationCall<z.output<Schema> | z.output<JsonSchema>, WithUser>) => Promise<Result>;
+  /** where keys and users are looked up: the store unless a unit test gives fakes */
+  ports?: RequestPorts;
 }
 
 /**
@@ -61,14 +66,15 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
   if (Boolean(platform) !== Boolean(definition.connectionHealth))
     throw new Error(`${operation}: declared platform ${Boolean(platform)}, connection health ${Boolean(definition.connectionHealth)}`);
   const runIdempotently = definition.idempotency?.(operation);
+  const ports = definition.ports ?? storePorts;
 
   const pipeline = middy<APIGatewayProxyEventV2, unknown, Error, OperationContext>()
     .use(tracing())
     .use(envelope())
-    .use(apiKeyAuth())
+    .use(apiKeyAuth(ports))
     .use((definition.body ?? jsonBody)())
     .use(validate(definition.request, definition.jsonRequest));
-  if (definition.user !== false) pipeline.use(resolveUser());
+  if (definition.user !== false) pipeline.use(resolveUser(ports));
   if (definition.connectionHealth) pipeline.use(definition.connectionHealth());
 
   const handler = pipeline.handler(async (event, context) => {
@@ -79,6 +85,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
       tenantId: context.tenantId,
       user: context.user as OperationCall<z.output<Schema>, WithUser>['user'],
       idempotencyKey,
+      apiKeyId: context.apiKeyId,
       context,
     };
     if (runIdempotently && idempotencyKey) {

@@ -8,7 +8,17 @@ export function hashApiKey(apiKey: string): string {
   return createHash('sha256').update(apiKey, 'utf8').digest('hex');
 }
 
-export async function findTenantIdByKeyHash(keyHash: string): Promise<string | undefined> {
-  const result = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.apiKeyByHash(keyHash), ProjectionExpression: 'tenantId' }));
-  return result.Item?.tenantId as string | undefined;
+/** A known API key: its tenant, and its id (what the audit log names as the actor; never the key). */
+export interface ApiKeyOwner {
+  tenantId: string;
+  keyId: string;
 }
+
+export async function findApiKey(keyHash: string): Promise<ApiKeyOwner | undefined> {
+  const { Item } = await documentStore().send(
+    new GetCommand({ TableName: mainTableName(), Key: keys.apiKeyByHash(keyHash), ProjectionExpression: 'tenantId, keyId' }),
+  );
+  return Item ? { tenantId: String(Item.tenantId), keyId: String(Item.keyId) } : undefined;
+}
+
+export const findTenantIdByKeyHash = async (keyHash: string): Promise<string | undefined> => (await findApiKey(keyHash))?.tenantId;

@@ -3,34 +3,35 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { clock } from '../../core/clock.ts';
 import { config } from '../../core/config.ts';
 import { Unauthorized } from '../../core/errors.ts';
-import { findTenantIdByKeyHash, hashApiKey } from '../../store/api-key-lookup.ts';
+import { type ApiKeyOwner, hashApiKey } from '../../store/api-key-lookup.ts';
 import { header } from '../headers.ts';
 import type { OperationContext } from '../operation-context.ts';
+import type { RequestPorts } from '../request-ports.ts';
 
 const MAX_CACHED_KEYS = 1000;
-/** key hash → tenant id (or null for an unknown key), briefly, so warm calls skip the lookup */
-const cache = new Map<string, { tenantId: string | null; expiresAt: number }>();
 
-async function tenantOf(apiKey: string): Promise<string | null> {
-  const keyHash = hashApiKey(apiKey);
-  const now = clock.now();
-  const cached = cache.get(keyHash);
-  if (cached && cached.expiresAt > now) return cached.tenantId;
-  const tenantId = (await findTenantIdByKeyHash(keyHash)) ?? null;
-  if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value as string);
-  cache.set(keyHash, { tenantId, expiresAt: now + config().API_KEY_CACHE_TTL_MS });
-  return tenantId;
-}
-
-/** `x-api-key` → the key's tenant; a missing, unknown or revoked key is 401. */
-export function apiKeyAuth(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
+/** `x-api-key` → the key's tenant and id; a missing, unknown or revoked key is 401. */
+export function apiKeyAuth(ports: Pick<RequestPorts, 'findApiKey'>): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
+  /** key hash → its owner (or null for an unknown key), briefly, so warm calls skip the lookup */
+  const cache = new Map<string, { owner: ApiKeyOwner | null; expiresAt: number }>();
+  async function ownerOf(apiKey: string): Promise<ApiKeyOwner | null> {
+    const keyHash = hashApiKey(apiKey);
+    const now = clock.now();
+    const cached = cache.get(keyHash);
+    if (cached && cached.expiresAt > now) return cached.owner;
+    const owner = (await ports.findApiKey(keyHash)) ?? null;
+    if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value as string);
+    cache.set(keyHash, { owner, expiresAt: now + config().API_KEY_CACHE_TTL_MS });
+    return owner;
+  }
   return {
     before: async (request) => {
       const apiKey = header(request.event, 'x-api-key');
       if (!apiKey || apiKey.length > 512) throw new Unauthorized();
-      const tenantId = await tenantOf(apiKey);
-      if (!tenantId) throw new Unauthorized();
-      request.context.tenantId = tenantId;
+      const owner = await ownerOf(apiKey);
+      if (!owner) throw new Unauthorized();
+      request.context.tenantId = owner.tenantId;
+      request.context.apiKeyId = owner.keyId;
     },
   };
 }

@@ -1,0 +1,92 @@
+import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
+import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
+import type { ApiKeyOwner } from '../../shared/store/api-key-lookup.ts';
+import { hashApiKey } from '../../shared/store/api-key-lookup.ts';
+import type { User } from '../../shared/store/users.ts';
+import type { RequestPorts } from '../../shared/http/request-ports.ts';
+
+/**
+ * In-memory stand-ins for the ports, for unit tests that run handlers and middleware with no stack:
+ * the store's key and user lookups, and an idempotency persistence layer on Powertools' cache layer
+ * over a Map (the library's own testing habit).
+ */
+export class FakeRequestStore implements RequestPorts {
+  readonly keys = new Map<string, ApiKeyOwner>();
+  readonly users = new Map<string, User>();
+  lookups = 0;
+
+  addKey(apiKey: string, owner: ApiKeyOwner): void {
+    this.keys.set(hashApiKey(apiKey), owner);
+  }
+
+  addUser(user: User): void {
+    this.users.set(`${user.tenantId}/${user.userId}`, user);
+  }
+
+  findApiKey = async (keyHash: string) => {
+    this.lookups++;
+    return this.keys.get(keyHash);
+  };
+
+  findUser = async (tenantId: string, userId: string) => this.users.get(`${tenantId}/${userId}`);
+}
+
+/**
+ * Idempotency records in a Map, on Powertools' own base layer (its tests' habit): a put finds an
+ * unexpired record and refuses, as the table's conditional write does. (The library's cache layer
+ * drops the payload hash when it completes a record, so it cannot stand in for the table here.)
+ */
+class InMemoryPersistenceLayer extends BasePersistenceLayer {
+  private readonly records = new Map<string, IdempotencyRecord>();
+
+  protected async _getRecord(idempotencyKey: string): Promise<IdempotencyRecord> {
+    const record = this.records.get(idempotencyKey);
+    if (!record) throw new IdempotencyItemNotFoundError();
+    return record;
+  }
+
+  protected async _putRecord(record: IdempotencyRecord): Promise<void> {
+    const existing = this.records.get(record.idempotencyKey);
+    if (existing && !existing.isExpired()) throw new IdempotencyItemAlreadyExistsError('exists', existing);
+    this.records.set(record.idempotencyKey, record);
+  }
+
+  protected async _updateRecord(record: IdempotencyRecord): Promise<void> {
+    const existing = this.records.get(record.idempotencyKey);
+    this.records.set(
+      record.idempotencyKey,
+      new IdempotencyRecord({
+        idempotencyKey: record.idempotencyKey,
+        status: record.getStatus(),
+        expiryTimestamp: record.expiryTimestamp,
+        responseData: record.responseData,
+        payloadHash: existing?.payloadHash,
+      }),
+    );
+  }
+
+  protected async _deleteRecord(record: IdempotencyRecord): Promise<void> {
+    this.records.delete(record.idempotencyKey);
+  }
+}
+
+export const inMemoryIdempotencyLayer = (): BasePersistenceLayer => new InMemoryPersistenceLayer();
+
+export function lambdaContext(remainingMs = 10_000): Context {
+  return {
+    awsRequestId: `req-${Math.random().toString(16).slice(2)}`,
+    functionName: 'unit',
+    getRemainingTimeInMillis: () => remainingMs,
+  } as unknown as Context;
+}
+
+export function postEvent(path: string, body: unknown, headers: Record<string, string> = {}): APIGatewayProxyEventV2 {
+  return {
+    rawPath: path,
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+    isBase64Encoded: false,
+    requestContext: { http: { method: 'POST', path }, requestId: 'gw-1' },
+  } as unknown as APIGatewayProxyEventV2;
+}
