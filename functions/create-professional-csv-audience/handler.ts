@@ -1,4 +1,5 @@
-import { uploadProfessionalAudience } from '../use-cases/upload-professional-audience.ts';
+import { uploadProfessionalAudience } from '../use-cases/upload-audience-in-request.ts';
+import { config } from '../../shared/core/config.ts';
 import { startProfessionalAudienceJob } from '../use-cases/start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
@@ -16,12 +17,12 @@ export const handler = defineOperation({
   declaration,
   credentials: loadAppCredentials,
   connectionHealth,
-  idempotency: idempotent(),
+  idempotency: idempotent({ inProgressMs: () => config().AUDIENCE_JOB_LEASE_MS }), // the job's own lease keeps two runs apart
   request: createProfessionalCsvAudienceRequest,
   jsonRequest: createProfessionalAudienceFromUploadRequest,
   body: multipartOrJsonBody({ fileField: 'csv', fields: PROFESSIONAL_AUDIENCE_FIELDS }),
-  run: ({ input, tenantId, user, context }): Promise<object> =>
+  run: ({ input, tenantId, user, context, idempotencyKey }): Promise<object> =>
     'uploadId' in input
       ? startProfessionalAudienceJob({ ...input, tenantId, user, context }) // a file of any size, sent by the audience-job worker
-      : uploadProfessionalAudience({ ...input, tenantId, user, context }),
+      : uploadProfessionalAudience({ ...input, tenantId, user, context, idempotencyKey }),
 });

@@ -1,4 +1,4 @@
-import { uploadSocialAudience } from '../use-cases/upload-social-audience.ts';
+import { uploadSocialAudience } from '../use-cases/upload-audience-in-request.ts';
 import { startSocialAudienceJob } from '../use-cases/start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
@@ -16,7 +16,7 @@ export const handler = defineOperation({
   request: createSocialCsvAudienceRequest,
   jsonRequest: createSocialAudienceFromUploadRequest,
   body: multipartOrJsonBody({ fileField: 'csvFile', fields: SOCIAL_AUDIENCE_FIELDS }),
-  idempotency: idempotent({ inProgressMs: () => config().UPLOAD_LEASE_MS }), // the upload's own lease keeps two runs apart
+  idempotency: idempotent({ inProgressMs: () => config().AUDIENCE_JOB_LEASE_MS }), // the job's own lease keeps two runs apart
   run: ({ input, tenantId, user, context, idempotencyKey }): Promise<object> =>
     'uploadId' in input
       ? startSocialAudienceJob({ ...input, tenantId, user, context }) // a file of any size, sent by the audience-job worker

@@ -11,7 +11,7 @@ export const handler = defineOperation({
   user: false,
   run: async ({ input, tenantId }) => {
     const job = await findJob(tenantId, input.jobId);
-    if (!job) throw new NotFound(`No job ${input.jobId}.`);
+    if (!job || job.runsInRequest) throw new NotFound(`No job ${input.jobId}.`);
     return { job: viewOf(job) };
   },
 });

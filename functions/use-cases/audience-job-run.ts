@@ -38,13 +38,19 @@ export class JobRun {
   private readonly heartbeat: NodeJS.Timeout;
   private lost = false;
 
+  /**
+   * `source`: the file's bytes when the run is the request that carried them (read from memory, never
+   * read back from storage). Such a run has no slices: it has no continuation to hand over to, and its
+   * upstream calls end by the request's own deadline.
+   */
   constructor(
     readonly job: AudienceJob,
     readonly owner: string,
     readonly context: Context,
+    private readonly source?: Uint8Array,
   ) {
     const remaining = context.getRemainingTimeInMillis();
-    this.sliceEnd = clock.now() + remaining - sliceMargin(remaining);
+    this.sliceEnd = source ? Number.POSITIVE_INFINITY : clock.now() + remaining - sliceMargin(remaining);
     this.heartbeat = setInterval(() => void this.save().catch(() => undefined), config().AUDIENCE_JOB_LEASE_MS / 3);
     this.heartbeat.unref();
   }
@@ -78,7 +84,7 @@ export class JobRun {
    */
   async read({ countBytes = false, fromByte = 0 }: { countBytes?: boolean; fromByte?: number } = {}): Promise<AsyncIterable<Uint8Array>> {
     if (fromByte >= this.job.progress.totalBytes) return (async function* () {})(); // every row was sent: S3 refuses a range past the end
-    const bytes = await readStagedUpload(this.job.request.objectKey, fromByte, this.job.request.etag);
+    const bytes = this.source ? chunksOf(this.source.subarray(fromByte)) : await readStagedUpload(this.job.request.objectKey, fromByte, this.job.request.etag);
     if (!countBytes) return bytes;
     const progress = this.job.progress;
     let read = 0;
@@ -103,4 +109,11 @@ export class JobRun {
     clearInterval(this.heartbeat);
     await this.saving;
   }
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** Bytes in memory as the stream a stored file gives: chunks, so the readers hold no more than they would. */
+async function* chunksOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) yield bytes.subarray(offset, offset + CHUNK_BYTES);
 }

@@ -1,4 +1,5 @@
 import { InvalidRowSamples, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
+import { createCustomAudience } from '../../shared/platforms/social/custom-audiences.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import type { SocialCheckpoint, SocialJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
@@ -6,7 +7,7 @@ import type { JobRun } from './audience-job-run.ts';
 import { checkContactFile, sendInBatches, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
 
 /**
- * Operation 7 as a job: the file checked whole (once), then its rows in batches of 10,000 in the one
+ * Operation 7 as a job (run by the worker, or by the request that carried the file): the file checked whole (once), then its rows in batches of 10,000 in the one
  * upload session the request opened. Each acknowledged batch moves the checkpoint in the same write:
  * its number, where the file goes on after its last row (a resume reads from that byte on), the counts
  * and the invalid samples so far. A resumed run sends the batch in flight again with its number.
@@ -33,6 +34,13 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
     await run.save();
   }
   const usableRows = checkpoint.usableRows;
+  if (!request.audienceId) {
+    // a request that creates its audience does so once its file has checked out: a bad file creates nothing
+    request.audienceId = await createCustomAudience(session, session.connection.adAccountId, request.audienceName);
+    checkpoint.audienceId = request.audienceId;
+    await run.save();
+  }
+  const audienceId = request.audienceId;
 
   const local = Object.assign(new InvalidRowSamples(), { count: checkpoint.localInvalid, samples: { ...checkpoint.localSamples } });
   // what an acknowledged batch moves the checkpoint to, applied by the save that records its acknowledgement
@@ -57,10 +65,10 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
         run.checkTime();
         batchSeq++;
         covered = { resumeAt: resumeAfter, localInvalid: local.count, localSamples: { ...local.samples } };
-        await sendRecordedBatch({ session, mode: request.mode, audienceId: request.audienceId, batchSeq, usableRows, schema, rows }, checkpoint, save);
+        await sendRecordedBatch({ session, mode: request.mode, audienceId, batchSeq, usableRows, schema, rows }, checkpoint, save);
       },
     },
     { from },
   );
-  return socialAudienceResult(request.audienceId, request.audienceName, local, checkpoint);
+  return socialAudienceResult(audienceId, request.audienceName, local, checkpoint);
 }

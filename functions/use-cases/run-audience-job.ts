@@ -62,7 +62,7 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
 }
 
 /** A client's or a platform's refusal: the same request would fail the same way. */
-function isFinal(error: unknown): boolean {
+export function isFinal(error: unknown): boolean {
   return (
     error instanceof ServiceError &&
     (error.status < 500 || error.code === 'PLATFORM_REJECTED' || error.code === 'PLATFORM_AUTH_EXPIRED') &&
@@ -70,7 +70,7 @@ function isFinal(error: unknown): boolean {
   );
 }
 
-function jobErrorOf(error: unknown): JobError {
+export function jobErrorOf(error: unknown): JobError {
   if (error instanceof ServiceError) return { code: error.code, message: error.message };
   return { code: 'INTERNAL', message: 'The job failed unexpectedly.' };
 }

@@ -10,7 +10,7 @@ import {
   type BatchAcknowledgement,
 } from '../../shared/platforms/social/custom-audiences.ts';
 import type { SocialSession } from '../../shared/platforms/social/client.ts';
-import type { UploadProgress } from '../../shared/store/upload-progress.ts';
+import type { UploadProgress } from '../../shared/store/audience-jobs.ts';
 
 /**
  * What both ways of sending a social contact list share (the multipart request, and the audience

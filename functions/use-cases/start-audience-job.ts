@@ -9,12 +9,18 @@ import { professionalSession } from '../../shared/platforms/professional/session
 import { createCustomAudience, newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import { createJob } from '../../shared/store/audience-job-writes.ts';
-import { findJob, type AudienceJob, type JobStatus, type SocialCheckpoint, type SocialJobRequest } from '../../shared/store/audience-jobs.ts';
-import { newUploadProgress } from '../../shared/store/upload-progress.ts';
+import {
+  findJob,
+  newUploadProgress,
+  type AudienceJob,
+  type JobStatus,
+  type SocialCheckpoint,
+  type SocialJobRequest,
+} from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
 import { claimUpload, releaseUpload, uploadHolder, type DirectUpload } from '../../shared/store/uploads.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
-import { defaultAudienceName } from './upload-professional-audience.ts';
+import { defaultAudienceName } from './upload-audience-in-request.ts';
 
 /**
  * Operations 7 and 8 given an `uploadId` (docs/decisions.md "Uploads and audience jobs"): the upload is

@@ -31,8 +31,6 @@ const configSchema = z.object({
     .int()
     .positive()
     .default(24 * 60 * 60),
-  /** how long an audience upload's lease outlives its last save: a retry after a crash waits at most this */
-  UPLOAD_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(20_000),
   /** the largest file create_upload hands out a URL for (1 GiB) */
   UPLOAD_MAX_BYTES: z.coerce
     .number()

@@ -1,4 +1,4 @@
-import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
@@ -111,6 +111,18 @@ export async function releaseLeaseOfStoppedRun(tenantId: string, jobId: string):
       ConditionExpression: '#status IN (:queued, :running)',
       ExpressionAttributeNames: names,
       ExpressionAttributeValues: { ':zero': 0, ...UNFINISHED },
+    }),
+  );
+}
+
+/** A job run by its request is forgotten when it ends: its result is the request's answer (kept by idempotency). */
+export async function deleteJob(tenantId: string, jobId: string, owner: string): Promise<void> {
+  await writeIfConditionHolds(
+    new DeleteCommand({
+      TableName: mainTableName(),
+      Key: keys.audienceJob(tenantId, jobId),
+      ConditionExpression: 'leaseOwner = :owner',
+      ExpressionAttributeValues: { ':owner': owner },
     }),
   );
 }

@@ -1,13 +1,15 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AudienceMode, ListType } from '../schemas/audiences.ts';
 import { documentStore, mainTableName } from './client.ts';
-import type { UploadProgress } from './upload-progress.ts';
 import { keys } from './keys.ts';
 
 /**
- * Audience jobs (docs/decisions.md "Uploads and audience jobs"): a list from a direct upload, sent by the
- * queue-driven worker. The item holds what the client sees (status, progress, result or error), what
- * the worker needs to go on (the request and a checkpoint) and the lease of the run that holds it.
+ * Audience jobs (docs/decisions.md "Uploads and audience jobs"): the one record of a contact list on
+ * its way to a platform, whichever way it came. A list from a direct upload is sent by the
+ * queue-driven worker; a list sent in the request's body is sent by the request itself, through the
+ * same code (`runsInRequest`: never queued or swept, never shown by get_job, gone when it ends). The
+ * item holds what the client sees (status, progress, result or error), what a run needs to go on (the
+ * request and a checkpoint) and the lease of the run that holds it.
  *   TENANT#<t>#JOB#<jobId> / JOB
  */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -21,12 +23,39 @@ export interface JobProgress {
   batchesSent: number;
 }
 
+/**
+ * How far the sending of a social list got: the audience, the platform's upload session, the batches
+ * the platform acknowledged and the one in flight, so that a resumed run goes on after the last
+ * acknowledged batch (resending the one in flight, with its number).
+ */
+export interface UploadProgress {
+  audienceId?: string;
+  sessionId: number;
+  batchesAcked: number;
+  rowsAcked: number;
+  /** the batch sent and not yet acknowledged: a resume sends it again with the same number */
+  inFlightBatch?: number;
+  /** the platform's figures from its last acknowledgement (cumulative per session) */
+  platformReceived: number;
+  platformInvalid: number;
+  /** what the platform counted twice because a batch was resent after a crash */
+  duplicateReceived: number;
+  duplicateInvalid: number;
+  platformSamples: Record<string, string>;
+}
+
+/** Nothing sent yet, in upload session `sessionId`. */
+export function newUploadProgress(sessionId: number): UploadProgress {
+  return { sessionId, batchesAcked: 0, rowsAcked: 0, platformReceived: 0, platformInvalid: 0, duplicateReceived: 0, duplicateInvalid: 0, platformSamples: {} };
+}
+
 export interface SocialJobRequest {
   objectKey: string;
   /** the version of the file the start found: every read of the job asks for it (If-Match) */
   etag?: string;
   mode: AudienceMode;
-  audienceId: string;
+  /** the audience the rows go to; created once the file has been checked when the request had none yet */
+  audienceId?: string;
   audienceName: string;
 }
 
@@ -80,6 +109,8 @@ export interface AudienceJob {
   resumeAt?: number;
   leaseOwner?: string;
   leaseUntil?: number;
+  /** sent by the request that carried the list (a multipart upload), not by the worker */
+  runsInRequest?: true;
 }
 
 /** What get_job and the webhooks show. */

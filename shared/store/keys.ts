@@ -35,8 +35,6 @@ export const keys = {
     sk: csvFileId,
   }),
 
-  /** a synchronous audience upload's progress (resumed by its Idempotency-Key) */
-  uploadProgress: (tenantId: string, uploadId: string): Key => ({ pk: `${tenant(tenantId)}#UPLOAD#${uploadId}`, sk: 'PROGRESS' }),
   /** a direct upload's record (its object, its claim by a job) */
   directUpload: (tenantId: string, uploadId: string): Key => ({ pk: `${tenant(tenantId)}#UPLOAD#${uploadId}`, sk: 'DIRECT' }),
   audienceJob: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'JOB' }),

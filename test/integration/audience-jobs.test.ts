@@ -8,7 +8,7 @@ import { handler as sweepAudienceJobs } from '../../functions/workers/sweep-audi
 import { createJob } from '../../shared/store/audience-job-writes.ts';
 import type { SocialCheckpoint } from '../../shared/store/audience-jobs.ts';
 import { contactLayout } from '../../shared/audiences/contact-rows.ts';
-import { newUploadProgress } from '../../shared/store/upload-progress.ts';
+import { newUploadProgress } from '../../shared/store/audience-jobs.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
 import { sha256Hex } from '../../shared/audiences/normalize.ts';

@@ -8,7 +8,7 @@ import { declaration } from './declaration.ts';
 
 /**
  * On a schedule: queues again every unfinished job that nothing has moved for longer than the
- * worker's timeout (its message was lost). `afterRestart` (the local stack's start, when no run of
+ * worker's timeout (its message was lost); a job run by its own request is left to that request's retry. `afterRestart` (the local stack's start, when no run of
  * it can be alive) lets every unfinished job's lease go and queues each at once.
  */
 export async function handler(event: { afterRestart?: boolean } = {}): Promise<{ requeued: number }> {
@@ -18,7 +18,8 @@ export async function handler(event: { afterRestart?: boolean } = {}): Promise<{
     for await (const job of unfinishedJobs()) {
       const lastMoved = Math.max(Date.parse(job.updatedAt), job.resumeAt ?? 0);
       if (event.afterRestart) await releaseLeaseOfStoppedRun(job.tenantId, job.jobId);
-      else if (now - lastMoved <= audienceJobQueue.consumerTimeoutSeconds * 1000 || (job.leaseUntil ?? 0) > now) continue;
+      if (job.runsInRequest) continue; // a request's own job: its client's retry goes on with it
+      if (!event.afterRestart && (now - lastMoved <= audienceJobQueue.consumerTimeoutSeconds * 1000 || (job.leaseUntil ?? 0) > now)) continue;
       await queueJobRun({ tenantId: job.tenantId, jobId: job.jobId });
       requeued++;
     }
