@@ -1,5 +1,14 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, paginateScan, type DeleteCommand, type PutCommand, type ScanCommandInput, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  paginateQuery,
+  paginateScan,
+  type DeleteCommand,
+  type PutCommand,
+  type QueryCommandInput,
+  type ScanCommandInput,
+  type UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { Conflict } from '../core/errors.ts';
@@ -62,4 +71,9 @@ export async function retryOnConflict<T>(what: string, attempt: () => Promise<T 
 /** Every item a scan of the main table finds, a page at a time (the SDK's paginator). */
 export async function* scanItems(input: Omit<ScanCommandInput, 'TableName'>): AsyncGenerator<Record<string, unknown>> {
   for await (const page of paginateScan({ client: documentStore() }, { TableName: mainTableName(), ...input })) yield* page.Items ?? [];
+}
+
+/** Every item a query of the main table finds, a page at a time (the SDK's paginator): the caller stops reading when it has enough. */
+export async function* queryItems(input: Omit<QueryCommandInput, 'TableName'>): AsyncGenerator<Record<string, unknown>> {
+  for await (const page of paginateQuery({ client: documentStore() }, { TableName: mainTableName(), ...input })) yield* page.Items ?? [];
 }

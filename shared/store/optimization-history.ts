@@ -1,7 +1,7 @@
 import { QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { InvalidRequest } from '../core/errors.ts';
 import type { HistoryEntry, OptimizationRecord } from '../schemas/optimization.ts';
-import { documentStore, mainTableName } from './client.ts';
+import { documentStore, mainTableName, queryItems } from './client.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -45,21 +45,6 @@ export async function latestItem(pk: string): Promise<EntryItem | undefined> {
   return page.Items?.[0] as EntryItem | undefined;
 }
 
-/** The cursor of a history page: the number of the oldest entry it showed, opaque to clients. */
-const encodeCursor = (sk: string) => Buffer.from(JSON.stringify({ before: sk })).toString('base64url');
-
-function decodeCursor(cursor: string): string {
-  try {
-    const { before } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { before?: unknown };
-    if (typeof before === 'string' && /^ENTRY#\d{12}$/.test(before)) return before;
-  } catch {
-    // answered below
-  }
-  throw new InvalidRequest('pagination must be empty or a value from results.paging.next.', [
-    { path: 'pagination', message: 'is not a cursor this operation gave' },
-  ]);
-}
-
 export interface HistoryPage {
   campaign: OptimizationRecord;
   paging: { next?: string };
@@ -68,27 +53,28 @@ export interface HistoryPage {
 /** The record with its newest entries up to HISTORY_PAGE_BYTES (oldest first), and a cursor to older ones. */
 export async function findOptimizationRecord(tenantId: string, userId: string, campaignId: string, pagination = ''): Promise<HistoryPage | undefined> {
   const pk = keys.historyPk(tenantId, userId, campaignId);
-  const before = pagination ? decodeCursor(pagination) : undefined;
+  const before = pagination ? decodeCursor(pagination, /^ENTRY#\d{12}$/) : undefined; // the number of the oldest entry a page showed
   const latest = await latestItem(pk);
   if (!latest) return undefined;
 
   const items: EntryItem[] = [];
   let bytes = 0;
   let more = false;
-  let ExclusiveStartKey: Record<string, unknown> | undefined = before ? { pk, sk: before } : undefined;
-  collect: do {
-    const page = await newestEntries(pk, { ExclusiveStartKey });
-    for (const item of (page.Items ?? []) as EntryItem[]) {
-      const size = Buffer.byteLength(JSON.stringify(item.entry));
-      if (items.length > 0 && bytes + size > HISTORY_PAGE_BYTES) {
-        more = true;
-        break collect;
-      }
-      items.push(item);
-      bytes += size;
+  const entries = queryItems({
+    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
+    ExpressionAttributeValues: { ':pk': pk, ':entry': keys.historyEntryPrefix },
+    ScanIndexForward: false,
+    ...(before ? { ExclusiveStartKey: { pk, sk: before } } : {}),
+  });
+  for await (const item of entries as AsyncGenerator<EntryItem>) {
+    const size = Buffer.byteLength(JSON.stringify(item.entry));
+    if (items.length > 0 && bytes + size > HISTORY_PAGE_BYTES) {
+      more = true;
+      break;
     }
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
+    items.push(item);
+    bytes += size;
+  }
   const oldest = items.at(-1);
 
   return {

@@ -1,9 +1,9 @@
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { unmarshall } from '@aws-sdk/util-dynamodb';
-import { InvalidRequest } from '../core/errors.ts';
 import type { WebhookEventType, WebhookEventView } from '../schemas/tenant.ts';
-import { documentStore, mainTableName } from './client.ts';
+import { documentStore, mainTableName, queryItems } from './client.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -57,34 +57,16 @@ export async function loadWebhookEvent(ref: WebhookEventRef): Promise<WebhookEve
 /** Pending events due before `before` (epoch ms): their message was lost or never sent. */
 export async function overdueWebhookEvents(before: number, limit = 100): Promise<WebhookEventRef[]> {
   const found: WebhookEventRef[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documentStore().send(
-      new QueryCommand({
-        TableName: mainTableName(),
-        KeyConditionExpression: 'pk = :pk',
-        FilterExpression: 'dueAt < :before',
-        ExpressionAttributeValues: { ':pk': keys.pendingWebhooksPk, ':before': before },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) found.push({ tenantId: item.tenantId as string, sk: item.eventSk as string });
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey && found.length < limit);
-  return found.slice(0, limit);
-}
-
-const encodeCursor = (sk: string) => Buffer.from(JSON.stringify({ before: sk })).toString('base64url');
-function decodeCursor(cursor: string): string {
-  try {
-    const { before } = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { before?: unknown };
-    if (typeof before === 'string' && /^EVENT#\d{13}#msg_[A-Za-z0-9]+$/.test(before)) return before;
-  } catch {
-    // fall through
+  const pending = queryItems({
+    KeyConditionExpression: 'pk = :pk',
+    FilterExpression: 'dueAt < :before',
+    ExpressionAttributeValues: { ':pk': keys.pendingWebhooksPk, ':before': before },
+  });
+  for await (const item of pending) {
+    found.push({ tenantId: item.tenantId as string, sk: item.eventSk as string });
+    if (found.length >= limit) break;
   }
-  throw new InvalidRequest('The pagination value was not issued by this API; send back results.paging.next as it was.', [
-    { path: 'pagination', message: 'unknown cursor' },
-  ]);
+  return found;
 }
 
 /** A tenant's events, newest first, a page at a time. */
@@ -94,7 +76,7 @@ export async function listWebhookEvents(tenantId: string, pagination: string): P
       TableName: mainTableName(),
       KeyConditionExpression: pagination ? 'pk = :pk AND sk < :before' : 'pk = :pk AND begins_with(sk, :event)',
       ExpressionAttributeValues: pagination
-        ? { ':pk': keys.webhookEventsPk(tenantId), ':before': decodeCursor(pagination) }
+        ? { ':pk': keys.webhookEventsPk(tenantId), ':before': decodeCursor(pagination, /^EVENT#\d{13}#msg_[A-Za-z0-9]+$/) }
         : { ':pk': keys.webhookEventsPk(tenantId), ':event': keys.webhookEventPrefix },
       ScanIndexForward: false,
       Limit: PAGE_SIZE,
