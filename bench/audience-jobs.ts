@@ -185,18 +185,21 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
       // the job operation 7 stores for mode append, not queued: the stack's own consumer must not run it
       const jobId = `job_${randomBytes(16).toString('hex')}`;
       const now = new Date().toISOString();
-      await createJob({
-        jobId,
-        tenantId,
-        userId: 'demo-user',
-        type: 'social_audience',
-        status: 'running',
-        progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
-        createdAt: now,
-        updatedAt: now,
-        request: { objectKey: upload.objectKey, mode: 'append', audienceId: '23850000000000001', audienceName: 'Bench' },
-        checkpoint: { ...newUploadProgress(Date.now() * 1000), localInvalid: 0, localSamples: {} },
-      });
+      await createJob(
+        {
+          jobId,
+          tenantId,
+          userId: 'demo-user',
+          type: 'social_audience',
+          status: 'running',
+          progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+          createdAt: now,
+          updatedAt: now,
+          request: { objectKey: upload.objectKey, mode: 'append', audienceId: '23850000000000001', audienceName: 'Bench' },
+          checkpoint: { ...newUploadProgress(Date.now() * 1000), localInvalid: 0, localSamples: {} },
+        },
+        undefined,
+      );
       const callsBefore = platform.calls();
       // not execFileSync: the stores and the platform stand-in live in this process's event loop
       const { stdout: output } = await promisify(execFile)(

@@ -9,6 +9,7 @@ import { DEFAULT_DATA_DIR, runningStackPid } from './local/stack.ts';
  *   create-api-key --tenant <name>   prints {"tenantId","apiKey"}; the key is shown this once
  *   list-api-keys                     ids and creation dates, never keys
  *   revoke-api-key --key-id <id>      requests with that key fail from then on (after the ≤30 s key cache)
+ *   audit <tenant>                    the tenant's audit log, newest first (its id or its name)
  *   refresh-connections               one run of the connection lifecycle (renew, check, mark), against
  *                                     the platforms the environment names (a deployed stage's, with
  *                                     TABLE_NAME and APP_CREDENTIALS_SECRET_ARN or the credentials set)
@@ -23,6 +24,8 @@ const COMMANDS: Record<string, string> = {
   Lists every key's id, tenant and creation date, never a key.`,
   'revoke-api-key': `npm run admin -- revoke-api-key --key-id <id>
   Requests with that key fail from then on (after the key cache of at most 30 s).`,
+  audit: `npm run admin -- audit <tenant id or name> [--user <userId>] [--action <action>] [--since <ISO time>] [--until <ISO time>]
+  Prints the tenant's audit events newest first, one JSON object a line: what list_audit_events answers.`,
   'refresh-connections': `npm run admin -- refresh-connections
   One run of the connection lifecycle: renews, checks and marks every connection.`,
 };
@@ -55,7 +58,18 @@ async function openLocalStore(): Promise<() => Promise<void>> {
 }
 
 const parseOptions = () =>
-  parseArgs({ allowPositionals: true, options: { tenant: { type: 'string' }, 'key-id': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  parseArgs({
+    allowPositionals: true,
+    options: {
+      tenant: { type: 'string' },
+      'key-id': { type: 'string' },
+      user: { type: 'string' },
+      action: { type: 'string' },
+      since: { type: 'string' },
+      until: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 
 async function main(): Promise<void> {
   let parsed: ReturnType<typeof parseOptions>;
@@ -75,7 +89,13 @@ async function main(): Promise<void> {
   const close = process.env.TABLE_NAME ? async () => undefined : await openLocalStore();
   const keys = await import('../shared/store/api-keys.ts');
   try {
-    if (command === 'refresh-connections') {
+    if (command === 'audit') {
+      const named = positionals[1];
+      if (!named) fail(COMMANDS.audit as string);
+      const tenantId = named.startsWith('tn_') ? named : await keys.findTenantByName(named);
+      if (!tenantId) fail(`No tenant ${named}.`);
+      await printAuditLog(tenantId, values);
+    } else if (command === 'refresh-connections') {
       const { handler } = await import('../functions/workers/refresh-connections/handler.ts');
       console.log(JSON.stringify(await handler()));
     } else if (command === 'create-api-key') {
@@ -94,6 +114,20 @@ async function main(): Promise<void> {
   } finally {
     await close();
   }
+}
+
+/** Every page of the tenant's audit log, through the listing the API answers (the same filters, checked the same way). */
+async function printAuditLog(tenantId: string, options: { user?: string; action?: string; since?: string; until?: string }): Promise<void> {
+  const { listAuditEventsRequest } = await import('../functions/list-audit-events/schema.ts');
+  const { listAuditEvents } = await import('../shared/store/audit-events.ts');
+  const parsed = listAuditEventsRequest.safeParse({ userId: options.user, action: options.action, since: options.since, until: options.until });
+  if (!parsed.success) fail(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n'));
+  let pagination = '';
+  do {
+    const page = await listAuditEvents(tenantId, parsed.data, pagination);
+    for (const event of page.events) console.log(JSON.stringify(event));
+    pagination = page.paging.next ?? '';
+  } while (pagination);
 }
 
 await main();

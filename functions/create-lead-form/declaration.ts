@@ -8,4 +8,9 @@ export const declaration: FunctionDeclaration = {
   platform: 'social',
   writes: true,
   idempotent: true,
+  audit: {
+    action: 'lead_form.created',
+    target: (_input, result) => ({ type: 'lead_form', id: result?.leadFormId ?? '' }),
+    changes: (input) => ({ name: { to: input.leadsFormName } }),
+  },
 };

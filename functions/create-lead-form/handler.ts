@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
@@ -9,6 +10,7 @@ import { createLeadFormRequest } from '../../shared/schemas/lead-form.ts';
 
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   credentials: loadAppCredentials,
   connectionHealth,
   idempotency: idempotent(),

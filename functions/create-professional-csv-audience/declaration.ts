@@ -8,4 +8,10 @@ export const declaration: FunctionDeclaration = {
   platform: 'professional',
   ...CSV_UPLOAD_FUNCTION,
   sendsTo: ['AudienceJobs'], // an upload's list goes to the audience-job worker
+  audit: {
+    action: (input) => ('uploadId' in input ? 'audience_job.started' : 'audience.created'),
+    target: (input, result) =>
+      'uploadId' in input ? { type: 'audience_job', id: result?.jobId ?? input.uploadId } : { type: 'audience', id: result?.audience?.csvFileId ?? '' },
+    changes: (input) => ({ type: { to: input.type }, ...(input.audienceName ? { name: { to: input.audienceName } } : {}) }),
+  },
 };

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { uploadProfessionalAudience } from '../use-cases/upload-audience-in-request.ts';
 import { config } from '../../shared/core/config.ts';
 import { startProfessionalAudienceJob } from '../use-cases/start-audience-job.ts';
@@ -15,6 +16,7 @@ import {
 
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   credentials: loadAppCredentials,
   connectionHealth,
   idempotency: idempotent({ inProgressMs: () => config().AUDIENCE_JOB_LEASE_MS }), // the job's own lease keeps two runs apart

@@ -9,4 +9,10 @@ export const declaration: FunctionDeclaration = {
   writes: true,
   idempotent: true,
   memoryMb: 512,
+  audit: {
+    action: 'search_campaign.created',
+    target: (_input, result) => ({ type: 'search_campaign', id: result?.campaignResourceName ?? '' }),
+    changes: (input) => ({ name: { to: input.campaignName }, dailyBudget: { to: input.dailyBudget }, objective: { to: input.objective } }),
+    writes: (input) => !input.validateOnly, // a dry run creates nothing
+  },
 };

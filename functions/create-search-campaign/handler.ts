@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { randomBytes } from 'node:crypto';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
@@ -11,6 +12,7 @@ import { createSearchCampaignRequest } from '../../shared/schemas/search-campaig
 
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   credentials: loadAppCredentials,
   connectionHealth,
   idempotency: idempotent(),

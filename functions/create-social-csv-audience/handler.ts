@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { uploadSocialAudience } from '../use-cases/upload-audience-in-request.ts';
 import { startSocialAudienceJob } from '../use-cases/start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
@@ -11,6 +12,7 @@ import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, 
 
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   credentials: loadAppCredentials,
   connectionHealth,
   request: createSocialCsvAudienceRequest,

@@ -8,4 +8,10 @@ export const declaration: FunctionDeclaration = {
   writes: true,
   idempotent: true,
   sealsConnections: true,
+  audit: {
+    action: 'user.created',
+    target: (input, result) => ({ type: 'user', id: result?.userId ?? input.userId }),
+    // which platforms were connected with the user's own tokens: names only, never a token
+    changes: (input) => (input.connections ? { connections: { to: Object.keys(input.connections).sort() } } : undefined),
+  },
 };

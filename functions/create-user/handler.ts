@@ -1,4 +1,6 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { randomUUID } from 'node:crypto';
+import { declaredAudit } from '../../shared/core/audit.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
@@ -8,12 +10,14 @@ import { createUser } from '../../shared/store/user-writes.ts';
 
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   credentials: loadAppCredentials,
   idempotency: idempotent(),
   request: createUserRequest,
   user: false,
   run: async ({ input, tenantId }) => {
-    const user = await createUser(tenantId, input.userId ?? `usr_${randomUUID()}`, input.connections);
+    const userId = input.userId ?? `usr_${randomUUID()}`;
+    const user = await createUser(tenantId, userId, input.connections, declaredAudit({ userId }));
     return { userId: user.userId };
   },
 });

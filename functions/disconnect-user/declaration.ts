@@ -7,4 +7,9 @@ export const declaration: FunctionDeclaration = {
   entry: handlerBeside(import.meta.url),
   // revokes a grant made through a connect link upstream, on whichever platform it is
   callsPlatforms: true,
+  audit: {
+    action: 'connection.disconnected',
+    target: (input) => ({ type: 'connection', id: input.platform }),
+    changes: () => ({ status: { to: 'disconnected' } }),
+  },
 };

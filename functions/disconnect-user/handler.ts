@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { budgetFrom } from '../../shared/platforms/upstream.ts';
@@ -8,6 +9,7 @@ import { disconnect } from '../use-cases/disconnect.ts';
 /** POST /users/disconnect: removes a connection, revoking a linked grant upstream (see the use case). */
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   request: disconnectRequest,
   credentials: loadAppCredentials,
   run: async ({ input, user, context }) => {

@@ -7,4 +7,9 @@ export const declaration: FunctionDeclaration = {
   entry: handlerBeside(import.meta.url),
   writes: true,
   idempotent: true,
+  audit: {
+    action: 'optimization.recorded',
+    target: (input) => ({ type: 'optimization', id: input.campaignId }),
+    changes: (input) => ({ optimizationStatus: { to: input.optimizationStatus } }),
+  },
 };

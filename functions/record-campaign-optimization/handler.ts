@@ -1,3 +1,5 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
+import { declaredAudit } from '../../shared/core/audit.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
@@ -6,10 +8,11 @@ import { appendOptimizationEntry } from '../../shared/store/optimization-history
 
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   idempotency: idempotent(),
   request: recordOptimizationRequest,
   run: async ({ input, tenantId }) => {
-    const entry = await appendOptimizationEntry(tenantId, input);
+    const entry = await appendOptimizationEntry(tenantId, input, declaredAudit({ campaignId: input.campaignId }));
     return { campaignId: input.campaignId, entry };
   },
 });

@@ -7,4 +7,13 @@ export const declaration: FunctionDeclaration = {
   entry: handlerBeside(import.meta.url),
   writes: true,
   sealsConnections: true,
+  audit: {
+    // a call that only rotates the secret is that; any other change is a settings update (its changes name the rotation too)
+    action: (input) =>
+      input.rotateWebhookSecret && input.redirectUris === undefined && input.webhook === undefined ? 'webhook_secret.rotated' : 'settings.updated',
+    target: (input) =>
+      input.rotateWebhookSecret && input.redirectUris === undefined && input.webhook === undefined
+        ? { type: 'webhook_secret', id: 'webhook' }
+        : { type: 'settings', id: 'tenant' },
+  },
 };

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { updateSettingsRequest } from '../../shared/schemas/tenant.ts';
@@ -6,6 +7,7 @@ import { updateTenantSettings } from '../use-cases/tenant-settings.ts';
 
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   credentials: loadAppCredentials,
   request: updateSettingsRequest,
   user: false,

@@ -1,3 +1,4 @@
+import { type AuditActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { callbackUrl, ConnectRefused, type ConnectError, type DiscoveredGrant } from '../../shared/platforms/connect-flow.ts';
 import { connectFlows } from '../../shared/connect/flows.ts';
@@ -184,7 +185,16 @@ async function connect(
   };
   // holder first: a crash between the two leaves a holder too many (a revocation skipped), never a grant revoked under a live connection
   await addGrantHolder(attempt.platform, grantRef, user.tenantId, user.userId);
-  const { replacedGrantRef } = await saveLinkedConnection(user, attempt.platform, fields, grant.secrets);
+  const { replacedGrantRef } = await withAuditScope({ actor: connectLinkActor(attempt.linkId) }, () =>
+    saveLinkedConnection(user, attempt.platform, fields, grant.secrets, {
+      tenantId: user.tenantId,
+      action: 'connection.connected',
+      target: { type: 'connection', id: attempt.platform },
+      userId: user.userId,
+      platform: attempt.platform,
+      changes: { status: { to: 'active' }, via: { to: 'connect_link' } },
+    }),
+  );
   // the connection is stored: whatever fails after this, the person goes back to the tenant as connected, never to an error page
   try {
     if (replacedGrantRef && replacedGrantRef !== grantRef) await removeGrantHolder(attempt.platform, replacedGrantRef, user.tenantId, user.userId);
@@ -216,3 +226,6 @@ export async function completePicker(request: BrowserRequest): Promise<BrowserAn
   if (!(await spendSelection(selection.attemptId))) return backWithError(selection, 'expired');
   return connect(selection, grant, accountId, grant.pages.length > 0 ? pageId : undefined);
 }
+
+/** The person's browser that completed a link, named without the link's own value (which opens it): a digest of it. */
+const connectLinkActor = (linkId: string): AuditActor => ({ type: 'connect_link', id: `lnk_${hashOf(linkId).slice(0, 16)}` });

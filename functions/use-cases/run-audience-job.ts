@@ -1,12 +1,22 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { systemActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { PlatformError, PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
 import { queueJobRun, type JobRef } from '../../shared/jobs/job-queue.ts';
 import { audienceJobQueue } from '../../shared/core/queues.ts';
 import { finishJob, noteResumeAt, releaseJobLease, takeJobLease } from '../../shared/store/audience-job-writes.ts';
-import { findJob, viewOf, type AudienceJob, type JobError } from '../../shared/store/audience-jobs.ts';
+import {
+  findJob,
+  viewOf,
+  type AudienceJob,
+  type JobError,
+  type ProfessionalCheckpoint,
+  type ProfessionalJobRequest,
+  type SocialJobRequest,
+} from '../../shared/store/audience-jobs.ts';
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { deleteStagedUpload } from '../../shared/storage/staging.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
@@ -81,6 +91,7 @@ async function end(job: AudienceJob, owner: string | undefined, outcome: Pick<Au
   log().info('audience job ended', { status: job.status, rowsSent: job.progress.rowsSent, batchesSent: job.progress.batchesSent });
   // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
   if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
+  await recordJobEnd(job);
   const { jobId, userId, type, status, result, error } = viewOf(job);
   await emitWebhookEvent(job.tenantId, job.status === 'succeeded' ? 'audience_job.succeeded' : 'audience_job.failed', {
     jobId,
@@ -101,4 +112,33 @@ export async function endAbandonedJob(ref: JobRef): Promise<void> {
     status: 'failed',
     error: { code: reason.code, message: `${reason.message} The job was given up after ${audienceJobQueue.maxReceiveCount} attempts.` },
   });
+}
+
+/**
+ * The audit event of the platform write the job made: the audience created or its members changed,
+ * in the name of whoever started the job (docs/decisions.md, "Audit log"). A failure to store it is
+ * logged: the job's end and its webhook do not wait on it.
+ */
+async function recordJobEnd(job: AudienceJob): Promise<void> {
+  const social = job.type === 'social_audience';
+  const request = job.request as SocialJobRequest | ProfessionalJobRequest;
+  const created = !social || (request as SocialJobRequest).mode === 'create';
+  const audienceId = social
+    ? (request as SocialJobRequest).audienceId
+    : ((job.result as { audience?: { csvFileId?: string } } | undefined)?.audience?.csvFileId ?? (job.checkpoint as ProfessionalCheckpoint).inputFile);
+  const scope = {
+    actor: job.startedBy?.actor ?? systemActor('run-audience-jobs'),
+    ...(job.startedBy?.requestId ? { requestId: job.startedBy.requestId } : {}),
+  };
+  await withAuditScope(scope, () =>
+    recordAuditEvent({
+      tenantId: job.tenantId,
+      action: created ? 'audience.created' : 'audience.updated',
+      target: { type: 'audience', id: audienceId ?? job.jobId },
+      userId: job.userId,
+      platform: social ? 'social' : 'professional',
+      changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
+      ...(job.status === 'failed' ? { outcome: 'failed' as const, error: { code: job.error?.code ?? 'INTERNAL' } } : {}),
+    }),
+  ).catch((failure: unknown) => log().error('audit event of a job not stored', { jobId: job.jobId, reason: (failure as Error).name }));
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
+import { auditScope, declaredAudit, nothingWritten } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { Conflict } from '../../shared/core/errors.ts';
 import type { ListType } from '../../shared/audiences/professional-list.ts';
@@ -91,7 +92,10 @@ async function startOnce(start: JobStart, begin: (jobId: string) => Promise<Audi
       let job: AudienceJob;
       try {
         job = await begin(jobId);
-        await createJob(job);
+        const scope = auditScope();
+        if (scope) job.startedBy = { actor: scope.actor, ...(scope.requestId ? { requestId: scope.requestId } : {}) };
+        const request = job.request as { audienceId?: string };
+        await createJob(job, declaredAudit({ jobId, ...(request.audienceId ? { audienceId: request.audienceId } : {}) }));
       } catch (error) {
         await releaseUpload(start.tenantId, start.uploadId, jobId);
         throw error;
@@ -102,7 +106,10 @@ async function startOnce(start: JobStart, begin: (jobId: string) => Promise<Audi
     // another start holds the upload: its job, once stored (or the claim again, if that start failed)
     while (performance.now() < waitUntil) {
       const job = holder ? await findJob(start.tenantId, holder) : undefined;
-      if (job) return job;
+      if (job) {
+        nothingWritten(); // the job another start stored: that start recorded it
+        return job;
+      }
       if ((await uploadHolder(start.tenantId, start.uploadId)) !== holder) break;
       await clock.sleep(POLL_MS);
     }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type AuditChanges, declaredAudit } from '../../shared/core/audit.ts';
 import { InvalidRequest } from '../../shared/core/errors.ts';
 import type { UpdateSettingsInput } from '../../shared/schemas/tenant.ts';
 import { LOST_RACE, retryOnConflict } from '../../shared/store/client.ts';
@@ -40,6 +41,25 @@ async function applySettingsChange(tenantId: string, input: UpdateSettingsInput)
     webhookSecret = newWebhookSecret();
     next.webhook = { ...next.webhook, sealedSecret: sealWebhookSecret(tenantId, webhookSecret) };
   }
-  if (!(await saveTenantSettings(tenantId, next, version))) return LOST_RACE;
+  const audit = declaredAudit({}, { changes: settingsChanges(current, next, Boolean(input.rotateWebhookSecret)) });
+  if (!(await saveTenantSettings(tenantId, next, version, audit))) return LOST_RACE;
   return { settings: settingsView(next), ...(webhookSecret ? { webhookSecret } : {}) };
+}
+
+/**
+ * What an update changed, for the audit log: event types and whether a webhook is set, by value; the
+ * URLs (which may carry a client's tokens) and the secret by name only.
+ */
+function settingsChanges(before: TenantSettings, after: TenantSettings, rotated: boolean): AuditChanges {
+  const changes: AuditChanges = {};
+  if (JSON.stringify(before.redirectUris) !== JSON.stringify(after.redirectUris)) changes.redirectUris = {};
+  if (Boolean(before.webhook) !== Boolean(after.webhook)) changes.webhook = { from: before.webhook ? 'set' : 'none', to: after.webhook ? 'set' : 'none' };
+  if (before.webhook && after.webhook && before.webhook.url !== after.webhook.url) changes['webhook.url'] = {};
+  const eventsBefore = before.webhook?.events ?? null;
+  const eventsAfter = after.webhook?.events ?? null;
+  if (before.webhook && after.webhook && JSON.stringify(eventsBefore) !== JSON.stringify(eventsAfter))
+    changes['webhook.events'] = { from: eventsBefore, to: eventsAfter };
+  if (before.webhook?.disabledAt && after.webhook && !after.webhook.disabledAt) changes['webhook.disabledAt'] = { from: before.webhook.disabledAt, to: null };
+  if (rotated) changes['webhook.secret'] = {};
+  return changes;
 }

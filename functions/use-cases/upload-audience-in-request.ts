@@ -84,7 +84,7 @@ async function runInRequest<R>(
   const objectKey = stagedUploadKey(tenantId, user.userId, jobId);
   await stageUpload(objectKey, file.content);
   const owner = randomUUID();
-  await createJob(jobFor(jobId, objectKey)).catch((error: Error) => {
+  await createJob(jobFor(jobId, objectKey), undefined).catch((error: Error) => {
     if (error.name !== 'ConditionalCheckFailedException') throw error; // a retry of the same key: its job goes on
   });
   const job = await takeJobLease(tenantId, jobId, owner);

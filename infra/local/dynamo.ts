@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
+import { startTransactionFront } from './dynamo-transactions.ts';
 import { tableDefinitions } from '../../shared/store/tables.ts';
 
 /** Table names the local stack and the admin CLI use for the local data folder. */
@@ -10,7 +11,7 @@ export const LOCAL_TABLE_NAMES = {
   IDEMPOTENCY_TABLE_NAME: 'ad-campaign-api-local-idempotency',
 } as const;
 
-/** dynalite persisting under `directory` (LevelDB): DynamoDB's API on loopback. */
+/** dynalite persisting under `directory` (LevelDB), with transactions in front of it: DynamoDB's API on loopback. */
 export async function startDynalite(directory: string): Promise<{ endpoint: string; close(): Promise<void> }> {
   mkdirSync(directory, { recursive: true });
   const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
@@ -18,9 +19,13 @@ export async function startDynalite(directory: string): Promise<{ endpoint: stri
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
+  const front = await startTransactionFront(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
   return {
-    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    endpoint: front.endpoint,
+    close: async () => {
+      await front.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 

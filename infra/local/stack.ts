@@ -229,10 +229,17 @@ async function seedDemo(apiKey: string): Promise<void> {
   const { createUser } = await import('../../shared/store/user-writes.ts');
   const tenantId = await ensureApiKey(DEMO_TENANT_NAME, apiKey);
   if (!(await findUser(tenantId, DEMO_USER_ID))) {
-    await createUser(tenantId, DEMO_USER_ID, {
+    const connections = {
       social: { ...DEMO_CONNECTIONS.social },
       searchads: { ...DEMO_CONNECTIONS.searchads },
       professional: { ...DEMO_CONNECTIONS.professional },
+    };
+    await createUser(tenantId, DEMO_USER_ID, connections, {
+      tenantId,
+      action: 'user.created',
+      target: { type: 'user', id: DEMO_USER_ID },
+      userId: DEMO_USER_ID,
+      changes: { connections: { to: Object.keys(connections).sort() } },
     });
   }
 }

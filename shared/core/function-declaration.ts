@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { AuditSpec } from './audit.ts';
 import type { Platform } from './errors.ts';
 import type { QueueId, ScheduleId } from './queues.ts';
 
@@ -53,6 +54,8 @@ export const GENERATED_OPENAPI_DOCUMENT = 'generated:openapi-document';
 export interface FunctionDeclaration extends FunctionNeeds {
   method: 'POST' | 'GET';
   path: string;
+  /** the audit event a success (or a platform's refusal) of this operation records; none for a read */
+  audit?: AuditSpec;
   /** answers without an API key and touches no table, bucket or secret (the published interface) */
   public?: boolean;
   /**

@@ -7,7 +7,9 @@ import { header } from './headers.ts';
 import { guardEscapes } from './escape-guard.ts';
 import { checkIdempotencyKey } from './idempotency-key.ts';
 import type { IdempotentRunner } from './idempotency.ts';
-import { withRequestLogger } from '../core/logger.ts';
+import { log, withRequestLogger } from '../core/logger.ts';
+import { type AuditDraft, type AuditScope, draftOf, withAuditScope } from '../core/audit.ts';
+import { PlatformError } from '../core/errors.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { envelope, errorEnvelope } from './middleware/envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
@@ -30,7 +32,7 @@ export interface OperationCall<Input, WithUser extends boolean> {
 
 interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean, JsonSchema extends z.ZodType> {
   /** the function's declaration beside its handler: the operation's name, whether it is idempotent */
-  declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections' | 'callsPlatforms'>;
+  declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections' | 'callsPlatforms' | 'audit'>;
   /** `loadAppCredentials`, exactly when the declaration names a platform, callsPlatforms or sealsConnections */
   credentials?: () => Promise<void>;
   /** `connectionHealth` from ./middleware/connection-health.ts, exactly when the declaration names a platform */
@@ -45,6 +47,11 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
   /** the body parser; JSON unless given (the multipart parser for uploads) */
   body?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
   run: (call: OperationCall<z.output<Schema> | z.output<JsonSchema>, WithUser>) => Promise<Result>;
+  /**
+   * `recordAuditEvent` from shared/store/audit-events.ts, exactly when the declaration has `audit`
+   * (only the bundles of writing operations hold it; a unit test gives a fake)
+   */
+  recorder?: (draft: AuditDraft) => Promise<void>;
   /** where keys and users are looked up: the store unless a unit test gives fakes */
   ports?: RequestPorts;
 }
@@ -65,6 +72,8 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
     throw new Error(`${operation}: declared secrets ${needsSecrets}, handler ${Boolean(definition.credentials)}`);
   if (Boolean(platform) !== Boolean(definition.connectionHealth))
     throw new Error(`${operation}: declared platform ${Boolean(platform)}, connection health ${Boolean(definition.connectionHealth)}`);
+  if (Boolean(definition.declaration.audit) !== Boolean(definition.recorder))
+    throw new Error(`${operation}: declared audit ${Boolean(definition.declaration.audit)}, recorder ${Boolean(definition.recorder)}`);
   const runIdempotently = definition.idempotency?.(operation);
   const ports = definition.ports ?? storePorts;
 
@@ -88,10 +97,11 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
       apiKeyId: context.apiKeyId,
       context,
     };
+    const audited = () => auditedRun(definition.declaration, definition.recorder, call, requestIdOf(event, context), () => definition.run(call));
     if (runIdempotently && idempotencyKey) {
-      return runIdempotently(context.tenantId, idempotencyKey, context.payloadFingerprint, context, () => definition.run(call));
+      return runIdempotently(context.tenantId, idempotencyKey, context.payloadFingerprint, context, audited);
     }
-    return definition.run(call);
+    return audited();
   });
 
   return (event: APIGatewayProxyEventV2, context: Context): Promise<HttpResponse> => {
@@ -105,4 +115,50 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
       }),
     );
   };
+}
+
+/**
+ * Runs the operation in its audit scope (the key's id as actor, the request id, the Idempotency-Key):
+ * a write to the table stores the declared event in its own transaction; otherwise the event is stored
+ * once the operation answered, or once its platform refused (`failed`, with the code). A replay of an
+ * Idempotency-Key does not run, so it records nothing again. docs/decisions.md, "Audit log".
+ */
+async function auditedRun<R extends object>(
+  declaration: Pick<FunctionDeclaration, 'audit' | 'platform'>,
+  recorder: ((draft: AuditDraft) => Promise<void>) | undefined,
+  call: OperationCall<unknown, boolean>,
+  requestId: string,
+  run: () => Promise<R>,
+): Promise<R> {
+  const spec = declaration.audit;
+  const records = spec && recorder && (spec.writes?.(call.input) ?? true);
+  const scope: AuditScope = {
+    actor: { type: 'api_key', id: call.apiKeyId },
+    requestId,
+    ...(call.idempotencyKey ? { idempotencyKey: call.idempotencyKey } : {}),
+    ...(records
+      ? {
+          declared: (result, failure) =>
+            draftOf(spec, { tenantId: call.tenantId, ...(declaration.platform ? { platform: declaration.platform } : {}), input: call.input, result, failure }),
+        }
+      : {}),
+  };
+  return withAuditScope(scope, async () => {
+    let result: R;
+    try {
+      result = await run();
+    } catch (error) {
+      if (scope.declared && !scope.declaredRecorded && error instanceof PlatformError)
+        await recordSafely(recorder, scope.declared(undefined, { code: error.code }));
+      throw error;
+    }
+    if (scope.declared && !scope.declaredRecorded) await recordSafely(recorder, scope.declared(result));
+    return result;
+  });
+}
+
+/** The platform has already written: a store that fails now must not turn that into an error the client would retry. */
+async function recordSafely(recorder: ((draft: AuditDraft) => Promise<void>) | undefined, draft: AuditDraft | undefined): Promise<void> {
+  if (!draft || !recorder) return;
+  await recorder(draft).catch((error: unknown) => log().error('audit event not stored', { action: draft.action, reason: (error as Error).name }));
 }

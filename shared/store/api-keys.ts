@@ -26,6 +26,12 @@ export function generateApiKey(): string {
   return `ak_${randomBytes(32).toString('base64url')}`;
 }
 
+/** The id of the tenant named `tenantName`, if there is one. */
+export async function findTenantByName(tenantName: string): Promise<string | undefined> {
+  const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.tenantName(tenantName) }));
+  return Item?.tenantId as string | undefined;
+}
+
 /** Returns the tenant of `tenantName`, creating it on first use. */
 export async function ensureTenant(tenantName: string): Promise<string> {
   const store = documentStore();

@@ -1,6 +1,8 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
+import type { AuditDraft } from '../core/audit.ts';
+import { sendAudited } from './audit-event-writes.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { UNFINISHED, type AudienceJob, type JobError } from './audience-jobs.ts';
 import { keys } from './keys.ts';
@@ -15,8 +17,9 @@ const names = { '#status': 'status' };
 
 const stored = (job: AudienceJob) => ({ ...job, ...keys.audienceJob(job.tenantId, job.jobId), expiresAt: Math.floor(clock.now() / 1000) + KEEP_SECONDS });
 
-export async function createJob(job: AudienceJob): Promise<void> {
-  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: stored(job), ConditionExpression: 'attribute_not_exists(pk)' }));
+/** Stores a new job, with the audit event of its start in the same transaction when there is one. */
+export async function createJob(job: AudienceJob, audit: AuditDraft | undefined): Promise<void> {
+  await sendAudited(new PutCommand({ TableName: mainTableName(), Item: stored(job), ConditionExpression: 'attribute_not_exists(pk)' }), audit);
 }
 
 /** The job with `owner`'s fresh lease, or undefined when it is finished, unknown or held by a live run. */

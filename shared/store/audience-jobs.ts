@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditActor } from '../core/audit.ts';
 import type { AudienceMode, ListType } from '../schemas/audiences.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -111,6 +112,8 @@ export interface AudienceJob {
   leaseUntil?: number;
   /** sent by the request that carried the list (a multipart upload), not by the worker */
   runsInRequest?: true;
+  /** who started it, and in which request: the audit event of its end names them */
+  startedBy?: { actor: AuditActor; requestId?: string };
 }
 
 /** What get_job and the webhooks show. */

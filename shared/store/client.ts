@@ -73,7 +73,12 @@ export async function* scanItems(input: Omit<ScanCommandInput, 'TableName'>): As
   for await (const page of paginateScan({ client: documentStore() }, { TableName: mainTableName(), ...input })) yield* page.Items ?? [];
 }
 
+/** The pages of a query of the main table, as DynamoDB gives them (items, and where the next page starts). */
+export function queryPages(input: Omit<QueryCommandInput, 'TableName'>) {
+  return paginateQuery({ client: documentStore() }, { TableName: mainTableName(), ...input });
+}
+
 /** Every item a query of the main table finds, a page at a time (the SDK's paginator): the caller stops reading when it has enough. */
 export async function* queryItems(input: Omit<QueryCommandInput, 'TableName'>): AsyncGenerator<Record<string, unknown>> {
-  for await (const page of paginateQuery({ client: documentStore() }, { TableName: mainTableName(), ...input })) yield* page.Items ?? [];
+  for await (const page of queryPages(input)) yield* page.Items ?? [];
 }

@@ -54,6 +54,10 @@ export const keys = {
   webhookEventPrefix: 'EVENT#',
   /** when an event was created, as its sort key says */
   webhookEventCreatedAt: (sk: string) => Number(sk.split('#')[1]),
+  /** a tenant's audit log, one partition: a listing is one query whatever other tenants do */
+  auditPk: (tenantId: string) => `${tenant(tenantId)}#AUDIT`,
+  auditEvent: (occurredAtMs: number, id: string) => `EVENT#${padded(occurredAtMs, 13)}#${id}`,
+  auditEventShape: /^EVENT#\d{13}#aud_[0-9a-f]{24}$/,
   /** the pending events of every tenant, so that a sweep finds the ones whose message was lost */
   pendingWebhooksPk: 'WEBHOOKS#PENDING',
 } as const;

@@ -1,12 +1,22 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import type { HistoryEntry, RecordOptimizationInput } from '../schemas/optimization.ts';
-import { LOST_RACE, mainTableName, retryOnConflict, writeIfConditionHolds } from './client.ts';
+import type { AuditDraft } from '../core/audit.ts';
+import { writeAuditedIfConditionHolds } from './audit-event-writes.ts';
+import { LOST_RACE, mainTableName, retryOnConflict } from './client.ts';
 import { latestItem, type EntryItem } from './optimization-history.ts';
 import { keys } from './keys.ts';
 
-/** Appending to a campaign's optimization history (the layout and the reads are optimization-history.ts). */
-export async function appendOptimizationEntry(tenantId: string, input: RecordOptimizationInput, now = clock.date()): Promise<HistoryEntry> {
+/**
+ * Appending to a campaign's optimization history (the layout and the reads are optimization-history.ts),
+ * with the audit event of the write that caused it in the same transaction.
+ */
+export async function appendOptimizationEntry(
+  tenantId: string,
+  input: RecordOptimizationInput,
+  audit: AuditDraft | undefined,
+  now = clock.date(),
+): Promise<HistoryEntry> {
   const pk = keys.historyPk(tenantId, input.userId, input.campaignId);
   const millis = now.getTime();
   const entry: HistoryEntry = {
@@ -27,7 +37,10 @@ export async function appendOptimizationEntry(tenantId: string, input: RecordOpt
       startDate: input.startDate,
       newestTimestamp: Math.max(latest?.newestTimestamp ?? entry.timestamp, entry.timestamp),
     };
-    const stored = await writeIfConditionHolds(new PutCommand({ TableName: mainTableName(), Item: item, ConditionExpression: 'attribute_not_exists(sk)' }));
+    const stored = await writeAuditedIfConditionHolds(
+      new PutCommand({ TableName: mainTableName(), Item: item, ConditionExpression: 'attribute_not_exists(sk)' }),
+      audit,
+    );
     return stored ? entry : LOST_RACE;
   });
 }

@@ -1,5 +1,7 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { mainTableName, writeIfConditionHolds } from './client.ts';
+import type { AuditDraft } from '../core/audit.ts';
+import { writeAuditedIfConditionHolds } from './audit-event-writes.ts';
+import { mainTableName } from './client.ts';
 import { seal } from './sealing.ts';
 import { secretOwner, type TenantSettings } from './tenant-settings.ts';
 import { keys } from './keys.ts';
@@ -9,8 +11,13 @@ import { keys } from './keys.ts';
  * `readVersion` (undefined: never versioned), so a concurrent change is never overwritten; false when
  * another write came first (the caller reads again and retries).
  */
-export function saveTenantSettings(tenantId: string, settings: TenantSettings, readVersion: number | undefined): Promise<boolean> {
-  return writeIfConditionHolds(
+export function saveTenantSettings(
+  tenantId: string,
+  settings: TenantSettings,
+  readVersion: number | undefined,
+  audit: AuditDraft | undefined,
+): Promise<boolean> {
+  return writeAuditedIfConditionHolds(
     new PutCommand({
       TableName: mainTableName(),
       Item: {
@@ -22,14 +29,24 @@ export function saveTenantSettings(tenantId: string, settings: TenantSettings, r
       ConditionExpression: readVersion === undefined ? 'attribute_not_exists(version)' : 'version = :version',
       ...(readVersion === undefined ? {} : { ExpressionAttributeValues: { ':version': readVersion } }),
     }),
+    audit,
   );
 }
 
 export const sealWebhookSecret = (tenantId: string, secret: string) => seal(secret, secretOwner(tenantId));
 
-/** Disables the webhook at `url` (its receiver answered 410), unless the tenant has set another since. */
+/**
+ * Disables the webhook at `url` (its receiver answered 410), unless the tenant has set another since;
+ * the service's own settings change, audited as such.
+ */
 export function disableWebhook(tenantId: string, url: string, at: string): Promise<boolean> {
-  return writeIfConditionHolds(
+  const audit: AuditDraft = {
+    tenantId,
+    action: 'settings.updated',
+    target: { type: 'settings', id: 'tenant' },
+    changes: { 'webhook.disabledAt': { from: null, to: at } },
+  };
+  return writeAuditedIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
       Key: keys.settings(tenantId),
@@ -39,5 +56,6 @@ export function disableWebhook(tenantId: string, url: string, at: string): Promi
       ExpressionAttributeNames: { '#url': 'url' },
       ExpressionAttributeValues: { ':at': at, ':url': url, ':one': 1 },
     }),
+    audit,
   );
 }

@@ -1,10 +1,12 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
-import { UserAlreadyExists } from '../core/errors.ts';
+import { UserAlreadyExists, UserNotFound } from '../core/errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
-import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
+import type { AuditDraft } from '../core/audit.ts';
+import { sendAudited, writeAuditedIfConditionHolds } from './audit-event-writes.ts';
+import { documentStore, LOST_RACE, mainTableName, retryOnConflict, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
-import { sealOwner, type StoredConnections, type User } from './users.ts';
+import { findUser, sealOwner, type StoredConnections, type User } from './users.ts';
 import { keys } from './keys.ts';
 
 /** Creating users and changing their connections (users.ts reads them). */
@@ -27,16 +29,17 @@ function sealConnections(tenantId: string, userId: string, connections: Connecti
   return stored;
 }
 
-export async function createUser(tenantId: string, userId: string, connections: Connections): Promise<User> {
+export async function createUser(tenantId: string, userId: string, connections: Connections, audit: AuditDraft | undefined): Promise<User> {
   const createdAt = clock.date().toISOString();
   const user: User = { tenantId, userId, createdAt, connections: sealConnections(tenantId, userId, connections, createdAt) };
   try {
-    await documentStore().send(
+    await sendAudited(
       new PutCommand({
         TableName: mainTableName(),
         Item: { ...keys.user(tenantId, userId), ...user },
         ConditionExpression: 'attribute_not_exists(pk)',
       }),
+      audit,
     );
   } catch (error) {
     if ((error as Error).name === 'ConditionalCheckFailedException') throw new UserAlreadyExists();
@@ -72,7 +75,15 @@ async function setConnectionField(user: User, platform: ConnectedPlatform, field
  * call changed it, so the event that tells the client is sent once.
  */
 export function markReconnectRequired(user: User, platform: ConnectedPlatform): Promise<boolean> {
-  return writeIfConditionHolds(
+  const audit: AuditDraft = {
+    tenantId: user.tenantId,
+    action: 'connection.reconnect_required',
+    target: { type: 'connection', id: platform },
+    userId: user.userId,
+    platform,
+    changes: { status: { to: 'reconnect_required' } },
+  };
+  return writeAuditedIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
       Key: keys.user(user.tenantId, user.userId),
@@ -82,58 +93,81 @@ export function markReconnectRequired(user: User, platform: ConnectedPlatform): 
       ExpressionAttributeNames: { '#platform': platform, '#status': 'status' },
       ExpressionAttributeValues: { ':reconnect': 'reconnect_required', ':now': clock.date().toISOString() },
     }),
+    audit,
   );
 }
 
-/** Removes a connection and its tokens; the stored connection removed (secrets still sealed), or undefined when there was none. */
-export async function takeConnection(user: User, platform: ConnectedPlatform): Promise<Record<string, string> | undefined> {
-  try {
-    const { Attributes } = await documentStore().send(
-      new UpdateCommand({
-        TableName: mainTableName(),
-        Key: keys.user(user.tenantId, user.userId),
-        UpdateExpression: 'REMOVE connections.#platform',
-        ConditionExpression: 'attribute_exists(connections.#platform)',
-        ExpressionAttributeNames: { '#platform': platform },
-        ReturnValues: 'UPDATED_OLD',
-      }),
-    );
-    return (Attributes?.connections as StoredConnections | undefined)?.[platform] ?? {};
-  } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
-    throw error;
-  }
+/**
+ * Removes the connection the request read (its tokens with it, sealed as stored), with the write's
+ * audit event in the same transaction; undefined when the user has no such connection, or it changed
+ * since it was read (a concurrent reconnect: that connection is not this request's to remove).
+ */
+export async function takeConnection(user: User, platform: ConnectedPlatform, audit: AuditDraft | undefined): Promise<Record<string, string> | undefined> {
+  const read = user.connections[platform] as Record<string, string> | undefined;
+  if (!read) return undefined;
+  const removed = await writeAuditedIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: keys.user(user.tenantId, user.userId),
+      UpdateExpression: 'REMOVE connections.#platform',
+      // a connection stored before health was kept has no connectedAt
+      ...(read.connectedAt
+        ? { ConditionExpression: 'connections.#platform.connectedAt = :connectedAt', ExpressionAttributeValues: { ':connectedAt': read.connectedAt } }
+        : { ConditionExpression: 'attribute_exists(connections.#platform) AND attribute_not_exists(connections.#platform.connectedAt)' }),
+      ExpressionAttributeNames: { '#platform': platform },
+    }),
+    audit,
+  );
+  return removed ? read : undefined;
 }
 
 /**
  * Stores a connection made through a connect link, replacing any the user had for the platform:
- * secrets sealed, health fields fresh. Answers the replaced connection's grant reference, if any.
+ * secrets sealed, health fields fresh, the audit event in the same transaction. Written only over the
+ * connection as read (a concurrent change is read again first), so the grant reference answered is
+ * the one really replaced.
  */
 export async function saveLinkedConnection(
   user: User,
   platform: ConnectedPlatform,
   fields: Record<string, string>,
   secrets: Record<string, string>,
+  audit: AuditDraft,
 ): Promise<{ replacedGrantRef?: string }> {
   const item: Record<string, string> = { ...fields, ...connectionHealth('link', clock.date().toISOString()) };
   for (const [field, value] of Object.entries(secrets)) {
     if (!(SECRET_FIELDS[platform] as readonly string[]).includes(field)) throw new Error(`${field} is not a secret field`);
     item[field] = seal(value, sealOwner(user.tenantId, user.userId, platform, field));
   }
-  const { Attributes } = await documentStore().send(
-    new UpdateCommand({
-      TableName: mainTableName(),
-      Key: keys.user(user.tenantId, user.userId),
-      UpdateExpression: 'SET connections.#platform = :item',
-      ConditionExpression: 'attribute_exists(pk)',
-      ExpressionAttributeNames: { '#platform': platform },
-      ExpressionAttributeValues: { ':item': item },
-      ReturnValues: 'UPDATED_OLD',
-    }),
-  );
-  const replaced = (Attributes?.connections as StoredConnections | undefined)?.[platform];
+  let read = user;
+  const replaced = await retryOnConflict('The user’s connection', async () => {
+    const before = read.connections[platform] as Record<string, string> | undefined;
+    const condition = before?.connectedAt
+      ? { ConditionExpression: 'connections.#platform.connectedAt = :before', ExpressionAttributeValues: { ':item': item, ':before': before.connectedAt } }
+      : before
+        ? {
+            ConditionExpression: 'attribute_exists(connections.#platform) AND attribute_not_exists(connections.#platform.connectedAt)',
+            ExpressionAttributeValues: { ':item': item },
+          }
+        : { ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(connections.#platform)', ExpressionAttributeValues: { ':item': item } };
+    const written = await writeAuditedIfConditionHolds(
+      new UpdateCommand({
+        TableName: mainTableName(),
+        Key: keys.user(user.tenantId, user.userId),
+        UpdateExpression: 'SET connections.#platform = :item',
+        ExpressionAttributeNames: { '#platform': platform },
+        ...condition,
+      }),
+      audit,
+    );
+    if (written) return { before };
+    const again = await findUser(user.tenantId, user.userId);
+    if (!again) throw new UserNotFound();
+    read = again;
+    return LOST_RACE;
+  });
   user.connections[platform] = item;
-  return replaced?.grantRef ? { replacedGrantRef: replaced.grantRef } : {};
+  return replaced.before?.grantRef ? { replacedGrantRef: replaced.before.grantRef } : {};
 }
 
 /**

@@ -25,6 +25,8 @@ const DOCUMENT_ACTIONS: Record<string, string> = {
   Scan: 'Scan',
   BatchGet: 'BatchGetItem',
   BatchWrite: 'BatchWriteItem',
+  // a transaction is authorised item by item: ours pair a store write (its own command, imported beside) with the audit event's put
+  TransactWrite: 'PutItem',
 };
 
 const CLIENTS: Record<string, { prefix: string; resource: AwsResource }> = {

@@ -66,18 +66,21 @@ async function storedSocialJob(
 ): Promise<string> {
   const upload = await findCompletedUpload(tenantId, userId, uploadId);
   const jobId = `job_${randomBytes(16).toString('hex')}`;
-  await createJob({
-    jobId,
-    tenantId,
-    userId,
-    type: 'social_audience',
-    status: 'running',
-    progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
-    createdAt: options.at,
-    updatedAt: options.at,
-    request: { objectKey: upload.objectKey, mode: 'append', audienceId, audienceName: 'Stored' },
-    checkpoint: { ...newUploadProgress(options.sessionId), localInvalid: 0, localSamples: {}, ...options.checkpoint },
-  });
+  await createJob(
+    {
+      jobId,
+      tenantId,
+      userId,
+      type: 'social_audience',
+      status: 'running',
+      progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+      createdAt: options.at,
+      updatedAt: options.at,
+      request: { objectKey: upload.objectKey, mode: 'append', audienceId, audienceName: 'Stored' },
+      checkpoint: { ...newUploadProgress(options.sessionId), localInvalid: 0, localSamples: {}, ...options.checkpoint },
+    },
+    undefined,
+  );
   return jobId;
 }
 

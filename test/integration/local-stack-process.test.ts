@@ -145,6 +145,28 @@ describe('the local stack and the admin CLI as processes', () => {
     }
   });
 
+  it('prints a tenant’s audit log for an operator, by name or id, with the API’s filters and no secret', async () => {
+    const printed = await runAdmin(dataDir, ['audit', 'acme', '--action', 'user.created']);
+    expect(printed.code, printed.stderr).toBe(0);
+    const events = printed.stdout
+      .trim()
+      .split('\n')
+      .map((row) => JSON.parse(row));
+    expect(events).toMatchObject([
+      {
+        action: 'user.created',
+        actor: { type: 'api_key', id: keyId },
+        userId: 'leak-check',
+        changes: { connections: { to: ['professional', 'searchads', 'social'] } },
+      },
+    ]);
+    for (const secret of Object.values(secrets)) expect(printed.stdout).not.toContain(secret);
+    expect((await runAdmin(dataDir, ['audit', 'no-such-tenant'])).code).toBe(2);
+    const badFilter = await runAdmin(dataDir, ['audit', 'acme', '--since', 'yesterday']);
+    expect(badFilter.code).toBe(2);
+    expect(badFilter.stderr).toContain('since');
+  });
+
   it('refuses to open the data folder while the stack runs', async () => {
     const stack = await startChildStack(dataDir, demoKey);
     try {

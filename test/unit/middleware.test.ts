@@ -4,6 +4,8 @@ import { PlatformAuthExpired } from '../../shared/core/errors.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
+import type { AuditDraft, AuditSpec } from '../../shared/core/audit.ts';
+import { PlatformRejected } from '../../shared/core/errors.ts';
 import type { User } from '../../shared/store/users.ts';
 import { FakeRequestStore, inMemoryIdempotencyLayer, lambdaContext, postEvent } from '../helpers/fakes.ts';
 
@@ -14,7 +16,7 @@ import { FakeRequestStore, inMemoryIdempotencyLayer, lambdaContext, postEvent } 
 const KEY = 'ak_unit_0123456789abcdef';
 const request = z.strictObject({ userId: z.string().min(1), name: z.string().min(1).max(10) });
 
-function setup(options: { fails?: unknown } = {}) {
+function setup(options: { fails?: unknown; audit?: boolean } = {}) {
   const store = new FakeRequestStore();
   store.addKey(KEY, { tenantId: 't1', keyId: 'key_1' });
   store.addKey('ak_other_tenant_key_000', { tenantId: 't2', keyId: 'key_2' });
@@ -22,8 +24,16 @@ function setup(options: { fails?: unknown } = {}) {
   store.addUser(user);
   const runs: unknown[] = [];
   const noted: unknown[] = [];
+  const recorded: AuditDraft[] = [];
+  const audit: AuditSpec = {
+    action: 'lead_form.created',
+    target: (_input, result) => ({ type: 'lead_form', id: result?.created ?? '' }),
+    changes: (input) => ({ name: { to: input.name } }),
+    writes: (input) => input.name !== 'dry',
+  };
   const handler = defineOperation({
-    declaration: { operation: 'unit_op', idempotent: true, platform: 'social' },
+    declaration: { operation: 'unit_op', idempotent: true, platform: 'social', ...(options.audit ? { audit } : {}) },
+    ...(options.audit ? { recorder: async (draft: AuditDraft) => void recorded.push(draft) } : {}),
     credentials: async () => undefined,
     connectionHealth: () => connectionHealth(async (_user, error) => void noted.push(error)),
     idempotency: idempotent({ persistenceStore: inMemoryIdempotencyLayer() }),
@@ -39,7 +49,7 @@ function setup(options: { fails?: unknown } = {}) {
     const response = await handler(postEvent('/social/unit_op', body, headers), lambdaContext());
     return { status: response.statusCode, body: JSON.parse(response.body), headers: response.headers };
   };
-  return { store, send, runs, noted };
+  return { store, send, runs, noted, recorded };
 }
 
 describe('the operation chain, with in-memory ports', () => {
@@ -118,5 +128,53 @@ describe('the operation chain, with in-memory ports', () => {
     const response = await send({ userId: 'u1', name: 'a' });
     expect(response).toMatchObject({ status: 500, body: { results: { code: 'INTERNAL' } } });
     expect(JSON.stringify(response.body)).not.toContain('alice@example.com');
+  });
+
+  describe('the audit event an operation declares', () => {
+    it('is recorded once the operation succeeded, from its input and result, in the tenant’s name', async () => {
+      const { send, recorded } = setup({ audit: true });
+      await send({ userId: 'u1', name: 'a' });
+      expect(recorded).toEqual([
+        {
+          tenantId: 't1',
+          action: 'lead_form.created',
+          target: { type: 'lead_form', id: 'a-1' },
+          userId: 'u1',
+          platform: 'social',
+          changes: { name: { to: 'a' } },
+        },
+      ]);
+    });
+
+    it('a platform’s refusal is recorded as failed with its code; our own refusals and dry runs record nothing', async () => {
+      const refused = setup({ audit: true, fails: new PlatformRejected('social', 'No.', {}) });
+      await refused.send({ userId: 'u1', name: 'a' });
+      expect(refused.recorded).toMatchObject([{ action: 'lead_form.created', outcome: 'failed', error: { code: 'PLATFORM_REJECTED' }, target: { id: '' } }]);
+
+      const ours = setup({ audit: true });
+      await ours.send({ userId: 'u1', name: '' });
+      await ours.send({ userId: 'nobody', name: 'a' });
+      await ours.send({ userId: 'u1', name: 'dry' });
+      expect(ours.recorded).toEqual([]);
+    });
+
+    it('a replayed Idempotency-Key records nothing again', async () => {
+      const { send, recorded } = setup({ audit: true });
+      const headers = { 'x-api-key': KEY, 'idempotency-key': 'audit-key-1' };
+      await send({ userId: 'u1', name: 'a' }, headers);
+      await send({ userId: 'u1', name: 'a' }, headers);
+      expect(recorded).toHaveLength(1);
+    });
+
+    it('a declaration with an event and no recorder (or the reverse) is refused when the handler is built', () => {
+      expect(() =>
+        defineOperation({
+          declaration: { operation: 'x', audit: { action: 'user.created', target: () => ({ type: 'user', id: '' }) } },
+          request,
+          user: false,
+          run: async () => ({}),
+        }),
+      ).toThrow(/declared audit true, recorder false/);
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
+import { systemActor, withAuditScope } from '../../../shared/core/audit.ts';
 import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { attemptDelivery } from '../../../shared/webhooks/deliver.ts';
 import { hideMessage } from '../../../shared/queue/visibility.ts';
@@ -22,7 +23,7 @@ export async function handler(event: SQSEvent): Promise<SQSBatchResponse> {
         const ref = parseDeliveryMessage(record.body);
         if (!ref) return log().error('a delivery message that names no event was dropped', { messageId: record.messageId });
         try {
-          const { retryAfterSeconds } = await attemptDelivery(ref);
+          const { retryAfterSeconds } = await withAuditScope({ actor: systemActor(declaration.operation) }, () => attemptDelivery(ref));
           if (retryAfterSeconds === undefined) return;
           await hideMessage('WebhookDeliveries', record.receiptHandle, retryAfterSeconds);
           batchItemFailures.push({ itemIdentifier: record.messageId });

@@ -1,4 +1,5 @@
 import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
+import { systemActor, withAuditScope } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { log, withRequestLogger } from '../../../shared/core/logger.ts';
 import { runConnectionLifecycle, type LifecycleSummary } from '../../use-cases/connection-lifecycle.ts';
@@ -8,7 +9,7 @@ import { declaration } from './declaration.ts';
 export async function handler(): Promise<LifecycleSummary> {
   return withRequestLogger({ requestId: `lifecycle-${clock.now()}`, operation: declaration.operation }, async () => {
     await loadAppCredentials();
-    const summary = await runConnectionLifecycle();
+    const summary = await withAuditScope({ actor: systemActor(declaration.operation) }, () => runConnectionLifecycle());
     log().info('connection lifecycle run', { ...summary });
     return summary;
   });

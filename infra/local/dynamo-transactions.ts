@@ -1,0 +1,195 @@
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * DynamoDB's TransactWriteItems in front of dynalite, which has none (its issue #98; the pull request
+ * that adds it, #143, is not merged): every other call passes through untouched. A transaction runs
+ * alone (calls that arrive meanwhile wait, calls in flight finish first), so no reader sees it half
+ * done. Its items are written one by one with dynalite's own conditional writes, each item's earlier
+ * state read first; when a condition fails, the items already written are put back and the answer is
+ * the service's TransactionCanceledException with one cancellation reason per item. (A condition
+ * check is a rewrite of the item as it is, under its condition.) This stands in for the cloud's
+ * transactions in the local stack only; the code under test sends the same request to either.
+ */
+type AttributeMap = Record<string, unknown>;
+
+interface WriteSpec {
+  TableName: string;
+  Item?: AttributeMap;
+  Key?: AttributeMap;
+  ConditionExpression?: string;
+  UpdateExpression?: string;
+  ExpressionAttributeNames?: Record<string, string>;
+  ExpressionAttributeValues?: AttributeMap;
+}
+
+type TransactItem = { Put?: WriteSpec; Update?: WriteSpec; Delete?: WriteSpec; ConditionCheck?: WriteSpec };
+
+class DynamoAnswer {
+  constructor(
+    readonly status: number,
+    readonly body: string,
+  ) {}
+  get failedCondition(): boolean {
+    return this.status === 400 && this.body.includes('ConditionalCheckFailedException');
+  }
+}
+
+export async function startTransactionFront(backend: string): Promise<{ endpoint: string; close(): Promise<void> }> {
+  let inFlight = 0;
+  let drained: (() => void) | undefined;
+  let gate: Promise<void> = Promise.resolve();
+  const keySchemas = new Map<string, string[]>();
+
+  async function call(headers: IncomingHttpHeaders, operation: string, body: unknown): Promise<DynamoAnswer> {
+    const response = await fetch(backend, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-amz-json-1.0',
+        'x-amz-target': `DynamoDB_20120810.${operation}`,
+        authorization: String(headers.authorization ?? ''),
+        'x-amz-date': String(headers['x-amz-date'] ?? ''),
+      },
+      body: JSON.stringify(body),
+    });
+    return new DynamoAnswer(response.status, await response.text());
+  }
+
+  async function keyOf(headers: IncomingHttpHeaders, spec: WriteSpec): Promise<AttributeMap> {
+    if (spec.Key) return spec.Key;
+    let names = keySchemas.get(spec.TableName);
+    if (!names) {
+      const described = await call(headers, 'DescribeTable', { TableName: spec.TableName });
+      const table = JSON.parse(described.body) as { Table: { KeySchema: Array<{ AttributeName: string }> } };
+      names = table.Table.KeySchema.map((key) => key.AttributeName);
+      keySchemas.set(spec.TableName, names);
+    }
+    return Object.fromEntries(names.map((name) => [name, spec.Item?.[name]]));
+  }
+
+  const conditionOf = (spec: WriteSpec) => ({
+    ...(spec.ConditionExpression ? { ConditionExpression: spec.ConditionExpression } : {}),
+    ...(spec.ExpressionAttributeNames ? { ExpressionAttributeNames: spec.ExpressionAttributeNames } : {}),
+    ...(spec.ExpressionAttributeValues ? { ExpressionAttributeValues: spec.ExpressionAttributeValues } : {}),
+  });
+
+  function write(headers: IncomingHttpHeaders, item: TransactItem, key: AttributeMap, before: AttributeMap | undefined): Promise<DynamoAnswer> {
+    if (item.Put) return call(headers, 'PutItem', { TableName: item.Put.TableName, Item: item.Put.Item, ...conditionOf(item.Put) });
+    if (item.Update)
+      return call(headers, 'UpdateItem', {
+        TableName: item.Update.TableName,
+        Key: key,
+        UpdateExpression: item.Update.UpdateExpression,
+        ...conditionOf(item.Update),
+      });
+    if (item.Delete) return call(headers, 'DeleteItem', { TableName: item.Delete.TableName, Key: key, ...conditionOf(item.Delete) });
+    const check = item.ConditionCheck as WriteSpec;
+    return before
+      ? call(headers, 'PutItem', { TableName: check.TableName, Item: before, ...conditionOf(check) })
+      : call(headers, 'DeleteItem', { TableName: check.TableName, Key: key, ...conditionOf(check) });
+  }
+
+  async function transact(headers: IncomingHttpHeaders, body: { TransactItems?: TransactItem[] }): Promise<DynamoAnswer> {
+    const items = body.TransactItems ?? [];
+    if (items.length === 0 || items.length > 100) return new DynamoAnswer(400, validation('TransactItems must hold 1 to 100 items'));
+    const specs = items.map((item) => (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck) as WriteSpec);
+    const keys = await Promise.all(specs.map((spec) => keyOf(headers, spec)));
+    const before: Array<AttributeMap | undefined> = [];
+    for (const [index, spec] of specs.entries()) {
+      const read = await call(headers, 'GetItem', { TableName: spec.TableName, Key: keys[index], ConsistentRead: true });
+      if (read.status !== 200) return read;
+      before.push((JSON.parse(read.body) as { Item?: AttributeMap }).Item);
+    }
+    for (const [index, item] of items.entries()) {
+      const answer = await write(headers, item, keys[index] as AttributeMap, before[index]);
+      if (answer.status === 200) continue;
+      for (let done = index - 1; done >= 0; done--) await restore(headers, specs[done] as WriteSpec, keys[done] as AttributeMap, before[done]);
+      if (!answer.failedCondition) return answer;
+      const reasons = items.map((_, position) =>
+        position === index ? { Code: 'ConditionalCheckFailed', Message: 'The conditional request failed' } : { Code: 'None' },
+      );
+      return new DynamoAnswer(
+        400,
+        JSON.stringify({
+          __type: 'com.amazonaws.dynamodb.v20120810#TransactionCanceledException',
+          message: `Transaction cancelled, please refer cancellation reasons for specific reasons [${reasons.map((reason) => reason.Code).join(', ')}]`,
+          CancellationReasons: reasons,
+        }),
+      );
+    }
+    return new DynamoAnswer(200, '{}');
+  }
+
+  async function restore(headers: IncomingHttpHeaders, spec: WriteSpec, key: AttributeMap, before: AttributeMap | undefined): Promise<void> {
+    if (before) await call(headers, 'PutItem', { TableName: spec.TableName, Item: before });
+    else await call(headers, 'DeleteItem', { TableName: spec.TableName, Key: key });
+  }
+
+  /** Runs `work` alone: after the calls in flight, before any that arrive meanwhile. */
+  function alone<T>(work: () => Promise<T>): Promise<T> {
+    const run = gate.then(async () => {
+      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+      return work();
+    });
+    gate = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
+  async function passThrough(headers: IncomingHttpHeaders, target: string, raw: Buffer): Promise<DynamoAnswer> {
+    // the gate may be replaced while this waits: go on only once the current one is open
+    for (let current = gate; ; current = gate) {
+      await current;
+      if (current === gate) break;
+    }
+    inFlight++;
+    try {
+      const forwarded: Record<string, string> = {};
+      for (const [name, value] of Object.entries(headers)) if (typeof value === 'string' && name !== 'host' && name !== 'connection') forwarded[name] = value;
+      forwarded['x-amz-target'] = target;
+      const response = await fetch(backend, { method: 'POST', headers: forwarded, body: new Uint8Array(raw) });
+      return new DynamoAnswer(response.status, await response.text());
+    } finally {
+      inFlight--;
+      if (inFlight === 0) drained?.();
+    }
+  }
+
+  const server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks);
+      const target = String(request.headers['x-amz-target'] ?? '');
+      const answer = target.endsWith('.TransactWriteItems')
+        ? alone(() => transact(request.headers, JSON.parse(raw.toString('utf8') || '{}')))
+        : passThrough(request.headers, target, raw);
+      answer.then(
+        (result) => {
+          response.writeHead(result.status, { 'content-type': 'application/x-amz-json-1.0' });
+          response.end(result.body);
+        },
+        (error: Error) => {
+          response.writeHead(500, { 'content-type': 'application/x-amz-json-1.0' });
+          response.end(JSON.stringify({ __type: 'com.amazonaws.dynamodb.v20120810#InternalServerError', message: error.message }));
+        },
+      );
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+const validation = (message: string) => JSON.stringify({ __type: 'com.amazon.coral.validate#ValidationException', message });

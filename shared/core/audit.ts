@@ -1,0 +1,176 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomBytes } from 'node:crypto';
+import { clock } from './clock.ts';
+import type { Platform } from './errors.ts';
+
+/**
+ * The audit log's vocabulary and the scope a write is made in (docs/decisions.md, "Audit log"). Every
+ * write the service makes for a tenant appends one event; who made it (the actor), the request and its
+ * Idempotency-Key come from the scope the operation, worker or connect page runs in, so the code that
+ * writes names only what it changed. An event never holds a token, secret, code or contact value:
+ * `changes` carries field names, and values only where they are names, statuses or money.
+ */
+export const AUDIT_ACTIONS = [
+  'user.created',
+  'connection.connected',
+  'connection.disconnected',
+  'connection.reconnect_required',
+  'audience.created',
+  'audience.updated',
+  'audience_job.started',
+  'search_campaign.created',
+  'lead_form.created',
+  'campaign.status_changed',
+  'campaign.budget_changed',
+  'rule.created',
+  'rule.updated',
+  'rule.deleted',
+  'rule.disabled',
+  'settings.updated',
+  'webhook_secret.rotated',
+  'optimization.recorded',
+] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'connection',
+  'audience',
+  'audience_job',
+  'search_campaign',
+  'lead_form',
+  'campaign',
+  'rule',
+  'settings',
+  'webhook_secret',
+  'optimization',
+] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+export const AUDIT_ACTOR_TYPES = ['api_key', 'rule', 'connect_link', 'system'] as const;
+export interface AuditActor {
+  type: (typeof AUDIT_ACTOR_TYPES)[number];
+  id: string;
+}
+
+/** `{<field>: {from, to}}`; a value that may not be shown (a URL, a secret) is left out, the field named. */
+export type AuditChanges = Record<string, { from?: unknown; to?: unknown }>;
+
+/** What a write says of itself; the rest of the event comes from its scope. */
+export interface AuditDraft {
+  tenantId: string;
+  action: AuditAction;
+  target: { type: AuditTargetType; id: string };
+  userId?: string;
+  platform?: Platform;
+  changes?: AuditChanges;
+  outcome?: 'succeeded' | 'failed';
+  error?: { code: string };
+}
+
+export interface AuditEvent {
+  id: string;
+  occurredAt: string;
+  action: AuditAction;
+  actor: AuditActor;
+  userId?: string;
+  platform?: Platform;
+  target: { type: AuditTargetType; id: string };
+  changes?: AuditChanges;
+  outcome: 'succeeded' | 'failed';
+  error?: { code: string };
+  requestId?: string;
+  idempotencyKey?: string;
+}
+
+/**
+ * How an operation's declaration describes the event its success (or its platform's refusal) records,
+ * from its validated input and its result (undefined when it failed).
+ */
+// biome-ignore lint/suspicious/noExplicitAny: a declaration describes its own operation's input and result; the operation validated both
+export interface AuditSpec<Input = any, Result = any> {
+  action: AuditAction | ((input: Input, result: Result | undefined) => AuditAction);
+  target: (input: Input, result: Result | undefined) => { type: AuditTargetType; id: string };
+  changes?: (input: Input, result: Result | undefined) => AuditChanges | undefined;
+  /** false for a call that writes nothing (a dry run): it records nothing */
+  writes?: (input: Input) => boolean;
+}
+
+export interface AuditScope {
+  actor: AuditActor;
+  requestId?: string;
+  idempotencyKey?: string;
+  /** the operation's own event, given its result; undefined when the operation records none */
+  declared?: (result: object | undefined, failure?: { code: string }) => AuditDraft | undefined;
+  /** the operation's own event as given to a write's transaction, and whether that write stored it */
+  declaredDraft?: AuditDraft;
+  declaredRecorded?: boolean;
+}
+
+const scopes = new AsyncLocalStorage<AuditScope>();
+
+export const withAuditScope = <T>(scope: AuditScope, work: () => Promise<T>): Promise<T> => scopes.run(scope, work);
+export const auditScope = (): AuditScope | undefined => scopes.getStore();
+
+/** Work done by the service itself (a schedule, a worker) when no request or rule is behind it. */
+export const systemActor = (name: string): AuditActor => ({ type: 'system', id: name });
+
+/**
+ * The operation's own event for a write that stores it in the same transaction, given what the
+ * operation will answer; undefined outside an operation that declares one.
+ */
+export function declaredAudit(result: object, known: { changes?: AuditChanges } = {}): AuditDraft | undefined {
+  const scope = auditScope();
+  const draft = scope?.declared?.(result);
+  if (!scope || !draft) return undefined;
+  // what only the write knows (a value before the change) joins what the declaration derives
+  scope.declaredDraft = known.changes ? { ...draft, changes: { ...draft.changes, ...known.changes } } : draft;
+  return scope.declaredDraft;
+}
+
+/** The draft an operation's declaration describes, for its input and result (or its failure). */
+export function draftOf(
+  spec: AuditSpec,
+  facts: { tenantId: string; platform?: Platform; input: unknown; result: object | undefined; failure?: { code: string } },
+): AuditDraft {
+  const { input, result } = facts;
+  const userId = (input as { userId?: unknown }).userId ?? (result as { userId?: unknown } | undefined)?.userId;
+  const changes = spec.changes?.(input, result);
+  // an operation for any platform names it in its input (a disconnect); a free-form platform name (history records) is not ours
+  const named = (input as { platform?: unknown }).platform;
+  const platform = facts.platform ?? (named === 'social' || named === 'searchads' || named === 'professional' ? named : undefined);
+  return {
+    tenantId: facts.tenantId,
+    action: typeof spec.action === 'function' ? spec.action(input, result) : spec.action,
+    target: spec.target(input, result),
+    ...(typeof userId === 'string' ? { userId } : {}),
+    ...(platform ? { platform } : {}),
+    ...(changes ? { changes } : {}),
+    ...(facts.failure ? { outcome: 'failed' as const, error: facts.failure } : {}),
+  };
+}
+
+/** The operation ends without writing (it answers what an earlier call did): it records nothing. */
+export function nothingWritten(): void {
+  const scope = auditScope();
+  if (scope) scope.declared = undefined;
+}
+
+/** The whole event: the draft, its actor and request from the scope, an id and the time. */
+export function auditEventOf(draft: AuditDraft, scope = auditScope()): AuditEvent {
+  const now = clock.now();
+  return {
+    id: `aud_${randomBytes(12).toString('hex')}`,
+    occurredAt: new Date(now).toISOString(),
+    action: draft.action,
+    actor: scope?.actor ?? systemActor('service'),
+    ...(draft.userId ? { userId: draft.userId } : {}),
+    ...(draft.platform ? { platform: draft.platform } : {}),
+    target: draft.target,
+    ...(draft.changes && Object.keys(draft.changes).length > 0 ? { changes: draft.changes } : {}),
+    outcome: draft.outcome ?? 'succeeded',
+    ...(draft.error ? { error: draft.error } : {}),
+    ...(scope?.requestId ? { requestId: scope.requestId } : {}),
+    ...(scope?.idempotencyKey ? { idempotencyKey: scope.idempotencyKey } : {}),
+  };
+}
