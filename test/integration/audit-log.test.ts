@@ -3,10 +3,10 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { scanItems } from '../../shared/store/client.ts';
 import { findApiKey, hashApiKey } from '../../shared/store/api-key-lookup.ts';
-import { call, newTenant, newUser, upload } from '../helpers/api.ts';
+import { call, newTenant, newUser, stack, upload } from '../helpers/api.ts';
 import { connectThroughLink } from '../helpers/connect.ts';
 import { validForm, winterCampaign } from '../helpers/examples.ts';
-import { injectFault } from '../helpers/sandbox.ts';
+import { injectFault, stackNow } from '../helpers/sandbox.ts';
 import { newSocialUser } from '../helpers/social.ts';
 import { jobToEnd, uploaded } from '../helpers/uploads.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -63,18 +63,21 @@ async function everyEvent(apiKey: string, filters: Record<string, unknown>): Pro
   return events;
 }
 
-const now = () => new Date(Date.now() - 1).toISOString();
+/** The stack's time (other test files move its clock), a millisecond back: the events after it are a test's own. */
+const now = async () => new Date((await stackNow()) - 1).toISOString();
 
 let apiKey = '';
 let keyId = '';
 beforeAll(async () => {
   apiKey = await newTenant();
   keyId = await keyIdOf(apiKey);
+  // the stack's clock runs ahead of this process's, as other files leave it: events carry the stack's time
+  await fetch(`${stack().sandboxes.social}/__sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advanceMs":60000}' });
 });
 
 describe('every write leaves one event', () => {
   it('create_user with tokens: user.created, the key’s id as actor, the platforms named, no token; a replay adds none', async () => {
-    const since = now();
+    const since = await now();
     const token = `EAAaudit${randomBytes(8).toString('hex')}`;
     const headers = { 'idempotency-key': `audit-${randomUUID()}` };
     const body = { userId: `audit-${randomUUID()}`, connections: { social: { accessToken: token, adAccountId: '1234567890' } } };
@@ -103,7 +106,7 @@ describe('every write leaves one event', () => {
 
   it('a request we refuse before any write (validation, a taken user id) and every read leave none', async () => {
     const userId = await newUser(apiKey);
-    const since = now();
+    const since = await now();
     expect((await call('/users/create_user', { userId: '' }, { apiKey })).status).toBe(400);
     expect((await call('/users/create_user', { userId }, { apiKey })).status).toBe(409);
     await call('/users/get_profile', { userId }, { apiKey });
@@ -115,7 +118,7 @@ describe('every write leaves one event', () => {
 
   it('disconnect: connection.disconnected on the connection', async () => {
     const { userId } = await newSocialUser(apiKey);
-    const since = now();
+    const since = await now();
     const response = await call('/users/disconnect', { userId, platform: 'social' }, { apiKey });
     expect(response.status).toBe(200);
     expect(await eventsSince(apiKey, since)).toMatchObject([
@@ -133,7 +136,7 @@ describe('every write leaves one event', () => {
   it('a connection through a connect link: connection.connected, the link (a digest, never its value) as actor', async () => {
     await call('/tenant/update_settings', { redirectUris: [REDIRECT] }, { apiKey });
     const userId = await newUser(apiKey);
-    const since = now();
+    const since = await now();
     const connected = await connectThroughLink({
       apiKey,
       userId,
@@ -159,7 +162,7 @@ describe('every write leaves one event', () => {
   });
 
   it('settings: settings.updated with what changed (URLs by name only); a rotation alone: webhook_secret.rotated; no secret anywhere', async () => {
-    const since = now();
+    const since = await now();
     const receiver = await scriptedServer(() => ({ status: 200 }));
     const set = await call('/tenant/update_settings', { webhook: { url: `${receiver.url}/ours?token=abc123`, events: ['connection.connected'] } }, { apiKey });
     await receiver.close();
@@ -177,7 +180,7 @@ describe('every write leaves one event', () => {
 
   it('record_campaign_optimization: optimization.recorded', async () => {
     const userId = await newUser(apiKey);
-    const since = now();
+    const since = await now();
     const recorded = await call(
       '/optimize_me/record_campaign_optimization',
       {
@@ -199,7 +202,7 @@ describe('every write leaves one event', () => {
 
   it('search campaign: created, refused by the platform (failed, with its code), and a dry run (none)', async () => {
     const userId = await newUser(apiKey, { searchads: { refreshToken: `1//audit-${randomBytes(6).toString('hex')}`, customerId: '4561237890' } });
-    const since = now();
+    const since = await now();
     const created = await call('/searchads/create_search_campaign', winterCampaign(userId), { apiKey });
     expect(created.body.results.success, created.text).toBe(true);
     await call('/searchads/create_search_campaign', { ...winterCampaign(userId), validateOnly: true }, { apiKey });
@@ -219,7 +222,7 @@ describe('every write leaves one event', () => {
 
   it('lead form: created, and refused', async () => {
     const { userId } = await newSocialUser(apiKey);
-    const since = now();
+    const since = await now();
     const created = await call('/social/create_lead_form', validForm(userId), { apiKey });
     expect(created.body.results.success, created.text).toBe(true);
     const name = `Refused ${randomUUID()}`;
@@ -233,7 +236,7 @@ describe('every write leaves one event', () => {
 
   it('social audience in the body: audience.created, then audience.updated for rows added; no contact value', async () => {
     const { userId } = await newSocialUser(apiKey);
-    const since = now();
+    const since = await now();
     const created = await upload(
       '/social/create_social_csv_audience',
       { userId, audienceName: 'Audit list' },
@@ -259,7 +262,7 @@ describe('every write leaves one event', () => {
   it('an audience from a direct upload: audience_job.started by the request, audience.created by the job in the same key’s name', async () => {
     const { userId } = await newSocialUser(apiKey);
     const uploadId = await uploaded(apiKey, userId, socialContacts);
-    const since = now();
+    const since = await now();
     const started = await call('/social/create_social_csv_audience', { userId, uploadId, audienceName: 'Audit job' }, { apiKey });
     expect(started.body.results.success, started.text).toBe(true);
     const { jobId, audienceId } = started.body.results;
@@ -282,7 +285,7 @@ describe('every write leaves one event', () => {
 
   it('professional audience in both forms: audience.created, and audience_job.started', async () => {
     const userId = await newUser(apiKey, { professional: { accessToken: `AQVaudit${randomBytes(8).toString('hex')}`, adAccountId: '500000001' } });
-    const since = now();
+    const since = await now();
     const created = await upload(
       '/professional/create_csv_audience',
       { userId, type: 'USER_LIST_UPLOAD', audienceName: 'Audit pro' },
@@ -306,7 +309,7 @@ describe('every write leaves one event', () => {
 describe('the service’s own writes', () => {
   it('a grant the platform refused: connection.reconnect_required, once, by the service', async () => {
     const { userId, token } = await newSocialUser(apiKey);
-    const since = now();
+    const since = await now();
     const expired = { error: { message: 'Error validating access token: Session has expired', type: 'OAuthException', code: 190, error_subcode: 463 } };
     await injectFault('social', { requestIncludes: token, status: 400, body: expired, times: 2 });
     await call('/social/get_campaigns_list', { userId }, { apiKey });
@@ -325,7 +328,7 @@ describe('the service’s own writes', () => {
 
   it('a write and its event are one transaction: a write whose condition fails stores neither', async () => {
     const userId = `audit-atomic-${randomUUID()}`;
-    const since = now();
+    const since = await now();
     const concurrent = await Promise.all(Array.from({ length: 5 }, () => call('/users/create_user', { userId }, { apiKey })));
     expect(concurrent.map((response) => response.status).sort()).toEqual([200, 409, 409, 409, 409]);
     expect(await eventsSince(apiKey, since, { action: 'user.created' })).toMatchObject([{ action: 'user.created', target: { id: userId } }]);
@@ -345,7 +348,7 @@ describe('listing', () => {
   it('pages of at most 100, newest first, no event twice; filters by user, action and time; a forged cursor is 400', async () => {
     const tenant = await newTenant();
     const userId = await newUser(tenant);
-    const before = now();
+    const before = await now();
     for (let index = 0; index < 104; index++) {
       const response = await call(
         '/optimize_me/record_campaign_optimization',
