@@ -138,7 +138,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // A platform whose API URL is configured is used as it is; the others get a sandbox.
     const sandboxes: LocalStack['sandboxes'] = {};
     if (!process.env.SOCIAL_API_URL) {
-      const social = await startSocialSandbox({ audiencesFile: join(dataDir, 'sandbox-social-audiences.json') });
+      const social = await startSocialSandbox({
+        audiencesFile: join(dataDir, 'sandbox-social-audiences.json'),
+        campaignsFile: join(dataDir, 'sandbox-social-campaigns.json'),
+      });
       closers.push(() => social.close());
       sandboxes.social = social;
       env.SOCIAL_API_URL = `${social.url}/${SOCIAL_API_VERSION}`;

@@ -20,6 +20,12 @@ export const ERROR_CODES = [
   'PLATFORM_RATE_LIMITED',
   'PLATFORM_UNAVAILABLE',
   'PLATFORM_TIMEOUT',
+  'CAMPAIGN_NOT_FOUND',
+  'CAMPAIGN_REMOVED',
+  'BUDGET_NOT_ON_CAMPAIGN',
+  'SHARED_BUDGET',
+  'BUDGET_TOO_LOW',
+  'INVALID_TRANSITION',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -194,5 +200,31 @@ export class PlatformTimeout extends PlatformError {
       extra: { platform },
       cause,
     });
+  }
+}
+
+/** The refusals of campaign control that depend on the campaign's state upstream (docs/errors.md). */
+export type CampaignRefusalCode =
+  | 'CAMPAIGN_NOT_FOUND'
+  | 'CAMPAIGN_REMOVED'
+  | 'BUDGET_NOT_ON_CAMPAIGN'
+  | 'SHARED_BUDGET'
+  | 'BUDGET_TOO_LOW'
+  | 'INVALID_TRANSITION';
+
+/**
+ * A campaign change refused from what the read of the campaign showed, before anything was written:
+ * answered 200 with results.success false and the code (the platform was not asked to write).
+ */
+export class CampaignRefused extends ServiceError {
+  constructor(code: CampaignRefusalCode, message: string, extra: Record<string, unknown> = {}) {
+    super(200, code, message, { extra });
+  }
+}
+
+/** The platform refused a campaign write for a reason with its own code (a budget below its minimum, a removed campaign). */
+export class PlatformCampaignRefused extends PlatformError {
+  constructor(platform: Platform, code: CampaignRefusalCode, message: string, extra: Record<string, unknown> = {}, cause?: unknown) {
+    super(platform, 200, code, message, { extra: { platform, ...extra }, cause });
   }
 }

@@ -283,6 +283,11 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
       { name: 'Optimization', description: 'Campaign optimization history.' },
       { name: 'Social', description: 'The social platform: media, locations, campaigns, lead forms.' },
       { name: 'Audiences', description: 'Contact-list audiences from CSV uploads.' },
+      {
+        name: 'Campaign control',
+        description:
+          'Pause, resume, delete and re-budget campaigns on every platform; each applied change lands in the optimization history and the audit log.',
+      },
       { name: 'Search ads', description: 'Search campaigns and their statistics.' },
       { name: 'Tenant', description: 'Your settings: connect-link redirect URIs and the webhook.' },
     ],

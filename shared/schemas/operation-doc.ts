@@ -10,7 +10,7 @@ import { clock } from '../core/clock.ts';
 export interface OperationDoc {
   summary: string;
   description: string;
-  tag: 'Users' | 'Connect' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences' | 'Tenant';
+  tag: 'Users' | 'Connect' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences' | 'Campaign control' | 'Tenant';
   request: z.ZodType;
   result: z.ZodType;
   /** the file part of a multipart/form-data request */

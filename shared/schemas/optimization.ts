@@ -50,7 +50,19 @@ export const getOptimizationHistoryRequest = z.object({
 
 export const lastUpdateSchema = z.object({ _seconds: z.number().int(), _nanoseconds: z.number().int() });
 
-export const historyEntrySchema = historyEntryInputSchema.extend({ lastUpdate: lastUpdateSchema });
+/** A change the service made to the campaign (campaign control, or a rule), on the entry that records it. */
+export const historyChangeSchema = z.object({
+  field: z.enum(['status', 'dailyBudget']),
+  from: z.unknown().describe('A status (ACTIVE, PAUSED, REMOVED) or a budget {amount, currency}.'),
+  to: z.unknown(),
+});
+export const historySourceSchema = z.object({ type: z.enum(['api', 'rule']), ruleId: z.string().optional() });
+
+export const historyEntrySchema = historyEntryInputSchema.extend({
+  lastUpdate: lastUpdateSchema,
+  change: historyChangeSchema.optional().describe('Present on entries the service wrote when it changed the campaign.'),
+  source: historySourceSchema.optional().describe('Who made the change: an API call, or a rule (with its id).'),
+});
 
 export const optimizationRecordSchema = z.object({
   campaignId: z.string(),
@@ -65,3 +77,5 @@ export const optimizationRecordSchema = z.object({
 export type RecordOptimizationInput = z.infer<typeof recordOptimizationRequest>;
 export type OptimizationRecord = z.infer<typeof optimizationRecordSchema>;
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+export type HistoryChange = z.infer<typeof historyChangeSchema>;
+export type HistorySource = z.infer<typeof historySourceSchema>;

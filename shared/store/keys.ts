@@ -54,6 +54,8 @@ export const keys = {
   webhookEventPrefix: 'EVENT#',
   /** when an event was created, as its sort key says */
   webhookEventCreatedAt: (sk: string) => Number(sk.split('#')[1]),
+  /** the budget changes we made to one campaign of a platform in the last hour (the platform's own per-object limit) */
+  budgetChanges: (platform: Platform, campaignId: string): Key => ({ pk: `BUDGET_CHANGES#${platform}#${campaignId}`, sk: 'LOG' }),
   /** a tenant's audit log, one partition: a listing is one query whatever other tenants do */
   auditPk: (tenantId: string) => `${tenant(tenantId)}#AUDIT`,
   auditEvent: (occurredAtMs: number, id: string) => `EVENT#${padded(occurredAtMs, 13)}#${id}`,

@@ -7,13 +7,33 @@ import { LOST_RACE, mainTableName, retryOnConflict } from './client.ts';
 import { latestItem, type EntryItem } from './optimization-history.ts';
 import { keys } from './keys.ts';
 
+/** The campaign's fields on its record, as the entry's writer decides them given the record's newest entry (if any). */
+export type CampaignFields = Pick<EntryItem, 'campaignName' | 'platform' | 'optimizationStatus' | 'startDate'>;
+
 /**
  * Appending to a campaign's optimization history (the layout and the reads are optimization-history.ts),
- * with the audit event of the write that caused it in the same transaction.
+ * with the audit event of the write that caused it in the same transaction. A client's record call
+ * sets the campaign's four fields; a change the service made keeps the record's name and start and
+ * sets its status (`campaign` decides, from the newest entry so far).
  */
 export async function appendOptimizationEntry(
   tenantId: string,
   input: RecordOptimizationInput,
+  audit: AuditDraft | undefined,
+  now = clock.date(),
+): Promise<HistoryEntry> {
+  const { campaignName, platform, optimizationStatus, startDate } = input;
+  return appendHistoryEntry(
+    tenantId,
+    { userId: input.userId, campaignId: input.campaignId, entry: input.entry, campaign: () => ({ campaignName, platform, optimizationStatus, startDate }) },
+    audit,
+    now,
+  );
+}
+
+export async function appendHistoryEntry(
+  tenantId: string,
+  input: { userId: string; campaignId: string; entry: Omit<HistoryEntry, 'lastUpdate'>; campaign: (latest: EntryItem | undefined) => CampaignFields },
   audit: AuditDraft | undefined,
   now = clock.date(),
 ): Promise<HistoryEntry> {
@@ -27,14 +47,15 @@ export async function appendOptimizationEntry(
   return retryOnConflict(`The optimization history of campaign ${input.campaignId}`, async () => {
     const latest = await latestItem(pk);
     const sequence = latest ? keys.historySequenceOf(latest.sk) + 1 : 1;
+    const { campaignName, platform, optimizationStatus, startDate } = input.campaign(latest);
     const item: EntryItem = {
       pk,
       sk: keys.historyEntry(sequence),
       entry,
-      campaignName: input.campaignName,
-      platform: input.platform,
-      optimizationStatus: input.optimizationStatus,
-      startDate: input.startDate,
+      campaignName,
+      platform,
+      optimizationStatus,
+      startDate,
       newestTimestamp: Math.max(latest?.newestTimestamp ?? entry.timestamp, entry.timestamp),
     };
     const stored = await writeAuditedIfConditionHolds(

@@ -16,6 +16,16 @@ import {
   revokePermissions,
   type SocialConnectState,
 } from './social-connect.ts';
+import {
+  adAccount,
+  type CampaignWorld,
+  createCampaign,
+  deleteCampaign,
+  findCampaign,
+  loadCampaignWorld,
+  saveCampaignWorld,
+  updateCampaign,
+} from './social-campaigns.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 import {
   DEMO_AD_ACCOUNT,
@@ -84,6 +94,7 @@ const NODE_FIELDS = {
   Campaign: [
     'id',
     'name',
+    'account_id',
     'objective',
     'daily_budget',
     'lifetime_budget',
@@ -350,16 +361,20 @@ export interface SocialState {
   tokenExpiries: Map<string, number>;
   /** Facebook Login: codes, issued tokens and their people, revoked grants */
   connect: SocialConnectState;
+  /** campaign control: the campaigns above, their accounts' currencies, their budget changes */
+  world: CampaignWorld;
 }
 
 function seedState(): SocialState {
   const tokenExpiries = new Map<string, number>();
+  const campaigns = new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]);
   return {
+    world: { campaigns, accounts: new Map([[DEMO_AD_ACCOUNT, { currency: 'USD', timezone: 'America/Los_Angeles' }]]), budgetChanges: new Map(), nextId: 1 },
     tokenExpiries,
     connect: newSocialConnectState(tokenExpiries),
     images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
     videos: new Map([[DEMO_AD_ACCOUNT, seedVideos(DEMO_PAGE_ID)]]),
-    campaigns: new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]),
+    campaigns,
     pages: new Map([[DEMO_PAGE_ID, { name: 'Example Outfitters', photoAccountId: DEMO_PHOTO_ACCOUNT }]]),
     photoMedia: new Map([[DEMO_PHOTO_ACCOUNT, seedPhotoMedia()]]),
     locations: seedLocations(),
@@ -617,6 +632,12 @@ const getNode: GraphHandler = (call, state, { node }) => {
     const fields = requestedFields(call, 'LeadgenForm');
     if (!Array.isArray(fields)) return fields;
     return { status: 200, body: project(form, fields) };
+  }
+  const campaign = findCampaign(state.world, id);
+  if (campaign) {
+    const fields = requestedFields(call, 'Campaign');
+    if (!Array.isArray(fields)) return fields;
+    return withHeaders({ status: 200, body: project({ ...campaign.row, account_id: campaign.account }, fields) }, usageHeaders(campaign.account));
   }
   return unknownObject('GET', id);
 };
@@ -946,9 +967,28 @@ export function loadAudiences(file: string): Map<string, CustomAudience> {
   return audiences;
 }
 
-/** `audiencesFile`: where audiences and their upload sessions are kept across restarts (the data folder). */
-export async function startSocialSandbox(options: { appId?: string; appSecret?: string; audiencesFile?: string } = {}): Promise<SocialSandbox> {
+/**
+ * `audiencesFile`: where audiences and their upload sessions are kept across restarts (the data
+ * folder); `campaignsFile`: where the campaigns and their budget changes are.
+ */
+export async function startSocialSandbox(
+  options: { appId?: string; appSecret?: string; audiencesFile?: string; campaignsFile?: string } = {},
+): Promise<SocialSandbox> {
   const state = seedState();
+  const { campaignsFile } = options;
+  if (campaignsFile) {
+    state.world = loadCampaignWorld(campaignsFile, state.world);
+    state.campaigns = state.world.campaigns;
+  }
+  /** a change to the campaigns, kept in the data folder once it is made */
+  const campaignWrite =
+    (handle: GraphHandler): GraphHandler =>
+    (call, state, params) => {
+      const answer = handle(call, state, params);
+      if (campaignsFile) saveCampaignWorld(campaignsFile, state.world);
+      return answer;
+    };
+  const notACampaign = (method: string, id: string) => unknownObject(method, id);
   const { audiencesFile } = options;
   if (audiencesFile) {
     state.audiences = loadAudiences(audiencesFile);
@@ -999,6 +1039,24 @@ export async function startSocialSandbox(options: { appId?: string; appSecret?: 
     graph('POST', `/${ID}/users`, persisted(audienceUsers('users', 'POST'))),
     graph('DELETE', `/${ID}/users`, persisted(audienceUsers('users', 'DELETE'))),
     graph('POST', `/${ID}/usersreplace`, persisted(audienceUsers('usersreplace', 'POST'))),
+    graph('GET', '/act_(?<account>[0-9]+)', (call, state, { account }) =>
+      adAccount(state.world, account as string, String(call.params.fields ?? 'id').split(',')),
+    ),
+    graph(
+      'POST',
+      '/act_(?<account>[0-9]+)/campaigns',
+      campaignWrite((call, state, { account }) => createCampaign(state.world, account as string, call.params)),
+    ),
+    graph(
+      'POST',
+      `/${ID}`,
+      campaignWrite((call, state, { node }) => updateCampaign(state.world, node as string, call.params) ?? notACampaign('POST', node as string)),
+    ),
+    graph(
+      'DELETE',
+      `/${ID}`,
+      campaignWrite((_call, state, { node }) => deleteCampaign(state.world, node as string) ?? notACampaign('DELETE', node as string)),
+    ),
     graph('GET', `/${ID}`, getNode),
   ];
   const sandbox = await startSandbox('social', routes, (request) =>

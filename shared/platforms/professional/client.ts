@@ -59,9 +59,11 @@ const NOT_YET_VISIBLE_WAIT_MS = 2_000;
 
 /** One answer of the Rest.li API, dispatched on status and `code`/`serviceErrorCode`, never on wording. */
 export function classifyRestliResponse(status: number, error: RestliErrorBody, options: RestliCallOptions): Verdict<never> {
+  const fieldPath = error.errorDetails?.inputErrors?.[0]?.input?.inputPath?.fieldPath;
   const extra = {
     platformStatus: status,
     ...(error.code ? { platformCode: error.code } : {}),
+    ...(fieldPath ? { fieldPath } : {}),
     ...(error.serviceErrorCode !== undefined ? { serviceErrorCode: error.serviceErrorCode } : {}),
   };
   if (status === 401) {
@@ -125,6 +127,8 @@ export async function restliRequest(
   options: {
     json?: unknown;
     rawBody?: { contentType: string; data: string | Buffer | StreamedBody };
+    /** Rest.li's method header, for a POST that is not a create (PARTIAL_UPDATE) */
+    restliMethod?: 'PARTIAL_UPDATE';
     retrySafe?: boolean;
     restli?: boolean;
     policy?: RetryPolicy;
@@ -141,6 +145,7 @@ export async function restliRequest(
       headers['linkedin-version'] = config().PROFESSIONAL_API_VERSION;
       headers['x-restli-protocol-version'] = '2.0.0';
     }
+    if (options.restliMethod) headers['x-restli-method'] = options.restliMethod;
     let body: string | Buffer | undefined;
     if (options.json !== undefined) {
       headers['content-type'] = 'application/json';

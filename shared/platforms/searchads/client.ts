@@ -26,7 +26,7 @@ interface AdsError {
   errorCode?: Record<string, string>;
   message?: string;
   location?: { fieldPathElements?: Array<{ fieldName: string; index?: number }> };
-  details?: { quotaErrorDetails?: { retryDelay?: string } };
+  details?: { quotaErrorDetails?: { retryDelay?: string }; budgetPerDayMinimumErrorDetails?: { minimumBudgetAmountMicros?: string } };
 }
 
 interface StatusBody {
@@ -77,7 +77,15 @@ export function classifyAdsResponse<T>(status: number, text: string, retrySafe: 
   const code = category ? `${category}.${value}` : (body?.error?.status ?? `HTTP_${status}`);
   const path = fieldPath(first?.location?.fieldPathElements);
   const message = `${code}: ${first?.message ?? body?.error?.message ?? 'The search-ads platform refused the request.'}${path ? ` (at ${path})` : ''}${requestId ? ` [request-id ${requestId}]` : ''}`;
-  return fail(new PlatformRejected('searchads', message, { platformCode: code, ...(path ? { fieldPath: path } : {}), ...(requestId ? { requestId } : {}) }));
+  // the error's details go with it for the callers that read them (a budget's minimum); they are never shown as they are
+  return fail(
+    new PlatformRejected(
+      'searchads',
+      message,
+      { platformCode: code, ...(path ? { fieldPath: path } : {}), ...(requestId ? { requestId } : {}) },
+      { details: first?.details },
+    ),
+  );
 }
 
 /** One Ads API call on the session's customer (a POST with a JSON body); a refused access token is refreshed once. */

@@ -156,7 +156,8 @@ function classifyGraphError(error: GraphErrorBody, status: number, headers: Head
     return retry(new PlatformUnavailable('social'));
   }
   if (!Number.isFinite(code) && status >= 500) return retry(new PlatformUnavailable('social'));
-  return fail(new PlatformRejected('social', platformMessage, extra));
+  // the title ("Budget Is Too Low") goes with it for the callers that branch on it; it is never shown
+  return fail(new PlatformRejected('social', platformMessage, extra, { userTitle: error.error_user_title }));
 }
 
 /**

@@ -1,0 +1,13 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/core/function-declaration.ts';
+import { campaignStatusAudit } from '../../shared/schemas/campaign-control.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'professional_update_campaign_status',
+  method: 'POST',
+  path: '/professional/update_campaign_status',
+  entry: handlerBeside(import.meta.url),
+  platform: 'professional',
+  writes: true,
+  idempotent: true,
+  audit: campaignStatusAudit,
+};

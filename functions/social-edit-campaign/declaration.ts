@@ -1,0 +1,13 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/core/function-declaration.ts';
+import { campaignBudgetAudit } from '../../shared/schemas/campaign-control.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'social_edit_campaign',
+  method: 'POST',
+  path: '/social/edit_campaign',
+  entry: handlerBeside(import.meta.url),
+  platform: 'social',
+  writes: true,
+  idempotent: true,
+  audit: campaignBudgetAudit,
+};

@@ -1,0 +1,14 @@
+import { campaignStatusResultSchema, updateCampaignStatusRequest } from '../../shared/schemas/campaign-control.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
+
+/** What the OpenAPI document says of this operation. */
+export const api: OperationDoc = {
+  summary: 'Pause, resume or delete a campaign (social)',
+  description:
+    'Reads the campaign, then makes one write: `ACTIVE` resumes, `PAUSED` pauses, `DELETE` removes it for good. A campaign already as asked changes nothing (`changed: false`). Refusals that depend on the campaign answer `results.success: false` with CAMPAIGN_NOT_FOUND, CAMPAIGN_REMOVED or INVALID_TRANSITION. Every applied change is added to the campaign’s optimization history and to the audit log. `validateOnly: true` changes nothing and says what would.',
+  tag: 'Campaign control',
+  request: updateCampaignStatusRequest,
+  result: campaignStatusResultSchema,
+  requestExample: { userId: 'demo-user', campaignId: '120210987000000100', status: 'PAUSED' },
+  resultExample: { campaignId: '120210987000000100', status: 'PAUSED', previousStatus: 'ACTIVE', platformStatus: 'PAUSED', changed: true },
+};

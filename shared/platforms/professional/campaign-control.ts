@@ -1,0 +1,101 @@
+import { PlatformCampaignRefused, PlatformRejected } from '../../core/errors.ts';
+import { fromUnits, isoDecimals, toUnits } from '../../core/money.ts';
+import type { CampaignControl, ControlledCampaign } from '../campaign-control.ts';
+import { restliRequest, type ProfessionalSession } from './client.ts';
+
+/**
+ * Campaign control on the professional network (docs/platforms.md, "Professional: campaign control"):
+ * `GET /rest/adAccounts/{account}/adCampaigns/{id}`, and a `POST` of the same with
+ * `X-RestLi-Method: PARTIAL_UPDATE` and `{"patch":{"$set":{…}}}` for `status` or `dailyBudget`
+ * (`{amount, currencyCode}`, a major-unit decimal string). Our DELETE deletes a DRAFT (`DELETE`) and
+ * archives any other campaign. There is no dry run upstream: `validateOnly` is our checks and the read.
+ */
+type Session = ProfessionalSession & { adAccountId: string };
+
+interface CampaignBody {
+  id?: number;
+  name?: string;
+  account?: string;
+  status?: string;
+  dailyBudget?: { amount?: string; currencyCode?: string };
+  totalBudget?: { amount?: string; currencyCode?: string };
+  runSchedule?: { start?: number };
+}
+
+const REMOVED_STATUSES = new Set(['ARCHIVED', 'COMPLETED', 'CANCELED', 'PENDING_DELETION', 'REMOVED']);
+const path = (session: Session, campaignId: string) => `/rest/adAccounts/${session.adAccountId}/adCampaigns/${campaignId}`;
+
+async function accountCurrency(session: Session): Promise<string> {
+  const { body } = await restliRequest(session, 'GET', `/rest/adAccounts/${session.adAccountId}`);
+  return String((body as { currency?: string } | null)?.currency ?? 'USD');
+}
+
+function refusalOf(error: unknown): unknown {
+  if (!(error instanceof PlatformRejected)) return error;
+  const { platformStatus, fieldPath } = error.extra;
+  if (platformStatus === 404) return new PlatformCampaignRefused('professional', 'CAMPAIGN_NOT_FOUND', error.message, {}, error);
+  if (fieldPath === '/status') return new PlatformCampaignRefused('professional', 'INVALID_TRANSITION', error.message, {}, error);
+  if (typeof fieldPath === 'string' && fieldPath.startsWith('/dailyBudget'))
+    return new PlatformCampaignRefused('professional', 'BUDGET_TOO_LOW', error.message, {}, error);
+  return error;
+}
+
+function partialUpdate(session: Session, campaign: ControlledCampaign, set: Record<string, unknown>): Promise<unknown> {
+  // a set of a value is safe to send again after a lost answer
+  return restliRequest(session, 'POST', path(session, campaign.id), { json: { patch: { $set: set } }, restliMethod: 'PARTIAL_UPDATE', retrySafe: true }).catch(
+    (error: unknown) => {
+      throw refusalOf(error);
+    },
+  );
+}
+
+export const professionalCampaignControl: CampaignControl<Session> = {
+  platform: 'professional',
+
+  async read(session, campaignId) {
+    let body: CampaignBody;
+    try {
+      body = (await restliRequest(session, 'GET', path(session, campaignId))).body as CampaignBody;
+    } catch (error) {
+      if (error instanceof PlatformRejected && (error.extra.platformStatus === 404 || error.extra.platformStatus === 403)) return undefined;
+      throw error;
+    }
+    const status = String(body.status ?? 'DRAFT');
+    const currency = body.dailyBudget?.currencyCode ?? body.totalBudget?.currencyCode ?? (await accountCurrency(session));
+    const decimals = isoDecimals(currency);
+    const daily = body.dailyBudget?.amount === undefined ? undefined : toUnits(body.dailyBudget.amount, decimals);
+    return {
+      id: String(body.id ?? campaignId),
+      name: body.name ?? '',
+      status: status === 'ACTIVE' ? 'ACTIVE' : REMOVED_STATUSES.has(status) ? 'REMOVED' : 'PAUSED',
+      platformStatus: status,
+      currency,
+      decimals,
+      budget: daily !== undefined ? { kind: 'daily', units: daily } : { kind: 'elsewhere', where: 'it has only a total budget' },
+      ...(body.runSchedule?.start ? { startMs: body.runSchedule.start } : {}),
+    };
+  },
+
+  planStatus(campaign, wanted) {
+    if (wanted === 'DELETE') return { status: 'REMOVED', platformStatus: campaign.platformStatus === 'DRAFT' ? 'DELETED' : 'ARCHIVED', changed: true };
+    // a draft has never run: pausing it changes nothing; activating it launches it
+    if (wanted === 'PAUSED' && campaign.platformStatus === 'DRAFT') return { status: 'PAUSED', platformStatus: 'DRAFT', changed: false };
+    return { status: wanted, platformStatus: wanted, changed: campaign.platformStatus !== wanted };
+  },
+
+  async writeStatus(session, campaign, wanted, validateOnly) {
+    if (validateOnly) return; // no dry run upstream: the read and our checks are it
+    if (wanted === 'DELETE' && campaign.platformStatus === 'DRAFT') {
+      await restliRequest(session, 'DELETE', path(session, campaign.id), { retrySafe: false }).catch((error: unknown) => {
+        throw refusalOf(error);
+      });
+      return;
+    }
+    await partialUpdate(session, campaign, { status: wanted === 'DELETE' ? 'ARCHIVED' : wanted });
+  },
+
+  async writeDailyBudget(session, campaign, units, validateOnly) {
+    if (validateOnly) return;
+    await partialUpdate(session, campaign, { dailyBudget: { amount: fromUnits(units, campaign.decimals), currencyCode: campaign.currency } });
+  },
+};

@@ -1,0 +1,132 @@
+import { clock } from '../../core/clock.ts';
+import { PlatformCampaignRefused, PlatformRateLimited, PlatformRejected } from '../../core/errors.ts';
+import { socialDecimals } from '../../core/money.ts';
+import type { CampaignControl, ControlledCampaign } from '../campaign-control.ts';
+import { graphRequest, type SocialSession } from './client.ts';
+
+/**
+ * Campaign control on the social platform (docs/platforms.md, "Social: campaign control"): the campaign
+ * node read with its budget fields, `POST /{campaign}` with `status` or `daily_budget` (an integer in
+ * the currency's minor unit by the platform's own offset table), `DELETE /{campaign}` for our DELETE
+ * (irreversible), and `execution_options=["validate_only"]` as the dry run. The platform allows 4
+ * budget changes an hour per campaign: kept by us before the call (budgetChangesPerHour).
+ */
+type Session = SocialSession & { connection: { adAccountId: string } };
+
+const CAMPAIGN_FIELDS = 'id,name,account_id,status,configured_status,effective_status,daily_budget,lifetime_budget,start_time';
+const CURRENCY_TTL_MS = 60 * 60 * 1000;
+const currencies = new Map<string, { currency: string; until: number }>();
+
+interface CampaignNode {
+  id: string;
+  name?: string;
+  account_id?: string;
+  status?: string;
+  daily_budget?: string;
+  lifetime_budget?: string;
+  start_time?: string;
+}
+
+/** The account's currency, kept an hour per container (it does not change under a live account). */
+async function currencyOf(session: Session, account: string): Promise<string> {
+  const cached = currencies.get(account);
+  if (cached && cached.until > clock.now()) return cached.currency;
+  const { body } = await graphRequest<{ currency?: string }>(session, 'GET', `act_${account}`, { fields: 'currency,timezone_name' });
+  const currency = String(body.currency ?? 'USD');
+  currencies.set(account, { currency, until: clock.now() + CURRENCY_TTL_MS });
+  return currency;
+}
+
+const positive = (value: string | undefined) => value !== undefined && /^\d+$/.test(value) && BigInt(value) > 0n;
+
+/** A refusal the platform gives for an object that is not there (or not the user's to see). */
+const isUnknownObject = (error: unknown) =>
+  error instanceof PlatformRejected && error.extra.platformCode === 100 && (error.extra.platformSubcode === 33 || error.extra.platformSubcode === undefined);
+
+/** The minimum the platform names in its "Budget Is Too Low" answer ("at least $1.00 USD per day"), when it names one. */
+export function minimumFromMessage(message: string, currency: string): { amount: string; currency: string } | undefined {
+  const found = message.match(/at least\D*?(\d+(?:[.,]\d+)?)\s*([A-Z]{3})?/);
+  return found ? { amount: (found[1] as string).replace(',', '.'), currency: found[2] ?? currency } : undefined;
+}
+
+/** The platform's refusals of a campaign write, in the words of the error table. */
+function refusalOf(error: unknown, campaign: ControlledCampaign, budgetWrite: boolean): unknown {
+  if (budgetWrite && error instanceof PlatformRateLimited) return new PlatformRateLimited('social', 3600, error);
+  if (!(error instanceof PlatformRejected)) return error;
+  const { platformSubcode, platformCode } = error.extra;
+  if (platformCode === 100 && /budget is too low/i.test(String((error.cause as { userTitle?: string } | undefined)?.userTitle ?? ''))) {
+    const minimum = minimumFromMessage(error.message, campaign.currency);
+    return new PlatformCampaignRefused('social', 'BUDGET_TOO_LOW', error.message, minimum ? { minimum } : {}, error);
+  }
+  if (platformSubcode === 1885621) return new PlatformCampaignRefused('social', 'BUDGET_NOT_ON_CAMPAIGN', error.message, {}, error);
+  if (platformSubcode === 1487056) return new PlatformCampaignRefused('social', 'CAMPAIGN_REMOVED', error.message, {}, error);
+  if (platformSubcode === 1487212) return new PlatformCampaignRefused('social', 'INVALID_TRANSITION', error.message, {}, error);
+  return error;
+}
+
+export const socialCampaignControl: CampaignControl<Session> = {
+  platform: 'social',
+  budgetChangesPerHour: 4,
+
+  async read(session, campaignId) {
+    let node: CampaignNode;
+    try {
+      node = (await graphRequest<CampaignNode>(session, 'GET', campaignId, { fields: CAMPAIGN_FIELDS })).body;
+    } catch (error) {
+      if (isUnknownObject(error)) return undefined;
+      throw error;
+    }
+    const account = session.connection.adAccountId;
+    if (node.account_id !== undefined && node.account_id !== account) return undefined;
+    const currency = await currencyOf(session, account);
+    const status = String(node.status ?? 'PAUSED');
+    const budget = positive(node.daily_budget)
+      ? { kind: 'daily' as const, units: BigInt(node.daily_budget as string) }
+      : { kind: 'elsewhere' as const, where: positive(node.lifetime_budget) ? 'it has a lifetime budget' : 'its budgets are set on its ad sets' };
+    const startMs = Date.parse(node.start_time ?? '');
+    return {
+      id: node.id,
+      name: node.name ?? '',
+      status: status === 'ACTIVE' ? 'ACTIVE' : status === 'PAUSED' ? 'PAUSED' : 'REMOVED',
+      platformStatus: status,
+      currency,
+      decimals: socialDecimals(currency),
+      budget,
+      ...(Number.isFinite(startMs) ? { startMs } : {}),
+    };
+  },
+
+  planStatus(campaign, wanted) {
+    if (wanted === 'DELETE') return { status: 'REMOVED', platformStatus: 'DELETED', changed: true };
+    return { status: wanted, platformStatus: wanted, changed: campaign.status !== wanted };
+  },
+
+  async writeStatus(session, campaign, wanted, validateOnly) {
+    try {
+      if (wanted === 'DELETE' && !validateOnly) {
+        await graphRequest(session, 'DELETE', campaign.id, {}, { retrySafe: false });
+        return;
+      }
+      // a delete's dry run is the same validation of the status the delete leaves
+      const status = wanted === 'DELETE' ? 'DELETED' : wanted;
+      await graphRequest(session, 'POST', campaign.id, { status, ...(validateOnly ? { execution_options: ['validate_only'] } : {}) }, { retrySafe: true });
+    } catch (error) {
+      throw refusalOf(error, campaign, false);
+    }
+  },
+
+  async writeDailyBudget(session, campaign, units, validateOnly) {
+    try {
+      // setting a value is safe to send again after a lost answer: the second write changes nothing
+      await graphRequest(
+        session,
+        'POST',
+        campaign.id,
+        { daily_budget: units.toString(), ...(validateOnly ? { execution_options: ['validate_only'] } : {}) },
+        { retrySafe: true },
+      );
+    } catch (error) {
+      throw refusalOf(error, campaign, true);
+    }
+  },
+};
