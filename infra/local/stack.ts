@@ -150,7 +150,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       preferEnv(env, 'SOCIAL_APP_ID', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID);
     }
     if (!process.env.SEARCHADS_API_URL) {
-      const searchads = await startSearchadsSandbox();
+      const searchads = await startSearchadsSandbox({ accountsFile: join(dataDir, 'sandbox-searchads-accounts.json') });
       closers.push(() => searchads.close());
       sandboxes.searchads = searchads;
       env.SEARCHADS_API_URL = `${searchads.url}/${SEARCHADS_API_VERSION}`;
@@ -162,7 +162,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       }
     }
     if (!process.env.PROFESSIONAL_API_URL) {
-      const professional = await startProfessionalSandbox();
+      const professional = await startProfessionalSandbox({ campaignsFile: join(dataDir, 'sandbox-professional-campaigns.json') });
       closers.push(() => professional.close());
       sandboxes.professional = professional;
       env.PROFESSIONAL_API_URL = `${professional.url}/rest`;

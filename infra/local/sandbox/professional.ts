@@ -12,6 +12,15 @@ import {
   searchAdAccounts,
   type ProfessionalConnectState,
 } from './professional-connect.ts';
+import {
+  createCampaign,
+  deleteCampaign,
+  getAccount,
+  getCampaign,
+  loadProfessionalCampaigns,
+  saveProfessionalCampaigns,
+  updateCampaign,
+} from './professional-campaigns.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
@@ -274,7 +283,16 @@ export interface ProfessionalSandbox extends Sandbox {
   state: ProfessionalState;
 }
 
-export async function startProfessionalSandbox(): Promise<ProfessionalSandbox> {
+/** `campaignsFile`: where the ad accounts' campaigns are kept across restarts (the data folder). */
+export async function startProfessionalSandbox(options: { campaignsFile?: string } = {}): Promise<ProfessionalSandbox> {
+  const campaigns = loadProfessionalCampaigns(options.campaignsFile);
+  const persisted =
+    (handle: Handler): Handler =>
+    (...args) => {
+      const answer = handle(...args);
+      if (answer.status < 300) saveProfessionalCampaigns(options.campaignsFile, campaigns);
+      return answer;
+    };
   const state: ProfessionalState = {
     uploadUrls: new Map(),
     files: new Map(),
@@ -318,6 +336,25 @@ export async function startProfessionalSandbox(): Promise<ProfessionalSandbox> {
     },
     rest('GET', /^\/rest\/adAccountUsers$/, (request) => adAccountUsers(request, state.connect)),
     rest('GET', /^\/rest\/adAccounts$/, (request) => searchAdAccounts(request, state.connect)),
+    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)$/, (_request, _state, { account }) => getAccount(campaigns, account as string)),
+    rest(
+      'POST',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns$/,
+      persisted((request, _state, { account }) => createCampaign(campaigns, request, account as string)),
+    ),
+    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns\/(?<id>\d+)$/, (_request, _state, { account, id }) =>
+      getCampaign(campaigns, account as string, id as string),
+    ),
+    rest(
+      'POST',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns\/(?<id>\d+)$/,
+      persisted((request, _state, { account, id }) => updateCampaign(campaigns, request, account as string, id as string)),
+    ),
+    rest(
+      'DELETE',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns\/(?<id>\d+)$/,
+      persisted((_request, _state, { account, id }) => deleteCampaign(campaigns, account as string, id as string)),
+    ),
     rest('POST', /^\/ambry\/$/, uploadFile, { restli: false }),
     {
       method: 'POST',

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../../shared/core/clock.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { checkAgainstProtos, type ProtoProblem } from './searchads-proto.ts';
@@ -14,6 +15,7 @@ import {
   searchAccounts,
   type SearchadsConnectState,
 } from './searchads-connect.ts';
+import { mutateBudgets, mutateCampaigns, searchCampaigns } from './searchads-campaigns.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
@@ -51,8 +53,32 @@ function newAccount(cid: string): Account {
   put('conversionActions', '6543210988', { status: 'ENABLED' });
   put('assets', '176543210987', { leadFormAsset: {} });
   put('assetSets', '8765432109', { type: 'BUSINESS_PROFILE_DYNAMIC_LOCATION_GROUP' });
-  put('campaignBudgets', '14567890100', { name: 'Always-on brand budget', amountMicros: '50000000' });
+  put('campaignBudgets', '14567890100', {
+    name: 'Always-on brand budget',
+    amountMicros: '50000000',
+    period: 'DAILY',
+    explicitlyShared: false,
+    status: 'ENABLED',
+  });
+  put('campaignBudgets', '14567890101', { name: 'Spring leads budget', amountMicros: '30000000', period: 'DAILY', explicitlyShared: false, status: 'ENABLED' });
+  put('campaignBudgets', '14567890102', {
+    name: 'Shared regional budget',
+    amountMicros: '80000000',
+    period: 'DAILY',
+    explicitlyShared: true,
+    status: 'ENABLED',
+  });
+  put('campaignBudgets', '14567890103', {
+    name: 'Launch total budget',
+    totalAmountMicros: '900000000',
+    period: 'CUSTOM_PERIOD',
+    explicitlyShared: false,
+    status: 'ENABLED',
+  });
+  const budget = (id: string) => `customers/${cid}/campaignBudgets/${id}`;
   put('campaigns', '21234567890', {
+    campaignBudget: budget('14567890100'),
+    startDateTime: '2026-01-05 00:00:00',
     name: 'Always-on brand search',
     status: 'ENABLED',
     servingStatus: 'SERVING',
@@ -60,7 +86,23 @@ function newAccount(cid: string): Account {
     primaryStatusReasons: ['BUDGET_CONSTRAINED'],
     display: false,
   });
+  put('campaigns', '21234567892', {
+    campaignBudget: budget('14567890102'),
+    name: 'Regional North',
+    status: 'ENABLED',
+    servingStatus: 'SERVING',
+    display: false,
+  });
+  put('campaigns', '21234567893', {
+    campaignBudget: budget('14567890102'),
+    name: 'Regional South',
+    status: 'ENABLED',
+    servingStatus: 'SERVING',
+    display: false,
+  });
+  put('campaigns', '21234567894', { campaignBudget: budget('14567890103'), name: 'Launch week', status: 'ENABLED', servingStatus: 'SERVING', display: false });
   put('campaigns', '21234567891', {
+    campaignBudget: budget('14567890101'),
     name: 'Spring Leads 2026',
     status: 'PAUSED',
     servingStatus: 'SERVING',
@@ -412,7 +454,8 @@ function mutate(request: SandboxRequest, state: SearchadsState, cid: string): Sa
         resourceName = `customers/${cid}/${kind}/${id}`;
     }
     if (typeof payload.resourceName === 'string') real.set(payload.resourceName, resourceName);
-    staged.set(resourceName, { kind, data: { ...payload, resourceName, createdOn: today } });
+    const references = kind === 'campaigns' && typeof payload.campaignBudget === 'string' ? { campaignBudget: resolve(payload.campaignBudget) } : {};
+    staged.set(resourceName, { kind, data: { ...payload, ...references, resourceName, createdOn: today } });
     results.push({ [RESULT_OF[key] as string]: { resourceName } });
   }
 
@@ -517,13 +560,51 @@ export interface SearchadsSandbox extends Sandbox {
   state: SearchadsState;
 }
 
-export async function startSearchadsSandbox(): Promise<SearchadsSandbox> {
+/** `accountsFile`: where the customers' campaigns and budgets are kept across restarts (the data folder). */
+export async function startSearchadsSandbox(options: { accountsFile?: string } = {}): Promise<SearchadsSandbox> {
   const state: SearchadsState = {
     tokens: new Map(),
     connect: newSearchadsConnectState(),
     accounts: new Map([[DEMO_CONNECTIONS.searchads.customerId, newAccount(DEMO_CONNECTIONS.searchads.customerId)]]),
     commits: 0,
   };
+  const { accountsFile } = options;
+  if (accountsFile && existsSync(accountsFile)) {
+    const saved = JSON.parse(readFileSync(accountsFile, 'utf8')) as Array<
+      [string, { nextId: number; resources: Array<[string, { kind: string; data: Row }]> }]
+    >;
+    state.accounts = new Map(saved.map(([cid, account]) => [cid, { nextId: account.nextId, resources: new Map(account.resources) }]));
+  }
+  const save = () => {
+    if (accountsFile)
+      writeFileSync(
+        accountsFile,
+        JSON.stringify([...state.accounts].map(([cid, account]) => [cid, { nextId: account.nextId, resources: [...account.resources] }])),
+      );
+  };
+  const accountOf = (cid: string) => {
+    const account = state.accounts.get(cid) ?? newAccount(cid);
+    state.accounts.set(cid, account);
+    return account;
+  };
+  const committing =
+    (handle: (request: SandboxRequest, state: SearchadsState, cid: string) => SandboxResponse) =>
+    (request: SandboxRequest, state: SearchadsState, cid: string): SandboxResponse => {
+      const commits = state.commits;
+      const answer = handle(request, state, cid);
+      if (state.commits !== commits) save();
+      return answer;
+    };
+  const control =
+    (mutateWith: (request: SandboxRequest, account: Account, cid: string) => { answer: SandboxResponse; committed: boolean }) =>
+    (request: SandboxRequest, state: SearchadsState, cid: string): SandboxResponse => {
+      const { answer, committed } = mutateWith(request, accountOf(cid), cid);
+      if (committed) {
+        state.commits++;
+        save();
+      }
+      return { ...answer, headers: { 'request-id': requestId(), ...answer.headers } };
+    };
   const ads = (pattern: RegExp, handle: (request: SandboxRequest, state: SearchadsState, cid: string) => SandboxResponse): SandboxRoute => ({
     method: 'POST',
     path: pattern,
@@ -536,16 +617,25 @@ export async function startSearchadsSandbox(): Promise<SearchadsSandbox> {
   });
   const routes: SandboxRoute[] = [
     { method: 'POST', path: /^\/token$/, handle: (request) => token(request, state) },
-    ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:mutate$/, mutate),
+    ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:mutate$/, committing(mutate)),
+    ads(
+      /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/campaigns:mutate$/,
+      control((request, account) => mutateCampaigns(request, account, invalid)),
+    ),
+    ads(
+      /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/campaignBudgets:mutate$/,
+      control((request, account, cid) => mutateBudgets(request, account, cid, invalid)),
+    ),
     ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:searchStream$/, searchStream),
     ads(
       /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:search$/,
       (request, state, cid) =>
         searchAccounts(request, state.connect, bearerOf(request), cid, failure) ??
+        searchCampaigns(request, accountOf(cid), cid, invalid) ??
         invalid(
           'queryError',
           'PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE',
-          'This sandbox answers googleAds:search for the customer and customer_client resources only.',
+          'This sandbox answers googleAds:search for the customer, customer_client, campaign and currency_constant resources only.',
         ),
     ),
     {

@@ -23,10 +23,10 @@ interface CampaignBody {
 }
 
 const REMOVED_STATUSES = new Set(['ARCHIVED', 'COMPLETED', 'CANCELED', 'PENDING_DELETION', 'REMOVED']);
-const path = (session: Session, campaignId: string) => `/rest/adAccounts/${session.adAccountId}/adCampaigns/${campaignId}`;
+const path = (session: Session, campaignId: string) => `/adAccounts/${session.adAccountId}/adCampaigns/${campaignId}`;
 
 async function accountCurrency(session: Session): Promise<string> {
-  const { body } = await restliRequest(session, 'GET', `/rest/adAccounts/${session.adAccountId}`);
+  const { body } = await restliRequest(session, 'GET', `/adAccounts/${session.adAccountId}`);
   return String((body as { currency?: string } | null)?.currency ?? 'USD');
 }
 
