@@ -63,7 +63,7 @@ export const campaignStatusResultSchema = z.object({
   status: z.enum(CAMPAIGN_STATUSES).describe('After the call (or, for a dry run, what it would be).'),
   previousStatus: z.enum(CAMPAIGN_STATUSES),
   platformStatus: z.string().describe('The platform’s own word after the call: ENABLED, ARCHIVED, DELETED, …'),
-  changed: z.boolean().describe('false: the campaign already had this status, or a dry run (nothing was written).'),
+  changed: z.boolean().describe('false: the campaign already had this status (nothing was sent). With validateOnly: whether the change would be made.'),
   validateOnly: z.boolean().optional(),
 });
 
@@ -71,8 +71,8 @@ export const campaignBudgetResultSchema = z.object({
   campaignId: z.string(),
   dailyBudget: moneySchema,
   previousDailyBudget: moneySchema,
-  changed: z.boolean(),
-  validateOnly: z.boolean().optional(),
+  changed: z.boolean().describe('false: the budget already had this amount (nothing was sent). With validateOnly: whether the change would be made.'),
+  validateOnly: z.boolean().optional().describe('true: a dry run; nothing was written.'),
   sharedWith: z.number().int().optional().describe('Search ads, allowSharedBudget: how many other campaigns the shared budget also changed for.'),
 });
 

@@ -115,7 +115,7 @@ export function mutateCampaigns(request: SandboxRequest, account: AdsAccount, in
   for (const [index, operation] of operations.entries()) {
     const name = String(operation.remove ?? (operation.update as Row | undefined)?.resourceName ?? '');
     const campaign = account.resources.get(name);
-    if (!campaign || campaign.kind !== 'campaigns')
+    if (campaign?.kind !== 'campaigns')
       return {
         answer: invalid('mutateError', 'RESOURCE_NOT_FOUND', 'Resource was not found.', at(index, operation.remove ? 'remove' : 'update', 'resource_name')),
         committed: false,
@@ -176,7 +176,7 @@ export function mutateBudgets(request: SandboxRequest, account: AdsAccount, cid:
     const update = (operation.update as Row | undefined) ?? {};
     const name = String(update.resourceName ?? '');
     const budget = account.resources.get(name);
-    if (!budget || budget.kind !== 'campaignBudgets')
+    if (budget?.kind !== 'campaignBudgets')
       return { answer: invalid('mutateError', 'RESOURCE_NOT_FOUND', 'Resource was not found.', at(index, 'update', 'resource_name')), committed: false };
     if (budget.data.status === 'REMOVED')
       return { answer: invalid('campaignBudgetError', 'CAMPAIGN_BUDGET_REMOVED', 'The budget was removed.', at(index)), committed: false };

@@ -42,12 +42,20 @@ function refusalOf(error: unknown): unknown {
 
 function partialUpdate(session: Session, campaign: ControlledCampaign, set: Record<string, unknown>): Promise<unknown> {
   // a set of a value is safe to send again after a lost answer
-  return restliRequest(session, 'POST', path(session, campaign.id), { json: { patch: { $set: set } }, restliMethod: 'PARTIAL_UPDATE', retrySafe: true }).catch(
+  return restliRequest(session, 'POST', path(session, campaign.id), { json: patchOf(set), restliMethod: 'PARTIAL_UPDATE', retrySafe: true }).catch(
     (error: unknown) => {
       throw refusalOf(error);
     },
   );
 }
+
+/** The Rest.li partial update of a set of fields. */
+export const patchOf = (set: Record<string, unknown>) => ({ patch: { $set: set } });
+
+/** A daily budget as the platform writes it: a major-unit decimal string with the currency's decimals. */
+export const dailyBudgetOf = (units: bigint, decimals: number, currency: string) => ({
+  dailyBudget: { amount: fromUnits(units, decimals), currencyCode: currency },
+});
 
 export const professionalCampaignControl: CampaignControl<Session> = {
   platform: 'professional',
@@ -96,6 +104,6 @@ export const professionalCampaignControl: CampaignControl<Session> = {
 
   async writeDailyBudget(session, campaign, units, validateOnly) {
     if (validateOnly) return;
-    await partialUpdate(session, campaign, { dailyBudget: { amount: fromUnits(units, campaign.decimals), currencyCode: campaign.currency } });
+    await partialUpdate(session, campaign, dailyBudgetOf(units, campaign.decimals, campaign.currency));
   },
 };

@@ -68,6 +68,20 @@ function refusalOf(error: unknown, campaign: ControlledCampaign): unknown {
   return error;
 }
 
+/** The campaigns:mutate operation of a status request: an update of status (updateMask "status"), or a remove for our DELETE. */
+export function statusOperation(resourceName: string, wanted: 'ACTIVE' | 'PAUSED' | 'DELETE'): Record<string, unknown> {
+  if (wanted === 'DELETE') return { remove: resourceName };
+  return { updateMask: 'status', update: { resourceName, status: wanted === 'ACTIVE' ? 'ENABLED' : 'PAUSED' } };
+}
+
+/** The campaignBudgets:mutate body of a new daily amount: micros, exactly, from units of 10^-decimals. */
+export function budgetBody(resourceName: string, units: bigint, decimals: number, validateOnly: boolean): Record<string, unknown> {
+  return {
+    operations: [{ updateMask: 'amountMicros', update: { resourceName, amountMicros: micros(units, decimals).toString() } }],
+    ...(validateOnly ? { validateOnly: true } : {}),
+  };
+}
+
 export const searchadsCampaignControl: CampaignControl<SearchadsSession> = {
   platform: 'searchads',
 
@@ -113,9 +127,7 @@ export const searchadsCampaignControl: CampaignControl<SearchadsSession> = {
   },
 
   async writeStatus(session, campaign, wanted, validateOnly) {
-    const resourceName = campaign.ref?.campaign as string;
-    const operation =
-      wanted === 'DELETE' ? { remove: resourceName } : { updateMask: 'status', update: { resourceName, status: wanted === 'ACTIVE' ? 'ENABLED' : 'PAUSED' } };
+    const operation = statusOperation(campaign.ref?.campaign as string, wanted);
     // a status set is safe to send again after a lost answer; a remove is not (a second one is refused)
     await adsRequest(
       session,

@@ -64,6 +64,17 @@ function refusalOf(error: unknown, campaign: ControlledCampaign, budgetWrite: bo
   return error;
 }
 
+/** The write a status request is: `DELETE /{campaign}` for our DELETE, else a POST of `status` (a delete's dry run validates status=DELETED). */
+export function statusWrite(wanted: 'ACTIVE' | 'PAUSED' | 'DELETE', validateOnly: boolean): { method: 'POST' | 'DELETE'; params: Record<string, unknown> } {
+  if (wanted === 'DELETE' && !validateOnly) return { method: 'DELETE', params: {} };
+  return { method: 'POST', params: { status: wanted === 'DELETE' ? 'DELETED' : wanted, ...(validateOnly ? { execution_options: ['validate_only'] } : {}) } };
+}
+
+/** A daily budget in the currency's minor unit (the units of socialDecimals are exactly those). */
+export function budgetParams(units: bigint, validateOnly: boolean): Record<string, unknown> {
+  return { daily_budget: units.toString(), ...(validateOnly ? { execution_options: ['validate_only'] } : {}) };
+}
+
 export const socialCampaignControl: CampaignControl<Session> = {
   platform: 'social',
   budgetChangesPerHour: 4,
@@ -102,14 +113,10 @@ export const socialCampaignControl: CampaignControl<Session> = {
   },
 
   async writeStatus(session, campaign, wanted, validateOnly) {
+    const write = statusWrite(wanted, validateOnly);
     try {
-      if (wanted === 'DELETE' && !validateOnly) {
-        await graphRequest(session, 'DELETE', campaign.id, {}, { retrySafe: false });
-        return;
-      }
-      // a delete's dry run is the same validation of the status the delete leaves
-      const status = wanted === 'DELETE' ? 'DELETED' : wanted;
-      await graphRequest(session, 'POST', campaign.id, { status, ...(validateOnly ? { execution_options: ['validate_only'] } : {}) }, { retrySafe: true });
+      // a status set is safe to send again after a lost answer; a delete is not (a second one is refused)
+      await graphRequest(session, write.method, campaign.id, write.params, { retrySafe: write.method === 'POST' });
     } catch (error) {
       throw refusalOf(error, campaign, false);
     }
