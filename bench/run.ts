@@ -145,6 +145,27 @@ async function warmOverheadFigures(): Promise<void> {
   try {
     const { warmOverhead } = await import('./warm-overhead.ts');
     const figures = await warmOverhead(stack.apiKey);
+    const { auditOverhead } = await import('./audit-overhead.ts');
+    const audit = await auditOverhead(stack.apiKey, `${stack.sandboxes.social?.url}/__sandbox/clock`);
+    for (const [name, overhead] of [
+      ['audit: store write (create_user, event in its transaction)', audit.storeWrite],
+      ['audit: platform write (one upstream call, then the event)', audit.platformWrite],
+    ] as const) {
+      const added = (overhead.ratio - 1) * 100;
+      rows.push([
+        name,
+        `p50 ${(overhead.withMedianUs / 1000).toFixed(2)} ms with, ${(overhead.withoutMedianUs / 1000).toFixed(2)} ms without`,
+        `+${added.toFixed(0)}% (pairs ${overhead.spread})${added < 10 ? '' : ' (goal under 10% MISSED)'}`,
+      ]);
+    }
+    const { controlRoundTrips } = await import('./control-round-trips.ts');
+    for (const trip of await controlRoundTrips(stack)) {
+      rows.push([
+        `upstream: ${trip.name}`,
+        `${trip.reads} read + ${trip.writes} write`,
+        trip.reads === 1 && trip.writes === 1 ? 'goal met' : 'goal MISSED (one read, one write)',
+      ]);
+    }
     rows.push(
       [
         'warm: full middleware stack',

@@ -37,7 +37,7 @@ export async function uploadSocialAudience(
   request: InRequest & { audienceName: string; mode: AudienceMode; audienceId?: string; csvFile: UploadedFile },
 ): Promise<SocialAudienceResult> {
   socialSession(request.user, request.context); // a user without a social connection is a 409 before the file is read
-  return runInRequest(request, 'create_social_csv_audience', request.csvFile, (jobId, objectKey) =>
+  return runInRequest(request, 'create_social_csv_audience', request.csvFile, runSocialAudienceJob, (jobId, objectKey) =>
     newJob(jobId, request, request.csvFile, 'social_audience', {
       request: {
         objectKey,
@@ -54,7 +54,7 @@ export async function uploadProfessionalAudience(
   request: InRequest & { type: ListType; audienceName?: string; csv: UploadedFile },
 ): Promise<{ audience: { csvFileId: string }; warnings?: string[] }> {
   professionalSession(request.user, request.context); // a user without a professional connection is a 409
-  return runInRequest(request, 'create_professional_csv_audience', request.csv, (jobId, objectKey) =>
+  return runInRequest(request, 'create_professional_csv_audience', request.csv, runProfessionalAudienceJob, (jobId, objectKey) =>
     newJob(jobId, request, request.csv, 'professional_audience', {
       request: { objectKey, type: request.type, audienceName: request.audienceName ?? defaultAudienceName(request.type) },
       checkpoint: {},
@@ -73,10 +73,12 @@ function jobIdFor(operation: string, tenantId: string, idempotencyKey: string | 
   return `job_${createHash('sha256').update(`${operation}\n${tenantId}\n${idempotencyKey}`).digest('hex').slice(0, 32)}`;
 }
 
+/** `run`: the job's own code, passed in so that each function's bundle holds only its platform's */
 async function runInRequest<R>(
   request: InRequest,
   operation: string,
   file: UploadedFile,
+  run: (jobRun: JobRun, user: User) => Promise<R>,
   jobFor: (jobId: string, objectKey: string) => AudienceJob,
 ): Promise<R> {
   const { tenantId, user } = request;
@@ -93,16 +95,16 @@ async function runInRequest<R>(
   if (job.checkpoint && 'batchesAcked' in job.checkpoint && job.checkpoint.batchesAcked > 0)
     log().info('resuming audience upload', { batchesAcked: job.checkpoint.batchesAcked, inFlightBatch: job.checkpoint.inFlightBatch });
 
-  const run = new JobRun(job, owner, request.context, file.content);
+  const jobRun = new JobRun(job, owner, request.context, file.content);
   try {
     job.status = 'running';
-    await run.save();
-    const result = job.type === 'social_audience' ? await runSocialAudienceJob(run, user) : await runProfessionalAudienceJob(run, user);
-    await run.end();
+    await jobRun.save();
+    const result = await run(jobRun, user);
+    await jobRun.end();
     await deleteJob(tenantId, jobId, owner);
-    return result as R;
+    return result;
   } catch (error) {
-    await run.end();
+    await jobRun.end();
     // a refusal ends the job; anything else leaves its checkpoint for a retry with the same key
     if (isFinal(error)) await deleteJob(tenantId, jobId, owner);
     else await releaseJobLease(tenantId, jobId, owner, jobErrorOf(error));
