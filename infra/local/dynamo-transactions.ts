@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
  * DynamoDB's TransactWriteItems in front of dynalite, which has none (its issue #98; the pull request
  * that adds it, #143, is not merged): every other call passes through untouched. A transaction runs
  * alone (calls that arrive meanwhile wait, calls in flight finish first), so no reader sees it half
- * done. Its items are written one by one with dynalite's own conditional writes, each item's earlier
- * state read first; when a condition fails, the items already written are put back and the answer is
+ * done. Its items are written one by one with dynalite's own conditional writes, each answering the
+ * item as it was (ALL_OLD); when a condition fails, the items already written are put back and the answer is
  * the service's TransactionCanceledException with one cancellation reason per item. (A condition
  * check is a rewrite of the item as it is, under its condition.) This stands in for the cloud's
  * transactions in the local stack only; the code under test sends the same request to either.
@@ -73,20 +73,38 @@ export async function startTransactionFront(backend: string): Promise<{ endpoint
     ...(spec.ExpressionAttributeValues ? { ExpressionAttributeValues: spec.ExpressionAttributeValues } : {}),
   });
 
-  function write(headers: IncomingHttpHeaders, item: TransactItem, key: AttributeMap, before: AttributeMap | undefined): Promise<DynamoAnswer> {
-    if (item.Put) return call(headers, 'PutItem', { TableName: item.Put.TableName, Item: item.Put.Item, ...conditionOf(item.Put) });
+  /**
+   * One item's write, answering the item as it was before (ALL_OLD): what a rollback puts back, with
+   * no read of its own. A condition check rewrites the item as it is under its condition (reading it
+   * first: there is nothing else to write).
+   */
+  async function write(headers: IncomingHttpHeaders, item: TransactItem, key: AttributeMap): Promise<{ answer: DynamoAnswer; before?: AttributeMap }> {
+    const old = (answer: DynamoAnswer) => ({
+      answer,
+      before: answer.status === 200 ? (JSON.parse(answer.body) as { Attributes?: AttributeMap }).Attributes : undefined,
+    });
+    if (item.Put)
+      return old(await call(headers, 'PutItem', { TableName: item.Put.TableName, Item: item.Put.Item, ...conditionOf(item.Put), ReturnValues: 'ALL_OLD' }));
     if (item.Update)
-      return call(headers, 'UpdateItem', {
-        TableName: item.Update.TableName,
-        Key: key,
-        UpdateExpression: item.Update.UpdateExpression,
-        ...conditionOf(item.Update),
-      });
-    if (item.Delete) return call(headers, 'DeleteItem', { TableName: item.Delete.TableName, Key: key, ...conditionOf(item.Delete) });
+      return old(
+        await call(headers, 'UpdateItem', {
+          TableName: item.Update.TableName,
+          Key: key,
+          UpdateExpression: item.Update.UpdateExpression,
+          ...conditionOf(item.Update),
+          ReturnValues: 'ALL_OLD',
+        }),
+      );
+    if (item.Delete)
+      return old(await call(headers, 'DeleteItem', { TableName: item.Delete.TableName, Key: key, ...conditionOf(item.Delete), ReturnValues: 'ALL_OLD' }));
     const check = item.ConditionCheck as WriteSpec;
-    return before
-      ? call(headers, 'PutItem', { TableName: check.TableName, Item: before, ...conditionOf(check) })
-      : call(headers, 'DeleteItem', { TableName: check.TableName, Key: key, ...conditionOf(check) });
+    const read = await call(headers, 'GetItem', { TableName: check.TableName, Key: key, ConsistentRead: true });
+    if (read.status !== 200) return { answer: read };
+    const current = (JSON.parse(read.body) as { Item?: AttributeMap }).Item;
+    const answer = current
+      ? await call(headers, 'PutItem', { TableName: check.TableName, Item: current, ...conditionOf(check) })
+      : await call(headers, 'DeleteItem', { TableName: check.TableName, Key: key, ...conditionOf(check) });
+    return { answer, before: current };
   }
 
   async function transact(headers: IncomingHttpHeaders, body: { TransactItems?: TransactItem[] }): Promise<DynamoAnswer> {
@@ -95,14 +113,12 @@ export async function startTransactionFront(backend: string): Promise<{ endpoint
     const specs = items.map((item) => (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck) as WriteSpec);
     const keys = await Promise.all(specs.map((spec) => keyOf(headers, spec)));
     const before: Array<AttributeMap | undefined> = [];
-    for (const [index, spec] of specs.entries()) {
-      const read = await call(headers, 'GetItem', { TableName: spec.TableName, Key: keys[index], ConsistentRead: true });
-      if (read.status !== 200) return read;
-      before.push((JSON.parse(read.body) as { Item?: AttributeMap }).Item);
-    }
     for (const [index, item] of items.entries()) {
-      const answer = await write(headers, item, keys[index] as AttributeMap, before[index]);
-      if (answer.status === 200) continue;
+      const { answer, before: previous } = await write(headers, item, keys[index] as AttributeMap);
+      if (answer.status === 200) {
+        before.push(previous);
+        continue;
+      }
       for (let done = index - 1; done >= 0; done--) await restore(headers, specs[done] as WriteSpec, keys[done] as AttributeMap, before[done]);
       if (!answer.failedCondition) return answer;
       const reasons = items.map((_, position) =>
