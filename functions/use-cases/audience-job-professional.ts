@@ -8,8 +8,8 @@ import type { User } from '../../shared/store/users.ts';
 import type { JobRun } from './audience-job-run.ts';
 
 /**
- * Operation 8 as a job: the list checked whole, then the platform's list-upload flow (contract
- * professional.md §2) with the rewritten file streamed from storage to the upload URL, never held
+ * Operation 8 as a job: the list checked whole, then the platform's list-upload flow
+ * (docs/platforms.md, "Professional") with the rewritten file streamed from storage to the upload URL, never held
  * whole. Each step's outcome is saved, so a resumed run goes on from the step it had not finished.
  */
 export async function runProfessionalAudienceJob(run: JobRun, user: User): Promise<{ audience: { csvFileId: string }; warnings?: string[] }> {

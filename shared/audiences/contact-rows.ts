@@ -17,7 +17,7 @@ import type { ContactKey } from '../platforms/social/contact-keys.ts';
 /**
  * A social contact CSV's columns → the platform's multi-key schema, and each row → the values to
  * send (normalised, then SHA-256-hex except MADID and EXTERN_ID). Header names are those of the
- * contract's §5.6, case-insensitive, surrounding spaces ignored. A file with a single unnamed column
+ * platform's documented names (docs/csv.md), case-insensitive, surrounding spaces ignored. A file with a single unnamed column
  * of e-mails or phone numbers is taken as a headerless list of that key.
  */
 export const CONTACT_HEADERS: Readonly<Record<string, ContactKey | 'DOB'>> = {

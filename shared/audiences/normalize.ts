@@ -4,7 +4,7 @@ import { US_STATE_ABBREVIATIONS, US_STATE_CODES } from './us-states.ts';
 import type { ContactKey } from '../platforms/social/contact-keys.ts';
 
 /**
- * Per-key normalisation of the social platform's customer-file keys (contract social.md §5.5), as
+ * Per-key normalisation of the social platform's customer-file keys (docs/platforms.md, "Social"), as
  * pure functions: a value in, the normalised value out, or a reason it cannot be used. Hashing is
  * separate (`sha256Hex`); keys that are never hashed say so in `HASHED_KEYS`.
  */

@@ -5,8 +5,7 @@ import { isSha256Hex, sha256Hex } from './sha256.ts';
 import type { ListType } from '../schemas/audiences.ts';
 
 /**
- * A professional-network list CSV checked against the template of its type (contract
- * professional.md §3) and rewritten for upload: template header names in template order, e-mails
+ * A professional-network list CSV checked against the template of its type (docs/csv.md) and rewritten for upload: template header names in template order, e-mails
  * SHA-256-hashed, advertising ids lower case, countries upper case; unusable rows left out and
  * reported; fully empty and repeated rows dropped.
  */

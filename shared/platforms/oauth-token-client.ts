@@ -27,7 +27,7 @@ export interface IssuedToken {
   expiresIn: number;
 }
 
-/** Our app's token endpoint on a platform that refreshes grants (contracts: searchads §1.1, professional §4.3). */
+/** Our app's token endpoint on a platform that refreshes grants (docs/platforms.md, "What every connect round trip shares"). */
 export function tokenEndpoint(platform: 'searchads' | 'professional'): TokenEndpoint {
   const settings = config();
   const [url, clientId, clientSecret] =

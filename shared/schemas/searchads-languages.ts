@@ -1,4 +1,4 @@
-/** Language codes → `languageConstants/<id>` (contract §2.4), after normalising the code. */
+/** Language codes → `languageConstants/<id>` (docs/platforms.md, "Search ads"), after normalising the code. */
 const LANGUAGE_IDS: Readonly<Record<string, number>> = {
   en: 1000,
   de: 1001,

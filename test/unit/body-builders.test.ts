@@ -7,7 +7,7 @@ import { expectedLeadgenBody, validForm, winterCampaign } from '../helpers/examp
 import { fixture } from '../helpers/fixtures.ts';
 
 /** The adapters' pure body builders against the contracts' hand-checked request bodies, with no stack. */
-describe('buildCampaignMutate (contract searchads.md §2)', () => {
+describe('buildCampaignMutate (docs/platforms.md, "Search ads")', () => {
   const winter = createSearchCampaignRequest.parse(winterCampaign('u1'));
 
   it('builds exactly the contract’s example mutate, temporary ids and all', () => {
@@ -24,7 +24,7 @@ describe('buildCampaignMutate (contract searchads.md §2)', () => {
   });
 });
 
-describe('toLeadgenFormBody (contract social.md §6)', () => {
+describe('toLeadgenFormBody (docs/platforms.md, "Social")', () => {
   const example = validForm('u1');
   const form = createLeadFormRequest.parse({ ...example, thankYouPage: { ...example.thankYouPage, button_type: 'VISIT_WEBSITE' } });
 

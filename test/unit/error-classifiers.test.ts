@@ -13,7 +13,7 @@ const errorOf = (verdict: Verdict<unknown>): PlatformError => {
   return verdict.error;
 };
 
-describe('social errors (contract social.md §7)', () => {
+describe('social errors (docs/platforms.md, "Social")', () => {
   const usage = fixture('social/response_headers_usage.json') as Record<string, string>;
   const classify = (name: string, options: { retrySafe?: boolean; status?: number; headers?: Record<string, string> } = {}) =>
     classifyGraphResponse(
@@ -64,7 +64,7 @@ describe('social errors (contract social.md §7)', () => {
   });
 });
 
-describe('search-ads errors (contract searchads.md §4)', () => {
+describe('search-ads errors (docs/platforms.md, "Search ads")', () => {
   const classify = (name: string, status: number) => classifyAdsResponse(status, JSON.stringify(fixture(`searchads/${name}.json`)), true);
 
   it('an expired access token, in either recorded form, is a refresh, not the user’s problem', () => {
@@ -102,7 +102,7 @@ describe('search-ads errors (contract searchads.md §4)', () => {
   });
 });
 
-describe('professional-network errors (contract professional.md §5)', () => {
+describe('professional-network errors (docs/platforms.md, "Professional")', () => {
   const classify = (name: string, options: RestliCallOptions = { retrySafe: true }) => {
     const { response } = fixture(`professional/${name}.json`) as { response: { status: number; body: Record<string, unknown> } };
     return classifyRestliResponse(response.status, response.body, options);
@@ -180,7 +180,7 @@ describe('token endpoint answers (RFC 6749 §5)', () => {
   });
 });
 
-describe('authorization-code exchanges (contract connect.md §2.3, §3.3)', () => {
+describe('authorization-code exchanges (docs/platforms.md, "What every connect round trip shares")', () => {
   const google: TokenEndpoint = {
     platform: 'searchads',
     url: 'https://oauth.invalid/token',

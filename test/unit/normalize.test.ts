@@ -20,7 +20,7 @@ import {
   splitDateOfBirth,
 } from '../../shared/audiences/normalize.ts';
 
-/** Golden vectors: the contract's worked examples (social.md §5.5), digests precomputed there. */
+/** Golden vectors: the platform's worked examples (docs/csv.md), digests precomputed there. */
 const value = (normalized: { value: string } | { invalid: string }) => ('value' in normalized ? normalized.value : `invalid: ${normalized.invalid}`);
 
 describe('contract worked examples', () => {

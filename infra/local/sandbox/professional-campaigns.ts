@@ -3,7 +3,7 @@ import { clock } from '../../../shared/core/clock.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
- * Campaigns on the professional sandbox (contract control.md §5): `GET` of an ad account and of one
+ * Campaigns on the professional sandbox (docs/platforms.md, "Professional: campaign control"): `GET` of an ad account and of one
  * of its campaigns, `POST` with `X-RestLi-Method: PARTIAL_UPDATE` and `{"patch":{"$set":{…}}}` for
  * `status` and `dailyBudget` (204), `DELETE` (a DRAFT goes, any other becomes PENDING_DELETION), and
  * a create to make campaigns to control. The rules: the transition table, the account's currency,
@@ -24,7 +24,7 @@ const currencyOf = (account: string) => SANDBOX_PROFESSIONAL_CURRENCIES[account]
 const DECIMALS: Record<string, number> = { JPY: 0, KWD: 3 };
 const MINIMUM_DAILY: Record<string, number> = { USD: 10, JPY: 1000, KWD: 3 };
 const REMOVED = new Set(['COMPLETED', 'CANCELED', 'PENDING_DELETION', 'REMOVED']);
-/** who may be set from what (control.md §5.2); ARCHIVED is set by a client, and nothing comes back from it here */
+/** who may be set from what (docs/platforms.md, "Professional: campaign control"); ARCHIVED is set by a client, and nothing comes back from it here */
 const ALLOWED: Record<string, string[]> = {
   ACTIVE: ['PAUSED', 'ARCHIVED'],
   PAUSED: ['ACTIVE', 'ARCHIVED'],

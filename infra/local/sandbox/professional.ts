@@ -24,7 +24,7 @@ import {
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
- * The professional network sandbox (contract professional.md §7): the list-upload flow with its
+ * The professional network sandbox (docs/platforms.md, "Professional"): the list-upload flow with its
  * Rest.li headers and error bodies, stateful segments, single-use upload URLs, and the OAuth token
  * endpoint. Tokens: `AQV…`/`AQX…` are valid member tokens; EXPIRED in a token → 65602, REVOKED → 65601,
  * anything else → 65600. Refresh tokens are `AQW…`.

@@ -1,7 +1,7 @@
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
- * Campaign control on the search-ads sandbox (contract control.md §4): `googleAds:search` on
+ * Campaign control on the search-ads sandbox (docs/platforms.md, "Search ads: campaign control"): `googleAds:search` on
  * `campaign` with its budget and the customer's currency, and on `currency_constant`;
  * `campaigns:mutate` (an `update` of `status` with its updateMask, or a `remove`) and
  * `campaignBudgets:mutate` (`amountMicros` with its updateMask), with the platform's rules: a removed

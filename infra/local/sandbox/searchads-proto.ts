@@ -5,7 +5,7 @@ import protobuf from 'protobufjs';
  * Checks a REST (proto3 JSON) body against the search-ads platform's published protos, strictly:
  * unknown fields, enum names, oneof exclusivity, int64/double/bytes forms, well-known types, and
  * temporary resource names used before they are created. protobufjs' own `fromObject` drops
- * unknown keys silently, hence the walk (contract searchads.md §6, ported).
+ * unknown keys silently, hence the walk (docs/platforms.md, "Search ads", ported).
  */
 const require = createRequire(import.meta.url);
 let root: protobuf.Root | undefined;

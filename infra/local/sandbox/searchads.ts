@@ -19,7 +19,7 @@ import { mutateBudgets, mutateCampaigns, searchCampaigns } from './searchads-cam
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
- * The search-ads sandbox (contract searchads.md §5): the OAuth token endpoint, an atomic
+ * The search-ads sandbox (docs/platforms.md, "Search ads"): the OAuth token endpoint, an atomic
  * `googleAds:mutate` that checks bodies against the platform's protos and its server-side rules,
  * and a `googleAds:searchStream` that answers the service's daily query with 90 days of metrics for
  * seeded campaigns and for campaigns created through it. Refresh tokens `1//…` are valid (REVOKED in

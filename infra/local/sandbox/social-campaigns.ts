@@ -4,10 +4,10 @@ import type { SandboxResponse } from './server.ts';
 import type { Row } from './social-data.ts';
 
 /**
- * Campaign control on the social sandbox (contract control.md §1): reading a campaign and its
+ * Campaign control on the social sandbox (docs/platforms.md, "Social: campaign control"): reading a campaign and its
  * account, `POST /{campaign}` with `status`, `daily_budget` and `execution_options`, `DELETE
  * /{campaign}`, and `POST act_{id}/campaigns` to make campaigns to control. The platform's rules as
- * the contract gives them: budgets are unsigned integers in the currency's minor unit; a campaign
+ * the platform documents them: budgets are unsigned integers in the currency's minor unit; a campaign
  * whose budget is on its ad sets or is a lifetime budget refuses a daily budget (100/1885621, 100);
  * below the account's minimum is 100 "Budget Is Too Low"; the fifth budget change of a campaign within
  * an hour is code 17 and blocks it for the hour; a deleted campaign refuses every write; a dry run

@@ -40,7 +40,7 @@ import {
 } from './social-data.ts';
 
 /**
- * The social platform sandbox: a Graph-style API as contract social.md describes it. It checks
+ * The social platform sandbox: a Graph-style API as docs/platforms.md, "Social" describes it. It checks
  * tokens, appsecret_proof, `fields` and parameters as the platform does, answers with the
  * platform's error bodies, pages with cursors and with `next` URLs that embed the caller's token,
  * and keeps what is created (lead forms).
@@ -852,7 +852,7 @@ export interface SocialSandbox extends Sandbox {
 const USER_TOKEN_DAYS = 60;
 
 /**
- * Contract connect.md §1.5: what the platform knows of a user token, asked with our app token
+ * docs/platforms.md, "What every connect round trip shares": what the platform knows of a user token, asked with our app token
  * (`<app id>|<app secret>`). Always HTTP 200; an invalid token says so in `data`.
  */
 function debugToken(request: SandboxRequest, state: SocialState, appId: string, appSecret: string): SandboxResponse {

@@ -6,7 +6,7 @@ import { log } from '../../core/logger.ts';
 import { callPlatform, fail, ok, parseJson, refreshAuth, retry, type CallBudget, type RetryPolicy, type UpstreamRequest, type Verdict } from '../upstream.ts';
 
 /**
- * The professional network's Rest.li API over fetch (contract professional.md §1, §5): bearer token,
+ * The professional network's Rest.li API over fetch (docs/platforms.md, "Professional"): bearer token,
  * `LinkedIn-Version` from configuration, protocol 2.0.0. Errors are dispatched on status and
  * `code`/`serviceErrorCode`, never on message wording. An expired token (65602) is refreshed once
  * when the connection has a refresh token, and the call replayed.

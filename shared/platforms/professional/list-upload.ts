@@ -4,7 +4,7 @@ import { restliRequest, type ProfessionalSession, type StreamedBody } from './cl
 import type { ListType } from '../../schemas/audiences.ts';
 
 /**
- * Contract §2: a CSV list becomes an audience in four calls: an upload URL, the file, the DMP
+ * docs/platforms.md, "Professional": a CSV list becomes an audience in four calls: an upload URL, the file, the DMP
  * segment, the attachment of the file to the segment. The answer comes once the list is attached
  * (the segment is BUILDING); the platform processes it for up to 48 hours after that.
  */

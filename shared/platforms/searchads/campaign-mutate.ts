@@ -5,9 +5,9 @@ import type { FetchedImage } from './images.ts';
 import { languageConstantId } from '../../schemas/searchads-languages.ts';
 
 /**
- * Operation 9 as ONE atomic `googleAds:mutate` (contract §2): temporary resource names (negative ids)
+ * Operation 9 as ONE atomic `googleAds:mutate` (docs/platforms.md, "Search ads"): temporary resource names (negative ids)
  * tie the budget, campaign, criteria, ad group, keywords, ads, assets, links, conversion goal and
- * location group together, in the contract's §2.1 order, so the platform creates all or nothing.
+ * location group together, in the platform's documented order (docs/platforms.md, "Search ads"), so the platform creates all or nothing.
  */
 type Operation = Record<string, unknown>;
 
@@ -157,7 +157,7 @@ export async function createSearchCampaign(
   nameSuffix: string,
 ): Promise<CampaignCreated> {
   const body = buildCampaignMutate(input, session.customerId, images, nameSuffix);
-  // a timed-out mutate may have been applied: it is not sent again blindly (contract §2.10)
+  // a timed-out mutate may have been applied: it is not sent again blindly (docs/platforms.md, "Search ads")
   const response = await adsRequest<{ mutateOperationResponses?: Array<Record<string, { resourceName?: string }>> }>(session, 'googleAds:mutate', body, {
     retrySafe: false,
   });

@@ -7,7 +7,7 @@ import { budgetFrom, callPlatform, fail, ok, parseJson, refreshAuth, retry, type
 import { accessTokenFor, forgetAccessToken, tokenEndpoint } from '../oauth-token-client.ts';
 
 /**
- * The search-ads REST interface over fetch (contract §1, §4): bearer token from the refresh token,
+ * The search-ads REST interface over fetch (docs/platforms.md, "Search ads"): bearer token from the refresh token,
  * `login-customer-id` when the connection names a manager account, `developer-token` only when
  * configured. Errors are GoogleAdsFailure bodies (sometimes wrapped in the stream's array).
  */
@@ -38,7 +38,7 @@ export function fieldPath(elements: Array<{ fieldName: string; index?: number }>
 }
 
 /**
- * One answer of the Ads API (contract §4.5). An error reads `category.ENUM: message (at path)
+ * One answer of the Ads API (docs/platforms.md, "Search ads"). An error reads `category.ENUM: message (at path)
  * [request-id id]` from its first GoogleAdsFailure entry; a 401 that is not a revoked grant asks for
  * a fresh access token.
  */

@@ -6,7 +6,7 @@ import { DownloadRefused, downloadPublicUrl, type DownloadFailure } from '../../
 import type { CallBudget } from '../upstream.ts';
 
 /**
- * Image URLs fetched for image assets (contract §2.6): JPEG or PNG, at most 5 MB each and 20 MB in
+ * Image URLs fetched for image assets (docs/platforms.md, "Search ads"): JPEG or PNG, at most 5 MB each and 20 MB in
  * all, landscape 1.91:1 (at least 600×314) or square (at least 300×300). A URL that cannot be used
  * is the client's problem (400), found before the mutate is sent. Only public addresses are fetched.
  */

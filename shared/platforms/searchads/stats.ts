@@ -3,8 +3,8 @@ import type { SearchAdsStats } from '../../schemas/searchads.ts';
 import { adsRequest, type SearchadsSession } from './client.ts';
 
 /**
- * Operation 2 (contract §3): the daily query and the content-network query of one campaign over a
- * date range, joined by day and mapped to the spec's statistics item with the contract's §3.3
+ * Operation 2 (docs/platforms.md, "Search ads"): the daily query and the content-network query of one campaign over a
+ * date range, joined by day and mapped to the spec's statistics item with the documented
  * formatting: every figure a string, micros as currency units, rates as fractions, at most six
  * decimals, "0" where the platform sent nothing.
  */

@@ -3,7 +3,7 @@ import { graphRequest, type SocialSession } from './client.ts';
 import { cursorParams, toPaging, type GraphPaging, type Paging } from './paging.ts';
 import { pickPresent } from './pick.ts';
 
-/** Contract §1: `act_{id}/adimages` and `act_{id}/advideos`, asking for exactly the fields the spec returns. */
+/** docs/platforms.md, "Social": `act_{id}/adimages` and `act_{id}/advideos`, asking for exactly the fields the spec returns. */
 export const PAGE_SIZE = 25;
 export const IMAGE_FIELDS = ['id', 'url', 'width', 'height'] as const;
 export const VIDEO_FIELDS = ['id', 'format'] as const;

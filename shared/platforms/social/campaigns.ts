@@ -5,7 +5,7 @@ import type { GraphPaging } from './paging.ts';
 import { pickPresent } from './pick.ts';
 
 /**
- * Contract §4: every campaign of the ad account. The edge hides archived and deleted campaigns
+ * docs/platforms.md, "Social": every campaign of the ad account. The edge hides archived and deleted campaigns
  * unless asked, so every effective status is named; all pages are followed.
  */
 export const CAMPAIGN_FIELDS = ['id', 'name', 'objective', 'daily_budget', 'status', 'issues_info', 'created_time'] as const;

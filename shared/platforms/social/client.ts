@@ -8,7 +8,7 @@ import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type Upstrea
 /**
  * The social platform's Graph-style API over fetch (keep-alive is undici's default). Every call
  * carries the token as `access_token` and, when SOCIAL_APP_SECRET is set, `appsecret_proof`.
- * Errors are dispatched on `error.code` / `error_subcode` / `is_transient` (contract §7), not on the
+ * Errors are dispatched on `error.code` / `error_subcode` / `is_transient` (docs/platforms.md, "Social"), not on the
  * HTTP status. Tokens never reach a log line or an error message.
  */
 export interface SocialSession extends CallBudget {

@@ -5,7 +5,7 @@ import type { ContactKey } from './contact-keys.ts';
 import type { AudienceMode } from '../../schemas/audiences.ts';
 import { graphRequest, JsonBytes, type SocialSession } from './client.ts';
 
-/** Contract §5: customer-file custom audiences and their upload sessions. */
+/** docs/platforms.md, "Social": customer-file custom audiences and their upload sessions. */
 export type { AudienceMode };
 export const MAX_ROWS_PER_BATCH = 10_000;
 

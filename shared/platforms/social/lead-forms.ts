@@ -5,7 +5,7 @@ import type { CreateLeadFormInput } from '../../schemas/lead-form.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 
 /**
- * Contract §6: lead forms are created on the page with a page access token, fetched with the user's
+ * docs/platforms.md, "Social": lead forms are created on the page with a page access token, fetched with the user's
  * token and kept briefly per container (Meta documents an hour of validity for such tokens).
  */
 const PAGE_TOKEN_TTL_MS = 10 * 60 * 1000;
@@ -25,7 +25,7 @@ async function pageAccessToken(session: SocialSession, pageId: string): Promise<
   return { token: body.access_token, cached: false };
 }
 
-/** The spec's lead form as the platform's `leadgen_forms` body (contract §6.2 mapping table). */
+/** The spec's lead form as the platform's `leadgen_forms` body (docs/platforms.md, "Social"). */
 export function toLeadgenFormBody(input: CreateLeadFormInput): Record<string, unknown> {
   const page = input.thankYouPage;
   return {

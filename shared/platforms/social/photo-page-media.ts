@@ -5,7 +5,7 @@ import { cursorParams, toPaging, type GraphPaging, type Paging } from './paging.
 import { pickPresent } from './pick.ts';
 import { PAGE_SIZE } from './ad-account-media.ts';
 
-/** Contract §2: the page's linked photo-page business account, then its `/media` edge. */
+/** docs/platforms.md, "Social": the page's linked photo-page business account, then its `/media` edge. */
 export const PHOTO_MEDIA_FIELDS = [
   'id',
   'caption',

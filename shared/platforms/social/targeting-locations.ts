@@ -2,7 +2,7 @@ import type { TargetingLocation } from '../../schemas/social.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 import { pickPresent } from './pick.ts';
 
-/** Contract §3: city-level targeting search (reclassified entries come back as subcity, neighborhood …). */
+/** docs/platforms.md, "Social": city-level targeting search (reclassified entries come back as subcity, neighborhood …). */
 export const LOCATION_FIELDS = ['key', 'name', 'region', 'country_name', 'type', 'country_code', 'region_id', 'supports_region', 'supports_city'] as const;
 const SEARCH_LIMIT = 25;
 

@@ -3,7 +3,7 @@ import { PlatformUnavailable } from '../../core/errors.ts';
 import { log } from '../../core/logger.ts';
 import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from '../upstream.ts';
 
-/** What the platform knows of a user token (contract connect.md §1.5, `debug_token`). */
+/** What the platform knows of a user token (docs/platforms.md, "What every connect round trip shares", `debug_token`). */
 export interface SocialTokenHealth {
   isValid: boolean;
   /** epoch ms; undefined when the token never runs out (`expires_at: 0`) */
