@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../../shared/core/clock.ts';
 import type { SandboxResponse } from './server.ts';
@@ -207,4 +208,55 @@ export function loadCampaignWorld(file: string, seed: CampaignWorld): CampaignWo
     accounts: Array<[string, { currency: string; timezone: string }]>;
   };
   return { nextId: saved.nextId, campaigns: new Map(saved.campaigns), budgetChanges: new Map(saved.budgetChanges), accounts: new Map(saved.accounts) };
+}
+
+const noise = (seed: string) => createHash('md5').update(seed).digest().readUInt32BE(0) / 2 ** 32;
+
+/**
+ * A campaign's insights row for one day, deterministic per campaign and day so that figures move with
+ * the clock; about one day in six has no delivery (no row), as the platform omits such days.
+ */
+export function dailyInsight(campaign: Row, account: string, currency: string, date: string): Row | undefined {
+  const roll = noise(`${String(campaign.id)}:${date}`);
+  if (roll < 0.16 || campaign.status === 'DELETED') return undefined;
+  const impressions = Math.floor(2_000 + roll * 18_000);
+  const clicks = Math.floor(impressions * (0.004 + roll * 0.03));
+  const cents = Math.floor(impressions * (0.2 + roll * 0.6)); // about 2 to 8 per thousand impressions
+  const leads = roll < 0.3 ? 0 : Math.floor(clicks * 0.05 * roll);
+  const purchases = roll > 0.8 ? Math.floor(roll * 3) : 0;
+  const offsetOne = currency === 'JPY' || currency === 'HUF' || currency === 'KRW';
+  const spend = offsetOne ? String(cents) : (cents / 100).toFixed(2);
+  return {
+    account_id: account,
+    account_currency: currency,
+    campaign_id: String(campaign.id),
+    campaign_name: String(campaign.name),
+    date_start: date,
+    date_stop: date,
+    impressions: String(impressions),
+    clicks: String(clicks),
+    spend,
+    reach: String(Math.floor(impressions / (1.2 + roll))),
+    frequency: (1.2 + roll).toFixed(6),
+    ctr: ((clicks / impressions) * 100).toFixed(6),
+    cpc: clicks > 0 ? (Number(spend) / clicks).toFixed(6) : undefined,
+    cpm: ((Number(spend) / impressions) * 1000).toFixed(6),
+    actions: [
+      { action_type: 'link_click', value: String(clicks) },
+      ...(leads > 0 ? [{ action_type: 'lead', value: String(leads) }] : []),
+      ...(purchases > 0 ? [{ action_type: 'purchase', value: String(purchases) }] : []),
+    ],
+    ...(purchases > 0 ? { action_values: [{ action_type: 'purchase', value: (purchases * 49.5).toFixed(2) }] } : {}),
+  };
+}
+
+/** The days from `since` to `until` (YYYY-MM-DD, both included), no later than `today`. */
+export function daysBetween(since: string, until: string, today: string): string[] {
+  const days: string[] = [];
+  for (let time = Date.parse(`${since}T00:00:00Z`); time <= Date.parse(`${until}T00:00:00Z`); time += 86_400_000) {
+    const day = new Date(time).toISOString().slice(0, 10);
+    if (day > today) break;
+    days.push(day);
+  }
+  return days;
 }

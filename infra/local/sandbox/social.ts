@@ -17,9 +17,12 @@ import {
   type SocialConnectState,
 } from './social-connect.ts';
 import {
+  accountOf,
   adAccount,
   type CampaignWorld,
   createCampaign,
+  dailyInsight,
+  daysBetween,
   deleteCampaign,
   findCampaign,
   loadCampaignWorld,
@@ -454,8 +457,8 @@ function parseLimit(call: GraphCall, fallback: number, max: number): number | Sa
 }
 
 /** Cursor paging as the platform does it, `next`/`previous` URLs carrying the caller's token. */
-function page(call: GraphCall, path: string, rows: Row[], fields: string[], defaultLimit = 25): SandboxResponse {
-  const limit = parseLimit(call, defaultLimit, 100);
+function page(call: GraphCall, path: string, rows: Row[], fields: string[], defaultLimit = 25, maxLimit = 100): SandboxResponse {
+  const limit = parseLimit(call, defaultLimit, maxLimit);
   if (typeof limit !== 'number') return limit;
   let start = 0;
   if (call.params.after !== undefined) {
@@ -475,7 +478,8 @@ function page(call: GraphCall, path: string, rows: Row[], fields: string[], defa
       const query = new URLSearchParams();
       query.set('access_token', call.token);
       if (call.params.fields !== undefined) query.set('fields', String(call.params.fields));
-      for (const name of ['effective_status']) if (call.params[name] !== undefined) query.set(name, String(call.params[name]));
+      for (const name of ['effective_status', 'time_range', 'time_increment', 'level', 'filtering'])
+        if (call.params[name] !== undefined) query.set(name, String(call.params[name]));
       query.set('limit', String(limit));
       query.set(cursorName, cursor);
       return `${call.publicBase}/${path}?${query}`;
@@ -554,6 +558,93 @@ function accountEdge(edge: 'images' | 'videos' | 'campaigns', node: NodeType): G
       usageHeaders(account),
     );
   };
+}
+
+const INSIGHT_FIELDS = [
+  'account_id',
+  'account_currency',
+  'campaign_id',
+  'campaign_name',
+  'date_start',
+  'date_stop',
+  'impressions',
+  'clicks',
+  'spend',
+  'reach',
+  'frequency',
+  'ctr',
+  'cpc',
+  'cpm',
+  'actions',
+  'action_values',
+];
+/** rows one synchronous insights answer computes at most: beyond, the platform asks for less (code 1) */
+const MAX_SYNC_INSIGHT_ROWS = 2_000;
+
+/** Insights of one campaign (`/{campaign}/insights`) or of an account's campaigns (`act_{id}/insights?level=campaign`). */
+function insights(call: GraphCall, state: SocialState, campaigns: Array<{ row: Row; account: string }>, path: string): SandboxResponse {
+  const fields = String(call.params.fields ?? 'impressions,spend')
+    .split(',')
+    .map((field) => field.trim())
+    .filter(Boolean);
+  const unknown = fields.find((field) => !INSIGHT_FIELDS.includes(field));
+  if (unknown) return graphError(100, `(#100) ${unknown} is not valid for fields param.`);
+  if (call.params.time_increment !== undefined && String(call.params.time_increment) !== '1' && call.params.time_increment !== 'all_days')
+    return graphError(100, '(#100) Param time_increment must be a number between 1 and 90, or monthly or all_days');
+  let range: { since?: string; until?: string };
+  try {
+    range = JSON.parse(String(call.params.time_range ?? '{}')) as { since?: string; until?: string };
+  } catch {
+    return graphError(100, '(#100) Param time_range must be a JSON object with since and until');
+  }
+  const dated = /^\d{4}-\d{2}-\d{2}$/;
+  if (!range.since || !range.until || !dated.test(range.since) || !dated.test(range.until) || range.since > range.until)
+    return graphError(100, '(#100) Param time_range must be a JSON object with since and until, since not after until');
+  const rows: Row[] = [];
+  for (const { row, account } of campaigns) {
+    const { currency } = accountOf(state.world, account);
+    for (const date of daysBetween(range.since, range.until, clock.today(0))) {
+      const insight = dailyInsight(row, account, currency, date);
+      if (insight) rows.push(insight);
+    }
+  }
+  if (rows.length > MAX_SYNC_INSIGHT_ROWS)
+    return graphError(1, "Please reduce the amount of data you're asking for, then retry your request", { is_transient: false }, 500);
+  rows.sort((a, b) => String(a.date_start).localeCompare(String(b.date_start)) || String(a.campaign_id).localeCompare(String(b.campaign_id)));
+  return page(call, path, rows, fields, 25, 5_000);
+}
+
+const campaignInsightsNode: GraphHandler = (call, state, { node }) => {
+  const campaign = findCampaign(state.world, node as string);
+  if (!campaign) return unknownObject('GET', node as string);
+  return insights(call, state, [campaign], `${node}/insights`);
+};
+
+const accountInsights: GraphHandler = (call, state, { account }) => {
+  const rows = state.campaigns.get(account as string);
+  if (!rows) return unknownObject('GET', `act_${account}`);
+  if (call.params.level !== 'campaign') return graphError(100, '(#100) This sandbox answers account insights at level=campaign.');
+  let wanted: string[] | undefined;
+  if (call.params.filtering !== undefined) {
+    const filters = parseJsonFilters(call.params.filtering);
+    if (!filters) return graphError(100, '(#100) Param filtering must be an array of {field, operator, value}');
+    const byId = filters.find((filter) => filter.field === 'campaign.id' && filter.operator === 'IN');
+    wanted = byId ? (byId.value as unknown[]).map(String) : undefined;
+  }
+  const selected = rows.filter((row) => !wanted || wanted.includes(String(row.id))).map((row) => ({ row, account: account as string }));
+  return insights(call, state, selected, `act_${account}/insights`);
+};
+
+function parseJsonFilters(value: unknown): Array<{ field: string; operator: string; value: unknown }> | undefined {
+  try {
+    const parsed: unknown = typeof value === 'string' ? JSON.parse(value) : value;
+    return Array.isArray(parsed) &&
+      parsed.every((filter) => filter && typeof filter === 'object' && 'field' in filter && 'operator' in filter && 'value' in filter)
+      ? (parsed as Array<{ field: string; operator: string; value: unknown }>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 const getPhotoMedia: GraphHandler = (call, state, { node }) => {
@@ -1039,6 +1130,8 @@ export async function startSocialSandbox(
     graph('POST', `/${ID}/users`, persisted(audienceUsers('users', 'POST'))),
     graph('DELETE', `/${ID}/users`, persisted(audienceUsers('users', 'DELETE'))),
     graph('POST', `/${ID}/usersreplace`, persisted(audienceUsers('usersreplace', 'POST'))),
+    graph('GET', '/act_(?<account>[0-9]+)/insights', accountInsights),
+    graph('GET', `/${ID}/insights`, campaignInsightsNode),
     graph('GET', '/act_(?<account>[0-9]+)', (call, state, { account }) =>
       adAccount(state.world, account as string, String(call.params.fields ?? 'id').split(',')),
     ),

@@ -1,7 +1,7 @@
-import { clock } from '../../core/clock.ts';
 import { PlatformCampaignRefused, PlatformRateLimited, PlatformRejected } from '../../core/errors.ts';
 import { socialDecimals } from '../../core/money.ts';
 import type { CampaignControl, ControlledCampaign } from '../campaign-control.ts';
+import { accountCurrency } from './account.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 
 /**
@@ -14,9 +14,6 @@ import { graphRequest, type SocialSession } from './client.ts';
 type Session = SocialSession & { connection: { adAccountId: string } };
 
 const CAMPAIGN_FIELDS = 'id,name,account_id,status,configured_status,effective_status,daily_budget,lifetime_budget,start_time';
-const CURRENCY_TTL_MS = 60 * 60 * 1000;
-const currencies = new Map<string, { currency: string; until: number }>();
-
 interface CampaignNode {
   id: string;
   name?: string;
@@ -25,16 +22,6 @@ interface CampaignNode {
   daily_budget?: string;
   lifetime_budget?: string;
   start_time?: string;
-}
-
-/** The account's currency, kept an hour per container (it does not change under a live account). */
-async function currencyOf(session: Session, account: string): Promise<string> {
-  const cached = currencies.get(account);
-  if (cached && cached.until > clock.now()) return cached.currency;
-  const { body } = await graphRequest<{ currency?: string }>(session, 'GET', `act_${account}`, { fields: 'currency,timezone_name' });
-  const currency = String(body.currency ?? 'USD');
-  currencies.set(account, { currency, until: clock.now() + CURRENCY_TTL_MS });
-  return currency;
 }
 
 const positive = (value: string | undefined) => value !== undefined && /^\d+$/.test(value) && BigInt(value) > 0n;
@@ -89,7 +76,7 @@ export const socialCampaignControl: CampaignControl<Session> = {
     }
     const account = session.connection.adAccountId;
     if (node.account_id !== undefined && node.account_id !== account) return undefined;
-    const currency = await currencyOf(session, account);
+    const currency = await accountCurrency(session, account);
     const status = String(node.status ?? 'PAUSED');
     const budget = positive(node.daily_budget)
       ? { kind: 'daily' as const, units: BigInt(node.daily_budget as string) }
