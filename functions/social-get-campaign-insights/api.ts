@@ -19,7 +19,7 @@ export const api: OperationDoc = {
         impressions: '15234',
         clicks: '312',
         spend: '48.27',
-        ctr: '0.020480',
+        ctr: '0.020481',
         cpc: '0.15',
         cpm: '3.17',
         conversions: '14',

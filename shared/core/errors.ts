@@ -26,6 +26,7 @@ export const ERROR_CODES = [
   'SHARED_BUDGET',
   'BUDGET_TOO_LOW',
   'INVALID_TRANSITION',
+  'SCOPE_MISSING',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -226,5 +227,18 @@ export class CampaignRefused extends ServiceError {
 export class PlatformCampaignRefused extends PlatformError {
   constructor(platform: Platform, code: CampaignRefusalCode, message: string, extra: Record<string, unknown> = {}, cause?: unknown) {
     super(platform, 200, code, message, { extra: { platform, ...extra }, cause });
+  }
+}
+
+/** The user's grant lacks a permission the operation needs: a new connect link for the user asks for it. */
+export class ScopeMissing extends PlatformError {
+  constructor(platform: Platform, scope: string) {
+    super(
+      platform,
+      200,
+      'SCOPE_MISSING',
+      `The user’s ${platform} connection was not granted ${scope}, which this operation needs; a new connect link for the user (/auth/create_link) asks for it (get_profile lists the scopes a connection has).`,
+      { extra: { platform, scope } },
+    );
   }
 }

@@ -19,6 +19,8 @@ const rangeFields = {
 };
 
 function checkRange(input: { startDate: string; endDate: string }, ctx: z.RefinementCtx): void {
+  // A date already reported as invalid says nothing about the range.
+  if (!dateSchema.safeParse(input.startDate).success || !dateSchema.safeParse(input.endDate).success) return;
   if (input.startDate > input.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
   else if ((Date.parse(input.endDate) - Date.parse(input.startDate)) / DAY_MS + 1 > MAX_RANGE_DAYS)
     ctx.addIssue({ code: 'custom', path: ['endDate'], message: `the range may cover at most ${MAX_RANGE_DAYS} days` });

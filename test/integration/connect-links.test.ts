@@ -168,7 +168,7 @@ describe('a whole connection, for each platform', () => {
       client_id: stack().env.PROFESSIONAL_CLIENT_ID,
       redirect_uri: `${stack().url}/auth/callback/professional`,
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      scope: 'r_ads rw_ads rw_dmp_segments',
+      scope: 'r_ads rw_ads rw_dmp_segments r_ads_reporting',
     });
     const upstream = await requestsSince('professional', since);
     const exchange = upstream.find((request) => request.path === '/oauth/v2/accessToken');
@@ -182,7 +182,12 @@ describe('a whole connection, for each platform', () => {
     const listing = upstream.find((request) => request.path === '/rest/adAccountUsers');
     expect(listing?.headers).toMatchObject({ 'linkedin-version': expect.stringMatching(/^\d{6}$/), 'x-restli-protocol-version': '2.0.0' });
     const connection = (await profileOf(userId)).connections.professional;
-    expect(connection).toMatchObject({ status: 'active', connectedVia: 'link', adAccountId: '500000001', scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments'] });
+    expect(connection).toMatchObject({
+      status: 'active',
+      connectedVia: 'link',
+      adAccountId: '500000001',
+      scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting'],
+    });
     expect(Math.round((Date.parse(connection.expiresAt) - Date.now()) / 86_400_000)).toBe(60);
   });
 

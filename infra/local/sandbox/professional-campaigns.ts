@@ -42,7 +42,7 @@ const inputError = (code: string, message: string, fieldPath: string, serviceErr
   });
 
 /** Every account starts with a campaign in each state the control routes meet. */
-function seedAccount(world: ProfessionalCampaigns, account: string): void {
+export function seedAccount(world: ProfessionalCampaigns, account: string): void {
   if ([...world.campaigns.keys()].some((key) => key.startsWith(`${account}/`))) return;
   const currency = currencyOf(account);
   const money = (amount: number) => ({ amount: amount.toFixed(DECIMALS[currency] ?? 2), currencyCode: currency });

@@ -57,12 +57,15 @@ export interface ProfessionalConnectState {
   desk: ConsentDesk;
   tokenPeople: Map<string, Signer>;
   revokedTokens: Set<string>;
+  /** what each token (access or refresh) issued through consent was granted */
+  tokenScopes: Map<string, string[]>;
 }
 
 export const newProfessionalConnectState = (): ProfessionalConnectState => ({
   desk: new ConsentDesk(30 * 60_000),
   tokenPeople: new Map(),
   revokedTokens: new Set(),
+  tokenScopes: new Map(),
 });
 
 export function authorizationPage(request: SandboxRequest, state: ProfessionalConnectState, clientId: string): SandboxResponse {
@@ -114,6 +117,8 @@ export function exchangeCode(form: Record<string, string>, state: ProfessionalCo
   issued.add(accessToken);
   state.tokenPeople.set(accessToken, person);
   state.tokenPeople.set(refreshToken, person);
+  state.tokenScopes.set(accessToken, scopes);
+  state.tokenScopes.set(refreshToken, scopes);
   return {
     status: 200,
     body: {

@@ -19,8 +19,10 @@ import {
   getCampaign,
   loadProfessionalCampaigns,
   saveProfessionalCampaigns,
+  seedAccount,
   updateCampaign,
 } from './professional-campaigns.ts';
+import { adAnalytics } from './professional-analytics.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 
 /**
@@ -276,6 +278,8 @@ const accessToken: Handler = (request, state) => {
   state.issuedTokens.add(token);
   const member = state.connect.tokenPeople.get(form.refresh_token);
   if (member) state.connect.tokenPeople.set(token, member);
+  const scopes = state.connect.tokenScopes.get(form.refresh_token);
+  if (scopes) state.connect.tokenScopes.set(token, scopes);
   return { status: 200, body: { access_token: token, expires_in: 5_184_000, refresh_token: form.refresh_token, refresh_token_expires_in: 26_438_400 } };
 };
 
@@ -336,6 +340,13 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     },
     rest('GET', /^\/rest\/adAccountUsers$/, (request) => adAccountUsers(request, state.connect)),
     rest('GET', /^\/rest\/adAccounts$/, (request) => searchAdAccounts(request, state.connect)),
+    rest('GET', /^\/rest\/adAnalytics$/, (request, state) => {
+      const token = request.headers.authorization?.replace(/^Bearer\s+/, '') ?? '';
+      // a token issued through consent has what was granted; a token given as it is reports unless it says otherwise
+      const granted = state.connect.tokenScopes.get(token);
+      const canReport = granted ? granted.includes('r_ads_reporting') : !token.includes('NOREPORTING');
+      return adAnalytics(request, campaigns, (account) => seedAccount(campaigns, account), canReport);
+    }),
     rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)$/, (_request, _state, { account }) => getAccount(campaigns, account as string)),
     rest(
       'POST',

@@ -21,6 +21,8 @@ export interface SandboxRequest {
   method: string;
   path: string;
   query: URLSearchParams;
+  /** the query string as it came, encoding and all (`?a=b`), for the checks that care how it was written */
+  rawQuery: string;
   headers: Record<string, string>;
   body: Buffer;
   /** the body as JSON, or form fields, when it is either */
@@ -160,6 +162,7 @@ export async function startSandbox(name: string, routes: SandboxRoute[], notFoun
       method: incoming.method ?? 'GET',
       path: url.pathname,
       query: url.searchParams,
+      rawQuery: url.search,
       headers,
       body,
       fields: parseFields(headers, body),

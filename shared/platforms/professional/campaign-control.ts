@@ -1,6 +1,7 @@
 import { PlatformCampaignRefused, PlatformRejected } from '../../core/errors.ts';
 import { fromUnits, isoDecimals, toUnits } from '../../core/money.ts';
 import type { CampaignControl, ControlledCampaign } from '../campaign-control.ts';
+import { accountCurrency } from './account.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
 
 /**
@@ -24,11 +25,6 @@ interface CampaignBody {
 
 const REMOVED_STATUSES = new Set(['ARCHIVED', 'COMPLETED', 'CANCELED', 'PENDING_DELETION', 'REMOVED']);
 const path = (session: Session, campaignId: string) => `/adAccounts/${session.adAccountId}/adCampaigns/${campaignId}`;
-
-async function accountCurrency(session: Session): Promise<string> {
-  const { body } = await restliRequest(session, 'GET', `/adAccounts/${session.adAccountId}`);
-  return String((body as { currency?: string } | null)?.currency ?? 'USD');
-}
 
 function refusalOf(error: unknown): unknown {
   if (!(error instanceof PlatformRejected)) return error;
@@ -69,7 +65,7 @@ export const professionalCampaignControl: CampaignControl<Session> = {
       throw error;
     }
     const status = String(body.status ?? 'DRAFT');
-    const currency = body.dailyBudget?.currencyCode ?? body.totalBudget?.currencyCode ?? (await accountCurrency(session));
+    const currency = body.dailyBudget?.currencyCode ?? body.totalBudget?.currencyCode ?? (await accountCurrency(session, session.adAccountId));
     const decimals = isoDecimals(currency);
     const daily = body.dailyBudget?.amount === undefined ? undefined : toUnits(body.dailyBudget.amount, decimals);
     return {
