@@ -1,7 +1,7 @@
 import type { Fault, RecordedRequest } from '../../infra/local/sandbox/server.ts';
 import { stack } from './api.ts';
 
-type PlatformName = 'social' | 'searchads' | 'professional';
+export type PlatformName = 'social' | 'searchads' | 'professional';
 
 /**
  * Test files share one stack and run in parallel, so each test keeps to its own namespace in the

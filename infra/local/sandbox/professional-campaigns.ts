@@ -71,6 +71,31 @@ export function seedAccount(world: ProfessionalCampaigns, account: string): void
   }
 }
 
+/** Scale tests' campaigns: ACTIVE, each with a daily budget of its own, ids after the seeded ones. */
+export function addCampaigns(world: ProfessionalCampaigns, account: string, count: number): string[] {
+  seedAccount(world, account);
+  const currency = currencyOf(account);
+  const taken = [...world.campaigns.keys()].filter((key) => key.startsWith(`${account}/`)).map((key) => Number(key.split('/')[1]));
+  const first = Math.max(...taken) + 1;
+  return Array.from({ length: count }, (_, index) => {
+    const id = first + index;
+    world.campaigns.set(`${account}/${id}`, {
+      account: `urn:li:sponsoredAccount:${account}`,
+      campaignGroup: `urn:li:sponsoredCampaignGroup:${account}01`,
+      id,
+      name: `Scale ${index + 1}`,
+      status: 'ACTIVE',
+      type: 'SPONSORED_UPDATES',
+      costType: 'CPM',
+      objectiveType: 'WEBSITE_VISIT',
+      dailyBudget: { amount: (25).toFixed(DECIMALS[currency] ?? 2), currencyCode: currency },
+      runSchedule: { start: Date.UTC(2026, 0, 5) },
+      version: { versionTag: '1' },
+    });
+    return String(id);
+  });
+}
+
 export function getAccount(world: ProfessionalCampaigns, account: string): SandboxResponse {
   seedAccount(world, account);
   return { status: 200, body: { id: Number(account), name: `Sandbox account ${account}`, currency: currencyOf(account), status: 'ACTIVE', type: 'BUSINESS' } };

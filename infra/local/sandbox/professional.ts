@@ -19,6 +19,7 @@ import {
   getCampaign,
   loadProfessionalCampaigns,
   saveProfessionalCampaigns,
+  addCampaigns,
   seedAccount,
   updateCampaign,
 } from './professional-campaigns.ts';
@@ -385,8 +386,17 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     rest('GET', /^\/rest\/dmpSegments$/, findSegments),
     rest('GET', /^\/rest\/adSegments\/(?<id>\d+)$/, getAdSegment),
   ];
-  const sandbox = await startSandbox('professional', routes, (request) =>
-    restliError(404, { code: 'NOT_FOUND', message: `No resource found for ${request.method} ${request.path}` }),
+  const seedCampaigns = (account: string, count: number) => {
+    const ids = addCampaigns(campaigns, account, count);
+    saveProfessionalCampaigns(options.campaignsFile, campaigns);
+    return ids;
+  };
+  const sandbox = await startSandbox(
+    'professional',
+    routes,
+    (request) => restliError(404, { code: 'NOT_FOUND', message: `No resource found for ${request.method} ${request.path}` }),
+    0,
+    seedCampaigns,
   );
   base = sandbox.url;
   return Object.assign(sandbox, { state });

@@ -55,9 +55,14 @@ function referencesOf(account: AdsAccount, budget: string): string[] {
 /** `googleAds:search` on campaign (one campaign by id) or currency_constant; undefined for any other resource. */
 export function searchCampaigns(request: SandboxRequest, account: AdsAccount, cid: string, invalid: Invalid): SandboxResponse | undefined {
   const query = String(request.fields.query ?? '');
-  const from = /\bFROM\s+(campaign|currency_constant)\s*(?:WHERE|$)/i.exec(query)?.[1]?.toLowerCase();
+  const from = /\bFROM\s+(campaign|currency_constant|customer)\s*(?:WHERE|$)/i.exec(query)?.[1]?.toLowerCase();
   if (!from) return undefined;
   const selected = (/^\s*SELECT\s+(.+?)\s+FROM\s/is.exec(query)?.[1] ?? '').split(',').map((field) => field.trim());
+  if (from === 'customer') {
+    const { currency, timeZone } = customerOf(cid);
+    const row = { customer: { resourceName: `customers/${cid}`, id: cid, currencyCode: currency, timeZone } };
+    return { status: 200, body: { results: [project(row, selected)], fieldMask: selected.map(snakeToCamel).join(',') } };
+  }
   if (from === 'currency_constant') {
     const code = /currency_constant\.code\s*=\s*'([A-Z]{3})'/.exec(query)?.[1];
     if (!code) return invalid('queryError', 'EXPECTED_FILTER', 'This sandbox answers currency_constant for one code.');

@@ -12,6 +12,7 @@ import {
   newSearchadsConnectState,
   personOfRefreshToken,
   revoke,
+  CUSTOMERS,
   searchAccounts,
   type SearchadsConnectState,
 } from './searchads-connect.ts';
@@ -492,6 +493,7 @@ export function dailyMetrics(campaignId: string, date: string, network: 'SEARCH'
     impressions: String(impressions),
     interactions: String(clicks),
     allConversions: conversions + (roll > 0.5 ? 1 : 0),
+    conversionsValue: Math.round(conversions * 121.25 * 100) / 100,
     allConversionsValue: Math.round(conversions * 137.5 * 100) / 100,
     topImpressionPercentage: Math.round((0.4 + roll * 0.4) * 10_000) / 10_000,
     searchImpressionShare: Math.max(0.0999, Math.round(roll * 10_000) / 10_000),
@@ -521,7 +523,11 @@ function searchStream(request: SandboxRequest, state: SearchadsState, cid: strin
   const [from, to] = [between?.[1] ?? '', between?.[2] ?? ''];
   if (between && !(/^\d{4}-\d{2}-\d{2}$/.test(from) && /^\d{4}-\d{2}-\d{2}$/.test(to)))
     return invalid('queryError', 'INVALID_DATE_FORMAT', 'Invalid date format.');
-  const campaignFilter = query.match(/campaign\.id\s*=\s*(\d+)/i)?.[1];
+  const oneCampaign = query.match(/campaign\.id\s*=\s*(\d+)/i)?.[1];
+  const someCampaigns = query.match(/campaign\.id\s+IN\s*\(([^)]*)\)/i)?.[1];
+  if (someCampaigns !== undefined && !/^\s*\d+(\s*,\s*\d+)*\s*$/.test(someCampaigns))
+    return invalid('queryError', 'INVALID_VALUE_WITH_IN_OPERATOR', 'Invalid value with IN operator: a list of numbers is expected.');
+  const wanted = oneCampaign ? new Set([oneCampaign]) : someCampaigns ? new Set(someCampaigns.split(',').map((id) => id.trim())) : undefined;
   const content = /segments\.ad_network_type\s*=\s*'CONTENT'/i.test(query);
   const account = state.accounts.get(cid) ?? newAccount(cid);
   state.accounts.set(cid, account);
@@ -529,7 +535,7 @@ function searchStream(request: SandboxRequest, state: SearchadsState, cid: strin
   for (const [name, resource] of account.resources) {
     if (resource.kind !== 'campaigns') continue;
     const id = name.split('/').pop() as string;
-    if (campaignFilter && id !== campaignFilter) continue;
+    if (wanted && !wanted.has(id)) continue;
     if (content && !resource.data.display) continue;
     for (let offset = -(DAYS_OF_METRICS - 1); offset <= 0; offset++) {
       const date = day(offset);
@@ -630,7 +636,10 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
     ads(
       /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:search$/,
       (request, state, cid) =>
-        searchAccounts(request, state.connect, bearerOf(request), cid, failure) ??
+        // the connect flow's customers answer as the connect flow knows them; any other is an account of the control sandbox
+        (CUSTOMERS[cid] || !/\bFROM\s+customer\s*$/i.test(String(request.fields.query ?? ''))
+          ? searchAccounts(request, state.connect, bearerOf(request), cid, failure)
+          : undefined) ??
         searchCampaigns(request, accountOf(cid), cid, invalid) ??
         invalid(
           'queryError',
@@ -651,9 +660,33 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
     },
     { method: 'POST', path: /^\/revoke$/, handle: (request) => revoke(request.fields as Record<string, string>, state.connect) },
   ];
-  const sandbox = await startSandbox('searchads', routes, (request) => ({
-    status: 404,
-    body: { error: { code: 404, message: `The requested URL ${request.path} was not found on this server.`, status: 'NOT_FOUND' } },
-  }));
+  const seedCampaigns = (cid: string, count: number) => {
+    const account = accountOf(cid);
+    const ids = Array.from({ length: count }, (_, index) => {
+      const budget = `customers/${cid}/campaignBudgets/${account.nextId++}`;
+      const id = String(31_000_000_000 + account.nextId++);
+      account.resources.set(budget, {
+        kind: 'campaignBudgets',
+        data: { name: `Scale ${index + 1}`, amountMicros: '25000000', period: 'DAILY', explicitlyShared: false, status: 'ENABLED' },
+      });
+      account.resources.set(`customers/${cid}/campaigns/${id}`, {
+        kind: 'campaigns',
+        data: { campaignBudget: budget, name: `Scale ${index + 1}`, status: 'ENABLED', servingStatus: 'SERVING', display: false },
+      });
+      return id;
+    });
+    save();
+    return ids;
+  };
+  const sandbox = await startSandbox(
+    'searchads',
+    routes,
+    (request) => ({
+      status: 404,
+      body: { error: { code: 404, message: `The requested URL ${request.path} was not found on this server.`, status: 'NOT_FOUND' } },
+    }),
+    0,
+    seedCampaigns,
+  );
   return Object.assign(sandbox, { state });
 }

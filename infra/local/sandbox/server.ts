@@ -15,6 +15,7 @@ import { installedLocalClock } from '../clock.ts';
  *                                match; ?from=n: from the n-th on; ?count=1: only {count})
  *   DELETE /__sandbox/requests  forget them
  *   GET    /__sandbox/clock     the local stack's clock: {now} (epoch ms)
+ *   POST   /__sandbox/campaigns add campaigns to an ad account for scale tests: {account, count} → {ids}
  *   POST   /__sandbox/clock     move it forward: {advanceMs}
  */
 export interface SandboxRequest {
@@ -68,6 +69,9 @@ export interface RecordedRequest {
   body: string;
 }
 
+/** Adds `count` campaigns (ACTIVE, a daily budget of their own) to an ad account; answers their ids. */
+export type SeedCampaigns = (account: string, count: number) => string[];
+
 export interface Sandbox {
   name: string;
   url: string;
@@ -115,7 +119,14 @@ function takeFault(faults: Fault[], request: RecordedRequest): Fault | undefined
   return fault;
 }
 
-async function control(sandbox: Sandbox, request: SandboxRequest): Promise<SandboxResponse> {
+async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?: SeedCampaigns): Promise<SandboxResponse> {
+  if (request.path === '/__sandbox/campaigns' && request.method === 'POST' && seedCampaigns) {
+    const count = Number(request.fields.count);
+    const account = String(request.fields.account ?? '');
+    if (!/^[0-9]+$/.test(account) || !Number.isInteger(count) || count < 1 || count > 100_000)
+      return { status: 400, body: { error: 'send {account (digits), count (1–100000)}' } };
+    return { status: 201, body: { ids: seedCampaigns(account, count) } };
+  }
   if (request.path === '/__sandbox/faults' && request.method === 'POST') {
     const fault = request.fields as Fault;
     sandbox.faults.push(fault);
@@ -149,7 +160,13 @@ async function control(sandbox: Sandbox, request: SandboxRequest): Promise<Sandb
 
 const MAX_RECORDED = 10_000;
 
-export async function startSandbox(name: string, routes: SandboxRoute[], notFound: (request: SandboxRequest) => SandboxResponse, port = 0): Promise<Sandbox> {
+export async function startSandbox(
+  name: string,
+  routes: SandboxRoute[],
+  notFound: (request: SandboxRequest) => SandboxResponse,
+  port = 0,
+  seedCampaigns?: SeedCampaigns,
+): Promise<Sandbox> {
   const sandbox = { name, url: '', requests: [] as RecordedRequest[], faults: [] as Fault[] } as Sandbox;
 
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
@@ -167,7 +184,7 @@ export async function startSandbox(name: string, routes: SandboxRoute[], notFoun
       body,
       fields: parseFields(headers, body),
     };
-    if (request.path.startsWith('/__sandbox/')) return send(response, await control(sandbox, request));
+    if (request.path.startsWith('/__sandbox/')) return send(response, await control(sandbox, request, seedCampaigns));
 
     const recorded: RecordedRequest = {
       method: request.method,

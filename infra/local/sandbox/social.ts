@@ -1152,12 +1152,30 @@ export async function startSocialSandbox(
     ),
     graph('GET', `/${ID}`, getNode),
   ];
-  const sandbox = await startSandbox('social', routes, (request) =>
-    graphError(
-      100,
-      `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/').pop()}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
-      { error_subcode: 33 },
-    ),
+  const seedCampaigns = (account: string, count: number) => {
+    const ids = Array.from(
+      { length: count },
+      (_, index) =>
+        (
+          createCampaign(state.world, account, { name: `Scale ${index + 1}`, special_ad_categories: '[]', status: 'ACTIVE', daily_budget: '5000' }).body as {
+            id: string;
+          }
+        ).id,
+    );
+    if (campaignsFile) saveCampaignWorld(campaignsFile, state.world);
+    return ids;
+  };
+  const sandbox = await startSandbox(
+    'social',
+    routes,
+    (request) =>
+      graphError(
+        100,
+        `Unsupported ${request.method.toLowerCase()} request. Object with ID '${request.path.split('/').pop()}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+        { error_subcode: 33 },
+      ),
+    0,
+    seedCampaigns,
   );
   publicBase = sandbox.url;
   return Object.assign(sandbox, { state });

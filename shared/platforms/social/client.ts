@@ -65,6 +65,11 @@ interface GraphErrorBody {
   fbtrace_id?: string;
 }
 
+/** Insights' "reduce the amount of data" and its timeouts (docs/platforms.md, "Social: performance"). */
+const TOO_MUCH_DATA = new Set(['100/1504018', '2/1504038', '100/1487534']);
+const isTooMuchData = (code: number, subcode: number | undefined, message = '') =>
+  TOO_MUCH_DATA.has(`${code}/${subcode}`) || code === 2637 || message.startsWith('Please reduce the amount of data');
+
 const THROTTLE_CODES = new Set([4, 17, 32, 341, 613]);
 const isThrottleCode = (code: number) => THROTTLE_CODES.has(code) || (code >= 80000 && code <= 80014);
 const TRANSIENT_AUDIENCE_SUBCODES = new Set([1870145, 1870148]);
@@ -150,6 +155,15 @@ function classifyGraphError(error: GraphErrorBody, status: number, headers: Head
         `The social platform refused API version ${versionInUrl(config().SOCIAL_API_URL, SOCIAL_API_VERSION)} as deprecated; the service must move to a newer version.`,
         extra,
       ),
+    );
+  }
+  if (isTooMuchData(code, subcode, error.message)) {
+    // not transient: the same request would fail the same way; the caller asks for less (a shorter range)
+    return fail(
+      new PlatformRejected('social', 'The social platform asks for less data at once: a shorter date range or fewer campaigns.', {
+        ...extra,
+        tooMuchData: true,
+      }),
     );
   }
   if (code === 1 || code === 2 || (code === 2650 && subcode !== undefined && TRANSIENT_AUDIENCE_SUBCODES.has(subcode)) || error.is_transient === true) {

@@ -45,10 +45,17 @@ export function countsOfInsight(row: InsightRow, conversionTypes: readonly strin
 }
 
 /** Every insights row of a path (a campaign's, or an account's at campaign level), page after page. */
-export async function insightRows(session: SocialSession, path: string, params: Record<string, unknown>): Promise<InsightRow[]> {
+export async function insightRows(
+  session: SocialSession,
+  path: string,
+  params: Record<string, unknown>,
+  options: { maxPages?: number; onRequest?: () => void } = {},
+): Promise<InsightRow[]> {
   const rows: InsightRow[] = [];
+  const maxPages = options.maxPages ?? MAX_PAGES;
   let after: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; page < maxPages; page++) {
+    options.onRequest?.();
     const { body } = await graphRequest<{ data?: InsightRow[]; paging?: GraphPaging }>(session, 'GET', path, {
       fields: INSIGHT_FIELDS,
       time_increment: 1,
@@ -60,7 +67,7 @@ export async function insightRows(session: SocialSession, path: string, params: 
     after = body.paging?.next ? body.paging.cursors?.after : undefined;
     if (!after) return rows;
   }
-  throw new PlatformRejected('social', `The range holds more than ${MAX_PAGES * PAGE_SIZE} daily rows; ask for a shorter one.`);
+  throw new PlatformRejected('social', `The range holds more than ${maxPages * PAGE_SIZE} daily rows; ask for a shorter one.`, { tooMuchData: true });
 }
 
 export async function campaignInsights(
