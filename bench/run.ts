@@ -166,6 +166,14 @@ async function warmOverheadFigures(): Promise<void> {
         trip.reads === 1 && trip.writes === 1 ? 'goal met' : 'goal MISSED (one read, one write)',
       ]);
     }
+    const { metricsReads } = await import('./metrics-reads.ts');
+    for (const figure of await metricsReads(stack)) {
+      rows.push([
+        `upstream: many-campaign reader, ${figure.platform}, ${figure.campaigns} campaign${figure.campaigns === 1 ? '' : 's'}, 7 days`,
+        `${figure.recorded} request${figure.recorded === 1 ? '' : 's'} (${figure.rows} rows)`,
+        figure.recorded === 1 && figure.requests === 1 ? 'goal met (one per window)' : `one query, ${figure.requests} requests (pages or slices)`,
+      ]);
+    }
     rows.push(
       [
         'warm: full middleware stack',
