@@ -3,7 +3,7 @@
  * docs/architecture.md draws the same picture.
  *
  *   shared/http        (the top: may import any layer) the middleware and the operation definition: what functions/ builds on
- *   features           shared/audiences, webhooks, connect, jobs, uploads, docs
+ *   features           shared/audiences, webhooks, connect, jobs, uploads, docs, rules
  *   shared/platforms   one adapter per upstream platform, and their shared upstream core
  *   ports              shared/store, net, storage, queue, secrets: the outside world behind small modules
  *   shared/schemas     zod schemas of requests and results
@@ -14,7 +14,7 @@ const core = layer('core');
 const schemas = layer('schemas');
 const ports = layer('store', 'net', 'storage', 'queue', 'secrets');
 const platforms = layer('platforms');
-const features = layer('audiences', 'webhooks', 'connect', 'jobs', 'uploads', 'docs');
+const features = layer('audiences', 'webhooks', 'connect', 'jobs', 'uploads', 'docs', 'rules');
 
 const below = (name, from, allowed) => ({
   name,

@@ -25,7 +25,9 @@ async function seed(stack: LocalStack, platform: Platform, account: string, coun
 const recordedCount = async (stack: LocalStack, platform: Platform) =>
   ((await (await fetch(`${stack.sandboxes[platform]?.url}/__sandbox/requests?count=1`)).json()) as { count: number }).count;
 
-export async function metricsReads(stack: LocalStack): Promise<Array<{ platform: Platform; campaigns: number; requests: number; recorded: number; rows: number }>> {
+export async function metricsReads(
+  stack: LocalStack,
+): Promise<Array<{ platform: Platform; campaigns: number; requests: number; recorded: number; rows: number }>> {
   const deadline = () => clock.now() + 60_000;
   const range = { startDate: clock.today(-7), endDate: clock.today(-1) };
   const accountFor: Record<Platform, () => string> = {

@@ -29,6 +29,8 @@ export interface ControlCall<Input> {
   input: Input;
   /** who asked: an API call, or a rule */
   source?: HistorySource;
+  /** the campaign as the caller read it a moment ago (a rule plans from its read): not read again */
+  campaign?: ControlledCampaign;
 }
 
 async function readCampaign<S>(control: CampaignControl<S>, session: S, campaignId: string): Promise<ControlledCampaign> {
@@ -44,7 +46,7 @@ const removed = (campaign: ControlledCampaign) =>
 
 export async function updateCampaignStatus<S>(control: CampaignControl<S>, session: S, call: ControlCall<UpdateCampaignStatusInput>, ports = storePorts) {
   const { input } = call;
-  const campaign = await readCampaign(control, session, input.campaignId);
+  const campaign = call.campaign ?? (await readCampaign(control, session, input.campaignId));
   if (campaign.status === 'REMOVED' && input.status !== 'DELETE') throw removed(campaign);
   const plan =
     campaign.status === 'REMOVED'
@@ -63,7 +65,7 @@ export async function updateCampaignStatus<S>(control: CampaignControl<S>, sessi
 
 export async function editCampaignBudget<S>(control: CampaignControl<S>, session: S, call: ControlCall<EditCampaignInput>, ports = storePorts) {
   const { input } = call;
-  const campaign = await readCampaign(control, session, input.campaignId);
+  const campaign = call.campaign ?? (await readCampaign(control, session, input.campaignId));
   if (campaign.status === 'REMOVED') throw removed(campaign);
   const { budget } = campaign;
   if (budget.kind === 'elsewhere')

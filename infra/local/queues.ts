@@ -197,7 +197,10 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
 }
 
 /** `npm start`'s own interval for a schedule, where docs/decisions.md names one (seconds) */
-const LOCAL_INTERVALS: Partial<Record<keyof typeof schedules, string>> = { connectionLifecycle: 'LIFECYCLE_INTERVAL_SECONDS' };
+const LOCAL_INTERVALS: Partial<Record<keyof typeof schedules, string>> = {
+  connectionLifecycle: 'LIFECYCLE_INTERVAL_SECONDS',
+  ruleSchedule: 'RULES_INTERVAL_SECONDS',
+};
 
 /** The schedules as timers; a schedule that says so also runs once at start (a sweep finds what a stop left behind). */
 export function startSchedules(workers: readonly WorkerDeclaration[]): () => void {

@@ -40,6 +40,13 @@ const configSchema = z.object({
     .default(1024 ** 3),
   /** the audience-job queue (SQS in the cloud, the emulator locally) */
   AUDIENCE_JOB_QUEUE_URL: optionalSecret,
+  RULE_RUN_QUEUE_URL: optionalSecret,
+  /** the share of a platform's daily calls the optimizer may spend for one tenant (docs/operations.md, "Rules") */
+  RULES_QUOTA_SHARE: z.coerce.number().min(0).max(1).default(0.2),
+  /** each platform's daily calls for our app, of which RULES_QUOTA_SHARE is one tenant's (search ads: Basic access) */
+  RULES_DAILY_CALLS_SOCIAL: z.coerce.number().int().min(0).default(10_000),
+  RULES_DAILY_CALLS_SEARCHADS: z.coerce.number().int().min(0).default(15_000),
+  RULES_DAILY_CALLS_PROFESSIONAL: z.coerce.number().int().min(0).default(10_000),
   /** how long an audience job's lease outlives its holder's last heartbeat: a crashed run is taken over after it */
   AUDIENCE_JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),

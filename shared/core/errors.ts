@@ -27,6 +27,7 @@ export const ERROR_CODES = [
   'BUDGET_TOO_LOW',
   'INVALID_TRANSITION',
   'SCOPE_MISSING',
+  'RULE_LIMIT_REACHED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -108,6 +109,13 @@ export class MethodNotAllowed extends ServiceError {
 export class IdempotencyConflict extends ServiceError {
   constructor(message: string) {
     super(409, 'IDEMPOTENCY_CONFLICT', message);
+  }
+}
+
+/** A user already has the most rules one user may have. */
+export class RuleLimitReached extends ServiceError {
+  constructor(limit: number) {
+    super(409, 'RULE_LIMIT_REACHED', `A user may have at most ${limit} rules; delete one (delete_rule) before creating another.`, { extra: { limit } });
   }
 }
 

@@ -4,8 +4,8 @@
  */
 export interface QueueDefinition {
   /** logical id, used by CDK and as the local queue's name */
-  id: 'WebhookDeliveries' | 'AudienceJobs';
-  configKey: 'WEBHOOK_QUEUE_URL' | 'AUDIENCE_JOB_QUEUE_URL';
+  id: 'WebhookDeliveries' | 'AudienceJobs' | 'RuleRuns';
+  configKey: 'WEBHOOK_QUEUE_URL' | 'AUDIENCE_JOB_QUEUE_URL' | 'RULE_RUN_QUEUE_URL';
   /** how long a received message stays hidden: well above the worker's timeout, so a crashed run is redelivered after it */
   visibilityTimeoutSeconds: number;
   /** receives before a message goes to the dead-letter queue (the worker's own retry schedule ends sooner) */
@@ -41,7 +41,21 @@ export const audienceJobQueue: QueueDefinition = {
   batchSize: 1, // a run may take the whole timeout
 };
 
-export const queueDefinitions = [webhookQueue, audienceJobQueue] as const;
+/**
+ * One message per (tenant, user, platform) group of due rules: the evaluator reads the group's
+ * metrics once per window and runs every rule of it. A run that crashes is handed back after the
+ * visibility timeout and acts once (each action is keyed by rule, campaign and run).
+ */
+export const ruleRunQueue: QueueDefinition = {
+  id: 'RuleRuns',
+  configKey: 'RULE_RUN_QUEUE_URL',
+  visibilityTimeoutSeconds: 360,
+  maxReceiveCount: 5,
+  consumerTimeoutSeconds: 300,
+  batchSize: 1,
+};
+
+export const queueDefinitions = [webhookQueue, audienceJobQueue, ruleRunQueue] as const;
 export type QueueId = (typeof queueDefinitions)[number]['id'];
 
 /** The schedules, defined once: EventBridge rules in the cloud, timers in `npm start`. */
@@ -52,5 +66,7 @@ export const schedules = {
   connectionLifecycle: { id: 'ConnectionLifecycle', everyMinutes: 60, runAtStart: false },
   /** re-queues audience jobs whose checkpoint stopped moving (a lost message), on the lifecycle's interval; `npm start` re-queues every unfinished job when it starts */
   audienceJobSweep: { id: 'AudienceJobSweep', everyMinutes: 60, runAtStart: false },
+  /** finds the rules that are due and queues one run per (tenant, user, platform); `npm start`: every RULES_INTERVAL_SECONDS */
+  ruleSchedule: { id: 'RuleSchedule', everyMinutes: 15, runAtStart: false },
 } as const;
 export type ScheduleId = keyof typeof schedules;

@@ -143,6 +143,19 @@ async function auditedRun<R extends object>(
         }
       : {}),
   };
+  return runInAuditScope(scope, recorder, run);
+}
+
+/**
+ * Runs a write in its audit scope and stores its declared event once it is done, or once its platform
+ * refused it (`failed`, with the code), unless the write stored the event in its own transaction. The
+ * operations use it, and so does the optimizer for each action of a rule.
+ */
+export function runInAuditScope<R extends object>(
+  scope: AuditScope,
+  recorder: ((draft: AuditDraft) => Promise<void>) | undefined,
+  run: () => Promise<R>,
+): Promise<R> {
   return withAuditScope(scope, async () => {
     let result: R;
     try {

@@ -35,7 +35,7 @@ export const updateCampaignStatusRequest = z.strictObject({
 });
 
 /** A positive amount in major units, as a number or a decimal string; kept as the exact string. */
-const amountSchema = z
+export const amountSchema = z
   .union([z.number(), z.string().trim()])
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? String(value) : value;

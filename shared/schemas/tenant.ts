@@ -8,6 +8,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'connection.disconnected',
   'audience_job.succeeded',
   'audience_job.failed',
+  'optimization.applied',
+  'optimization.rule_disabled',
 ] as const;
 export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookEventType = SubscribableEventType | 'webhook.test';

@@ -36,24 +36,35 @@ export async function sendAudited(command: PutCommand | UpdateCommand | DeleteCo
     await documentStore().send(command as PutCommand);
     return;
   }
+  await sendAuditedTogether([command], draft);
+}
+
+type Write = PutCommand | UpdateCommand | DeleteCommand;
+const kindOf = (input: Record<string, unknown>) => ('UpdateExpression' in input ? 'Update' : 'Item' in input ? 'Put' : 'Delete');
+
+/**
+ * Several writes of this table and their audit event in one transaction: all or none. When a
+ * condition fails the error is ConditionalCheckFailedException with `failedWrite`, the index of the
+ * first write whose condition failed.
+ */
+export async function sendAuditedTogether(commands: Write[], draft: AuditDraft | undefined): Promise<void> {
   const scope = auditScope();
-  const input = command.input as Record<string, unknown>;
-  const { ReturnValues: _ignored, ...write } = input;
-  const kind = 'UpdateExpression' in input ? 'Update' : 'Item' in input ? 'Put' : 'Delete';
+  const items = commands.map((command) => {
+    const { ReturnValues: _ignored, ...write } = command.input as Record<string, unknown>;
+    return { [kindOf(write)]: write } as never;
+  });
+  if (draft) items.push({ Put: { TableName: mainTableName(), Item: itemOf(draft.tenantId, auditEventOf(draft, scope)) } } as never);
   try {
-    await documentStore().send(
-      new TransactWriteCommand({
-        TransactItems: [{ [kind]: write } as never, { Put: { TableName: mainTableName(), Item: itemOf(draft.tenantId, auditEventOf(draft, scope)) } }],
-      }),
-    );
+    await documentStore().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
     const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') {
-      throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException' });
+    const failedWrite = reasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed') ?? -1;
+    if ((error as Error).name === 'TransactionCanceledException' && failedWrite >= 0) {
+      throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', failedWrite });
     }
     throw error;
   }
-  if (scope && draft === scope.declaredDraft) scope.declaredRecorded = true;
+  if (scope && draft && draft === scope.declaredDraft) scope.declaredRecorded = true;
 }
 
 /** writeIfConditionHolds with the write's audit event in its transaction: whether the condition held (nothing written when not). */

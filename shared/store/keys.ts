@@ -60,6 +60,29 @@ export const keys = {
   auditPk: (tenantId: string) => `${tenant(tenantId)}#AUDIT`,
   auditEvent: (occurredAtMs: number, id: string) => `EVENT#${padded(occurredAtMs, 13)}#${id}`,
   auditEventShape: /^EVENT#\d{13}#aud_[0-9a-f]{24}$/,
+  /** a user's rules, one item each, and their count (at most 100 a user) */
+  rulesPk: (tenantId: string, userId: string) => `${tenant(tenantId)}#USER#${userId}#RULES`,
+  rule: (ruleId: string) => `RULE#${ruleId}`,
+  rulePrefix: 'RULE#',
+  ruleCount: (tenantId: string, userId: string): Key => ({ pk: `${tenant(tenantId)}#USER#${userId}#RULES`, sk: 'COUNT' }),
+  /**
+   * The rules' index on their next run time: one item per enabled rule in one of a few partitions,
+   * sorted by when it is due, so that the scheduler queries what is due and never scans.
+   */
+  ruleDuePk: (shard: number) => `RULES#DUE#${shard}`,
+  ruleDue: (dueAtMs: number, tenantId: string, userId: string, ruleId: string) => `${padded(dueAtMs, 13)}#${tenantId}#${userId}#${ruleId}`,
+  ruleDueBefore: (epochMs: number) => `${padded(epochMs, 13)}#~`,
+  /** a rule's runs, newest last by start time */
+  ruleRunsPk: (tenantId: string, userId: string, ruleId: string) => `${tenant(tenantId)}#USER#${userId}#RULE#${ruleId}#RUNS`,
+  ruleRun: (startedAtMs: number, runId: string) => `RUN#${padded(startedAtMs, 13)}#${runId}`,
+  ruleRunShape: /^RUN#\d{13}#run_\d{13}_[0-9a-f]{24}$/,
+  /** one action of a rule's run on one campaign: what it set out to do, then how it ended (a redelivered run acts once) */
+  ruleAction: (tenantId: string, ruleId: string, runId: string, campaignId: string): Key => ({
+    pk: `${tenant(tenantId)}#RULE_ACTIONS#${ruleId}`,
+    sk: `${runId}#${campaignId}`,
+  }),
+  /** the upstream calls the optimizer made for a tenant on a platform in a UTC day */
+  rulesQuota: (tenantId: string, platform: Platform, day: string): Key => ({ pk: `${tenant(tenantId)}#RULES_QUOTA`, sk: `${platform}#${day}` }),
   /** the pending events of every tenant, so that a sweep finds the ones whose message was lost */
   pendingWebhooksPk: 'WEBHOOKS#PENDING',
 } as const;

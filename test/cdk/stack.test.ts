@@ -293,9 +293,9 @@ describe('queues, workers and schedules', () => {
     expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
 
-  it('runs the sweep on its schedule, and only the functions that queue events may send to the queue', () => {
+  it('runs the sweeps and the rule scheduler on their schedules, and only the functions that queue events may send to the queue', () => {
     const rules = resources(prod.template, 'AWS::Events::Rule');
-    expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(1 hour)', 'rate(5 minutes)']);
+    expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(1 hour)', 'rate(15 minutes)', 'rate(5 minutes)']);
     const senders = resources(prod.template, 'AWS::IAM::Policy')
       .filter(([, policy]) =>
         (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) =>

@@ -1,0 +1,45 @@
+import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { createRuleRequest, ruleResultSchema } from '../../shared/schemas/rules.ts';
+
+const RULE = {
+  ruleId: 'rul_5f0c1b2a3d4e5f60718293a4',
+  userId: 'demo-user',
+  platform: 'social' as const,
+  name: 'Pause spenders without leads',
+  campaignIds: ['120210987000000100'],
+  conditions: [
+    { metric: 'spend' as const, operator: '>' as const, value: 50, window: 'LAST_3_DAYS' as const },
+    { metric: 'conversions' as const, operator: '<' as const, value: 1, window: 'LAST_3_DAYS' as const },
+  ],
+  action: { type: 'PAUSE' as const },
+  schedule: 'HOURLY' as const,
+  cooldownHours: 24,
+  enabled: true,
+  createdAt: `${day(0)}T09:00:00.000Z`,
+  updatedAt: `${day(0)}T09:00:00.000Z`,
+  nextRunAt: `${day(0)}T09:00:00.000Z`,
+  consecutiveFailedRuns: 0,
+};
+
+/** What the OpenAPI document says of this operation. */
+export const api: OperationDoc = {
+  summary: 'Create a rule',
+  description:
+    'A rule watches 1–100 campaigns of the user on one platform and acts when all its conditions (1–5: a metric over a window, compared with a value) hold: pause, activate, set or change the daily budget (budget actions need both bounds and never leave them). It runs HOURLY or DAILY, the first time at once; after acting on a campaign it waits `cooldownHours` (default 24) before acting on it again. At most 100 rules a user (409 RULE_LIMIT_REACHED).',
+  tag: 'Optimization',
+  request: createRuleRequest,
+  result: ruleResultSchema,
+  requestExample: {
+    userId: 'demo-user',
+    platform: 'social',
+    name: 'Pause spenders without leads',
+    campaignIds: ['120210987000000100'],
+    conditions: [
+      { metric: 'spend', operator: '>', value: 50, window: 'LAST_3_DAYS' },
+      { metric: 'conversions', operator: '<', value: 1, window: 'LAST_3_DAYS' },
+    ],
+    action: { type: 'PAUSE' },
+    schedule: 'HOURLY',
+  },
+  resultExample: { rule: RULE },
+};

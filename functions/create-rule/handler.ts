@@ -1,0 +1,15 @@
+import { idempotent } from '../../shared/http/idempotency.ts';
+import { defineOperation } from '../../shared/http/operation.ts';
+import { createRuleRequest } from '../../shared/schemas/rules.ts';
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
+import { createRuleFor } from '../use-cases/rules.ts';
+import { declaration } from './declaration.ts';
+
+/** POST /optimize_me/create_rule: a rule on one platform's campaigns of the user, due at once when enabled. */
+export const handler = defineOperation({
+  declaration,
+  recorder: recordAuditEvent,
+  idempotency: idempotent(),
+  request: createRuleRequest,
+  run: ({ input, tenantId, user }) => createRuleFor(tenantId, user, input),
+});

@@ -1,0 +1,11 @@
+import { handlerBeside, type FunctionDeclaration } from '../../shared/core/function-declaration.ts';
+import { ruleAudit } from '../../shared/schemas/rules.ts';
+
+export const declaration: FunctionDeclaration = {
+  operation: 'update_rule',
+  method: 'POST',
+  path: '/optimize_me/update_rule',
+  entry: handlerBeside(import.meta.url),
+  writes: true,
+  audit: ruleAudit('rule.updated'),
+};

@@ -1,0 +1,13 @@
+import { defineOperation } from '../../shared/http/operation.ts';
+import { updateRuleRequest } from '../../shared/schemas/rules.ts';
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
+import { updateRuleFor } from '../use-cases/rules.ts';
+import { declaration } from './declaration.ts';
+
+/** POST /optimize_me/update_rule: any field but the platform; enabling a rule again makes it due at once. */
+export const handler = defineOperation({
+  declaration,
+  recorder: recordAuditEvent,
+  request: updateRuleRequest,
+  run: ({ input, tenantId, user }) => updateRuleFor(tenantId, user, input),
+});

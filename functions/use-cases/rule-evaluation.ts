@@ -1,0 +1,148 @@
+import type { Context } from 'aws-lambda';
+import { clock } from '../../shared/core/clock.ts';
+import { type Platform, ServiceError } from '../../shared/core/errors.ts';
+import { fromUnits, isoDecimals } from '../../shared/core/money.ts';
+import type { CampaignControl, ControlledCampaign } from '../../shared/platforms/campaign-control.ts';
+import type { AccountFacts, CampaignMetricsReader, MetricsRead } from '../../shared/platforms/campaign-metrics.ts';
+import type { DailyCounts } from '../../shared/platforms/performance.ts';
+import { budgetTarget, conditionHolds, dayIn, guardrailSkip, metricKey, type PlannedChange, totalsOver, windowRange } from '../../shared/rules/evaluation.ts';
+import type { Evaluation, RuleDefinition, RuleWindow } from '../../shared/schemas/rules.ts';
+import { recentCampaignChanges } from '../../shared/store/optimization-history.ts';
+import type { User } from '../../shared/store/users.ts';
+
+/**
+ * What a rule sees and what it would do (docs/operations.md, "Rules"): the metrics of its campaigns
+ * over its windows from the many-campaign reader (one read per window for a whole group of rules),
+ * its conditions, and for a campaign it matches the change it would make and whether a guardrail
+ * holds it back. The preview stops here; a run (rule-runs.ts) goes on to act.
+ */
+export interface RulePlatform<Session> {
+  control: CampaignControl<Session>;
+  metrics: CampaignMetricsReader<Session>;
+  session(user: User, context: Context): Session;
+  /** a check before any read (the professional network's reporting scope) */
+  canRead?(user: User): void;
+}
+
+export interface GroupMetrics {
+  facts: AccountFacts;
+  today: string;
+  /** per window, each campaign's days */
+  byWindow: Map<RuleWindow, Map<string, DailyCounts[]>>;
+}
+
+/** Asked before each upstream request a run makes; false stops the run (its share of the quota is spent). */
+export type SpendCalls = (calls: number) => Promise<boolean>;
+const unlimited: SpendCalls = async () => true;
+
+export class QuotaSpent extends Error {}
+
+/** Every window the rules need, each read once for all the campaigns that need it. */
+export async function readGroupMetrics<S>(
+  platform: RulePlatform<S>,
+  session: S,
+  rules: readonly Pick<RuleDefinition, 'campaignIds' | 'conditions'>[],
+  spend: SpendCalls = unlimited,
+): Promise<GroupMetrics> {
+  if (!(await spend(1))) throw new QuotaSpent();
+  const facts = await platform.metrics.account(session);
+  const today = dayIn(facts.timeZone, clock.now());
+  const byWindow = new Map<RuleWindow, Map<string, DailyCounts[]>>();
+  const windows = new Set(rules.flatMap((rule) => rule.conditions.map((condition) => condition.window)));
+  for (const window of windows) {
+    const ids = [...new Set(rules.filter((rule) => rule.conditions.some((condition) => condition.window === window)).flatMap((rule) => rule.campaignIds))];
+    if (!(await spend(1))) throw new QuotaSpent();
+    const read: MetricsRead = await platform.metrics.read(session, ids, windowRange(window, today));
+    if (read.requests > 1) await spend(read.requests - 1); // pages and slices: already made, counted
+    byWindow.set(window, read.days);
+  }
+  return { facts, today, byWindow };
+}
+
+/** Each campaign's metrics for the rule's conditions, and whether they all hold. */
+export function evaluateRule(rule: Pick<RuleDefinition, 'campaignIds' | 'conditions'>, metrics: GroupMetrics): Evaluation[] {
+  const decimals = isoDecimals(metrics.facts.currency);
+  return rule.campaignIds.map((campaignId) => {
+    const values: Record<string, string | null> = {};
+    let matched = true;
+    for (const condition of rule.conditions) {
+      const days = metrics.byWindow.get(condition.window)?.get(campaignId) ?? [];
+      const value = totalsOver(days, windowRange(condition.window, metrics.today), decimals)[condition.metric] ?? null;
+      values[metricKey(condition)] = value;
+      matched &&= conditionHolds(condition, value);
+    }
+    return { campaignId, metrics: values, matched };
+  });
+}
+
+export type Decision =
+  | { kind: 'act'; campaign: ControlledCampaign; change: PlannedChange; units?: bigint }
+  | { kind: 'skip'; reason: string; change?: PlannedChange }
+  | { kind: 'fail'; code: string; message: string };
+
+const budgetChange = (campaign: ControlledCampaign, from: bigint, to: bigint): PlannedChange => ({
+  field: 'dailyBudget',
+  from: fromUnits(from, campaign.decimals),
+  to: fromUnits(to, campaign.decimals),
+});
+
+/** The change the rule's action makes to a campaign it matched, from a fresh read, through the guardrails. */
+export async function decide<S>(
+  platform: RulePlatform<S>,
+  session: S,
+  context: { tenantId: string; userId: string; ruleId: string; rule: Pick<RuleDefinition, 'action' | 'cooldownHours'>; timeZone: string },
+  campaignId: string,
+): Promise<Decision> {
+  let campaign: ControlledCampaign | undefined;
+  try {
+    campaign = await platform.control.read(session, campaignId);
+  } catch (error) {
+    return failure(error);
+  }
+  if (!campaign) return { kind: 'fail', code: 'CAMPAIGN_NOT_FOUND', message: `Campaign ${campaignId} is not in the user’s connected account.` };
+  if (campaign.status === 'REMOVED') return { kind: 'skip', reason: `the campaign is removed (${campaign.platformStatus.toLowerCase()}); nothing acts on it` };
+  const { action } = context.rule;
+  let change: PlannedChange;
+  let units: bigint | undefined;
+  if (action.type === 'PAUSE' || action.type === 'ACTIVATE') {
+    const to = action.type === 'PAUSE' ? 'PAUSED' : 'ACTIVE';
+    if (campaign.status === to) return { kind: 'skip', reason: `the campaign is already ${to}` };
+    change = { field: 'status', from: campaign.status, to };
+  } else {
+    const { budget } = campaign;
+    if (budget.kind === 'elsewhere')
+      return { kind: 'fail', code: 'BUDGET_NOT_ON_CAMPAIGN', message: `Campaign ${campaignId} has no daily budget of its own: ${budget.where}.` };
+    if (budget.kind === 'shared')
+      return {
+        kind: 'fail',
+        code: 'SHARED_BUDGET',
+        message: `The budget of campaign ${campaignId} is shared with ${budget.sharedWith} other campaigns; a rule never changes it.`,
+      };
+    const target = budgetTarget(action, budget.units, campaign.decimals);
+    if ('skip' in target) return { kind: 'skip', reason: target.skip };
+    units = target.units;
+    change = budgetChange(campaign, budget.units, units);
+  }
+  const now = clock.now();
+  const recent = await recentCampaignChanges(context.tenantId, context.userId, campaignId, now - Math.max(context.rule.cooldownHours, 48) * 3_600_000);
+  const held = guardrailSkip({
+    ruleId: context.ruleId,
+    cooldownHours: context.rule.cooldownHours,
+    now,
+    timeZone: context.timeZone,
+    plan: change,
+    recent: recent.map(({ at, change: made, source }) => ({ at, field: made.field, from: made.from, to: made.to, source })),
+  });
+  if (held) return { kind: 'skip', reason: held, change };
+  return { kind: 'act', campaign, change, ...(units === undefined ? {} : { units }) };
+}
+
+/** A refusal or failure as the run log shows it. */
+export function failure(error: unknown): { kind: 'fail'; code: string; message: string } {
+  if (error instanceof ServiceError) return { kind: 'fail', code: error.code, message: error.message };
+  return { kind: 'fail', code: 'INTERNAL', message: 'The action failed unexpectedly.' };
+}
+
+export const actionOf = (type: string, change: PlannedChange | undefined) => (change ? { action: { type, from: change.from, to: change.to } } : {});
+
+export type RulePlatforms = Record<Platform, RulePlatform<unknown>>;

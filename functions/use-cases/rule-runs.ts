@@ -1,0 +1,275 @@
+import type { Context } from 'aws-lambda';
+import { draftOf, systemActor, withAuditScope } from '../../shared/core/audit.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { config } from '../../shared/core/config.ts';
+import type { Platform } from '../../shared/core/errors.ts';
+import { log } from '../../shared/core/logger.ts';
+import { runInAuditScope } from '../../shared/http/operation.ts';
+import { campaignBudgetAudit, campaignStatusAudit } from '../../shared/schemas/campaign-control.ts';
+import type { Evaluation, RuleActionOutcome, RuleRun } from '../../shared/schemas/rules.ts';
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
+import { beginAction, endAction, finishRuleRun, putRuleRun, spendRulesQuota } from '../../shared/store/rule-writes.ts';
+import { findActionRecord, findRuleItem, type RuleItem } from '../../shared/store/rules.ts';
+import { findUser } from '../../shared/store/users.ts';
+import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
+import { editCampaignBudget, updateCampaignStatus } from './campaign-control.ts';
+import {
+  actionOf,
+  decide,
+  evaluateRule,
+  failure,
+  type GroupMetrics,
+  QuotaSpent,
+  type RulePlatform,
+  readGroupMetrics,
+  type SpendCalls,
+} from './rule-evaluation.ts';
+
+/**
+ * One run of a group of due rules: one user, one platform (docs/operations.md, "Rules"). The metrics
+ * are read once per window for the whole group; each rule is evaluated in memory; each action goes
+ * through the campaign-control code the HTTP operations use (the same refusals, history and audit),
+ * with the rule as the actor. An action is keyed by (rule, run, campaign): before it writes, its
+ * target is stored, so a run handed back by the queue after a crash finishes what it began and never
+ * acts twice. The run stops, partial, before it spends more than the tenant's share of the platform's
+ * daily calls; the rule stays due and goes on at the next pass.
+ */
+export interface RuleRunMessage {
+  tenantId: string;
+  userId: string;
+  platform: Platform;
+  rules: Array<{ ruleId: string; scheduledAt: string }>;
+}
+
+const SCHEDULE_MS = { HOURLY: 3_600_000, DAILY: 86_400_000 } as const;
+export const DISABLE_AFTER_FAILED_RUNS = 3;
+
+/** A run's id: the rule and the time it was due, so a redelivered message is the same run. */
+export const runIdOf = (ruleId: string, scheduledAt: string) => `run_${String(Date.parse(scheduledAt)).padStart(13, '0')}_${ruleId.slice(4)}`;
+
+const dailyCalls = (platform: Platform) =>
+  ({ social: config().RULES_DAILY_CALLS_SOCIAL, searchads: config().RULES_DAILY_CALLS_SEARCHADS, professional: config().RULES_DAILY_CALLS_PROFESSIONAL })[
+    platform
+  ];
+
+export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatform<unknown>, context: Context): Promise<RuleRun[]> {
+  return withAuditScope({ actor: systemActor('rule_runs') }, async () => {
+    const { tenantId, userId } = message;
+    const user = await findUser(tenantId, userId);
+    const items: Array<{ item: RuleItem; scheduledAt: string }> = [];
+    for (const { ruleId, scheduledAt } of message.rules) {
+      const item = await findRuleItem(tenantId, userId, ruleId);
+      // a rule changed, disabled, deleted or already run since it was queued is left as it is now
+      if (item?.enabled && item.platform === message.platform && item.nextRunAt === scheduledAt) items.push({ item, scheduledAt });
+    }
+    if (!user || items.length === 0) return [];
+    const startedAt = new Date(clock.now()).toISOString();
+    const limit = Math.floor(config().RULES_QUOTA_SHARE * dailyCalls(message.platform));
+    const spend: SpendCalls = (calls) => spendRulesQuota(tenantId, message.platform, clock.today(), calls, limit);
+
+    let metrics: GroupMetrics;
+    let session: unknown;
+    try {
+      platform.canRead?.(user);
+      session = platform.session(user, context);
+      metrics = await readGroupMetrics(
+        platform,
+        session,
+        items.map(({ item }) => item),
+        spend,
+      );
+    } catch (error) {
+      const quota = error instanceof QuotaSpent;
+      const reason = quota ? quotaReason(limit) : `the metrics could not be read: ${failure(error).code}: ${failure(error).message}`;
+      return Promise.all(items.map(({ item, scheduledAt }) => endRun(tenantId, item, scheduledAt, startedAt, quota ? 'partial' : 'failed', [], [], reason)));
+    }
+
+    const runs: RuleRun[] = [];
+    let quotaHit = false;
+    for (const { item, scheduledAt } of items) {
+      const evaluations = evaluateRule(item, metrics);
+      const actions: RuleActionOutcome[] = [];
+      const runId = runIdOf(item.ruleId, scheduledAt);
+      for (const evaluation of evaluations.filter((candidate) => candidate.matched)) {
+        if (quotaHit) break;
+        try {
+          actions.push(await actOn(tenantId, userId, item, runId, evaluation, platform, session, metrics, spend));
+        } catch (error) {
+          if (!(error instanceof QuotaSpent)) throw error;
+          quotaHit = true;
+        }
+      }
+      runs.push(
+        await endRun(
+          tenantId,
+          item,
+          scheduledAt,
+          startedAt,
+          quotaHit ? 'partial' : 'completed',
+          evaluations,
+          actions,
+          quotaHit ? quotaReason(limit) : undefined,
+        ),
+      );
+    }
+    return runs;
+  });
+}
+
+const quotaReason = (limit: number) =>
+  `the optimizer spent its share of the platform's daily calls for this tenant (${limit}); the rule goes on at the next pass`;
+
+/** One matched campaign: the action decided (or finished, when a crash interrupted it), then recorded. */
+async function actOn(
+  tenantId: string,
+  userId: string,
+  rule: RuleItem,
+  runId: string,
+  evaluation: Evaluation,
+  platform: RulePlatform<unknown>,
+  session: unknown,
+  metrics: GroupMetrics,
+  spend: SpendCalls,
+): Promise<RuleActionOutcome> {
+  const { campaignId } = evaluation;
+  const type = rule.action.type;
+  const begun = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
+  if (begun?.outcome) {
+    const done = begun.result as unknown as RuleActionOutcome;
+    Object.assign(
+      evaluation,
+      actionOf(type, done.from !== undefined ? { field: begun.target.field, from: String(done.from), to: String(done.to) } : undefined),
+    );
+    return done;
+  }
+  if (!(await spend(1))) throw new QuotaSpent();
+  const decision = await decide(platform, session, { tenantId, userId, ruleId: rule.ruleId, rule, timeZone: metrics.facts.timeZone }, campaignId);
+  const end = async (outcome: RuleActionOutcome) => {
+    if (begun) await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: outcome as unknown as Record<string, unknown> });
+    return outcome;
+  };
+  if (decision.kind === 'fail') return end({ campaignId, type, outcome: 'failed', error: { code: decision.code, message: decision.message } });
+  // a begun action is finished as it was decided, whatever the guardrails say now (they see its own change)
+  const change = begun
+    ? { field: begun.target.field, from: 'from' in decision && decision.change ? decision.change.from : '', to: begun.target.to }
+    : decision.change;
+  Object.assign(evaluation, actionOf(type, change));
+  if (decision.kind === 'skip' && !begun)
+    return { campaignId, type, ...(change ? { from: change.from, to: change.to } : {}), outcome: 'skipped', reason: decision.reason };
+  if (!change) return end({ campaignId, type, outcome: 'skipped', reason: decision.kind === 'skip' ? decision.reason : 'nothing to change' });
+
+  if (!begun && !(await beginAction(tenantId, rule.ruleId, runId, campaignId, { target: { field: change.field, to: change.to } }, clock.now())))
+    return { campaignId, type, from: change.from, to: change.to, outcome: 'skipped', reason: 'another run of this rule is acting on the campaign' };
+  if (!(await spend(1))) throw new QuotaSpent();
+  const outcome = await apply(tenantId, userId, rule, platform, session, campaignId, decision.kind === 'act' ? decision.campaign : undefined, change);
+  await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: outcome as unknown as Record<string, unknown> });
+  if (outcome.outcome === 'applied')
+    await emitWebhookEvent(tenantId, 'optimization.applied', {
+      userId,
+      platform: platform.control.platform,
+      campaignId,
+      ruleId: rule.ruleId,
+      change: outcome.change,
+    }).catch((error: unknown) => log().warn('optimization.applied not stored', { reason: (error as Error).name }));
+  const { change: _shown, ...logged } = outcome;
+  return logged;
+}
+
+/** The write, through the control code, as the rule: the history entry names the rule; the audit event has it as actor. */
+async function apply(
+  tenantId: string,
+  userId: string,
+  rule: RuleItem,
+  platform: RulePlatform<unknown>,
+  session: unknown,
+  campaignId: string,
+  campaign: Parameters<typeof updateCampaignStatus>[2]['campaign'],
+  change: { field: 'status' | 'dailyBudget'; from: string; to: string },
+): Promise<RuleActionOutcome & { change?: unknown }> {
+  const { control } = platform;
+  const base = { campaignId, type: rule.action.type, from: change.from, to: change.to };
+  const source = { type: 'rule' as const, ruleId: rule.ruleId };
+  const scope = (spec: typeof campaignStatusAudit | typeof campaignBudgetAudit, input: object) => ({
+    actor: { type: 'rule' as const, id: rule.ruleId },
+    declared: (result: object | undefined, failed?: { code: string }) =>
+      draftOf(spec, { tenantId, platform: control.platform, input, result, ...(failed ? { failure: failed } : {}) }),
+  });
+  try {
+    if (change.field === 'status') {
+      const input = { userId, campaignId, status: change.to as 'ACTIVE' | 'PAUSED', validateOnly: false };
+      const result = await runInAuditScope(scope(campaignStatusAudit, input), recordAuditEvent, () =>
+        updateCampaignStatus(control, session, { tenantId, userId, input, source, ...(campaign ? { campaign } : {}) }),
+      );
+      return { ...base, outcome: 'applied', change: { field: 'status', from: result.previousStatus, to: result.status } };
+    }
+    const input = { userId, campaignId, editLevel: 'BUDGET' as const, amount: change.to, validateOnly: false, allowSharedBudget: false };
+    const result = await runInAuditScope(scope(campaignBudgetAudit, input), recordAuditEvent, () =>
+      editCampaignBudget(control, session, { tenantId, userId, input, source, ...(campaign ? { campaign } : {}) }),
+    );
+    return { ...base, outcome: 'applied', change: { field: 'dailyBudget', from: result.previousDailyBudget, to: result.dailyBudget } };
+  } catch (error) {
+    const { code, message } = failure(error);
+    if (code === 'CAMPAIGN_REMOVED') return { ...base, outcome: 'skipped', reason: 'the campaign is removed; nothing acts on it' };
+    return { ...base, outcome: 'failed', error: { code, message } };
+  }
+}
+
+/** The run's log entry, and the rule's next run, failure streak or disabling. */
+async function endRun(
+  tenantId: string,
+  item: RuleItem,
+  scheduledAt: string,
+  startedAt: string,
+  status: RuleRun['status'],
+  evaluations: Evaluation[],
+  actions: RuleActionOutcome[],
+  reason?: string,
+): Promise<RuleRun> {
+  const now = clock.now();
+  const run: RuleRun = {
+    runId: runIdOf(item.ruleId, scheduledAt),
+    ruleId: item.ruleId,
+    startedAt,
+    finishedAt: new Date(now).toISOString(),
+    status,
+    evaluations,
+    actions,
+    ...(reason ? { reason } : {}),
+  };
+  await putRuleRun(tenantId, item.userId, run);
+  if (status === 'partial') return run; // still due: the next pass goes on with the same run
+  const failed = status === 'failed' || actions.some((action) => action.outcome === 'failed');
+  const streak = failed ? item.consecutiveFailedRuns + 1 : 0;
+  const disabledReason =
+    streak >= DISABLE_AFTER_FAILED_RUNS
+      ? `its actions failed in ${streak} runs in a row (the last: ${failedReason(run)}); fix the cause and enable it again`
+      : undefined;
+  const finished = await withAuditScope({ actor: { type: 'rule', id: item.ruleId } }, () =>
+    finishRuleRun(
+      tenantId,
+      item,
+      {
+        lastRunAt: run.finishedAt,
+        consecutiveFailedRuns: streak,
+        ...(disabledReason ? { disabledReason } : { nextRunAt: new Date(now + SCHEDULE_MS[item.schedule]).toISOString() }),
+      },
+      disabledReason
+        ? {
+            tenantId,
+            action: 'rule.disabled',
+            target: { type: 'rule', id: item.ruleId },
+            userId: item.userId,
+            platform: item.platform,
+            changes: { enabled: { from: true, to: false } },
+          }
+        : undefined,
+    ),
+  );
+  if (finished && disabledReason)
+    await emitWebhookEvent(tenantId, 'optimization.rule_disabled', { userId: item.userId, ruleId: item.ruleId, reason: disabledReason }).catch(
+      (error: unknown) => log().warn('optimization.rule_disabled not stored', { reason: (error as Error).name }),
+    );
+  return run;
+}
+
+const failedReason = (run: RuleRun) => run.reason ?? run.actions.find((action) => action.outcome === 'failed')?.error?.code ?? 'unknown';

@@ -1,0 +1,179 @@
+import Big from 'big.js';
+import * as z from 'zod';
+import type { AuditSpec } from '../core/audit.ts';
+import { amountSchema, controlCampaignIdSchema } from './campaign-control.ts';
+import { paginationSchema, userIdSchema } from './common.ts';
+import { pagingSchema } from './social.ts';
+
+/**
+ * The optimizer's rules (docs/operations.md, "Rules"): a rule watches campaigns of one user on one
+ * platform and acts when all its conditions hold. The metric words are those of the performance rows,
+ * the same on every platform.
+ */
+export const RULE_PLATFORMS = ['social', 'searchads', 'professional'] as const;
+export const RULE_METRICS = ['impressions', 'clicks', 'spend', 'ctr', 'cpc', 'cpm', 'conversions', 'conversionValue', 'costPerConversion'] as const;
+export const RULE_WINDOWS = ['TODAY', 'YESTERDAY', 'LAST_3_DAYS', 'LAST_7_DAYS', 'LAST_14_DAYS', 'LAST_30_DAYS'] as const;
+export const RULE_OPERATORS = ['>', '>=', '<', '<='] as const;
+export const RULE_SCHEDULES = ['HOURLY', 'DAILY'] as const;
+export const MAX_RULES_PER_USER = 100;
+
+export type RuleMetric = (typeof RULE_METRICS)[number];
+export type RuleWindow = (typeof RULE_WINDOWS)[number];
+
+export const ruleIdSchema = z
+  .string()
+  .regex(/^rul_[0-9a-f]{24}$/, 'must be a rule id as create_rule answered it')
+  .describe('The rule’s id, as create_rule answered it.');
+
+const conditionSchema = z.strictObject({
+  metric: z.enum(RULE_METRICS).describe('A metric of the daily rows; ratios are computed over the whole window.'),
+  operator: z.enum(RULE_OPERATORS),
+  value: z.number().finite().nonnegative().describe('Counts as counts, money in major units of the account’s currency, ctr as a fraction.'),
+  window: z.enum(RULE_WINDOWS).describe('Whole days in the ad account’s time zone: TODAY so far, or the N whole days before today.'),
+});
+
+const bounds = {
+  minDailyBudget: amountSchema.describe('The lowest daily budget the rule may set (major units).'),
+  maxDailyBudget: amountSchema.describe('The highest daily budget the rule may set (major units).'),
+};
+
+const actionSchema = z
+  .discriminatedUnion('type', [
+    z.strictObject({ type: z.literal('PAUSE') }),
+    z.strictObject({ type: z.literal('ACTIVATE') }),
+    z.strictObject({ type: z.literal('SET_DAILY_BUDGET'), amount: amountSchema, ...bounds }),
+    z.strictObject({
+      type: z.literal('CHANGE_DAILY_BUDGET'),
+      percent: z
+        .number()
+        .finite()
+        .min(-90)
+        .max(1000)
+        .refine((value) => value !== 0, 'must not be 0')
+        .describe('Raise (positive) or lower (negative) the daily budget by this many percent, kept within the bounds.'),
+      ...bounds,
+    }),
+  ])
+  .superRefine((action, ctx) => {
+    if (!('minDailyBudget' in action)) return;
+    const [min, max] = [new Big(action.minDailyBudget), new Big(action.maxDailyBudget)];
+    if (min.gt(max)) ctx.addIssue({ code: 'custom', path: ['minDailyBudget'], message: 'must not be above maxDailyBudget' });
+    if (action.type === 'SET_DAILY_BUDGET' && (new Big(action.amount).lt(min) || new Big(action.amount).gt(max)))
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: 'must be within minDailyBudget and maxDailyBudget' });
+  })
+  .describe('Budget actions need both bounds, and never leave them.');
+
+const campaignIdsSchema = z
+  .array(controlCampaignIdSchema)
+  .min(1)
+  .max(100)
+  .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a campaign')
+  .describe('1 to 100 campaigns of the user’s account on the rule’s platform.');
+
+const ruleFields = {
+  name: z.string().trim().min(1).max(200),
+  campaignIds: campaignIdsSchema,
+  conditions: z.array(conditionSchema).min(1).max(5).describe('All must hold for the rule to act.'),
+  action: actionSchema,
+  schedule: z.enum(RULE_SCHEDULES).describe('How often the rule runs.'),
+  cooldownHours: z.number().int().min(1).max(720).default(24).describe('After acting on a campaign, the rule leaves it alone this long.'),
+  enabled: z.boolean().default(true),
+};
+
+export const ruleDefinitionSchema = z.strictObject({ platform: z.enum(RULE_PLATFORMS), ...ruleFields });
+
+export const createRuleRequest = z.strictObject({ userId: userIdSchema, platform: z.enum(RULE_PLATFORMS), ...ruleFields });
+
+export const updateRuleRequest = z
+  .strictObject({
+    userId: userIdSchema,
+    ruleId: ruleIdSchema,
+    platform: z.never({ error: 'a rule’s platform is fixed; create another rule for another platform' }).optional(),
+    name: ruleFields.name.optional(),
+    campaignIds: campaignIdsSchema.optional(),
+    conditions: ruleFields.conditions.optional(),
+    action: actionSchema.optional(),
+    schedule: ruleFields.schedule.optional(),
+    cooldownHours: z.number().int().min(1).max(720).optional(),
+    enabled: z.boolean().optional(),
+  })
+  .refine(
+    (input) => ['name', 'campaignIds', 'conditions', 'action', 'schedule', 'cooldownHours', 'enabled'].some((field) => field in input),
+    'name at least one field to change',
+  );
+
+export const ruleRefRequest = z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema });
+export const listRulesRequest = z.strictObject({ userId: userIdSchema, pagination: paginationSchema });
+export const listRuleRunsRequest = z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema, pagination: paginationSchema });
+export const previewRuleRequest = z.union([
+  z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema }),
+  z.strictObject({ userId: userIdSchema, rule: ruleDefinitionSchema }),
+]);
+
+export type RuleDefinition = z.output<typeof ruleDefinitionSchema>;
+export type RuleAction = RuleDefinition['action'];
+export type RuleCondition = RuleDefinition['conditions'][number];
+export type CreateRuleInput = z.output<typeof createRuleRequest>;
+export type UpdateRuleInput = z.output<typeof updateRuleRequest>;
+
+export const ruleSchema = ruleDefinitionSchema.extend({
+  ruleId: z.string(),
+  userId: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  nextRunAt: z.string().describe('When the rule runs next (ISO 8601); absent while it is disabled.').optional(),
+  lastRunAt: z.string().optional(),
+  consecutiveFailedRuns: z.number().int(),
+  disabledReason: z.string().optional().describe('Why the service disabled the rule (its actions failed in 3 runs in a row).'),
+});
+export type Rule = z.output<typeof ruleSchema>;
+
+export const evaluationSchema = z.object({
+  campaignId: z.string(),
+  metrics: z.record(z.string(), z.string().nullable()).describe('"<metric>.<window>" → its value over the window; null when it has none (no denominator).'),
+  matched: z.boolean(),
+  action: z.object({ type: z.string(), from: z.unknown(), to: z.unknown() }).optional().describe('What the rule does (or would do).'),
+  skipped: z.string().optional().describe('Why it does not act although it matched: cooldown, daily cap, bound, reversal, removed campaign …'),
+});
+export type Evaluation = z.output<typeof evaluationSchema>;
+
+export const ruleActionOutcomeSchema = z.object({
+  campaignId: z.string(),
+  type: z.string(),
+  from: z.unknown().optional(),
+  to: z.unknown().optional(),
+  outcome: z.enum(['applied', 'skipped', 'failed']),
+  reason: z.string().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type RuleActionOutcome = z.output<typeof ruleActionOutcomeSchema>;
+
+export const ruleRunSchema = z.object({
+  runId: z.string(),
+  ruleId: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string(),
+  status: z.enum(['completed', 'partial', 'failed']),
+  evaluations: z.array(evaluationSchema),
+  actions: z.array(ruleActionOutcomeSchema),
+  reason: z.string().optional().describe('Why a run is partial or failed (a quota share used up, a refused read).'),
+});
+export type RuleRun = z.output<typeof ruleRunSchema>;
+
+export const ruleResultSchema = z.object({ rule: ruleSchema });
+export const rulesListResultSchema = z.object({ rules: z.array(ruleSchema), paging: pagingSchema });
+export const ruleRunsResultSchema = z.object({ runs: z.array(ruleRunSchema), paging: pagingSchema });
+export const previewResultSchema = z.object({ evaluations: z.array(evaluationSchema) });
+export const deleteRuleResultSchema = z.object({ ruleId: z.string(), deleted: z.literal(true) });
+
+/** The audit events of the rule operations: the rule is the target, the changed fields named. */
+export const ruleAudit = (
+  action: 'rule.created' | 'rule.updated' | 'rule.deleted',
+): AuditSpec<{ ruleId?: string } & Record<string, unknown>, { rule?: Rule; ruleId?: string }> => ({
+  action,
+  target: (input, result) => ({ type: 'rule', id: result?.rule?.ruleId ?? result?.ruleId ?? input.ruleId ?? '' }),
+  changes: (input) => {
+    const fields = ['name', 'campaignIds', 'conditions', 'action', 'schedule', 'cooldownHours', 'enabled'].filter((field) => field in input);
+    return action === 'rule.deleted' ? undefined : Object.fromEntries(fields.map((field) => [field, { to: input[field] }]));
+  },
+});
