@@ -154,12 +154,19 @@ async function actOn(
     ? { field: begun.target.field, from: 'from' in decision && decision.change ? decision.change.from : '', to: begun.target.to }
     : decision.change;
   Object.assign(evaluation, actionOf(type, change));
-  if (decision.kind === 'skip' && !begun)
+  if (decision.kind === 'skip' && !begun) {
+    // the campaign may be as asked because another delivery of this same run just acted on it
+    const other = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
+    if (other) return other.outcome ? (other.result as unknown as RuleActionOutcome) : concurrent(campaignId, type, change);
     return { campaignId, type, ...(change ? { from: change.from, to: change.to } : {}), outcome: 'skipped', reason: decision.reason };
+  }
   if (!change) return end({ campaignId, type, outcome: 'skipped', reason: decision.kind === 'skip' ? decision.reason : 'nothing to change' });
 
-  if (!begun && !(await beginAction(tenantId, rule.ruleId, runId, campaignId, { target: { field: change.field, to: change.to } }, clock.now())))
-    return { campaignId, type, from: change.from, to: change.to, outcome: 'skipped', reason: 'another run of this rule is acting on the campaign' };
+  if (!begun && !(await beginAction(tenantId, rule.ruleId, runId, campaignId, { target: { field: change.field, to: change.to } }, clock.now()))) {
+    // the same run, handed to another worker at the same time, began this action first: its word stands
+    const other = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
+    return other?.outcome ? (other.result as unknown as RuleActionOutcome) : concurrent(campaignId, type, change);
+  }
   if (!(await spend(1))) throw new QuotaSpent();
   const outcome = await apply(tenantId, userId, rule, platform, session, campaignId, decision.kind === 'act' ? decision.campaign : undefined, change);
   await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: outcome as unknown as Record<string, unknown> });
@@ -174,6 +181,14 @@ async function actOn(
   const { change: _shown, ...logged } = outcome;
   return logged;
 }
+
+const concurrent = (campaignId: string, type: string, change: { from: string; to: string } | undefined): RuleActionOutcome => ({
+  campaignId,
+  type,
+  ...(change ? { from: change.from, to: change.to } : {}),
+  outcome: 'skipped',
+  reason: 'another delivery of this run is acting on the campaign',
+});
 
 /** The write, through the control code, as the rule: the history entry names the rule; the audit event has it as actor. */
 async function apply(

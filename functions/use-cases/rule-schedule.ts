@@ -15,10 +15,17 @@ export const LEASE_MS = 30 * 60 * 1000;
 export type Dispatch = (message: RuleRunMessage) => Promise<void>;
 export const queueRuleRun: Dispatch = (message) => sendMessage('RuleRuns', message);
 
-export async function scheduleDueRules(dispatch: Dispatch = queueRuleRun, now = clock.now()): Promise<{ rules: number; groups: number }> {
+export async function scheduleDueRules(
+  dispatch: Dispatch = queueRuleRun,
+  now = clock.now(),
+  options: { afterRestart?: boolean } = {},
+): Promise<{ rules: number; groups: number }> {
   const groups = new Map<string, RuleRunMessage>();
   let rules = 0;
-  for await (const due of dueRules(now)) {
+  // after a restart the claims of the last process are over: a claimed rule (its index item moved to
+  // its lease's end) is due if its run time has come
+  for await (const due of dueRules(options.afterRestart ? now + LEASE_MS + 1 : now)) {
+    if (Date.parse(due.scheduledAt) > now) continue;
     if (!(await leaseRuleRun(due, now + LEASE_MS))) continue;
     const key = `${due.tenantId}\u0000${due.userId}\u0000${due.platform}`;
     const group = groups.get(key) ?? { tenantId: due.tenantId, userId: due.userId, platform: due.platform, rules: [] };

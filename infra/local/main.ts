@@ -23,6 +23,13 @@ process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
 const stack = await startLocalStack();
 started = stack;
+// `npm run admin -- run-rules` while the stack runs: one pass of the rule scheduler, here
+process.on('SIGUSR2', () => {
+  void import('../../functions/workers/schedule-rules/handler.ts')
+    .then(({ handler }) => handler())
+    .then((queued) => console.log(`rules: ${queued.rules} due, ${queued.groups} runs queued (run-rules)`))
+    .catch((error: Error) => console.error(`run-rules: ${error.message}`));
+});
 
 const sandboxes = Object.entries(stack.sandboxes).map(([name, sandbox]) => `  ${name.padEnd(13)} ${sandbox?.url}`);
 console.log(`

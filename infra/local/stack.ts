@@ -200,7 +200,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // (imported here: the functions read their configuration on load, which the environment above sets)
     const { handler: sweepAudienceJobs } = await import('../../functions/workers/sweep-audience-jobs/handler.ts');
     await sweepAudienceJobs({ afterRestart: true });
+    // and the rule runs it had claimed are queued again (each finishes what it began, acting once)
+    const { handler: scheduleRules } = await import('../../functions/workers/schedule-rules/handler.ts');
     const stopConsumers = startConsumers(queues, workers);
+    await scheduleRules({ afterRestart: true });
     closers.push(stopConsumers);
     closers.push(startStreamPollers(workers));
     const stopSchedules = startSchedules(workers);

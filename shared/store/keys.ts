@@ -72,9 +72,9 @@ export const keys = {
   ruleDuePk: (shard: number) => `RULES#DUE#${shard}`,
   ruleDue: (dueAtMs: number, tenantId: string, userId: string, ruleId: string) => `${padded(dueAtMs, 13)}#${tenantId}#${userId}#${ruleId}`,
   ruleDueBefore: (epochMs: number) => `${padded(epochMs, 13)}#~`,
-  /** a rule's runs, newest last by start time */
+  /** a rule's runs, in the order they were due */
   ruleRunsPk: (tenantId: string, userId: string, ruleId: string) => `${tenant(tenantId)}#USER#${userId}#RULE#${ruleId}#RUNS`,
-  ruleRun: (startedAtMs: number, runId: string) => `RUN#${padded(startedAtMs, 13)}#${runId}`,
+  ruleRun: (dueAtMs: number, runId: string) => `RUN#${padded(dueAtMs, 13)}#${runId}`,
   ruleRunShape: /^RUN#\d{13}#run_\d{13}_[0-9a-f]{24}$/,
   /** one action of a rule's run on one campaign: what it set out to do, then how it ended (a redelivered run acts once) */
   ruleAction: (tenantId: string, ruleId: string, runId: string, campaignId: string): Key => ({

@@ -182,16 +182,20 @@ export async function finishRuleRun(
   return replaceRule(tenantId, before, after, audit);
 }
 
+/**
+ * A run's log entry, one per run: keyed by the time the rule was due (the run's id says it), so a run
+ * handed back by the queue, or resumed after a partial pass, leaves one entry, its last word.
+ */
 export async function putRuleRun(tenantId: string, userId: string, run: RuleRun): Promise<void> {
-  const started = Date.parse(run.startedAt);
+  const due = Number(run.runId.split('_')[1]);
   await writeIfConditionHolds(
     new PutCommand({
       TableName: table(),
       Item: {
         pk: keys.ruleRunsPk(tenantId, userId, run.ruleId),
-        sk: keys.ruleRun(started, run.runId),
+        sk: keys.ruleRun(due, run.runId),
         ...run,
-        expiresAt: Math.floor(started / 1000) + RUN_KEEP_SECONDS,
+        expiresAt: Math.floor(Date.parse(run.finishedAt) / 1000) + RUN_KEEP_SECONDS,
       },
     }),
   );

@@ -10,7 +10,7 @@ import { keys } from './keys.ts';
  *   TENANT#<t>#USER#<u>#RULES / RULE#<ruleId>        a rule (its definition, its schedule, its run state)
  *   TENANT#<t>#USER#<u>#RULES / COUNT                how many rules the user has (at most 100)
  *   RULES#DUE#<shard> / <due ms>#<t>#<u>#<ruleId>    the index on next run time, one item per enabled rule
- *   TENANT#<t>#USER#<u>#RULE#<ruleId>#RUNS / RUN#<started ms>#<runId>   the execution log, 90 days
+ *   TENANT#<t>#USER#<u>#RULE#<ruleId>#RUNS / RUN#<due ms>#<runId>       the execution log, 90 days
  *   TENANT#<t>#RULE_ACTIONS#<ruleId> / <runId>#<campaignId>            one action of a run, 30 days
  *   TENANT#<t>#RULES_QUOTA / <platform>#<UTC day>                       upstream calls spent by rules
  */
