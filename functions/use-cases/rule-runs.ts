@@ -150,9 +150,7 @@ async function actOn(
   };
   if (decision.kind === 'fail') return end({ campaignId, type, outcome: 'failed', error: { code: decision.code, message: decision.message } });
   // a begun action is finished as it was decided, whatever the guardrails say now (they see its own change)
-  const change = begun
-    ? { field: begun.target.field, from: 'from' in decision && decision.change ? decision.change.from : '', to: begun.target.to }
-    : decision.change;
+  const change = begun ? begun.target : decision.change;
   Object.assign(evaluation, actionOf(type, change));
   if (decision.kind === 'skip' && !begun) {
     // the campaign may be as asked because another delivery of this same run just acted on it
@@ -162,7 +160,10 @@ async function actOn(
   }
   if (!change) return end({ campaignId, type, outcome: 'skipped', reason: decision.kind === 'skip' ? decision.reason : 'nothing to change' });
 
-  if (!begun && !(await beginAction(tenantId, rule.ruleId, runId, campaignId, { target: { field: change.field, to: change.to } }, clock.now()))) {
+  if (
+    !begun &&
+    !(await beginAction(tenantId, rule.ruleId, runId, campaignId, { target: { field: change.field, from: change.from, to: change.to } }, clock.now()))
+  ) {
     // the same run, handed to another worker at the same time, began this action first: its word stands
     const other = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
     return other?.outcome ? (other.result as unknown as RuleActionOutcome) : concurrent(campaignId, type, change);

@@ -120,7 +120,7 @@ export async function listRuleRuns(
 
 export interface ActionRecord {
   /** what the action set out to do, decided once: a status, or a budget's units */
-  target: { field: 'status' | 'dailyBudget'; to: string };
+  target: { field: 'status' | 'dailyBudget'; from: string; to: string };
   outcome?: 'applied' | 'skipped' | 'failed';
   result?: Record<string, unknown>;
 }

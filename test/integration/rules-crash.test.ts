@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { eventually } from '../helpers/eventually.ts';
+
+/**
+ * The optimizer through `npm start`'s own scheduler and queue, and a crash in the middle of a run: the
+ * stack is killed (SIGKILL) after the platform took the pause but before the run heard back; after a
+ * restart the run is queued again at once and finishes what it began: the campaign paused once, not
+ * twice and not never.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-rules-crash-'));
+const apiKey = 'rules-crash-test-key-0123456789abcdef';
+const CAMPAIGN = '120210987000000100';
+let stack: ChildStack | undefined;
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const start = () => startChildStack(dataDir, apiKey, { LOG_LEVEL: 'SILENT', RULES_INTERVAL_SECONDS: '1' });
+const socialSandboxOf = (child: ChildStack) => /^\s+social\s+(http:\/\/\S+)$/m.exec(child.output())?.[1] as string;
+
+async function post(path: string, body: unknown): Promise<Record<string, any>> {
+  const response = await fetch(`${stack?.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return ((await response.json()) as { results: Record<string, any> }).results;
+}
+
+const pauses = async (sandbox: string) =>
+  ((await (await fetch(`${sandbox}/__sandbox/requests?includes=${encodeURIComponent('"PAUSED"')}`)).json()) as Array<{ method: string; path: string }>).filter(
+    (request) => request.method === 'POST' && request.path.endsWith(`/${CAMPAIGN}`),
+  );
+
+describe('a rule run killed mid-write', () => {
+  it('acts once after a restart', async () => {
+    stack = await start();
+    const sandbox = socialSandboxOf(stack);
+    // the platform takes the pause and holds its answer back: the run is waiting when the stack dies
+    await fetch(`${sandbox}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestIncludes: '"PAUSED"', answerDelayMs: 30_000 }),
+    });
+    const { rule } = await post('/optimize_me/create_rule', {
+      userId: 'demo-user',
+      platform: 'social',
+      name: 'Pause what delivered',
+      campaignIds: [CAMPAIGN],
+      conditions: [{ metric: 'impressions', operator: '>', value: 0, window: 'LAST_7_DAYS' }],
+      action: { type: 'PAUSE' },
+      schedule: 'DAILY',
+    });
+    // the scheduler (every second here) queues the run; the worker sends the pause
+    await eventually(async () => ((await pauses(sandbox)).length === 1 ? true : undefined), 20_000, 'the pause to reach the platform');
+    await stack.kill();
+
+    stack = await start();
+    const restarted = socialSandboxOf(stack);
+    const runs = await eventually(
+      async () => {
+        const listed = (await post('/optimize_me/list_rule_runs', { userId: 'demo-user', ruleId: rule.ruleId })).runs as Array<Record<string, any>>;
+        return listed[0]?.status === 'completed' ? listed : undefined;
+      },
+      20_000,
+      'the run to end after the restart',
+    );
+    expect(runs).toHaveLength(1);
+    expect(runs[0]?.actions).toEqual([{ campaignId: CAMPAIGN, type: 'PAUSE', from: 'ACTIVE', to: 'PAUSED', outcome: 'applied' }]);
+    // the restarted run read the campaign paused and wrote nothing: one pause in all
+    expect(await pauses(restarted)).toEqual([]);
+    expect(await post('/social/update_campaign_status', { userId: 'demo-user', campaignId: CAMPAIGN, status: 'PAUSED' })).toMatchObject({ changed: false });
+    const [stored] = (await post('/optimize_me/list_rules', { userId: 'demo-user' })).rules;
+    expect(stored).toMatchObject({ ruleId: rule.ruleId, consecutiveFailedRuns: 0 });
+    expect(Date.parse(stored.nextRunAt)).toBeGreaterThan(Date.parse(stored.lastRunAt));
+  }, 120_000);
+});
