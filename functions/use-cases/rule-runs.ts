@@ -170,7 +170,10 @@ async function actOn(
   }
   if (!(await spend(1))) throw new QuotaSpent();
   const outcome = await apply(tenantId, userId, rule, platform, session, campaignId, decision.kind === 'act' ? decision.campaign : undefined, change);
-  await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: outcome as unknown as Record<string, unknown> });
+  const { change: _shown, ...logged } = outcome;
+  // one delivery ends the action, and only that one announces it
+  const ended = await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: logged as unknown as Record<string, unknown> });
+  if (!ended) return ((await findActionRecord(tenantId, rule.ruleId, runId, campaignId))?.result as unknown as RuleActionOutcome | undefined) ?? logged;
   if (outcome.outcome === 'applied')
     await emitWebhookEvent(tenantId, 'optimization.applied', {
       userId,
@@ -179,7 +182,6 @@ async function actOn(
       ruleId: rule.ruleId,
       change: outcome.change,
     }).catch((error: unknown) => log().warn('optimization.applied not stored', { reason: (error as Error).name }));
-  const { change: _shown, ...logged } = outcome;
   return logged;
 }
 

@@ -212,18 +212,20 @@ export function beginAction(tenantId: string, ruleId: string, runId: string, cam
   );
 }
 
-export async function endAction(
+/** How an action ended; false when another delivery of the same run recorded its end first (its word stands). */
+export function endAction(
   tenantId: string,
   ruleId: string,
   runId: string,
   campaignId: string,
   outcome: Required<Pick<ActionRecord, 'outcome' | 'result'>>,
-) {
-  await writeIfConditionHolds(
+): Promise<boolean> {
+  return writeIfConditionHolds(
     new UpdateCommand({
       TableName: table(),
       Key: keys.ruleAction(tenantId, ruleId, runId, campaignId),
       UpdateExpression: 'SET outcome = :outcome, #result = :result',
+      ConditionExpression: 'attribute_exists(sk) AND attribute_not_exists(outcome)',
       ExpressionAttributeNames: { '#result': 'result' },
       ExpressionAttributeValues: { ':outcome': outcome.outcome, ':result': outcome.result },
     }),

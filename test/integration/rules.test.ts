@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, stack } from '../helpers/api.ts';
 import { createRule, runGroup, runMessage, runsOf, socialAccountUser, trippingRule } from '../helpers/rules.ts';
 import { upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /**
  * The rule operations through the gateway: validation before anything is stored, the rule's life
@@ -144,6 +145,21 @@ describe('rule operations', () => {
     const webhooks = await call('/tenant/list_webhook_events', {}, { apiKey });
     const sent = (webhooks.body.results.events as Array<Record<string, any>>).filter((event) => event.type === 'optimization.applied');
     expect(sent).toHaveLength(2);
+    // delivered, signed, with what was done
+    const delivered = await eventually(
+      async () => {
+        const received = (await (await fetch(`${stack().webhookReceiverUrl}/received`)).json()) as Array<{ type: string; verified: boolean; body: any }>;
+        const ours = received.filter((entry) => entry.type === 'optimization.applied' && entry.body.data?.ruleId === rule.ruleId);
+        return ours.length === 2 ? ours : undefined;
+      },
+      15_000,
+      'the optimization.applied deliveries',
+    );
+    expect(delivered.map((entry) => entry.body.data).sort((a, b) => a.campaignId.localeCompare(b.campaignId))).toEqual(
+      [...campaignIds]
+        .sort()
+        .map((campaignId) => ({ userId, platform: 'social', campaignId, ruleId: rule.ruleId, change: { field: 'status', from: 'ACTIVE', to: 'PAUSED' } })),
+    );
 
     const [stored] = await listRules(userId);
     expect(Date.parse(stored?.nextRunAt) - Date.parse(stored?.lastRunAt)).toBe(3_600_000);

@@ -22,6 +22,8 @@ export default async function setup(project: TestProject) {
   process.env.UPSTREAM_TIMEOUT_MS = '1000'; // so timeout tests take seconds, not the production 8 s per attempt
   // webhook retries come back at once, and a receiver that hangs is given up on after a second
   Object.assign(process.env, TEST_WEBHOOK_ENV);
+  // the tests run rules themselves: the stack's own scheduler would act on their rules at a moment no test chose
+  process.env.RULES_INTERVAL_SECONDS = '86400';
   // retry waits pass at once: the clock moves forward instead of the test sleeping
   const stack = await startLocalStack({ port: 0, dataDir, apiKey: TEST_API_KEY, clock: new LocalClock({ instantSleeps: true }) });
   project.provide('stack', {
