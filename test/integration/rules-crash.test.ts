@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { runAdmin, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 /**
@@ -78,5 +78,64 @@ describe('a rule run killed mid-write', () => {
     const [stored] = (await post('/optimize_me/list_rules', { userId: 'demo-user' })).rules;
     expect(stored).toMatchObject({ ruleId: rule.ruleId, consecutiveFailedRuns: 0 });
     expect(Date.parse(stored.nextRunAt)).toBeGreaterThan(Date.parse(stored.lastRunAt));
+  }, 120_000);
+});
+
+describe('npm run admin -- run-rules', () => {
+  const adminDir = mkdtempSync(join(tmpdir(), 'ad-api-run-rules-'));
+  let child: ChildStack | undefined;
+  afterAll(async () => {
+    await child?.stop();
+    rmSync(adminDir, { recursive: true, force: true });
+  });
+  const send = async (path: string, body: unknown) =>
+    (
+      (await (
+        await fetch(`${child?.url}${path}`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { results: Record<string, any> }
+    ).results;
+  const pauseRule = (campaignId: string) => ({
+    userId: 'demo-user',
+    platform: 'social',
+    name: `Pause ${campaignId}`,
+    campaignIds: [campaignId],
+    conditions: [{ metric: 'spend', operator: '>', value: 10, window: 'LAST_7_DAYS' }],
+    action: { type: 'PAUSE' },
+    schedule: 'DAILY',
+  });
+
+  it('asks the running stack to run the due rules, and runs them itself when the stack is stopped', async () => {
+    // the stack's own scheduler waits its 15 minutes: only run-rules runs these rules
+    child = await startChildStack(adminDir, apiKey, { LOG_LEVEL: 'SILENT' });
+    const first = (await send('/optimize_me/create_rule', pauseRule('120210987000000106'))).rule;
+    const asked = await runAdmin(adminDir, ['run-rules']);
+    expect(asked.code).toBe(0);
+    expect(JSON.parse(asked.stdout.trim().split('\n').at(-1) as string)).toMatchObject({ askedStack: expect.any(Number) });
+    const runs = await eventually(
+      async () => {
+        const listed = (await send('/optimize_me/list_rule_runs', { userId: 'demo-user', ruleId: first.ruleId })).runs as Array<Record<string, any>>;
+        return listed.length > 0 ? listed : undefined;
+      },
+      20_000,
+      'the run the running stack made',
+    );
+    expect(runs[0]?.actions).toEqual([expect.objectContaining({ campaignId: '120210987000000106', outcome: 'applied' })]);
+
+    const second = (await send('/optimize_me/create_rule', pauseRule('120210987000000107'))).rule;
+    expect(await child.stop()).toBe(0);
+    child = undefined;
+    const ran = await runAdmin(adminDir, ['run-rules']);
+    expect(ran.code, ran.stderr).toBe(0);
+    expect(JSON.parse(ran.stdout.trim().split('\n').at(-1) as string)).toMatchObject({ ran: true });
+    const restartedAt = Date.now();
+    child = await startChildStack(adminDir, apiKey, { LOG_LEVEL: 'SILENT' });
+    const [run] = (await send('/optimize_me/list_rule_runs', { userId: 'demo-user', ruleId: second.ruleId })).runs;
+    // made by run-rules, before this start (which would otherwise have run the due rule itself)
+    expect(run).toMatchObject({ status: 'completed', actions: [expect.objectContaining({ outcome: 'applied' })] });
+    expect(Date.parse(run.finishedAt)).toBeLessThan(restartedAt);
   }, 120_000);
 });
