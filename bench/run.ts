@@ -230,11 +230,56 @@ async function endToEndFigures(): Promise<void> {
   }
 }
 
+/** The optimizer at scale against an in-process local stack (bench/rules.ts). */
+async function rulesFigures(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-rules-'));
+  process.env.LOG_LEVEL = 'SILENT';
+  process.env.RULES_INTERVAL_SECONDS = '86400'; // the stack's own scheduler stays out of the measured pass
+  const { startLocalStack } = await import('../infra/local/stack.ts');
+  const stack = await startLocalStack({ port: 0, dataDir, webhookReceiverPort: 0 });
+  try {
+    const { rulesBench } = await import('./rules.ts');
+    const figures = await rulesBench(stack);
+    const reads = figures.metricReadsPerGroup;
+    rows.push(
+      [
+        `rules: ${figures.rules.toLocaleString('en')} rules, ${figures.campaigns.toLocaleString('en')} campaigns, ${figures.groups.toLocaleString('en')} groups`,
+        `${figures.wallSeconds.toFixed(0)} s to seed, schedule and run`,
+        'one scheduler pass, every group run once',
+      ],
+      [
+        'rules: metric reads per group (2 windows)',
+        `${reads.min}–${reads.max} (${figures.upstreamPerGroup.toFixed(2)} upstream requests a group in all)`,
+        reads.min === reads.windowsPerGroup && reads.max === reads.windowsPerGroup ? 'goal met (one per window)' : 'goal MISSED (one per window)',
+      ],
+      [
+        'rules: store per rule, scheduling',
+        `${figures.store.schedule.reads.toFixed(2)} reads, ${figures.store.schedule.writes.toFixed(2)} writes`,
+        'constant: the due index, one claim (3 items)',
+      ],
+      [
+        'rules: store per rule, its run',
+        `${figures.store.run.reads.toFixed(2)} reads, ${figures.store.run.writes.toFixed(2)} writes`,
+        'constant: the rule, the run log, the next run (3 items)',
+      ],
+      [
+        'rules: evaluator CPU',
+        `${Math.round(figures.evaluatorRulesPerCpuSecond).toLocaleString('en')} rules/s against ${Math.round(figures.bareRulesPerCpuSecond).toLocaleString('en')} bare`,
+        `evaluator CPU / bare CPU ${figures.ratio.median.toFixed(2)}× (pairs ${figures.ratio.spread}); exact decimals against floats`,
+      ],
+    );
+  } finally {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const only = process.argv[2];
 if (!only || only === 'cold') await coldStartFigures();
 if (!only || only === 'warm') await warmOverheadFigures();
 if (!only || only === 'audience') await audiencePipeline();
 if (!only || only === 'e2e') await endToEndFigures();
+if (!only || only === 'rules') await rulesFigures();
 if (!only || only === 'jobs') {
   // its own process, started from the environment this run began with (see bench/audience-jobs.ts)
   const output = execFileSync(join('node_modules', '.bin', 'tsx'), ['bench/audience-jobs.ts', workDir], {

@@ -1,12 +1,6 @@
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 import { previewRuleRequest, previewResultSchema } from '../../shared/schemas/rules.ts';
-
-const EVALUATION = {
-  campaignId: '120210987000000100',
-  metrics: { 'spend.LAST_3_DAYS': '142.87', 'conversions.LAST_3_DAYS': '0' },
-  matched: true,
-  action: { type: 'PAUSE', from: 'ACTIVE', to: 'PAUSED' },
-};
+import { EVALUATION_EXAMPLE as EVALUATION } from '../../shared/schemas/rule-examples.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

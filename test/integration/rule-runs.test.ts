@@ -93,6 +93,17 @@ describe('a rule’s actions on each platform', () => {
       { path: `/rest/adAccounts/${account}/adCampaigns/${campaignId}`, method: 'PARTIAL_UPDATE', body: { patch: { $set: { status: 'PAUSED' } } } },
     ]);
   });
+  it('professional: an activation is one PARTIAL_UPDATE of status ACTIVE (a campaign paused before any history)', async () => {
+    const account = String(randomInt(610_000_000, 699_999_999));
+    const token = `AQVrules${randomBytes(8).toString('hex')}`;
+    const userId = await newUser(apiKey, { professional: { accessToken: token, adAccountId: account } });
+    // every account's seeded campaign 600000102 is paused
+    const rule = await createRule(apiKey, trippingRule(userId, 'professional', ['600000102'], { action: { type: 'ACTIVATE' } }));
+    const [run] = await runOnce(userId, [rule.ruleId]);
+    expect(run?.actions).toEqual([{ campaignId: '600000102', type: 'ACTIVATE', from: 'PAUSED', to: 'ACTIVE', outcome: 'applied' }]);
+    const writes = (await upstreamRequestsWith('professional', token)).filter((request) => request.method !== 'GET');
+    expect(writes.map((request) => JSON.parse(request.body))).toEqual([{ patch: { $set: { status: 'ACTIVE' } } }]);
+  });
 });
 
 describe('guardrails', () => {

@@ -1,0 +1,254 @@
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import type { RuleRunMessage } from '../functions/use-cases/rule-runs.ts';
+import type { LocalStack } from '../infra/local/stack.ts';
+import { DEMO_CONNECTIONS } from '../infra/local/sandbox/demo-data.ts';
+
+/**
+ * `npm run bench -- rules`: 10,000 rules over 50,000 campaigns in 2,000 (user, platform) groups against
+ * the sandboxes of an in-process local stack. One scheduler pass and every group's run are made in this
+ * process as the functions make them (the queue left out: the message goes straight to the run), with
+ * the store's commands and the sandboxes' requests counted. Then the evaluator's own CPU: every rule of
+ * every group judged in memory over the metrics its run read, against a bare loop that sums the same
+ * days and compares the same values, pair by pair.
+ */
+const GROUPS = 2_000;
+const CAMPAIGNS_PER_GROUP = 25;
+const RULES_PER_GROUP = 5;
+const PLATFORMS = ['social', 'searchads', 'professional'] as const;
+const context = { getRemainingTimeInMillis: () => 300_000, awsRequestId: 'bench' } as unknown as Context;
+
+export interface RulesFigures {
+  groups: number;
+  rules: number;
+  campaigns: number;
+  metricReadsPerGroup: { min: number; max: number; windowsPerGroup: number };
+  upstreamPerGroup: number;
+  store: { schedule: { reads: number; writes: number }; run: { reads: number; writes: number } };
+  evaluatorRulesPerCpuSecond: number;
+  bareRulesPerCpuSecond: number;
+  ratio: { median: number; spread: string };
+  wallSeconds: number;
+}
+
+const accountOf = (platform: (typeof PLATFORMS)[number], index: number) =>
+  platform === 'social' ? String(1_700_000_000_000_000 + index) : platform === 'searchads' ? String(7_100_000_000 + index) : String(710_000_000 + index);
+
+const connectionOf = (platform: (typeof PLATFORMS)[number], account: string) =>
+  platform === 'social'
+    ? { social: { accessToken: DEMO_CONNECTIONS.social.accessToken, adAccountId: account, pageId: DEMO_CONNECTIONS.social.pageId } }
+    : platform === 'searchads'
+      ? { searchads: { refreshToken: DEMO_CONNECTIONS.searchads.refreshToken, customerId: account } }
+      : { professional: { accessToken: DEMO_CONNECTIONS.professional.accessToken, adAccountId: account } };
+
+const METRIC_READ = /\/insights$|googleAds:searchStream$|\/adAnalytics$/;
+
+export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
+  const { clock } = await import('../shared/core/clock.ts');
+  const { documentStore } = await import('../shared/store/client.ts');
+  const { createApiKey } = await import('../shared/store/api-keys.ts');
+  const { findTenantIdByKeyHash, hashApiKey } = await import('../shared/store/api-key-lookup.ts');
+  const { createRule } = await import('../shared/store/rule-writes.ts');
+  const { scheduleDueRules } = await import('../functions/use-cases/rule-schedule.ts');
+  const { runRuleGroup } = await import('../functions/use-cases/rule-runs.ts');
+  const { rulePlatforms } = await import('../functions/use-cases/rule-platforms.ts');
+  const { evaluateRule, readGroupMetrics } = await import('../functions/use-cases/rule-evaluation.ts');
+  const { findUser } = await import('../shared/store/users.ts');
+
+  // every command the store sends, by kind (a transaction counts its items)
+  const counted = { reads: 0, writes: 0 };
+  documentStore().middlewareStack.add(
+    (next, info) => async (args) => {
+      const name = (info as { commandName?: string }).commandName ?? '';
+      const input = args.input as { TransactItems?: unknown[] };
+      if (/^(Get|Query|Scan|BatchGet)/.test(name)) counted.reads++;
+      else if (name === 'TransactWriteItemsCommand') counted.writes += input.TransactItems?.length ?? 1;
+      else if (/^(Put|Update|Delete)/.test(name)) counted.writes++;
+      return next(args);
+    },
+    { step: 'initialize', name: 'benchCounter' },
+  );
+  const take = () => {
+    const taken = { ...counted };
+    counted.reads = 0;
+    counted.writes = 0;
+    return taken;
+  };
+  const recorded = async () => {
+    let total = 0;
+    for (const sandbox of Object.values(stack.sandboxes))
+      total += ((await (await fetch(`${sandbox?.url}/__sandbox/requests?count=1`)).json()) as { count: number }).count;
+    return total;
+  };
+  const requestsSince = async (from: Record<string, number>) => {
+    const all: Array<{ path: string }> = [];
+    for (const [name, sandbox] of Object.entries(stack.sandboxes))
+      all.push(...((await (await fetch(`${sandbox?.url}/__sandbox/requests?from=${from[name] ?? 0}`)).json()) as Array<{ path: string }>));
+    return all;
+  };
+
+  const { apiKey } = await createApiKey(`bench-rules-${randomBytes(4).toString('hex')}`);
+  const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
+  const started = performance.now();
+  const now = new Date(clock.now()).toISOString();
+  const groups: Array<{ platform: (typeof PLATFORMS)[number]; userId: string }> = [];
+  for (let index = 0; index < GROUPS; index += 10) {
+    await Promise.all(
+      Array.from({ length: 10 }, async (_, offset) => {
+        const group = index + offset;
+        const platform = PLATFORMS[group % PLATFORMS.length] as (typeof PLATFORMS)[number];
+        const account = accountOf(platform, group);
+        const seeded = await fetch(`${stack.sandboxes[platform]?.url}/__sandbox/campaigns`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ account, count: CAMPAIGNS_PER_GROUP }),
+        });
+        const { ids } = (await seeded.json()) as { ids: string[] };
+        const userId = `bench-${group}`;
+        const created = await fetch(`${stack.url}/users/create_user`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify({ userId, connections: connectionOf(platform, account) }),
+        });
+        if (created.status !== 200) throw new Error(`create_user: ${await created.text()}`);
+        for (let rule = 0; rule < RULES_PER_GROUP; rule++) {
+          const campaignIds = ids.slice(rule * 5, rule * 5 + 5);
+          await createRule(
+            tenantId,
+            {
+              ruleId: `rul_${randomBytes(12).toString('hex')}`,
+              userId,
+              platform,
+              name: `Bench ${rule}`,
+              campaignIds,
+              // two windows per group; thresholds no sandbox day reaches, so the runs judge and never act
+              conditions: [
+                { metric: 'spend', operator: '>', value: 1_000_000, window: rule % 2 === 0 ? 'LAST_7_DAYS' : 'YESTERDAY' },
+                { metric: 'ctr', operator: '<', value: 0.5, window: 'LAST_7_DAYS' },
+              ],
+              action: { type: 'PAUSE' },
+              schedule: 'HOURLY',
+              cooldownHours: 24,
+              enabled: true,
+              createdAt: now,
+              updatedAt: now,
+              nextRunAt: now,
+              consecutiveFailedRuns: 0,
+            },
+            undefined,
+          );
+        }
+        groups[group] = { platform, userId };
+      }),
+    );
+  }
+
+  take();
+  const messages: RuleRunMessage[] = [];
+  const scheduled = await scheduleDueRules(async (message) => {
+    if (message.tenantId === tenantId) messages.push(message);
+  }, clock.now() + 1);
+  const scheduleStore = take();
+  const before = Object.fromEntries(
+    await Promise.all(
+      Object.entries(stack.sandboxes).map(async ([name, sandbox]) => [
+        name,
+        ((await (await fetch(`${sandbox?.url}/__sandbox/requests?count=1`)).json()) as { count: number }).count,
+      ]),
+    ),
+  ) as Record<string, number>;
+  const upstreamBefore = await recorded();
+  const metricReads: number[] = [];
+  for (let index = 0; index < messages.length; index += 8) {
+    await Promise.all(
+      messages.slice(index, index + 8).map(async (message) => {
+        await runRuleGroup(message, rulePlatforms[message.platform], context);
+      }),
+    );
+  }
+  const runStore = take();
+  const upstream = (await recorded()) - upstreamBefore;
+  // the sandboxes keep their last 10,000 requests: the metric reads are counted per account from those
+  const tail = await requestsSince(before);
+  const perAccount = new Map<string, number>();
+  for (const request of tail.filter((entry) => METRIC_READ.test(entry.path))) {
+    const account = /act_(\d+)|customers\/(\d+)/.exec(request.path);
+    const key = account?.[1] ?? account?.[2] ?? 'professional';
+    perAccount.set(key, (perAccount.get(key) ?? 0) + 1);
+  }
+  for (const [key, count] of perAccount) if (key !== 'professional') metricReads.push(count);
+
+  // the evaluator's CPU: judging every rule over the metrics its run read, against a bare loop
+  const samples: Array<{ rules: Parameters<typeof evaluateRule>[0][]; metrics: Awaited<ReturnType<typeof readGroupMetrics>> }> = [];
+  for (const message of messages.slice(0, 300)) {
+    const user = await findUser(tenantId, message.userId);
+    if (!user) continue;
+    const platform = rulePlatforms[message.platform];
+    const session = platform.session(user, context);
+    const { findRuleItem } = await import('../shared/store/rules.ts');
+    const rules = (await Promise.all(message.rules.map((rule) => findRuleItem(tenantId, message.userId, rule.ruleId)))).filter((rule) => rule !== undefined);
+    samples.push({ rules, metrics: await readGroupMetrics(platform, session, rules) });
+  }
+  const judgedRules = samples.reduce((total, sample) => total + sample.rules.length, 0);
+  const cpuOf = (work: () => void) => {
+    const start = process.cpuUsage();
+    work();
+    const used = process.cpuUsage(start);
+    return (used.user + used.system) / 1e6;
+  };
+  const evaluator = () => {
+    for (const sample of samples) for (const rule of sample.rules) evaluateRule(rule, sample.metrics);
+  };
+  const bare = () => {
+    let matched = 0;
+    for (const sample of samples)
+      for (const rule of sample.rules)
+        for (const campaignId of rule.campaignIds) {
+          let holds = true;
+          for (const condition of rule.conditions) {
+            const days = sample.metrics.byWindow.get(condition.window)?.get(campaignId) ?? [];
+            let spend = 0;
+            let clicks = 0;
+            let impressions = 0;
+            for (const day of days) {
+              spend += Number(day.spend);
+              clicks += Number(day.clicks);
+              impressions += Number(day.impressions);
+            }
+            const value = condition.metric === 'spend' ? spend : impressions > 0 ? clicks / impressions : Number.NaN;
+            holds &&= condition.operator === '>' ? value > condition.value : value < condition.value;
+          }
+          if (holds) matched++;
+        }
+    return matched;
+  };
+  const ROUNDS = 20;
+  const evaluatorCpu: number[] = [];
+  const bareCpu: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    evaluator();
+    bare();
+  }
+  for (let pair = 0; pair < 7; pair++) {
+    evaluatorCpu.push(cpuOf(() => Array.from({ length: ROUNDS }, evaluator)));
+    bareCpu.push(cpuOf(() => Array.from({ length: ROUNDS }, bare)));
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
+  const ratios = evaluatorCpu.map((value, index) => value / (bareCpu[index] as number)).sort((a, b) => a - b);
+
+  return {
+    groups: messages.length,
+    rules: scheduled.rules,
+    campaigns: GROUPS * CAMPAIGNS_PER_GROUP,
+    metricReadsPerGroup: { min: Math.min(...metricReads), max: Math.max(...metricReads), windowsPerGroup: 2 },
+    upstreamPerGroup: upstream / messages.length,
+    store: {
+      schedule: { reads: scheduleStore.reads / scheduled.rules, writes: scheduleStore.writes / scheduled.rules },
+      run: { reads: runStore.reads / scheduled.rules, writes: runStore.writes / scheduled.rules },
+    },
+    evaluatorRulesPerCpuSecond: (judgedRules * ROUNDS) / median(evaluatorCpu),
+    bareRulesPerCpuSecond: (judgedRules * ROUNDS) / median(bareCpu),
+    ratio: { median: median(ratios), spread: `${(ratios[0] as number).toFixed(2)}–${(ratios.at(-1) as number).toFixed(2)}` },
+    wallSeconds: (performance.now() - started) / 1000,
+  };
+}
