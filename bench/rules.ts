@@ -22,7 +22,8 @@ export interface RulesFigures {
   groups: number;
   rules: number;
   campaigns: number;
-  metricReadsPerGroup: { min: number; max: number; windowsPerGroup: number };
+  /** reader queries and the requests they made, per group: lowest and highest over the groups */
+  metricReadsPerGroup: { queries: [number, number]; requests: [number, number]; windowsPerGroup: number };
   upstreamPerGroup: number;
   store: { schedule: { reads: number; writes: number }; run: { reads: number; writes: number } };
   evaluatorRulesPerCpuSecond: number;
@@ -40,8 +41,6 @@ const connectionOf = (platform: (typeof PLATFORMS)[number], account: string) =>
     : platform === 'searchads'
       ? { searchads: { refreshToken: DEMO_CONNECTIONS.searchads.refreshToken, customerId: account } }
       : { professional: { accessToken: DEMO_CONNECTIONS.professional.accessToken, adAccountId: account } };
-
-const METRIC_READ = /\/insights$|googleAds:searchStream$|\/adAnalytics$/;
 
 export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
   const { clock } = await import('../shared/core/clock.ts');
@@ -79,12 +78,6 @@ export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
     for (const sandbox of Object.values(stack.sandboxes))
       total += ((await (await fetch(`${sandbox?.url}/__sandbox/requests?count=1`)).json()) as { count: number }).count;
     return total;
-  };
-  const requestsSince = async (from: Record<string, number>) => {
-    const all: Array<{ path: string }> = [];
-    for (const [name, sandbox] of Object.entries(stack.sandboxes))
-      all.push(...((await (await fetch(`${sandbox?.url}/__sandbox/requests?from=${from[name] ?? 0}`)).json()) as Array<{ path: string }>));
-    return all;
   };
 
   const { apiKey } = await createApiKey(`bench-rules-${randomBytes(4).toString('hex')}`);
@@ -149,16 +142,21 @@ export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
     if (message.tenantId === tenantId) messages.push(message);
   }, clock.now() + 1);
   const scheduleStore = take();
-  const before = Object.fromEntries(
-    await Promise.all(
-      Object.entries(stack.sandboxes).map(async ([name, sandbox]) => [
-        name,
-        ((await (await fetch(`${sandbox?.url}/__sandbox/requests?count=1`)).json()) as { count: number }).count,
-      ]),
-    ),
-  ) as Record<string, number>;
   const upstreamBefore = await recorded();
-  const metricReads: number[] = [];
+  // each reader call, and the requests it made, by group (the campaigns of one group are its own)
+  const queriesByGroup = new Map<string, { queries: number; requests: number }>();
+  let counting = true;
+  for (const platform of Object.values(rulePlatforms)) {
+    const reader = platform.metrics;
+    const read = reader.read.bind(reader);
+    reader.read = async (session, campaignIds, range) => {
+      const answer = await read(session, campaignIds, range);
+      if (!counting) return answer;
+      const group = queriesByGroup.get(campaignIds[0] as string) ?? { queries: 0, requests: 0 };
+      queriesByGroup.set(campaignIds[0] as string, { queries: group.queries + 1, requests: group.requests + answer.requests });
+      return answer;
+    };
+  }
   for (let index = 0; index < messages.length; index += 8) {
     await Promise.all(
       messages.slice(index, index + 8).map(async (message) => {
@@ -167,17 +165,8 @@ export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
     );
   }
   const runStore = take();
+  counting = false;
   const upstream = (await recorded()) - upstreamBefore;
-  // the sandboxes keep their last 10,000 requests: the metric reads are counted per account from those
-  const tail = await requestsSince(before);
-  const perAccount = new Map<string, number>();
-  for (const request of tail.filter((entry) => METRIC_READ.test(entry.path))) {
-    const account = /act_(\d+)|customers\/(\d+)/.exec(request.path);
-    const key = account?.[1] ?? account?.[2] ?? 'professional';
-    perAccount.set(key, (perAccount.get(key) ?? 0) + 1);
-  }
-  for (const [key, count] of perAccount) if (key !== 'professional') metricReads.push(count);
-
   // the evaluator's CPU: judging every rule over the metrics its run read, against a bare loop
   const samples: Array<{ rules: Parameters<typeof evaluateRule>[0][]; metrics: Awaited<ReturnType<typeof readGroupMetrics>> }> = [];
   for (const message of messages.slice(0, 300)) {
@@ -240,7 +229,17 @@ export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
     groups: messages.length,
     rules: scheduled.rules,
     campaigns: GROUPS * CAMPAIGNS_PER_GROUP,
-    metricReadsPerGroup: { min: Math.min(...metricReads), max: Math.max(...metricReads), windowsPerGroup: 2 },
+    metricReadsPerGroup: {
+      queries: [
+        Math.min(...[...queriesByGroup.values()].map((group) => group.queries)),
+        Math.max(...[...queriesByGroup.values()].map((group) => group.queries)),
+      ],
+      requests: [
+        Math.min(...[...queriesByGroup.values()].map((group) => group.requests)),
+        Math.max(...[...queriesByGroup.values()].map((group) => group.requests)),
+      ],
+      windowsPerGroup: 2,
+    },
     upstreamPerGroup: upstream / messages.length,
     store: {
       schedule: { reads: scheduleStore.reads / scheduled.rules, writes: scheduleStore.writes / scheduled.rules },

@@ -4,8 +4,8 @@ import { type Platform, ServiceError } from '../../shared/core/errors.ts';
 import { fromUnits, isoDecimals } from '../../shared/core/money.ts';
 import type { CampaignControl, ControlledCampaign } from '../../shared/platforms/campaign-control.ts';
 import type { AccountFacts, CampaignMetricsReader, MetricsRead } from '../../shared/platforms/campaign-metrics.ts';
-import type { DailyCounts } from '../../shared/platforms/performance.ts';
-import { budgetTarget, conditionHolds, dayIn, guardrailSkip, metricKey, type PlannedChange, totalsOver, windowRange } from '../../shared/rules/evaluation.ts';
+import { type DailyCounts, metricOf, type Totals } from '../../shared/platforms/performance.ts';
+import { budgetTarget, conditionHolds, dayIn, guardrailSkip, metricKey, type PlannedChange, totalsOf, windowRange } from '../../shared/rules/evaluation.ts';
 import type { Evaluation, RuleDefinition, RuleWindow } from '../../shared/schemas/rules.ts';
 import { recentCampaignChanges } from '../../shared/store/optimization-history.ts';
 import type { User } from '../../shared/store/users.ts';
@@ -29,6 +29,8 @@ export interface GroupMetrics {
   today: string;
   /** per window, each campaign's days */
   byWindow: Map<RuleWindow, Map<string, DailyCounts[]>>;
+  /** each campaign's sums over a window, made when first needed */
+  totals?: Map<string, Totals>;
 }
 
 /** Asked before each upstream request a run makes; false stops the run (its share of the quota is spent). */
@@ -62,12 +64,19 @@ export async function readGroupMetrics<S>(
 /** Each campaign's metrics for the rule's conditions, and whether they all hold. */
 export function evaluateRule(rule: Pick<RuleDefinition, 'campaignIds' | 'conditions'>, metrics: GroupMetrics): Evaluation[] {
   const decimals = isoDecimals(metrics.facts.currency);
+  metrics.totals ??= new Map();
   return rule.campaignIds.map((campaignId) => {
     const values: Record<string, string | null> = {};
     let matched = true;
     for (const condition of rule.conditions) {
-      const days = metrics.byWindow.get(condition.window)?.get(campaignId) ?? [];
-      const value = totalsOver(days, windowRange(condition.window, metrics.today), decimals)[condition.metric] ?? null;
+      // each campaign's sums over a window are made once for the whole group
+      const key = `${condition.window}:${campaignId}`;
+      let totals = metrics.totals?.get(key);
+      if (!totals) {
+        totals = totalsOf(metrics.byWindow.get(condition.window)?.get(campaignId) ?? [], windowRange(condition.window, metrics.today));
+        metrics.totals?.set(key, totals);
+      }
+      const value = metricOf(totals, condition.metric, decimals) ?? null;
       values[metricKey(condition)] = value;
       matched &&= conditionHolds(condition, value);
     }

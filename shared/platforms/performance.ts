@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { PERFORMANCE_METRICS, type PerformanceMetric } from '../schemas/performance.ts';
 
 /**
  * A day of a campaign's performance in one vocabulary on every platform (docs/operations.md,
@@ -40,25 +41,55 @@ const CTR_DECIMALS = 6;
 /** A count as its decimal string, without an exponent or trailing zeros ("14", "2.5"). */
 const plain = (value: Big) => value.toFixed();
 
-export function dailyRow(counts: DailyCounts, moneyDecimals: number, adjustmentPercent = 0): DailyRow {
-  const impressions = new Big(counts.impressions || '0');
-  const clicks = new Big(counts.clicks || '0');
-  const conversions = new Big(counts.conversions || '0');
-  const spend = new Big(counts.spend || '0').times(new Big(100).plus(adjustmentPercent).div(100));
+/** The counts of a day or of a window, as exact decimals: what every metric is derived from. */
+export interface Totals {
+  impressions: Big;
+  clicks: Big;
+  spend: Big;
+  conversions: Big;
+  conversionValue: Big;
+}
+
+/** One metric from the counts, the same way on every platform; undefined for a ratio without a denominator. */
+export function metricOf(totals: Totals, metric: PerformanceMetric, moneyDecimals: number): string | undefined {
   const money = (value: Big) => value.round(moneyDecimals, HALF_EVEN).toFixed(moneyDecimals);
-  return {
-    date: counts.date,
-    impressions: plain(impressions),
-    clicks: plain(clicks),
-    spend: money(spend),
-    ...(impressions.gt(0) ? { ctr: clicks.div(impressions).round(CTR_DECIMALS, HALF_EVEN).toFixed(CTR_DECIMALS) } : {}),
-    ...(clicks.gt(0) ? { cpc: money(spend.div(clicks)) } : {}),
-    ...(impressions.gt(0) ? { cpm: money(spend.times(1000).div(impressions)) } : {}),
-    conversions: plain(conversions),
-    conversionValue: money(new Big(counts.conversionValue || '0')),
-    ...(conversions.gt(0) ? { costPerConversion: money(spend.div(conversions)) } : {}),
-    ...(counts.reach !== undefined ? { reach: plain(new Big(counts.reach)) } : {}),
+  const { impressions, clicks, spend, conversions } = totals;
+  switch (metric) {
+    case 'impressions':
+    case 'clicks':
+    case 'conversions':
+      return plain(totals[metric]);
+    case 'spend':
+    case 'conversionValue':
+      return money(totals[metric]);
+    case 'ctr':
+      return impressions.gt(0) ? clicks.div(impressions).round(CTR_DECIMALS, HALF_EVEN).toFixed(CTR_DECIMALS) : undefined;
+    case 'cpc':
+      return clicks.gt(0) ? money(spend.div(clicks)) : undefined;
+    case 'cpm':
+      return impressions.gt(0) ? money(spend.times(1000).div(impressions)) : undefined;
+    case 'costPerConversion':
+      return conversions.gt(0) ? money(spend.div(conversions)) : undefined;
+  }
+}
+
+export function dailyRow(counts: DailyCounts, moneyDecimals: number, adjustmentPercent = 0): DailyRow {
+  const spend = new Big(counts.spend || '0');
+  const totals: Totals = {
+    impressions: new Big(counts.impressions || '0'),
+    clicks: new Big(counts.clicks || '0'),
+    spend: adjustmentPercent === 0 ? spend : spend.times(new Big(100).plus(adjustmentPercent).div(100)),
+    conversions: new Big(counts.conversions || '0'),
+    conversionValue: new Big(counts.conversionValue || '0'),
   };
+  // the fields in the order of the vocabulary; a ratio without a denominator is left out
+  const row = { date: counts.date } as DailyRow;
+  for (const metric of PERFORMANCE_METRICS) {
+    const value = metricOf(totals, metric, moneyDecimals);
+    if (value !== undefined) row[metric] = value;
+  }
+  if (counts.reach !== undefined) row.reach = plain(new Big(counts.reach));
+  return row;
 }
 
 /** Sums decimal strings exactly. */

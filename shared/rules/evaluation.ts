@@ -1,8 +1,8 @@
 import Big from 'big.js';
 import { fromUnits, toUnits } from '../core/money.ts';
 import type { DateRange } from '../platforms/campaign-metrics.ts';
-import { type DailyCounts, dailyRow, sum } from '../platforms/performance.ts';
-import type { RuleAction, RuleCondition, RuleMetric, RuleWindow } from '../schemas/rules.ts';
+import { type DailyCounts, metricOf, type Totals } from '../platforms/performance.ts';
+import { RULE_METRICS, type RuleAction, type RuleCondition, type RuleMetric, type RuleWindow } from '../schemas/rules.ts';
 
 /**
  * How a rule judges a campaign (docs/operations.md, "Rules"), pure: the windows as days of the ad
@@ -37,32 +37,24 @@ export function windowRange(window: RuleWindow, today: string): DateRange {
   return { startDate: shift(today, from), endDate: shift(today, to) };
 }
 
+/** The counts of the days of a range, summed exactly. */
+export function totalsOf(days: readonly DailyCounts[], range: DateRange): Totals {
+  const totals: Totals = { impressions: new Big(0), clicks: new Big(0), spend: new Big(0), conversions: new Big(0), conversionValue: new Big(0) };
+  for (const day of days) {
+    if (day.date < range.startDate || day.date > range.endDate) continue;
+    totals.impressions = totals.impressions.plus(day.impressions || 0);
+    totals.clicks = totals.clicks.plus(day.clicks || 0);
+    totals.spend = totals.spend.plus(day.spend || 0);
+    totals.conversions = totals.conversions.plus(day.conversions || 0);
+    totals.conversionValue = totals.conversionValue.plus(day.conversionValue || 0);
+  }
+  return totals;
+}
+
 /** Each metric over the days of a range: counts summed, ratios from the sums; undefined without a denominator. */
 export function totalsOver(days: readonly DailyCounts[], range: DateRange, moneyDecimals: number): Record<RuleMetric, string | undefined> {
-  const inside = days.filter((day) => day.date >= range.startDate && day.date <= range.endDate);
-  const total = (field: 'impressions' | 'clicks' | 'spend' | 'conversions' | 'conversionValue') => sum(inside.map((day) => day[field]));
-  const row = dailyRow(
-    {
-      date: range.endDate,
-      impressions: total('impressions'),
-      clicks: total('clicks'),
-      spend: total('spend'),
-      conversions: total('conversions'),
-      conversionValue: total('conversionValue'),
-    },
-    moneyDecimals,
-  );
-  return {
-    impressions: row.impressions,
-    clicks: row.clicks,
-    spend: row.spend,
-    ctr: row.ctr,
-    cpc: row.cpc,
-    cpm: row.cpm,
-    conversions: row.conversions,
-    conversionValue: row.conversionValue,
-    costPerConversion: row.costPerConversion,
-  };
+  const totals = totalsOf(days, range);
+  return Object.fromEntries(RULE_METRICS.map((metric) => [metric, metricOf(totals, metric, moneyDecimals)])) as Record<RuleMetric, string | undefined>;
 }
 
 export const metricKey = (condition: Pick<RuleCondition, 'metric' | 'window'>) => `${condition.metric}.${condition.window}`;

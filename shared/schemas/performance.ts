@@ -2,6 +2,10 @@ import * as z from 'zod';
 import { controlCampaignIdSchema } from './campaign-control.ts';
 import { dateSchema, userIdSchema } from './common.ts';
 
+/** The metric words of a performance row, the same on every platform (and in rules). */
+export const PERFORMANCE_METRICS = ['impressions', 'clicks', 'spend', 'ctr', 'cpc', 'cpm', 'conversions', 'conversionValue', 'costPerConversion'] as const;
+export type PerformanceMetric = (typeof PERFORMANCE_METRICS)[number];
+
 /** Daily performance of one campaign, in one vocabulary on every platform (docs/operations.md, "Performance"). */
 export const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;

@@ -3,6 +3,7 @@ import * as z from 'zod';
 import type { AuditSpec } from '../core/audit.ts';
 import { amountSchema, controlCampaignIdSchema } from './campaign-control.ts';
 import { paginationSchema, userIdSchema } from './common.ts';
+import { PERFORMANCE_METRICS } from './performance.ts';
 import { pagingSchema } from './social.ts';
 
 /**
@@ -11,7 +12,7 @@ import { pagingSchema } from './social.ts';
  * the same on every platform.
  */
 export const RULE_PLATFORMS = ['social', 'searchads', 'professional'] as const;
-export const RULE_METRICS = ['impressions', 'clicks', 'spend', 'ctr', 'cpc', 'cpm', 'conversions', 'conversionValue', 'costPerConversion'] as const;
+export const RULE_METRICS = PERFORMANCE_METRICS;
 export const RULE_WINDOWS = ['TODAY', 'YESTERDAY', 'LAST_3_DAYS', 'LAST_7_DAYS', 'LAST_14_DAYS', 'LAST_30_DAYS'] as const;
 export const RULE_OPERATORS = ['>', '>=', '<', '<='] as const;
 export const RULE_SCHEDULES = ['HOURLY', 'DAILY'] as const;
