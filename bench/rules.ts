@@ -143,7 +143,7 @@ export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
   }, clock.now() + 1);
   const scheduleStore = take();
   const upstreamBefore = await recorded();
-  // each reader call, and the requests it made, by group (the campaigns of one group are its own)
+  // each reader call, and the requests it made, by group (each group is an ad account of its own)
   const queriesByGroup = new Map<string, { queries: number; requests: number }>();
   let counting = true;
   for (const platform of Object.values(rulePlatforms)) {
@@ -152,8 +152,10 @@ export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
     reader.read = async (session, campaignIds, range) => {
       const answer = await read(session, campaignIds, range);
       if (!counting) return answer;
-      const group = queriesByGroup.get(campaignIds[0] as string) ?? { queries: 0, requests: 0 };
-      queriesByGroup.set(campaignIds[0] as string, { queries: group.queries + 1, requests: group.requests + answer.requests });
+      const of = session as { connection?: { adAccountId: string }; customerId?: string; adAccountId?: string };
+      const account = of.connection?.adAccountId ?? of.customerId ?? of.adAccountId ?? '';
+      const group = queriesByGroup.get(account) ?? { queries: 0, requests: 0 };
+      queriesByGroup.set(account, { queries: group.queries + 1, requests: group.requests + answer.requests });
       return answer;
     };
   }
