@@ -82,6 +82,28 @@ describe('the many-campaign reader', () => {
     ]);
   });
 
+  it('social: a single day still too big is read as an asynchronous report run', async () => {
+    const account = String(randomInt(1_300_000_000_000_000, 1_399_999_999_999_999));
+    const ids = await seedCampaigns('social', account, 5);
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: account });
+    const now = await stackNow();
+    const day = { startDate: dayOf(now, -1), endDate: dayOf(now, -1) };
+    const session = socialSession(await storedUser(apiKey, userId), lambdaContext);
+    const whole = await socialCampaignMetrics.read(session, ids, day);
+    await injectFault('social', {
+      status: 500,
+      body: { error: { code: 1, message: "Please reduce the amount of data you're asking for, then retry your request", is_transient: false } },
+      requestIncludes: token,
+      pathIncludes: '/insights',
+    });
+    const before = (await upstreamRequestsWith('social', token)).length;
+    const viaReport = await socialCampaignMetrics.read(session, ids, day);
+    expect(viaReport.days).toEqual(whole.days);
+    expect(viaReport.requests).toBe(5); // the refused read, the report, two looks at it, its rows
+    const methods = (await upstreamRequestsWith('social', token)).slice(before).map((request) => request.method);
+    expect(methods).toEqual(['GET', 'POST', 'GET', 'GET', 'GET']);
+  });
+
   it('search ads: one searchStream over campaign.id IN (…), money from micros exactly', async () => {
     const customerId = String(randomInt(1_000_000_000, 6_999_999_999));
     const ids = await seedCampaigns('searchads', customerId, 50);

@@ -121,4 +121,59 @@ describe('social get_campaign_insights', () => {
     const expired = await call('/social/get_campaign_insights', { userId, campaignId: '1', startDate: clock.today(-3), endDate: clock.today(-1) }, { apiKey });
     expect(expired.body.results).toMatchObject({ success: false, code: 'PLATFORM_AUTH_EXPIRED' });
   });
+
+  it('a range the platform finds too big comes from an asynchronous report run: the same rows', async () => {
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
+    const campaignId = await campaignIn(token);
+    const now = await stackNow();
+    const range = { startDate: dayOf(now, -20), endDate: dayOf(now, -1) };
+    const sync = await call('/social/get_campaign_insights', { userId, campaignId, ...range }, { apiKey });
+    const before = (await upstreamRequestsWith('social', token)).length;
+    await injectFault('social', {
+      requestIncludes: token,
+      pathIncludes: `${campaignId}/insights`,
+      status: 500,
+      body: { error: { code: 1, message: "Please reduce the amount of data you're asking for, then retry your request", is_transient: false } },
+    });
+    const viaReport = await call('/social/get_campaign_insights', { userId, campaignId, ...range }, { apiKey });
+    expect(viaReport.status, viaReport.text).toBe(200);
+    expect(viaReport.body.results.rows).toEqual(sync.body.results.rows);
+    const requests = (await upstreamRequestsWith('social', token)).slice(before);
+    const run = /^\/v26\.0\/(\d+)$/.exec(requests[2]?.path ?? '')?.[1];
+    // the refused read once (not retried as it was), the report, two looks at it, its rows
+    expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET /v26.0/${campaignId}/insights`,
+      `POST /v26.0/${campaignId}/insights`,
+      `GET /v26.0/${run}`,
+      `GET /v26.0/${run}`,
+      `GET /v26.0/${run}/insights`,
+    ]);
+    expect(JSON.parse(requests[1]?.body ?? '{}')).toMatchObject({
+      time_increment: 1,
+      time_range: JSON.stringify({ since: range.startDate, until: range.endDate }),
+    });
+
+    // a report run that fails is the platform's refusal, with its code
+    await injectFault('social', {
+      requestIncludes: token,
+      pathIncludes: `${campaignId}/insights`,
+      status: 500,
+      body: { error: { code: 1, message: "Please reduce the amount of data you're asking for" } },
+    });
+    await injectFault('social', {
+      requestIncludes: token,
+      pathIncludes: '/v26.0/60219876',
+      status: 200,
+      body: {
+        id: '6021987699999999',
+        async_status: 'Job Failed',
+        async_percent_completion: 0,
+        error_code: -2,
+        error_subcode: 2490547,
+        error_user_msg: 'Generating the report failed. Try again later.',
+      },
+    });
+    const failed = await call('/social/get_campaign_insights', { userId, campaignId, ...range }, { apiKey });
+    expect(failed.body.results).toMatchObject({ success: false, code: 'PLATFORM_REJECTED', platformCode: -2, platformSubcode: 2490547 });
+  });
 });

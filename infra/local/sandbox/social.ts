@@ -366,6 +366,16 @@ export interface SocialState {
   connect: SocialConnectState;
   /** campaign control: the campaigns above, their accounts' currencies, their budget changes */
   world: CampaignWorld;
+  /** asynchronous insights report runs, by id */
+  reportRuns: Map<string, ReportRun>;
+}
+
+interface ReportRun {
+  rows: Row[];
+  fields: string[];
+  polls: number;
+  account: string;
+  range: { since?: string; until?: string };
 }
 
 function seedState(): SocialState {
@@ -373,6 +383,7 @@ function seedState(): SocialState {
   const campaigns = new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]);
   return {
     world: { campaigns, accounts: new Map([[DEMO_AD_ACCOUNT, { currency: 'USD', timezone: 'America/Los_Angeles' }]]), budgetChanges: new Map(), nextId: 1 },
+    reportRuns: new Map(),
     tokenExpiries,
     connect: newSocialConnectState(tokenExpiries),
     images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
@@ -582,7 +593,7 @@ const INSIGHT_FIELDS = [
 const MAX_SYNC_INSIGHT_ROWS = 2_000;
 
 /** Insights of one campaign (`/{campaign}/insights`) or of an account's campaigns (`act_{id}/insights?level=campaign`). */
-function insights(call: GraphCall, state: SocialState, campaigns: Array<{ row: Row; account: string }>, path: string): SandboxResponse {
+function insights(call: GraphCall, state: SocialState, campaigns: Array<{ row: Row; account: string }>, path: string, asReport = false): SandboxResponse {
   const fields = String(call.params.fields ?? 'impressions,spend')
     .split(',')
     .map((field) => field.trim())
@@ -608,19 +619,53 @@ function insights(call: GraphCall, state: SocialState, campaigns: Array<{ row: R
       if (insight) rows.push(insight);
     }
   }
+  rows.sort((a, b) => String(a.date_start).localeCompare(String(b.date_start)) || String(a.campaign_id).localeCompare(String(b.campaign_id)));
+  if (asReport) {
+    // an asynchronous report run: any size, read at /{run}/insights once the run says it is complete
+    const id = `60219876${String(state.reportRuns.size + 1).padStart(8, '0')}`;
+    state.reportRuns.set(id, { rows, fields, polls: 0, account: String(campaigns[0]?.account ?? ''), range });
+    return { status: 200, body: { report_run_id: id } };
+  }
   if (rows.length > MAX_SYNC_INSIGHT_ROWS)
     return graphError(1, "Please reduce the amount of data you're asking for, then retry your request", { is_transient: false }, 500);
-  rows.sort((a, b) => String(a.date_start).localeCompare(String(b.date_start)) || String(a.campaign_id).localeCompare(String(b.campaign_id)));
   return page(call, path, rows, fields, 25, 5_000);
 }
 
-const campaignInsightsNode: GraphHandler = (call, state, { node }) => {
-  const campaign = findCampaign(state.world, node as string);
-  if (!campaign) return unknownObject('GET', node as string);
-  return insights(call, state, [campaign], `${node}/insights`);
-};
+/** A report run: `Job Running` at the first look, `Job Completed` from the second on. */
+function reportRunStatus(run: ReportRun, id: string): SandboxResponse {
+  run.polls++;
+  const done = run.polls > 1;
+  return {
+    status: 200,
+    body: {
+      id,
+      account_id: run.account,
+      async_status: done ? 'Job Completed' : 'Job Running',
+      async_percent_completion: done ? 100 : 42,
+      is_running: !done,
+      date_start: run.range.since,
+      date_stop: run.range.until,
+    },
+  };
+}
 
-const accountInsights: GraphHandler = (call, state, { account }) => {
+const campaignInsightsNode =
+  (asReport: boolean): GraphHandler =>
+  (call, state, { node }) => {
+    const run = state.reportRuns.get(node as string);
+    if (run && !asReport)
+      return run.polls > 1 ? page(call, `${node}/insights`, run.rows, run.fields, 25, 500) : graphError(100, '(#100) The report is not ready yet');
+    const campaign = findCampaign(state.world, node as string);
+    if (!campaign) return unknownObject(asReport ? 'POST' : 'GET', node as string);
+    return insights(call, state, [campaign], `${node}/insights`, asReport);
+  };
+
+const accountInsights =
+  (asReport: boolean): GraphHandler =>
+  (call, state, params) =>
+    accountInsightsOf(call, state, params, asReport);
+
+const accountInsightsOf = (call: GraphCall, state: SocialState, { account }: Record<string, string | undefined>, asReport: boolean): SandboxResponse => {
   const rows = state.campaigns.get(account as string);
   if (!rows) return unknownObject('GET', `act_${account}`);
   if (call.params.level !== 'campaign') return graphError(100, '(#100) This sandbox answers account insights at level=campaign.');
@@ -632,7 +677,7 @@ const accountInsights: GraphHandler = (call, state, { account }) => {
     wanted = byId ? (byId.value as unknown[]).map(String) : undefined;
   }
   const selected = rows.filter((row) => !wanted || wanted.includes(String(row.id))).map((row) => ({ row, account: account as string }));
-  return insights(call, state, selected, `act_${account}/insights`);
+  return insights(call, state, selected, `act_${account}/insights`, asReport);
 };
 
 function parseJsonFilters(value: unknown): Array<{ field: string; operator: string; value: unknown }> | undefined {
@@ -692,6 +737,8 @@ function pageToken(state: SocialState, pageId: string, userToken: string): strin
 
 const getNode: GraphHandler = (call, state, { node }) => {
   const id = node as string;
+  const run = state.reportRuns.get(id);
+  if (run) return reportRunStatus(run, id);
   const pageRecord = state.pages.get(id);
   if (pageRecord) {
     const fields = requestedFields(call, 'Page');
@@ -1130,8 +1177,10 @@ export async function startSocialSandbox(
     graph('POST', `/${ID}/users`, persisted(audienceUsers('users', 'POST'))),
     graph('DELETE', `/${ID}/users`, persisted(audienceUsers('users', 'DELETE'))),
     graph('POST', `/${ID}/usersreplace`, persisted(audienceUsers('usersreplace', 'POST'))),
-    graph('GET', '/act_(?<account>[0-9]+)/insights', accountInsights),
-    graph('GET', `/${ID}/insights`, campaignInsightsNode),
+    graph('GET', '/act_(?<account>[0-9]+)/insights', accountInsights(false)),
+    graph('POST', '/act_(?<account>[0-9]+)/insights', accountInsights(true)),
+    graph('GET', `/${ID}/insights`, campaignInsightsNode(false)),
+    graph('POST', `/${ID}/insights`, campaignInsightsNode(true)),
     graph('GET', '/act_(?<account>[0-9]+)', (call, state, { account }) =>
       adAccount(state.world, account as string, String(call.params.fields ?? 'id').split(',')),
     ),

@@ -3,13 +3,13 @@ import { byCampaign, type CampaignMetricsReader, type DateRange, halves } from '
 import type { DailyCounts } from '../performance.ts';
 import { accountFacts } from './account.ts';
 import type { SocialSession } from './client.ts';
-import { DEFAULT_CONVERSION_TYPES, countsOfInsight, type InsightRow, insightRows } from './insights.ts';
+import { DEFAULT_CONVERSION_TYPES, countsOfInsight, type InsightRow, insightRows, reportRunRows } from './insights.ts';
 
 /**
  * Many campaigns of a social ad account (docs/platforms.md, "Reading many campaigns"): one
  * `act_{id}/insights?level=campaign` query filtered by `campaign.id IN […]`, daily, paged by cursor.
- * When the platform asks for less data the range is halved and each half asked (a single day that is
- * still too big is an error).
+ * When the platform asks for less data the range is halved and each half asked; a single day still
+ * too big is asked as an asynchronous report run.
  */
 type Session = SocialSession & { connection: { adAccountId: string } };
 /** pages one query may take (500 rows each) before the range is sliced instead */
@@ -22,26 +22,26 @@ export const socialCampaignMetrics: CampaignMetricsReader<Session> = {
   async read(session, campaignIds, range) {
     let requests = 0;
     const rows: Array<DailyCounts & { campaignId: string }> = [];
+    const path = `act_${session.connection.adAccountId}/insights`;
+    const params = (slice: DateRange) => ({
+      level: 'campaign',
+      time_range: JSON.stringify({ since: slice.startDate, until: slice.endDate }),
+      filtering: JSON.stringify([{ field: 'campaign.id', operator: 'IN', value: campaignIds }]),
+    });
+    const rowOf = (row: InsightRow) => ({ campaignId: String(row.campaign_id ?? ''), ...countsOfInsight(row, DEFAULT_CONVERSION_TYPES) });
     const readRange = async (slice: DateRange): Promise<void> => {
       let found: InsightRow[];
       try {
-        found = await insightRows(
-          session,
-          `act_${session.connection.adAccountId}/insights`,
-          {
-            level: 'campaign',
-            time_range: JSON.stringify({ since: slice.startDate, until: slice.endDate }),
-            filtering: JSON.stringify([{ field: 'campaign.id', operator: 'IN', value: campaignIds }]),
-          },
-          { maxPages: MAX_PAGES, onRequest: () => requests++ },
-        );
+        found = await insightRows(session, path, params(slice), { maxPages: MAX_PAGES, onRequest: () => requests++ });
       } catch (error) {
+        if (!(error instanceof PlatformRejected && error.extra.tooMuchData === true)) throw error;
         const parts = halves(slice);
-        if (!(error instanceof PlatformRejected && error.extra.tooMuchData === true) || !parts) throw error;
-        for (const part of parts) await readRange(part);
+        if (parts) for (const part of parts) await readRange(part);
+        // a single day still too big: the same query as a report run
+        else for (const row of await reportRunRows(session, path, params(slice), { onRequest: () => requests++ })) rows.push(rowOf(row));
         return;
       }
-      for (const row of found) rows.push({ campaignId: String(row.campaign_id ?? ''), ...countsOfInsight(row, DEFAULT_CONVERSION_TYPES) });
+      for (const row of found) rows.push(rowOf(row));
     };
     await readRange(range);
     return { days: byCampaign(rows, campaignIds), requests };
