@@ -74,11 +74,11 @@ export function deleteRuleFor(tenantId: string, user: User, ruleId: string): Pro
 export async function previewRule(
   tenantId: string,
   user: User,
-  input: { ruleId: string } | { rule: RuleDefinition },
+  input: { ruleId?: string; rule?: RuleDefinition },
   context: Context,
 ): Promise<{ evaluations: Evaluation[] }> {
-  const stored = 'ruleId' in input ? await ruleOf(tenantId, user.userId, input.ruleId) : undefined;
-  const rule = stored ?? (input as { rule: RuleDefinition }).rule;
+  const stored = input.ruleId ? await ruleOf(tenantId, user.userId, input.ruleId) : undefined;
+  const rule = (stored ?? input.rule) as RuleDefinition;
   requireConnection(user, rule.platform);
   const platform = rulePlatforms[rule.platform];
   platform.canRead?.(user);

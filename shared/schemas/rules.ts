@@ -106,10 +106,13 @@ export const updateRuleRequest = z
 export const ruleRefRequest = z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema });
 export const listRulesRequest = z.strictObject({ userId: userIdSchema, pagination: paginationSchema });
 export const listRuleRunsRequest = z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema, pagination: paginationSchema });
-export const previewRuleRequest = z.union([
-  z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema }),
-  z.strictObject({ userId: userIdSchema, rule: ruleDefinitionSchema }),
-]);
+export const previewRuleRequest = z
+  .strictObject({
+    userId: userIdSchema,
+    ruleId: ruleIdSchema.optional().describe('A stored rule; or send `rule` instead.'),
+    rule: ruleDefinitionSchema.optional().describe('A rule not created yet, as create_rule takes it (without userId).'),
+  })
+  .refine((input) => (input.ruleId === undefined) !== (input.rule === undefined), { path: ['ruleId'], message: 'send either ruleId or rule, not both' });
 
 export type RuleDefinition = z.output<typeof ruleDefinitionSchema>;
 export type RuleAction = RuleDefinition['action'];

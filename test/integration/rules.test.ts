@@ -106,6 +106,13 @@ describe('rule operations', () => {
       expect(evaluation).toMatchObject({ matched: true, action: { type: 'PAUSE', from: 'ACTIVE', to: 'PAUSED' } });
       expect(Number(evaluation.metrics['impressions.LAST_7_DAYS'])).toBeGreaterThan(0);
     }
+    // a rule not created yet, the same way; both or neither is a clear 400
+    const { userId: _user, ...definition } = trippingRule(userId, 'social', campaignIds);
+    const inline = await call('/optimize_me/preview_rule', { userId, rule: definition }, { apiKey });
+    expect(inline.body.results.evaluations).toEqual(evaluations);
+    const both = await call('/optimize_me/preview_rule', { userId, ruleId: rule.ruleId, rule: definition }, { apiKey });
+    expect(both.status).toBe(400);
+    expect(both.body.results.details).toEqual([{ path: 'ruleId', message: 'send either ruleId or rule, not both' }]);
     expect(await writesOf(token)).toEqual([]);
     expect(await runsOf(apiKey, userId, rule.ruleId)).toEqual([]);
   });
