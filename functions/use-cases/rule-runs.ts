@@ -136,10 +136,7 @@ async function actOn(
   const begun = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
   if (begun?.outcome) {
     const done = begun.result as unknown as RuleActionOutcome;
-    Object.assign(
-      evaluation,
-      actionOf(type, done.from !== undefined ? { field: begun.target.field, from: String(done.from), to: String(done.to) } : undefined),
-    );
+    Object.assign(evaluation, actionOf(type, begun.target));
     return done;
   }
   if (!(await spend(1))) throw new QuotaSpent();
@@ -218,13 +215,15 @@ async function apply(
       const result = await runInAuditScope(scope(campaignStatusAudit, input), recordAuditEvent, () =>
         updateCampaignStatus(control, session, { tenantId, userId, input, source, ...(campaign ? { campaign } : {}) }),
       );
-      return { ...base, outcome: 'applied', change: { field: 'status', from: result.previousStatus, to: result.status } };
+      // a change finished after a crash finds the campaign changed already: its `from` is the decided one
+      return { ...base, outcome: 'applied', change: { field: 'status', from: result.changed ? result.previousStatus : change.from, to: result.status } };
     }
     const input = { userId, campaignId, editLevel: 'BUDGET' as const, amount: change.to, validateOnly: false, allowSharedBudget: false };
     const result = await runInAuditScope(scope(campaignBudgetAudit, input), recordAuditEvent, () =>
       editCampaignBudget(control, session, { tenantId, userId, input, source, ...(campaign ? { campaign } : {}) }),
     );
-    return { ...base, outcome: 'applied', change: { field: 'dailyBudget', from: result.previousDailyBudget, to: result.dailyBudget } };
+    const from = result.changed ? result.previousDailyBudget : { amount: change.from, currency: result.dailyBudget.currency };
+    return { ...base, outcome: 'applied', change: { field: 'dailyBudget', from, to: result.dailyBudget } };
   } catch (error) {
     const { code, message } = failure(error);
     if (code === 'CAMPAIGN_REMOVED') return { ...base, outcome: 'skipped', reason: 'the campaign is removed; nothing acts on it' };
