@@ -29,8 +29,8 @@ export interface GroupMetrics {
   today: string;
   /** per window, each campaign's days */
   byWindow: Map<RuleWindow, Map<string, DailyCounts[]>>;
-  /** each campaign's sums over a window, made when first needed */
-  totals?: Map<string, Totals>;
+  /** each campaign's sums over a window (`<window>:<campaign>`), made when first needed */
+  totals: Map<string, Totals>;
 }
 
 /** Asked before each upstream request a run makes; false stops the run (its share of the quota is spent). */
@@ -58,23 +58,22 @@ export async function readGroupMetrics<S>(
     if (read.requests > 1) await spend(read.requests - 1); // pages and slices: already made, counted
     byWindow.set(window, read.days);
   }
-  return { facts, today, byWindow };
+  return { facts, today, byWindow, totals: new Map() };
 }
 
 /** Each campaign's metrics for the rule's conditions, and whether they all hold. */
 export function evaluateRule(rule: Pick<RuleDefinition, 'campaignIds' | 'conditions'>, metrics: GroupMetrics): Evaluation[] {
   const decimals = isoDecimals(metrics.facts.currency);
-  metrics.totals ??= new Map();
   return rule.campaignIds.map((campaignId) => {
     const values: Record<string, string | null> = {};
     let matched = true;
     for (const condition of rule.conditions) {
       // each campaign's sums over a window are made once for the whole group
       const key = `${condition.window}:${campaignId}`;
-      let totals = metrics.totals?.get(key);
+      let totals = metrics.totals.get(key);
       if (!totals) {
         totals = totalsOf(metrics.byWindow.get(condition.window)?.get(campaignId) ?? [], windowRange(condition.window, metrics.today));
-        metrics.totals?.set(key, totals);
+        metrics.totals.set(key, totals);
       }
       const value = metricOf(totals, condition.metric, decimals) ?? null;
       values[metricKey(condition)] = value;
@@ -85,7 +84,7 @@ export function evaluateRule(rule: Pick<RuleDefinition, 'campaignIds' | 'conditi
 }
 
 export type Decision =
-  | { kind: 'act'; campaign: ControlledCampaign; change: PlannedChange; units?: bigint }
+  | { kind: 'act'; campaign: ControlledCampaign; change: PlannedChange }
   | { kind: 'skip'; reason: string; change?: PlannedChange }
   | { kind: 'fail'; code: string; message: string };
 
@@ -112,7 +111,6 @@ export async function decide<S>(
   if (campaign.status === 'REMOVED') return { kind: 'skip', reason: `the campaign is removed (${campaign.platformStatus.toLowerCase()}); nothing acts on it` };
   const { action } = context.rule;
   let change: PlannedChange;
-  let units: bigint | undefined;
   if (action.type === 'PAUSE' || action.type === 'ACTIVATE') {
     const to = action.type === 'PAUSE' ? 'PAUSED' : 'ACTIVE';
     if (campaign.status === to) return { kind: 'skip', reason: `the campaign is already ${to}` };
@@ -129,8 +127,7 @@ export async function decide<S>(
       };
     const target = budgetTarget(action, budget.units, campaign.decimals);
     if ('skip' in target) return { kind: 'skip', reason: target.skip };
-    units = target.units;
-    change = budgetChange(campaign, budget.units, units);
+    change = budgetChange(campaign, budget.units, target.units);
   }
   const now = clock.now();
   const recent = await recentCampaignChanges(context.tenantId, context.userId, campaignId, now - Math.max(context.rule.cooldownHours, 48) * 3_600_000);
@@ -143,7 +140,7 @@ export async function decide<S>(
     recent: recent.map(({ at, change: made, source }) => ({ at, field: made.field, from: made.from, to: made.to, source })),
   });
   if (held) return { kind: 'skip', reason: held, change };
-  return { kind: 'act', campaign, change, ...(units === undefined ? {} : { units }) };
+  return { kind: 'act', campaign, change };
 }
 
 /** A refusal or failure as the run log shows it. */
