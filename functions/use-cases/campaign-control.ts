@@ -1,19 +1,24 @@
 import { declaredAudit, nothingWritten } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
-import { CampaignRefused, InvalidRequest, PlatformRateLimited } from '../../shared/core/errors.ts';
+import { CampaignRefused, InvalidRequest, PlatformRateLimited, PlatformTimeout, PlatformUnavailable } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
-import { fromUnits, toUnits, type Money } from '../../shared/core/money.ts';
+import { fromUnits, isoDecimals, toUnits, type Money } from '../../shared/core/money.ts';
 import type { CampaignControl, ControlledCampaign } from '../../shared/platforms/campaign-control.ts';
 import type { EditCampaignInput, UpdateCampaignStatusInput } from '../../shared/schemas/campaign-control.ts';
 import type { HistoryChange, HistorySource } from '../../shared/schemas/optimization.ts';
 import { releaseBudgetChange, reserveBudgetChange } from '../../shared/store/budget-changes.ts';
+import { campaignChangePut, type RecordedOnceMark, underCampaignLease } from '../../shared/store/campaign-changes.ts';
 import { appendHistoryEntry } from '../../shared/store/optimization-history-writes.ts';
 
 /**
  * Campaign control on any platform (docs/operations.md, "Campaign control"): read the campaign, decide
  * every refusal from what the read shows before anything is written, make one write (or the
  * platform's dry run), and record an applied change in the campaign's optimization history with its
- * audit event in the same transaction. A campaign already as asked changes nothing (`changed: false`).
+ * audit event and the campaign's change log in the same transaction. A campaign already as asked
+ * changes nothing (`changed: false`). All of it runs under the campaign's lease, so concurrent control
+ * of one campaign is serialized and each `from` is what the write replaced. A write whose answer was
+ * lost (timeout, 5xx) is never sent again: the campaign is read back, and the change is recorded when
+ * the platform made it (docs/decisions.md, "Lost answers").
  */
 export interface ControlPorts {
   appendHistory: typeof appendHistoryEntry;
@@ -29,8 +34,30 @@ export interface ControlCall<Input> {
   input: Input;
   /** who asked: an API call, or a rule */
   source?: HistorySource;
-  /** the campaign as the caller read it a moment ago (a rule plans from its read): not read again */
+  /** the campaign as the caller read it a moment ago under the same lease (a rule plans from its read): not read again */
   campaign?: ControlledCampaign;
+  /**
+   * A rule's action: the lease it holds already, its decided change (finished as decided after a crash:
+   * a campaign found already changed to it is recorded from it) and the write that marks it recorded,
+   * so its history entry and audit event are stored once.
+   */
+  action?: { decided: HistoryChange; recordedOnce: RecordedOnceMark };
+}
+
+/** The campaign's lease around the whole call, unless the caller (a rule's action) holds it. */
+const controlled = <T>(control: CampaignControl<unknown>, call: ControlCall<{ campaignId: string }>, work: () => Promise<T>) =>
+  call.action ? work() : underCampaignLease({ tenantId: call.tenantId, platform: control.platform, campaignId: call.input.campaignId }, work);
+
+/** The platform may have made a write whose answer never came. */
+const answerLost = (error: unknown) => error instanceof PlatformTimeout || error instanceof PlatformUnavailable;
+
+/** After a lost answer: the campaign read back (undefined when the read fails too or it is gone). */
+async function readBack<S>(control: CampaignControl<S>, session: S, campaignId: string): Promise<ControlledCampaign | 'gone' | undefined> {
+  try {
+    return (await control.read(session, campaignId)) ?? 'gone';
+  } catch {
+    return undefined;
+  }
 }
 
 async function readCampaign<S>(control: CampaignControl<S>, session: S, campaignId: string): Promise<ControlledCampaign> {
@@ -44,26 +71,60 @@ const removed = (campaign: ControlledCampaign) =>
     platformStatus: campaign.platformStatus,
   });
 
-export async function updateCampaignStatus<S>(control: CampaignControl<S>, session: S, call: ControlCall<UpdateCampaignStatusInput>, ports = storePorts) {
-  const { input } = call;
-  const campaign = call.campaign ?? (await readCampaign(control, session, input.campaignId));
-  if (campaign.status === 'REMOVED' && input.status !== 'DELETE') throw removed(campaign);
-  const plan =
-    campaign.status === 'REMOVED'
-      ? { status: campaign.status, platformStatus: campaign.platformStatus, changed: false }
-      : control.planStatus(campaign, input.status);
-  const answer = { campaignId: campaign.id, status: plan.status, previousStatus: campaign.status, platformStatus: plan.platformStatus, changed: plan.changed };
-  if (!plan.changed || input.validateOnly) {
-    nothingWritten();
-    if (plan.changed) await control.writeStatus(session, campaign, input.status, true);
-    return input.validateOnly ? { ...answer, validateOnly: true } : answer;
-  }
-  await control.writeStatus(session, campaign, input.status, false);
-  await recordChange(control, call, campaign, { field: 'status', from: campaign.status, to: plan.status }, plan.status, answer, ports);
-  return answer;
+export function updateCampaignStatus<S>(control: CampaignControl<S>, session: S, call: ControlCall<UpdateCampaignStatusInput>, ports = storePorts) {
+  return controlled(control as CampaignControl<unknown>, call, async () => {
+    const { input } = call;
+    const campaign = call.campaign ?? (await readCampaign(control, session, input.campaignId));
+    if (campaign.status === 'REMOVED' && input.status !== 'DELETE') throw removed(campaign);
+    const plan =
+      campaign.status === 'REMOVED'
+        ? { status: campaign.status, platformStatus: campaign.platformStatus, changed: false }
+        : control.planStatus(campaign, input.status);
+    const answer = {
+      campaignId: campaign.id,
+      status: plan.status,
+      previousStatus: campaign.status,
+      platformStatus: plan.platformStatus,
+      changed: plan.changed,
+    };
+    const decided = call.action?.decided;
+    if (!plan.changed && !input.validateOnly && decided?.field === 'status' && decided.to === campaign.status) {
+      // a rule's action that a crash interrupted after the platform took it: recorded as it was decided
+      const finished = { ...answer, previousStatus: decided.from as typeof campaign.status, changed: true };
+      await recordChange(control, call, campaign, decided, campaign.status, finished, ports);
+      return finished;
+    }
+    if (!plan.changed || input.validateOnly) {
+      nothingWritten();
+      if (plan.changed) await control.writeStatus(session, campaign, input.status, true);
+      return input.validateOnly ? { ...answer, validateOnly: true } : answer;
+    }
+    try {
+      await control.writeStatus(session, campaign, input.status, false);
+    } catch (error) {
+      if (!answerLost(error)) throw error;
+      const after = await readBack(control, session, campaign.id);
+      const status = after === 'gone' ? 'REMOVED' : after?.status;
+      const made = status !== undefined && status === plan.status;
+      if (!made) throw error;
+      log().warn('a campaign write lost its answer; read back, the platform had made it', { platform: control.platform, campaignId: campaign.id });
+    }
+    await recordChange(control, call, campaign, { field: 'status', from: campaign.status, to: plan.status }, plan.status, answer, ports);
+    return answer;
+  });
 }
 
-export async function editCampaignBudget<S>(control: CampaignControl<S>, session: S, call: ControlCall<EditCampaignInput>, ports = storePorts) {
+export function editCampaignBudget<S>(control: CampaignControl<S>, session: S, call: ControlCall<EditCampaignInput>, ports = storePorts) {
+  return controlled(control as CampaignControl<unknown>, call, () => editBudgetLeased(control, session, call, ports));
+}
+
+/** A daily budget's ceiling on every platform, in the currency's minor units (docs/decisions.md, "Bounds"). */
+export const MAX_DAILY_BUDGET_MINOR_UNITS = 1_000_000_000n;
+
+/** The ceiling in the currency's major units. */
+export const budgetCeiling = (currency: string) => fromUnits(MAX_DAILY_BUDGET_MINOR_UNITS, isoDecimals(currency));
+
+async function editBudgetLeased<S>(control: CampaignControl<S>, session: S, call: ControlCall<EditCampaignInput>, ports: ControlPorts) {
   const { input } = call;
   const campaign = call.campaign ?? (await readCampaign(control, session, input.campaignId));
   if (campaign.status === 'REMOVED') throw removed(campaign);
@@ -82,6 +143,11 @@ export async function editCampaignBudget<S>(control: CampaignControl<S>, session
       `amount: ${campaign.currency} budgets on this platform have ${campaign.decimals === 0 ? 'no decimals' : `at most ${campaign.decimals} decimals`}; ${input.amount} cannot be set exactly.`,
       [{ path: 'amount', message: `has more decimals than ${campaign.currency} allows (${campaign.decimals})` }],
     );
+  const ceiling = budgetCeiling(campaign.currency);
+  if (units * 10n ** BigInt(isoDecimals(campaign.currency)) > MAX_DAILY_BUDGET_MINOR_UNITS * 10n ** BigInt(campaign.decimals))
+    throw new InvalidRequest(`amount: a daily budget is at most ${ceiling} ${campaign.currency}.`, [
+      { path: 'amount', message: `is more than ${ceiling} ${campaign.currency}, the most a daily budget may be` },
+    ]);
   const money = (value: bigint): Money => ({ amount: fromUnits(value, campaign.decimals), currency: campaign.currency });
   const answer = {
     campaignId: campaign.id,
@@ -90,6 +156,21 @@ export async function editCampaignBudget<S>(control: CampaignControl<S>, session
     changed: units !== budget.units,
     ...(budget.kind === 'shared' ? { sharedWith: budget.sharedWith } : {}),
   };
+  const decided = call.action?.decided;
+  if (!answer.changed && !input.validateOnly && decided?.field === 'dailyBudget' && decided.to === answer.dailyBudget.amount) {
+    // a rule's action that a crash interrupted after the platform took it: recorded as it was decided
+    const finished = { ...answer, previousDailyBudget: { amount: String(decided.from), currency: campaign.currency }, changed: true };
+    await recordChange(
+      control,
+      call,
+      campaign,
+      { field: 'dailyBudget', from: finished.previousDailyBudget, to: finished.dailyBudget },
+      campaign.status,
+      finished,
+      ports,
+    );
+    return finished;
+  }
   if (!answer.changed || input.validateOnly) {
     nothingWritten();
     if (answer.changed) await control.writeDailyBudget(session, campaign, units, true);
@@ -103,8 +184,13 @@ export async function editCampaignBudget<S>(control: CampaignControl<S>, session
   try {
     await control.writeDailyBudget(session, campaign, units, false);
   } catch (error) {
-    if (reserved) await ports.releaseBudgetChange(control.platform, campaign.id, reserved.at);
-    throw error;
+    const after = answerLost(error) ? await readBack(control, session, campaign.id) : undefined;
+    if (after === undefined || after === 'gone' || after.budget.kind === 'elsewhere' || after.budget.units !== units) {
+      // a change the platform refused is given back; one whose answer never came may have been counted upstream: it stays
+      if (reserved && !(error instanceof PlatformTimeout)) await ports.releaseBudgetChange(control.platform, campaign.id, reserved.at);
+      throw error;
+    }
+    log().warn('a campaign write lost its answer; read back, the platform had made it', { platform: control.platform, campaignId: campaign.id });
   }
   await recordChange(
     control,
@@ -133,13 +219,18 @@ async function recordChange<S>(
   ports: ControlPorts,
 ): Promise<void> {
   const now = clock.now();
+  const source = call.source ?? { type: 'api' as const };
   await ports
     .appendHistory(
       call.tenantId,
       {
         userId: call.userId,
         campaignId: campaign.id,
-        entry: { adId: '', adSetId: '', headlines: [], primaryTexts: [], images: [], timestamp: now, change, source: call.source ?? { type: 'api' } },
+        entry: { adId: '', adSetId: '', headlines: [], primaryTexts: [], images: [], timestamp: now, change, source },
+        also: [
+          campaignChangePut(call.tenantId, control.platform, campaign.id, { at: now, change, source, userId: call.userId }),
+          ...(call.action ? [call.action.recordedOnce] : []),
+        ],
         campaign: (latest) => ({
           campaignName: latest?.campaignName ?? campaign.name,
           platform: latest?.platform ?? control.platform,
@@ -149,6 +240,9 @@ async function recordChange<S>(
       },
       declaredAudit(answer),
     )
+    .then((entry) => {
+      if (!entry) nothingWritten(); // a resumed action recorded before the crash: its entry and event stand
+    })
     .catch((error: unknown) =>
       log().error('campaign changed, but its history entry was not stored', { campaignId: campaign.id, reason: (error as Error).name }),
     );

@@ -7,7 +7,7 @@ import type { AccountFacts, CampaignMetricsReader, MetricsRead } from '../../sha
 import { type DailyCounts, metricOf, type Totals } from '../../shared/platforms/performance.ts';
 import { budgetTarget, conditionHolds, dayIn, guardrailSkip, metricKey, type PlannedChange, totalsOf, windowRange } from '../../shared/rules/evaluation.ts';
 import type { Evaluation, RuleDefinition, RuleWindow } from '../../shared/schemas/rules.ts';
-import { recentCampaignChanges } from '../../shared/store/optimization-history.ts';
+import { campaignChangesSince } from '../../shared/store/campaign-changes.ts';
 import type { User } from '../../shared/store/users.ts';
 
 /**
@@ -130,7 +130,13 @@ export async function decide<S>(
     change = budgetChange(campaign, budget.units, target.units);
   }
   const now = clock.now();
-  const recent = await recentCampaignChanges(context.tenantId, context.userId, campaignId, now - Math.max(context.rule.cooldownHours, 48) * 3_600_000);
+  // every change made to the campaign in the tenant (any user, the API or a rule) over the cooldown and the account day
+  const recent = await campaignChangesSince(
+    context.tenantId,
+    platform.control.platform,
+    campaignId,
+    now - Math.max(context.rule.cooldownHours, 48) * 3_600_000,
+  );
   const held = guardrailSkip({
     ruleId: context.ruleId,
     cooldownHours: context.rule.cooldownHours,

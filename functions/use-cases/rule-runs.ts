@@ -11,6 +11,8 @@ import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { beginAction, endAction, finishRuleRun, putRuleRun, spendRulesQuota } from '../../shared/store/rule-writes.ts';
 import { findActionRecord, findRuleItem, type RuleItem } from '../../shared/store/rules.ts';
 import { findUser } from '../../shared/store/users.ts';
+import { recordedOnce, underCampaignLease } from '../../shared/store/campaign-changes.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
 import { editCampaignBudget, updateCampaignStatus } from './campaign-control.ts';
 import {
@@ -140,6 +142,26 @@ async function actOn(
     return done;
   }
   if (!(await spend(1))) throw new QuotaSpent();
+  // the campaign's lease, named by the action: a redelivery after a crash takes it back at once
+  return underCampaignLease({ tenantId, platform: platform.control.platform, campaignId, holder: `action_${rule.ruleId}_${runId}_${campaignId}` }, () =>
+    actUnderLease(tenantId, userId, rule, runId, evaluation, platform, session, metrics, spend, begun),
+  );
+}
+
+async function actUnderLease(
+  tenantId: string,
+  userId: string,
+  rule: RuleItem,
+  runId: string,
+  evaluation: Evaluation,
+  platform: RulePlatform<unknown>,
+  session: unknown,
+  metrics: GroupMetrics,
+  spend: SpendCalls,
+  begun: Awaited<ReturnType<typeof findActionRecord>>,
+): Promise<RuleActionOutcome> {
+  const { campaignId } = evaluation;
+  const type = rule.action.type;
   const decision = await decide(platform, session, { tenantId, userId, ruleId: rule.ruleId, rule, timeZone: metrics.facts.timeZone }, campaignId);
   const end = async (outcome: RuleActionOutcome) => {
     if (begun) await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: outcome as unknown as Record<string, unknown> });
@@ -166,7 +188,7 @@ async function actOn(
     return other?.outcome ? (other.result as unknown as RuleActionOutcome) : concurrent(campaignId, type, change);
   }
   if (!(await spend(1))) throw new QuotaSpent();
-  const outcome = await apply(tenantId, userId, rule, platform, session, campaignId, decision.kind === 'act' ? decision.campaign : undefined, change);
+  const outcome = await apply(tenantId, userId, rule, platform, session, campaignId, decision.kind === 'act' ? decision.campaign : undefined, change, runId);
   const { change: _shown, ...logged } = outcome;
   // one delivery ends the action, and only that one announces it
   const ended = await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: logged as unknown as Record<string, unknown> });
@@ -200,8 +222,10 @@ async function apply(
   campaignId: string,
   campaign: Parameters<typeof updateCampaignStatus>[2]['campaign'],
   change: { field: 'status' | 'dailyBudget'; from: string; to: string },
+  runId: string,
 ): Promise<RuleActionOutcome & { change?: unknown }> {
   const { control } = platform;
+  const action = { decided: change, recordedOnce: recordedOnce(keys.ruleAction(tenantId, rule.ruleId, runId, campaignId)) };
   const base = { campaignId, type: rule.action.type, from: change.from, to: change.to };
   const source = { type: 'rule' as const, ruleId: rule.ruleId };
   const scope = (spec: typeof campaignStatusAudit | typeof campaignBudgetAudit, input: object) => ({
@@ -213,14 +237,14 @@ async function apply(
     if (change.field === 'status') {
       const input = { userId, campaignId, status: change.to as 'ACTIVE' | 'PAUSED', validateOnly: false };
       const result = await runInAuditScope(scope(campaignStatusAudit, input), recordAuditEvent, () =>
-        updateCampaignStatus(control, session, { tenantId, userId, input, source, ...(campaign ? { campaign } : {}) }),
+        updateCampaignStatus(control, session, { tenantId, userId, input, source, action, ...(campaign ? { campaign } : {}) }),
       );
       // a change finished after a crash finds the campaign changed already: its `from` is the decided one
       return { ...base, outcome: 'applied', change: { field: 'status', from: result.changed ? result.previousStatus : change.from, to: result.status } };
     }
     const input = { userId, campaignId, editLevel: 'BUDGET' as const, amount: change.to, validateOnly: false, allowSharedBudget: false };
     const result = await runInAuditScope(scope(campaignBudgetAudit, input), recordAuditEvent, () =>
-      editCampaignBudget(control, session, { tenantId, userId, input, source, ...(campaign ? { campaign } : {}) }),
+      editCampaignBudget(control, session, { tenantId, userId, input, source, action, ...(campaign ? { campaign } : {}) }),
     );
     const from = result.changed ? result.previousDailyBudget : { amount: change.from, currency: result.dailyBudget.currency };
     return { ...base, outcome: 'applied', change: { field: 'dailyBudget', from, to: result.dailyBudget } };

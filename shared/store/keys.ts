@@ -56,6 +56,18 @@ export const keys = {
   webhookEventCreatedAt: (sk: string) => Number(sk.split('#')[1]),
   /** the budget changes we made to one campaign of a platform in the last hour (the platform's own per-object limit) */
   budgetChanges: (platform: Platform, campaignId: string): Key => ({ pk: `BUDGET_CHANGES#${platform}#${campaignId}`, sk: 'LOG' }),
+  /** a platform campaign of a tenant, whoever of its users acts on it: its applied changes by time, and its control lease */
+  campaignPk: (tenantId: string, platform: Platform, campaignId: string) => `${tenant(tenantId)}#CAMPAIGN#${platform}#${campaignId}`,
+  campaignChange: (tenantId: string, platform: Platform, campaignId: string, atMs: number, id: string): Key => ({
+    pk: `${tenant(tenantId)}#CAMPAIGN#${platform}#${campaignId}`,
+    sk: `CHANGE#${padded(atMs, 13)}#${id}`,
+  }),
+  campaignChangeFrom: (atMs: number) => `CHANGE#${padded(atMs, 13)}`,
+  campaignChangeLast: 'CHANGE#~',
+  campaignLease: (tenantId: string, platform: Platform, campaignId: string): Key => ({
+    pk: `${tenant(tenantId)}#CAMPAIGN#${platform}#${campaignId}`,
+    sk: 'LEASE',
+  }),
   /** a tenant's audit log, one partition: a listing is one query whatever other tenants do */
   auditPk: (tenantId: string) => `${tenant(tenantId)}#AUDIT`,
   auditEvent: (occurredAtMs: number, id: string) => `EVENT#${padded(occurredAtMs, 13)}#${id}`,

@@ -1,8 +1,8 @@
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import type { HistoryEntry, RecordOptimizationInput } from '../schemas/optimization.ts';
 import type { AuditDraft } from '../core/audit.ts';
-import { writeAuditedIfConditionHolds } from './audit-event-writes.ts';
+import { sendAuditedTogether } from './audit-event-writes.ts';
 import { LOST_RACE, mainTableName, retryOnConflict } from './client.ts';
 import { latestItem, type EntryItem } from './optimization-history.ts';
 import { keys } from './keys.ts';
@@ -23,20 +23,33 @@ export async function appendOptimizationEntry(
   now = clock.date(),
 ): Promise<HistoryEntry> {
   const { campaignName, platform, optimizationStatus, startDate } = input;
-  return appendHistoryEntry(
+  const entry = await appendHistoryEntry(
     tenantId,
     { userId: input.userId, campaignId: input.campaignId, entry: input.entry, campaign: () => ({ campaignName, platform, optimizationStatus, startDate }) },
     audit,
     now,
   );
+  if (!entry) throw new Error('an entry with no other write in its transaction is always stored');
+  return entry;
 }
 
+/**
+ * `also`: writes stored in the same transaction (the campaign's change log, a rule action's "recorded"
+ * mark). When one of their conditions fails nothing is stored and the answer is undefined: the change
+ * was recorded before.
+ */
 export async function appendHistoryEntry(
   tenantId: string,
-  input: { userId: string; campaignId: string; entry: Omit<HistoryEntry, 'lastUpdate'>; campaign: (latest: EntryItem | undefined) => CampaignFields },
+  input: {
+    userId: string;
+    campaignId: string;
+    entry: Omit<HistoryEntry, 'lastUpdate'>;
+    campaign: (latest: EntryItem | undefined) => CampaignFields;
+    also?: Array<PutCommand | UpdateCommand>;
+  },
   audit: AuditDraft | undefined,
   now = clock.date(),
-): Promise<HistoryEntry> {
+): Promise<HistoryEntry | undefined> {
   const pk = keys.historyPk(tenantId, input.userId, input.campaignId);
   const millis = now.getTime();
   const entry: HistoryEntry = {
@@ -58,10 +71,15 @@ export async function appendHistoryEntry(
       startDate,
       newestTimestamp: Math.max(latest?.newestTimestamp ?? entry.timestamp, entry.timestamp),
     };
-    const stored = await writeAuditedIfConditionHolds(
-      new PutCommand({ TableName: mainTableName(), Item: item, ConditionExpression: 'attribute_not_exists(sk)' }),
-      audit,
-    );
-    return stored ? entry : LOST_RACE;
+    try {
+      await sendAuditedTogether(
+        [new PutCommand({ TableName: mainTableName(), Item: item, ConditionExpression: 'attribute_not_exists(sk)' }), ...(input.also ?? [])],
+        audit,
+      );
+      return entry;
+    } catch (error) {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+      return (error as { failedWrite?: number }).failedWrite === 0 ? LOST_RACE : undefined;
+    }
   });
 }

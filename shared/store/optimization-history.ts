@@ -90,27 +90,3 @@ export async function findOptimizationRecord(tenantId: string, userId: string, c
     paging: more && oldest ? { next: encodeCursor(oldest.sk) } : {},
   };
 }
-
-/** The changes the service made to a campaign (entries with `change`) at or after `sinceMs`, newest first. */
-export async function recentCampaignChanges(
-  tenantId: string,
-  userId: string,
-  campaignId: string,
-  sinceMs: number,
-): Promise<Array<{ at: number; change: NonNullable<HistoryEntry['change']>; source: NonNullable<HistoryEntry['source']> }>> {
-  const changes = [];
-  let read = 0;
-  // the newest 50 entries: a client's entry may carry an older timestamp, so none ends the search alone
-  for await (const item of queryItems({
-    KeyConditionExpression: 'pk = :pk AND begins_with(sk, :entry)',
-    ExpressionAttributeValues: { ':pk': keys.historyPk(tenantId, userId, campaignId), ':entry': keys.historyEntryPrefix },
-    ScanIndexForward: false,
-    Limit: 25,
-  })) {
-    if (++read > 50) break;
-    const { entry } = item as unknown as EntryItem;
-    if (entry.timestamp >= sinceMs && entry.change)
-      changes.push({ at: entry.timestamp, change: entry.change, source: entry.source ?? { type: 'api' as const } });
-  }
-  return changes;
-}

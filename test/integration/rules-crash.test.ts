@@ -74,6 +74,20 @@ describe('a rule run killed mid-write', () => {
     expect(runs[0]?.actions).toEqual([{ campaignId: CAMPAIGN, type: 'PAUSE', from: 'ACTIVE', to: 'PAUSED', outcome: 'applied' }]);
     // the restarted run read the campaign paused and wrote nothing: one pause in all
     expect(await pauses(restarted)).toEqual([]);
+    // the resumed action records what it had decided: one history entry and one audit event, as the rule
+    const { history } = (await post('/optimize_me/get_campaign_optimization_history', { userId: 'demo-user', campaignId: CAMPAIGN })).campaign;
+    expect(history.filter((entry: Record<string, any>) => entry.change)).toEqual([
+      expect.objectContaining({ change: { field: 'status', from: 'ACTIVE', to: 'PAUSED' }, source: { type: 'rule', ruleId: rule.ruleId } }),
+    ]);
+    const { events } = await post('/tenant/list_audit_events', { userId: 'demo-user', action: 'campaign.status_changed' });
+    expect(events).toEqual([
+      expect.objectContaining({
+        actor: { type: 'rule', id: rule.ruleId },
+        target: { type: 'campaign', id: CAMPAIGN },
+        changes: { status: { from: 'ACTIVE', to: 'PAUSED' } },
+        outcome: 'succeeded',
+      }),
+    ]);
     expect(await post('/social/update_campaign_status', { userId: 'demo-user', campaignId: CAMPAIGN, status: 'PAUSED' })).toMatchObject({ changed: false });
     const [stored] = (await post('/optimize_me/list_rules', { userId: 'demo-user' })).rules;
     expect(stored).toMatchObject({ ruleId: rule.ruleId, consecutiveFailedRuns: 0 });

@@ -37,8 +37,8 @@ function refusalOf(error: unknown): unknown {
 }
 
 function partialUpdate(session: Session, campaign: ControlledCampaign, set: Record<string, unknown>): Promise<unknown> {
-  // a set of a value is safe to send again after a lost answer
-  return restliRequest(session, 'POST', path(session, campaign.id), { json: patchOf(set), restliMethod: 'PARTIAL_UPDATE', retrySafe: true }).catch(
+  // a write whose answer is lost is not sent again: the control code reads the campaign back
+  return restliRequest(session, 'POST', path(session, campaign.id), { json: patchOf(set), restliMethod: 'PARTIAL_UPDATE', retrySafe: false }).catch(
     (error: unknown) => {
       throw refusalOf(error);
     },

@@ -128,12 +128,12 @@ export const searchadsCampaignControl: CampaignControl<SearchadsSession> = {
 
   async writeStatus(session, campaign, wanted, validateOnly) {
     const operation = statusOperation(campaign.ref?.campaign as string, wanted);
-    // a status set is safe to send again after a lost answer; a remove is not (a second one is refused)
+    // a write whose answer is lost is not sent again: the control code reads the campaign back
     await adsRequest(
       session,
       'campaigns:mutate',
       { operations: [operation], ...(validateOnly ? { validateOnly: true } : {}) },
-      { retrySafe: wanted !== 'DELETE' },
+      { retrySafe: validateOnly === true },
     ).catch((error: unknown) => {
       throw refusalOf(error, campaign);
     });
@@ -146,7 +146,7 @@ export const searchadsCampaignControl: CampaignControl<SearchadsSession> = {
       ],
       ...(validateOnly ? { validateOnly: true } : {}),
     };
-    await adsRequest(session, 'campaignBudgets:mutate', body, { retrySafe: true }).catch((error: unknown) => {
+    await adsRequest(session, 'campaignBudgets:mutate', body, { retrySafe: validateOnly === true }).catch((error: unknown) => {
       throw refusalOf(error, campaign);
     });
   },

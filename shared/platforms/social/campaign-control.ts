@@ -102,8 +102,8 @@ export const socialCampaignControl: CampaignControl<Session> = {
   async writeStatus(session, campaign, wanted, validateOnly) {
     const write = statusWrite(wanted, validateOnly);
     try {
-      // a status set is safe to send again after a lost answer; a delete is not (a second one is refused)
-      await graphRequest(session, write.method, campaign.id, write.params, { retrySafe: write.method === 'POST' });
+      // a write whose answer is lost is not sent again: the control code reads the campaign back
+      await graphRequest(session, write.method, campaign.id, write.params, { retrySafe: validateOnly });
     } catch (error) {
       throw refusalOf(error, campaign, false);
     }
@@ -111,14 +111,8 @@ export const socialCampaignControl: CampaignControl<Session> = {
 
   async writeDailyBudget(session, campaign, units, validateOnly) {
     try {
-      // setting a value is safe to send again after a lost answer: the second write changes nothing
-      await graphRequest(
-        session,
-        'POST',
-        campaign.id,
-        { daily_budget: units.toString(), ...(validateOnly ? { execution_options: ['validate_only'] } : {}) },
-        { retrySafe: true },
-      );
+      // never sent again after a lost answer: each one the platform takes counts against its 4 an hour
+      await graphRequest(session, 'POST', campaign.id, budgetParams(units, validateOnly), { retrySafe: validateOnly });
     } catch (error) {
       throw refusalOf(error, campaign, true);
     }
