@@ -7,6 +7,8 @@ export const declaration: FunctionDeclaration = {
   path: '/optimize_me/create_rule',
   entry: handlerBeside(import.meta.url),
   writes: true,
+  // reads the account's campaigns on the rule's platform, whichever it is
+  callsPlatforms: true,
   idempotent: true,
   audit: ruleAudit('rule.created'),
 };

@@ -1,6 +1,7 @@
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { createRuleRequest } from '../../shared/schemas/rules.ts';
+import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { createRuleFor } from '../use-cases/rules.ts';
 import { declaration } from './declaration.ts';
@@ -9,7 +10,8 @@ import { declaration } from './declaration.ts';
 export const handler = defineOperation({
   declaration,
   recorder: recordAuditEvent,
+  credentials: loadAppCredentials,
   idempotency: idempotent(),
   request: createRuleRequest,
-  run: ({ input, tenantId, user }) => createRuleFor(tenantId, user, input),
+  run: ({ input, tenantId, user, context }) => createRuleFor(tenantId, user, input, context),
 });

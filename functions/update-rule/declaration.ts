@@ -7,5 +7,7 @@ export const declaration: FunctionDeclaration = {
   path: '/optimize_me/update_rule',
   entry: handlerBeside(import.meta.url),
   writes: true,
+  // reads the account's campaigns on the rule's platform, whichever it is
+  callsPlatforms: true,
   audit: ruleAudit('rule.updated'),
 };

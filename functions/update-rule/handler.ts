@@ -1,5 +1,6 @@
 import { defineOperation } from '../../shared/http/operation.ts';
 import { updateRuleRequest } from '../../shared/schemas/rules.ts';
+import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { updateRuleFor } from '../use-cases/rules.ts';
 import { declaration } from './declaration.ts';
@@ -8,6 +9,7 @@ import { declaration } from './declaration.ts';
 export const handler = defineOperation({
   declaration,
   recorder: recordAuditEvent,
+  credentials: loadAppCredentials,
   request: updateRuleRequest,
-  run: ({ input, tenantId, user }) => updateRuleFor(tenantId, user, input),
+  run: ({ input, tenantId, user, context }) => updateRuleFor(tenantId, user, input, context),
 });

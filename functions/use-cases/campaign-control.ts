@@ -7,7 +7,7 @@ import type { CampaignControl, ControlledCampaign } from '../../shared/platforms
 import type { EditCampaignInput, UpdateCampaignStatusInput } from '../../shared/schemas/campaign-control.ts';
 import type { HistoryChange, HistorySource } from '../../shared/schemas/optimization.ts';
 import { releaseBudgetChange, reserveBudgetChange } from '../../shared/store/budget-changes.ts';
-import { campaignChangePut, type RecordedOnceMark, underCampaignLease } from '../../shared/store/campaign-changes.ts';
+import { campaignChangePut, campaignChangesSince, type RecordedOnceMark, underCampaignLease } from '../../shared/store/campaign-changes.ts';
 import { appendHistoryEntry } from '../../shared/store/optimization-history-writes.ts';
 
 /**
@@ -60,10 +60,17 @@ async function readBack<S>(control: CampaignControl<S>, session: S, campaignId: 
   }
 }
 
+const notFound = (control: CampaignControl<unknown>, campaignId: string): never => {
+  throw new CampaignRefused('CAMPAIGN_NOT_FOUND', `Campaign ${campaignId} is not in the user’s connected ${control.platform} account.`);
+};
+
 async function readCampaign<S>(control: CampaignControl<S>, session: S, campaignId: string): Promise<ControlledCampaign> {
-  const campaign = await control.read(session, campaignId);
-  if (!campaign) throw new CampaignRefused('CAMPAIGN_NOT_FOUND', `Campaign ${campaignId} is not in the user’s connected ${control.platform} account.`);
-  return campaign;
+  return (await control.read(session, campaignId)) ?? notFound(control as CampaignControl<unknown>, campaignId);
+}
+
+/** Whether a change of this tenant removed the campaign (its change log keeps 31 days). */
+async function deletedByUs(tenantId: string, platform: CampaignControl<unknown>['platform'], campaignId: string): Promise<boolean> {
+  return (await campaignChangesSince(tenantId, platform, campaignId, 0)).some(({ change }) => change.field === 'status' && change.to === 'REMOVED');
 }
 
 const removed = (campaign: ControlledCampaign) =>
@@ -74,7 +81,13 @@ const removed = (campaign: ControlledCampaign) =>
 export function updateCampaignStatus<S>(control: CampaignControl<S>, session: S, call: ControlCall<UpdateCampaignStatusInput>, ports = storePorts) {
   return controlled(control as CampaignControl<unknown>, call, async () => {
     const { input } = call;
-    const campaign = call.campaign ?? (await readCampaign(control, session, input.campaignId));
+    const found = call.campaign ?? (await control.read(session, input.campaignId));
+    if (!found && input.status === 'DELETE' && (await deletedByUs(call.tenantId, control.platform, input.campaignId))) {
+      // a platform that forgets what it deleted (a professional draft): the repeat changes nothing
+      nothingWritten();
+      return { campaignId: input.campaignId, status: 'REMOVED' as const, previousStatus: 'REMOVED' as const, platformStatus: 'DELETED', changed: false };
+    }
+    const campaign = found ?? notFound(control, input.campaignId);
     if (campaign.status === 'REMOVED' && input.status !== 'DELETE') throw removed(campaign);
     const plan =
       campaign.status === 'REMOVED'

@@ -2,11 +2,11 @@ import type { Context } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
 import { declaredAudit } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
-import { NotFound, PlatformNotConnected, RuleLimitReached } from '../../shared/core/errors.ts';
+import { CampaignRefused, NotFound, PlatformNotConnected, RuleLimitReached } from '../../shared/core/errors.ts';
 import { MAX_RULES_PER_USER, type CreateRuleInput, type Evaluation, type Rule, type RuleDefinition, type UpdateRuleInput } from '../../shared/schemas/rules.ts';
 import { LOST_RACE, retryOnConflict } from '../../shared/store/client.ts';
 import { createRule, deleteRule, replaceRule } from '../../shared/store/rule-writes.ts';
-import { findRuleItem, publicRule, type RuleItem } from '../../shared/store/rules.ts';
+import { findRuleItem, listRuleRuns, publicRule, type RuleItem } from '../../shared/store/rules.ts';
 import type { User } from '../../shared/store/users.ts';
 import { actionOf, decide, evaluateRule, readGroupMetrics } from './rule-evaluation.ts';
 import { rulePlatforms } from './rule-platforms.ts';
@@ -21,8 +21,30 @@ function requireConnection(user: User, platform: RuleDefinition['platform']): vo
   if (!user.connections[platform]) throw new PlatformNotConnected(platform);
 }
 
-export async function createRuleFor(tenantId: string, user: User, input: CreateRuleInput): Promise<{ rule: Rule }> {
+/**
+ * A rule names only campaigns of the user's connected account: one read of the account finds them, and
+ * any other id is CAMPAIGN_NOT_FOUND (200, results.success false) with nothing stored.
+ */
+async function requireCampaignsInAccount(
+  user: User,
+  platformName: RuleDefinition['platform'],
+  campaignIds: readonly string[],
+  context: Context,
+): Promise<void> {
+  const platform = rulePlatforms[platformName];
+  const found = await platform.metrics.campaignsIn(platform.session(user, context), campaignIds);
+  const missing = campaignIds.filter((id) => !found.has(id));
+  if (missing.length > 0)
+    throw new CampaignRefused(
+      'CAMPAIGN_NOT_FOUND',
+      `${missing.length === 1 ? `Campaign ${missing[0]} is` : `Campaigns ${missing.join(', ')} are`} not in the user’s connected ${platformName} account; nothing was stored.`,
+      { campaignIds: missing },
+    );
+}
+
+export async function createRuleFor(tenantId: string, user: User, input: CreateRuleInput, context: Context): Promise<{ rule: Rule }> {
   requireConnection(user, input.platform);
+  await requireCampaignsInAccount(user, input.platform, input.campaignIds, context);
   const now = new Date(clock.now()).toISOString();
   const { userId: _user, ...definition } = input;
   const rule: Rule = {
@@ -45,8 +67,13 @@ async function ruleOf(tenantId: string, userId: string, ruleId: string): Promise
   return item;
 }
 
-export function updateRuleFor(tenantId: string, user: User, input: UpdateRuleInput): Promise<{ rule: Rule }> {
+export async function updateRuleFor(tenantId: string, user: User, input: UpdateRuleInput, context: Context): Promise<{ rule: Rule }> {
   const { userId: _user, ruleId, platform: _fixed, ...changes } = input;
+  if (changes.campaignIds) {
+    const stored = await ruleOf(tenantId, user.userId, ruleId);
+    requireConnection(user, stored.platform);
+    await requireCampaignsInAccount(user, stored.platform, changes.campaignIds, context);
+  }
   return retryOnConflict(`Rule ${ruleId}`, async () => {
     const before = await ruleOf(tenantId, user.userId, ruleId);
     const now = new Date(clock.now()).toISOString();
@@ -68,6 +95,13 @@ export function deleteRuleFor(tenantId: string, user: User, ruleId: string): Pro
     const answer = { ruleId, deleted: true as const };
     return (await deleteRule(tenantId, before, declaredAudit(answer))) ? answer : LOST_RACE;
   });
+}
+
+/** A rule's runs, newest first; a rule never stored for this user (or another tenant's) is 404, a deleted one's runs stay listed. */
+export async function listRunsOf(tenantId: string, userId: string, ruleId: string, pagination: string) {
+  const page = await listRuleRuns(tenantId, userId, ruleId, pagination);
+  if (page.runs.length === 0 && !pagination && !(await findRuleItem(tenantId, userId, ruleId))) throw notFound(ruleId);
+  return page;
 }
 
 /** What the rule would do now: its metrics, whether each campaign matches, the change or why none; nothing is changed. */

@@ -30,6 +30,8 @@ export interface CampaignMetricsReader<Session> {
   /** the account's currency and time zone (kept an hour per container) */
   account(session: Session): Promise<AccountFacts>;
   read(session: Session, campaignIds: readonly string[], range: DateRange): Promise<MetricsRead>;
+  /** which of these campaigns are in the session's account (a rule names only those): one query of the account */
+  campaignsIn(session: Session, campaignIds: readonly string[]): Promise<Set<string>>;
 }
 
 const DAY_MS = 86_400_000;

@@ -74,6 +74,7 @@ function postGrant<T>(
     }),
     classify,
     retrySafe,
+    secrets: () => [endpoint.clientSecret, ...Object.values(fields)],
   });
 }
 
@@ -214,5 +215,6 @@ export function revokeToken(platform: Platform, url: string, fields: Record<stri
       return fail(new PlatformUnavailable(platform, new Error(`revocation answered ${response.status}`)));
     },
     retrySafe: true,
+    secrets: () => Object.values(fields),
   });
 }

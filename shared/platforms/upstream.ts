@@ -69,6 +69,22 @@ export interface PlatformCall<T> {
   policy?: RetryPolicy;
   /** one attempt's time limit, when not UPSTREAM_TIMEOUT_MS (a file streamed to the platform) */
   attemptTimeoutMs?: number;
+  /** the session's secrets (its tokens): a refusal that echoes one never carries it further */
+  secrets?: () => Array<string | undefined>;
+}
+
+const REDACTED = '[redacted]';
+
+/**
+ * A platform's refusal as it may be shown: without the session's tokens nor our apps' secrets, which a
+ * platform may echo in its message (a token in an "invalid token …" text, a client secret in an OAuth error).
+ */
+export function redactSecrets<E extends Error>(error: E, secrets: Array<string | undefined>): E {
+  const { SOCIAL_APP_SECRET, SEARCHADS_CLIENT_SECRET, PROFESSIONAL_CLIENT_SECRET, SEARCHADS_DEVELOPER_TOKEN } = config();
+  for (const secret of [...secrets, SOCIAL_APP_SECRET, SEARCHADS_CLIENT_SECRET, PROFESSIONAL_CLIENT_SECRET, SEARCHADS_DEVELOPER_TOKEN]) {
+    if (secret && secret.length >= 8 && error.message.includes(secret)) error.message = error.message.split(secret).join(REDACTED);
+  }
+  return error;
 }
 
 /** One HTTP exchange within the per-call timeout and the deadline; a lost answer is a verdict too. */
@@ -99,8 +115,16 @@ async function attempt<T>(budget: CallBudget, call: PlatformCall<T>): Promise<Ve
   return call.classify(response);
 }
 
-/** The one retry loop: runs `call` until its classifier says ok, or attempts, time or refreshes run out. */
+/** The one retry loop: runs `call` until its classifier says ok, or attempts, time or refreshes run out; what it throws is redacted. */
 export async function callPlatform<T>(budget: CallBudget, call: PlatformCall<T>): Promise<T> {
+  try {
+    return await callWithRetries(budget, call);
+  } catch (error) {
+    throw error instanceof Error ? redactSecrets(error, call.secrets?.() ?? []) : error;
+  }
+}
+
+async function callWithRetries<T>(budget: CallBudget, call: PlatformCall<T>): Promise<T> {
   const policy = call.policy ?? DEFAULT_RETRY_POLICY;
   let refreshed = false;
   for (let attemptNumber = 1; ; ) {

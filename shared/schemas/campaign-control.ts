@@ -43,6 +43,11 @@ export const amountSchema = z
       ctx.addIssue({ code: 'custom', message: 'must be a positive amount in major units, such as 75, "75.5" or "75.50"' });
       return z.NEVER;
     }
+    // no currency's daily budget can be more (1,000,000,000 minor units of a currency without decimals); each currency's own ceiling is checked after the read
+    if (Number(text.split('.')[0]) > 1_000_000_000) {
+      ctx.addIssue({ code: 'custom', message: 'must be at most 1,000,000,000 minor units of the account’s currency' });
+      return z.NEVER;
+    }
     return text;
   })
   .describe('The new daily budget in the ad account’s currency, major units; at most as many decimals as the currency has (USD 2, JPY 0).');

@@ -90,11 +90,11 @@ const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http or https U
 const nonEmpty = (max: number) => z.string().trim().min(1, 'must not be empty').max(max);
 
 const questionSchema = z
-  .object({
+  .strictObject({
     type: z.enum(QUESTION_TYPES),
     label: nonEmpty(500).optional().describe('The question text; required for CUSTOM questions.'),
     options: z
-      .array(z.object({ value: nonEmpty(300).describe('Shown to the person.'), key: nonEmpty(100).describe('Stored with the lead.') }))
+      .array(z.strictObject({ value: nonEmpty(300).describe('Shown to the person.'), key: nonEmpty(100).describe('Stored with the lead.') }))
       .min(1)
       .max(100)
       .optional(),
@@ -141,7 +141,7 @@ const thankYouPageSchema = z
     }
   });
 
-export const createLeadFormRequest = z.object({
+export const createLeadFormRequest = z.strictObject({
   userId: userIdSchema,
   leadFormQuestions: z.array(questionSchema).min(1, 'must have at least one question').max(50),
   privacyPolicyUrl: httpUrl,

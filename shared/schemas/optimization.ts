@@ -4,16 +4,16 @@ import { paginationSchema, userIdSchema } from './common.ts';
 const text = z.string().max(5000);
 const epochMillis = z.number().int().nonnegative().describe('Milliseconds since the epoch.');
 
-export const textChangeSchema = z.object({ newText: text, oldText: text });
+export const textChangeSchema = z.strictObject({ newText: text, oldText: text });
 
-export const optimizationImageSchema = z.object({
+export const optimizationImageSchema = z.strictObject({
   url: z.url().max(4096),
   width: z.number().int().nonnegative(),
   height: z.number().int().nonnegative(),
   id: z.string().max(256),
 });
 
-export const historyEntryInputSchema = z.object({
+export const historyEntryInputSchema = z.strictObject({
   adId: z.string().min(1).max(256),
   adSetId: z.string().min(1).max(256),
   headlines: z.array(textChangeSchema).max(100).default([]),
@@ -27,7 +27,7 @@ export const campaignIdSchema = z.string().min(1).max(256);
 /** One stored entry must fit a DynamoDB item (400 KB) with the campaign's fields beside it. */
 export const MAX_ENTRY_BYTES = 300 * 1024;
 
-export const recordOptimizationRequest = z.object({
+export const recordOptimizationRequest = z.strictObject({
   userId: userIdSchema,
   campaignId: campaignIdSchema,
   campaignName: z.string().min(1).max(1024),
@@ -42,7 +42,7 @@ export const recordOptimizationRequest = z.object({
   }),
 });
 
-export const getOptimizationHistoryRequest = z.object({
+export const getOptimizationHistoryRequest = z.strictObject({
   userId: userIdSchema,
   campaignId: campaignIdSchema,
   pagination: paginationSchema.describe('Empty for the newest entries; results.paging.next for older ones.'),

@@ -26,10 +26,27 @@ export const ruleIdSchema = z
   .regex(/^rul_[0-9a-f]{24}$/, 'must be a rule id as create_rule answered it')
   .describe('The rule’s id, as create_rule answered it.');
 
+/** The digits after the point of a finite number, as it is written (1e-7 has 7). */
+const decimalsOf = (value: number) => {
+  const big = new Big(value);
+  return Math.max(0, big.c.length - big.e - 1);
+};
+
+/** Rule numbers the optimizer can hold exactly (docs/decisions.md, "Bounds"). */
+export const MAX_CONDITION_VALUE = 1e12;
+export const MAX_CONDITION_DECIMALS = 6;
+export const MAX_PERCENT_DECIMALS = 2;
+
 const conditionSchema = z.strictObject({
   metric: z.enum(RULE_METRICS).describe('A metric of the daily rows; ratios are computed over the whole window.'),
   operator: z.enum(RULE_OPERATORS),
-  value: z.number().finite().nonnegative().describe('Counts as counts, money in major units of the account’s currency, ctr as a fraction.'),
+  value: z
+    .number()
+    .finite()
+    .nonnegative()
+    .max(MAX_CONDITION_VALUE)
+    .refine((value) => decimalsOf(value) <= MAX_CONDITION_DECIMALS, `must have at most ${MAX_CONDITION_DECIMALS} decimals`)
+    .describe('Counts as counts, money in major units of the account’s currency, ctr as a fraction; at most 1e12, with at most 6 decimals.'),
   window: z.enum(RULE_WINDOWS).describe('Whole days in the ad account’s time zone: TODAY so far, or the N whole days before today.'),
 });
 
@@ -51,7 +68,8 @@ const actionSchema = z
         .min(-90)
         .max(1000)
         .refine((value) => value !== 0, 'must not be 0')
-        .describe('Raise (positive) or lower (negative) the daily budget by this many percent, kept within the bounds.'),
+        .refine((value) => decimalsOf(value) <= MAX_PERCENT_DECIMALS, `must have at most ${MAX_PERCENT_DECIMALS} decimals`)
+        .describe('Raise (positive) or lower (negative) the daily budget by this many percent (−90 to 1000, at most 2 decimals), kept within the bounds.'),
       ...bounds,
     }),
   ])

@@ -5,7 +5,7 @@ import { languageConstantId } from './searchads-languages.ts';
 import { dateSchema, numericIdSchema, userIdSchema } from './common.ts';
 
 /** Operation 9's request: every rule of the spec, checked before anything is sent. */
-const keywordSchema = z.object({
+const keywordSchema = z.strictObject({
   text: z
     .string()
     .trim()
@@ -65,7 +65,7 @@ const geoId = numericIdSchema('location id');
 const countries = new Set<string>(getCountries());
 
 export const createSearchCampaignRequest = z
-  .object({
+  .strictObject({
     userId: userIdSchema,
     objective: z.enum(['TRAFFIC', 'CONVERSION']),
     campaignName: lineText(255),

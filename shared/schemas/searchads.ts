@@ -4,7 +4,7 @@ import { dateSchema, numericIdSchema, userIdSchema } from './common.ts';
 // ---- operation 2 ----------------------------------------------------------------------------
 
 export const getSearchAdsResultRequest = z
-  .object({
+  .strictObject({
     userId: userIdSchema,
     campaignId: numericIdSchema('campaignId'),
     startDate: dateSchema.optional().describe('First day, YYYY-MM-DD; default endDate − 29 days.'),

@@ -3,20 +3,20 @@ import { paginationSchema, userIdSchema } from './common.ts';
 
 // ---- requests -------------------------------------------------------------------------------
 
-export const getAdAccountMediaRequest = z.object({
+export const getAdAccountMediaRequest = z.strictObject({
   userId: userIdSchema,
   type: z.enum(['IMAGE', 'VIDEO']).describe('IMAGE lists the ad account’s images, VIDEO its videos.'),
   pagination: paginationSchema,
 });
 
-export const getPhotoPageMediaRequest = z.object({ userId: userIdSchema, pagination: paginationSchema });
+export const getPhotoPageMediaRequest = z.strictObject({ userId: userIdSchema, pagination: paginationSchema });
 
-export const searchTargetingLocationsRequest = z.object({
+export const searchTargetingLocationsRequest = z.strictObject({
   userId: userIdSchema,
   query: z.string().trim().min(1, 'must not be empty').max(200).describe('Free text; matched as a prefix of location names.'),
 });
 
-export const getCampaignsListRequest = z.object({ userId: userIdSchema });
+export const getCampaignsListRequest = z.strictObject({ userId: userIdSchema });
 
 // ---- results --------------------------------------------------------------------------------
 

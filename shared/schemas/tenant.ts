@@ -39,7 +39,8 @@ export function redirectUriProblems(value: string): string[] {
       'must be printable ASCII: no spaces, control characters (CR, LF) or other characters; write an international host in its punycode (xn--) form and percent-encode the rest',
     ];
   const url = parsedUrl(value);
-  if (!url) return ['must be an absolute URL'];
+  // `https:app.example.com/x` parses (the WHATWG parser supplies the slashes): as stored it is not the URL the browser is sent to
+  if (!url || !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]/i.test(value)) return ['must be an absolute URL with an authority: https://host/path'];
   const problems: string[] = [];
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOCAL_HOSTS.has(url.hostname)))
     problems.push('must use https: (http: only for localhost or 127.0.0.1)');
@@ -71,7 +72,8 @@ export const webhookUrlSchema = z
   .max(2048)
   .superRefine((value, context) => {
     const url = parsedUrl(value);
-    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) return context.addIssue({ code: 'custom', message: 'must be an absolute https: URL' });
+    if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || !/^https?:\/\/[^/?#]/i.test(value))
+      return context.addIssue({ code: 'custom', message: 'must be an absolute https: URL with an authority: https://host/path' });
     if (url.username || url.password) context.addIssue({ code: 'custom', message: 'must not carry credentials' });
     if (url.hash) context.addIssue({ code: 'custom', message: 'must not have a fragment' });
   });

@@ -1,20 +1,20 @@
 import * as z from 'zod';
 import { numericIdSchema, secretSchema, userIdSchema } from './common.ts';
 
-export const socialConnectionSchema = z.object({
+export const socialConnectionSchema = z.strictObject({
   accessToken: secretSchema.describe('User or system-user access token with ads_management (stored encrypted, never returned).'),
   adAccountId: numericIdSchema('adAccountId', { prefix: 'act_' }).describe('Ad account id, with or without the act_ prefix.'),
   pageId: numericIdSchema('pageId').optional().describe('Facebook Page id (photo-page media, lead forms).'),
   photoAccountId: numericIdSchema('photoAccountId').optional().describe('Photo-page business account id; looked up from the page when absent.'),
 });
 
-export const searchadsConnectionSchema = z.object({
+export const searchadsConnectionSchema = z.strictObject({
   refreshToken: secretSchema.describe('OAuth2 refresh token (stored encrypted, never returned).'),
   customerId: numericIdSchema('customerId', { dashes: true, digits: 10 }).describe('10-digit customer id, dashes allowed.'),
   loginCustomerId: numericIdSchema('loginCustomerId', { dashes: true, digits: 10 }).optional().describe('Manager account id, when access goes through one.'),
 });
 
-export const professionalConnectionSchema = z.object({
+export const professionalConnectionSchema = z.strictObject({
   accessToken: secretSchema.describe('OAuth2 access token (stored encrypted, never returned).'),
   refreshToken: secretSchema.optional().describe('OAuth2 refresh token (stored encrypted, never returned).'),
   adAccountId: numericIdSchema('adAccountId', { prefix: 'urn:li:sponsoredAccount:' }).describe('Sponsored ad account id, bare or as a URN.'),
@@ -29,12 +29,12 @@ export const connectionsSchema = z.strictObject({
 export type Connections = z.infer<typeof connectionsSchema>;
 export type ConnectedPlatform = keyof Connections;
 
-export const createUserRequest = z.object({
+export const createUserRequest = z.strictObject({
   userId: userIdSchema.optional().describe('Your own id for the user; generated when absent.'),
   connections: connectionsSchema.default({}),
 });
 
-export const getProfileRequest = z.object({ userId: userIdSchema });
+export const getProfileRequest = z.strictObject({ userId: userIdSchema });
 
 /** Connection fields that are secrets: sealed in the store, never in a response. */
 export const SECRET_FIELDS = {

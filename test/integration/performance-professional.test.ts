@@ -36,12 +36,17 @@ describe('professional get_campaign_analytics', () => {
     const first = await call('/professional/get_campaign_analytics', { userId, campaignId: CAMPAIGN, startDate, endDate }, { apiKey });
     expect(first.status, first.text).toBe(200);
     const calls = await upstreamRequestsWith('professional', token);
-    expect(calls.map((request) => `${request.method} ${request.path}`)).toEqual(['GET /rest/adAnalytics', `GET /rest/adAccounts/${account}`]);
+    // the campaign is read first (it must be the connected account's), then its analytics and the account's currency
+    expect(calls.map((request) => `${request.method} ${request.path}`)).toEqual([
+      `GET /rest/adAccounts/${account}/adCampaigns/${CAMPAIGN}`,
+      'GET /rest/adAnalytics',
+      `GET /rest/adAccounts/${account}`,
+    ]);
     const [start, end] = [startDate, endDate].map((date) => {
       const [year, month, day] = date.split('-').map(Number);
       return `(year:${year},month:${month},day:${day})`;
     });
-    expect(calls[0]?.query).toEqual({
+    expect(calls[1]?.query).toEqual({
       q: 'analytics',
       pivot: 'CAMPAIGN',
       timeGranularity: 'DAILY',
@@ -49,9 +54,12 @@ describe('professional get_campaign_analytics', () => {
       campaigns: `List(urn:li:sponsoredCampaign:${CAMPAIGN})`,
       fields: 'dateRange,pivotValues,impressions,clicks,costInLocalCurrency,externalWebsiteConversions,oneClickLeads,conversionValueInLocalCurrency',
     });
-    // the account's currency is read once a container: the next request is one call
+    // the account's currency is read once a container: the next request is the campaign and the analytics
     await call('/professional/get_campaign_analytics', { userId, campaignId: CAMPAIGN, startDate, endDate }, { apiKey });
-    expect((await upstreamRequestsWith('professional', token)).slice(2).map((request) => request.path)).toEqual(['/rest/adAnalytics']);
+    expect((await upstreamRequestsWith('professional', token)).slice(3).map((request) => request.path)).toEqual([
+      `/rest/adAccounts/${account}/adCampaigns/${CAMPAIGN}`,
+      '/rest/adAnalytics',
+    ]);
 
     const { results } = first.body;
     expect(results).toMatchObject({ success: true, campaignId: CAMPAIGN, currency: 'USD' });

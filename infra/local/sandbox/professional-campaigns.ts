@@ -101,6 +101,21 @@ export function getAccount(world: ProfessionalCampaigns, account: string): Sandb
   return { status: 200, body: { id: Number(account), name: `Sandbox account ${account}`, currency: currencyOf(account), status: 'ACTIVE', type: 'BUSINESS' } };
 }
 
+/** `GET …/adCampaigns?q=search&search=(status:(values:List(…)))&pageSize=&pageToken=`: the account's campaigns of those statuses, token-paged. */
+export function searchCampaigns(world: ProfessionalCampaigns, account: string, query: URLSearchParams): SandboxResponse {
+  seedAccount(world, account);
+  const statuses = /^\(status:\(values:List\(([A-Z_,]+)\)\)\)$/.exec(query.get('search') ?? '')?.[1]?.split(',');
+  if (query.get('q') !== 'search' || !statuses)
+    return restliError(400, { code: 'ILLEGAL_ARGUMENT', message: 'This sandbox answers q=search with search=(status:(values:List(…))).' });
+  const size = Math.min(1000, Number(query.get('pageSize') ?? '100') || 100);
+  const start = Number(query.get('pageToken') ?? '0') || 0;
+  const all = [...world.campaigns.entries()]
+    .filter(([key, campaign]) => key.startsWith(`${account}/`) && statuses.includes(String(campaign.status)))
+    .map(([, campaign]) => campaign);
+  const elements = all.slice(start, start + size);
+  return { status: 200, body: { elements, metadata: start + size < all.length ? { nextPageToken: String(start + size) } : {} } };
+}
+
 export function getCampaign(world: ProfessionalCampaigns, account: string, id: string): SandboxResponse {
   seedAccount(world, account);
   const campaign = world.campaigns.get(`${account}/${id}`);

@@ -20,6 +20,7 @@ import {
   loadProfessionalCampaigns,
   saveProfessionalCampaigns,
   addCampaigns,
+  searchCampaigns,
   seedAccount,
   updateCampaign,
 } from './professional-campaigns.ts';
@@ -353,6 +354,9 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
       'POST',
       /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns$/,
       persisted((request, _state, { account }) => createCampaign(campaigns, request, account as string)),
+    ),
+    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns$/, (request, _state, { account }) =>
+      searchCampaigns(campaigns, account as string, request.query),
     ),
     rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns\/(?<id>\d+)$/, (_request, _state, { account, id }) =>
       getCampaign(campaigns, account as string, id as string),

@@ -69,8 +69,19 @@ export function searchCampaigns(request: SandboxRequest, account: AdsAccount, ci
     const row = { currencyConstant: { resourceName: `currencyConstants/${code}`, code, billableUnitMicros: billableUnitOf(code).toString() } };
     return { status: 200, body: { results: [project(row, selected)], fieldMask: selected.map(snakeToCamel).join(',') } };
   }
+  const some = /campaign\.id\s+IN\s*\(([^)]*)\)/i.exec(query)?.[1];
+  if (some !== undefined) {
+    if (!/^\s*\d+(\s*,\s*\d+)*\s*$/.test(some))
+      return invalid('queryError', 'INVALID_VALUE_WITH_IN_OPERATOR', 'Invalid value with IN operator: a list of numbers is expected.');
+    const rows = some
+      .split(',')
+      .map((id) => id.trim())
+      .filter((id) => account.resources.has(`customers/${cid}/campaigns/${id}`))
+      .map((id) => project({ campaign: { resourceName: `customers/${cid}/campaigns/${id}`, id } }, selected));
+    return { status: 200, body: { ...(rows.length ? { results: rows } : {}), fieldMask: selected.map(snakeToCamel).join(',') } };
+  }
   const id = /campaign\.id\s*=\s*(\d+)/i.exec(query)?.[1];
-  if (!id) return invalid('queryError', 'EXPECTED_FILTER', 'This sandbox answers campaign queries for one campaign.id.');
+  if (!id) return invalid('queryError', 'EXPECTED_FILTER', 'This sandbox answers campaign queries for one campaign.id or campaign.id IN (…).');
   const name = `customers/${cid}/campaigns/${id}`;
   const campaign = account.resources.get(name);
   if (!campaign) return { status: 200, body: { fieldMask: selected.map(snakeToCamel).join(',') } };

@@ -1,4 +1,5 @@
-import { PlatformRejected, ScopeMissing } from '../../core/errors.ts';
+import { professionalCampaignControl } from './campaign-control.ts';
+import { CampaignRefused, PlatformRejected, ScopeMissing } from '../../core/errors.ts';
 import { isoDecimals } from '../../core/money.ts';
 import { type DailyCounts, type DailyRow, dailyRow, sum } from '../performance.ts';
 import { accountCurrency } from './account.ts';
@@ -84,6 +85,9 @@ export async function campaignAnalytics(
   request: { campaignId: string; startDate: string; endDate: string; adjustmentPercent?: number; grantedScopes?: string },
 ): Promise<{ currency: string; rows: DailyRow[] }> {
   checkReportingScope(request.grantedScopes);
+  // the campaign must be the connected account's: its figures are priced in that account's currency
+  if (!(await professionalCampaignControl.read(session, request.campaignId)))
+    throw new CampaignRefused('CAMPAIGN_NOT_FOUND', `Campaign ${request.campaignId} is not in the user’s connected professional account.`);
   const elements = await analyticsElements(session, analyticsQuery({ campaignIds: [request.campaignId] }, request.startDate, request.endDate));
   const currency = await accountCurrency(session, session.adAccountId);
   return {

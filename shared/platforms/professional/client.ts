@@ -177,6 +177,7 @@ export async function restliRequest(
       return classifyRestliResponse(response.status, (parsed ?? {}) as RestliErrorBody, callOptions);
     },
     retrySafe: callOptions.retrySafe,
+    secrets: () => [session.accessToken],
     policy: options.policy ?? PROFESSIONAL_RETRY_POLICY,
     attemptTimeoutMs: options.attemptTimeoutMs,
     ...(refresh

@@ -41,6 +41,18 @@ export const searchadsCampaignMetrics: CampaignMetricsReader<SearchadsSession> =
     return facts;
   },
 
+  async campaignsIn(session, campaignIds) {
+    const ids = campaignIds.filter((id) => /^\d+$/.test(id));
+    if (ids.length === 0) return new Set();
+    const { results = [] } = await adsRequest<{ results?: Array<{ campaign?: { id?: string } }> }>(
+      session,
+      'googleAds:search',
+      { query: `SELECT campaign.id FROM campaign WHERE campaign.id IN (${ids.join(', ')})` },
+      { retrySafe: true },
+    );
+    return new Set(results.map((row) => String(row.campaign?.id ?? '')));
+  },
+
   async read(session, campaignIds, range) {
     const ids = campaignIds.filter((id) => /^\d+$/.test(id));
     if (ids.length === 0) return { days: byCampaign([], campaignIds), requests: 0 };

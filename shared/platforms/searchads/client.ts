@@ -121,6 +121,7 @@ export async function adsCall<T>(
       return verdict;
     },
     retrySafe: options.retrySafe,
+    secrets: () => [token, session.refreshToken],
     refreshAuth: async () => {
       if (token) forgetAccessToken(endpoint, session.refreshToken, token);
     },

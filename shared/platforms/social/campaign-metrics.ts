@@ -2,6 +2,7 @@ import { PlatformRejected } from '../../core/errors.ts';
 import { byCampaign, type CampaignMetricsReader, type DateRange, halves } from '../campaign-metrics.ts';
 import type { DailyCounts } from '../performance.ts';
 import { accountFacts } from './account.ts';
+import { listCampaigns } from './campaigns.ts';
 import type { SocialSession } from './client.ts';
 import { DEFAULT_CONVERSION_TYPES, countsOfInsight, type InsightRow, insightRows, reportRunRows } from './insights.ts';
 
@@ -18,6 +19,12 @@ const MAX_PAGES = 20;
 export const socialCampaignMetrics: CampaignMetricsReader<Session> = {
   platform: 'social',
   account: (session) => accountFacts(session, session.connection.adAccountId),
+
+  async campaignsIn(session, campaignIds) {
+    const wanted = new Set(campaignIds);
+    const listed = await listCampaigns(session, session.connection.adAccountId);
+    return new Set(listed.map((campaign) => campaign.id).filter((id) => wanted.has(id)));
+  },
 
   async read(session, campaignIds, range) {
     let requests = 0;

@@ -219,5 +219,6 @@ export async function graphRequest<T>(
     request: () => ({ url, init: { method, ...body?.() }, logPath: `/${path}` }),
     classify: (response) => classifyGraphResponse<T>(response, { retrySafe, accessToken: session.accessToken }),
     retrySafe,
+    secrets: () => [session.accessToken],
   });
 }
