@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { createLinkRequest } from '../../shared/schemas/connect.ts';
 import { declaration } from './declaration.ts';
@@ -6,6 +7,7 @@ import { createConnectLink } from '../use-cases/connect-link.ts';
 /** POST /auth/create_link: a hosted link that connects one user's platform account (docs/decisions.md "Connect links"). */
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   request: createLinkRequest,
   run: ({ input, user }) => createConnectLink(user, input),
 });

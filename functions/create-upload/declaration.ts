@@ -7,4 +7,5 @@ export const declaration: FunctionDeclaration = {
   entry: handlerBeside(import.meta.url),
   usesUploadBucket: true, // signs PUTs under the upload prefix
   writes: true,
+  audit: { action: 'upload.created', target: (_input, result) => ({ type: 'upload', id: result?.uploadId ?? 'unknown' }) },
 };

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { createUploadRequest } from '../../shared/schemas/uploads.ts';
 import { createUpload } from '../../shared/uploads/direct-uploads.ts';
@@ -6,6 +7,7 @@ import { declaration } from './declaration.ts';
 /** POST /uploads/create_upload: a URL to PUT a contact list of any size to (docs/decisions.md "Uploads and audience jobs"). */
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   request: createUploadRequest,
   run: ({ input, tenantId, user }) => createUpload(tenantId, user.userId, input.fileName, input.contentLength),
 });

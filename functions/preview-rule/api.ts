@@ -4,6 +4,7 @@ import { EVALUATION_EXAMPLE as EVALUATION } from '../../shared/schemas/rule-exam
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
+  refusals: ['SCOPE_MISSING'],
   summary: 'Preview a rule',
   description:
     'Evaluates a stored rule (`ruleId`) or one not yet created (`rule`) now, acting on nothing: per campaign its metrics, whether it matched, what it would do, or why it would not (a guardrail, a removed campaign, a budget already at its bound).',

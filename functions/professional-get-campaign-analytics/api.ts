@@ -3,6 +3,7 @@ import { campaignAnalyticsRequest, campaignPerformanceResultSchema } from '../..
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
+  refusals: ['CAMPAIGN_NOT_FOUND', 'SCOPE_MISSING'],
   summary: 'Daily performance of a professional campaign',
   description:
     'One row per day with activity (none for a day without), in the ad account’s currency, days in UTC: impressions, clicks, spend, ctr, cpc, cpm, conversions (website conversions and one-click leads), their value and cost per conversion, derived the same way as on the other platforms. Needs the r_ads_reporting permission: a connection without it answers SCOPE_MISSING, and a new connect link asks for it.',

@@ -1,8 +1,9 @@
 import { campaignStatusResultSchema, updateCampaignStatusRequest } from '../../shared/schemas/campaign-control.ts';
-import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { STATUS_REFUSALS, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
+  refusals: STATUS_REFUSALS,
   summary: 'Pause, resume or delete a campaign (search ads)',
   description:
     'Reads the campaign, then makes one write: `ACTIVE` resumes, `PAUSED` pauses, `DELETE` removes it for good. A campaign already as asked changes nothing (`changed: false`). Refusals that depend on the campaign answer `results.success: false` with CAMPAIGN_NOT_FOUND, CAMPAIGN_REMOVED or INVALID_TRANSITION. Every applied change is added to the campaign’s optimization history and to the audit log. `validateOnly: true` changes nothing and says what would.',

@@ -6,5 +6,10 @@ export const declaration: FunctionDeclaration = {
   path: '/tenant/send_test_webhook',
   entry: handlerBeside(import.meta.url),
   writes: true,
+  audit: {
+    action: 'webhook.test_sent',
+    target: () => ({ type: 'settings', id: 'webhook' }),
+    changes: (_input, result) => (result ? { event: { to: result.event.id } } : undefined),
+  },
   sendsTo: ['WebhookDeliveries'],
 };

@@ -1,3 +1,4 @@
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { NotFound, RateLimited } from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { sendTestWebhookRequest } from '../../shared/schemas/tenant.ts';
@@ -10,6 +11,7 @@ export const TEST_WEBHOOK_LIMIT = { name: 'send_test_webhook', limit: 10, window
 
 export const handler = defineOperation({
   declaration,
+  recorder: recordAuditEvent,
   request: sendTestWebhookRequest,
   user: false,
   run: async ({ tenantId }) => {

@@ -3,6 +3,7 @@ import { campaignInsightsRequest, campaignPerformanceResultSchema } from '../../
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
+  refusals: ['CAMPAIGN_NOT_FOUND'],
   summary: 'Daily performance of a social campaign',
   description:
     'One row per day with delivery (none for a day without), in the ad account’s currency and time zone: impressions, clicks, spend, ctr, cpc, cpm, conversions (the counted action types), their value, cost per conversion and reach. Ratios are derived from the counts the same way on every platform and absent when their denominator is 0. `clientCostAdjustment` scales every cost figure.',

@@ -4,6 +4,7 @@ import { RULE_EXAMPLE as RULE } from '../../shared/schemas/rule-examples.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
+  refusals: ['CAMPAIGN_NOT_FOUND'],
   summary: 'Update a rule',
   description:
     'Changes any field but the platform. A rule enabled again is due at once and its failure streak starts over; a disabled rule leaves the schedule.',

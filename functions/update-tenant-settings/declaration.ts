@@ -7,13 +7,6 @@ export const declaration: FunctionDeclaration = {
   entry: handlerBeside(import.meta.url),
   writes: true,
   sealsConnections: true,
-  audit: {
-    // a call that only rotates the secret is that; any other change is a settings update (its changes name the rotation too)
-    action: (input) =>
-      input.rotateWebhookSecret && input.redirectUris === undefined && input.webhook === undefined ? 'webhook_secret.rotated' : 'settings.updated',
-    target: (input) =>
-      input.rotateWebhookSecret && input.redirectUris === undefined && input.webhook === undefined
-        ? { type: 'webhook_secret', id: 'webhook' }
-        : { type: 'settings', id: 'tenant' },
-  },
+  // the settings' own changes; a secret rotation is recorded as webhook_secret.rotated beside it (use-cases/tenant-settings.ts)
+  audit: { action: 'settings.updated', target: () => ({ type: 'settings', id: 'tenant' }) },
 };

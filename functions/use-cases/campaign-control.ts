@@ -192,7 +192,12 @@ async function editBudgetLeased<S>(control: CampaignControl<S>, session: S, call
   const reserved = control.budgetChangesPerHour ? await ports.reserveBudgetChange(control.platform, campaign.id, control.budgetChangesPerHour) : undefined;
   if (reserved && 'retryAfterSeconds' in reserved) {
     nothingWritten();
-    throw new PlatformRateLimited(control.platform, reserved.retryAfterSeconds);
+    throw new PlatformRateLimited(
+      control.platform,
+      reserved.retryAfterSeconds,
+      undefined,
+      `Campaign ${campaign.id} had ${control.budgetChangesPerHour} budget changes in the last hour, the most the ${control.platform} platform allows (it blocks the campaign's budget for an hour after that); nothing was sent. Retry after ${reserved.retryAfterSeconds} seconds.`,
+    );
   }
   try {
     await control.writeDailyBudget(session, campaign, units, false);

@@ -2,7 +2,7 @@ import { type AuditActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { callbackUrl, ConnectRefused, type ConnectError, type DiscoveredGrant } from '../../shared/platforms/connect-flow.ts';
 import { connectFlows } from '../../shared/connect/flows.ts';
-import { codeChallengeOf, hashOf, newCodeVerifier, randomValue } from '../../shared/connect/one-time-values.ts';
+import { codeChallengeOf, hashOf, linkDigest, newCodeVerifier, randomValue } from '../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../shared/connect/pages.ts';
 import { InvalidRequest, PlatformAuthExpired, type Platform } from '../../shared/core/errors.ts';
 import type { BrowserAnswer, BrowserRequest } from '../../shared/http/browser-route.ts';
@@ -228,4 +228,4 @@ export async function completePicker(request: BrowserRequest): Promise<BrowserAn
 }
 
 /** The person's browser that completed a link, named without the link's own value (which opens it): a digest of it. */
-const connectLinkActor = (linkId: string): AuditActor => ({ type: 'connect_link', id: `lnk_${hashOf(linkId).slice(0, 16)}` });
+const connectLinkActor = (linkId: string): AuditActor => ({ type: 'connect_link', id: linkDigest(linkId) });

@@ -6,7 +6,7 @@ import { CampaignRefused, NotFound, PlatformNotConnected, RuleLimitReached } fro
 import { MAX_RULES_PER_USER, type CreateRuleInput, type Evaluation, type Rule, type RuleDefinition, type UpdateRuleInput } from '../../shared/schemas/rules.ts';
 import { LOST_RACE, retryOnConflict } from '../../shared/store/client.ts';
 import { createRule, deleteRule, replaceRule } from '../../shared/store/rule-writes.ts';
-import { findRuleItem, listRuleRuns, publicRule, type RuleItem } from '../../shared/store/rules.ts';
+import { findRuleItem, publicRule, type RuleItem } from '../../shared/store/rules.ts';
 import type { User } from '../../shared/store/users.ts';
 import { actionOf, decide, evaluateRule, readGroupMetrics } from './rule-evaluation.ts';
 import { rulePlatforms } from './rule-platforms.ts';
@@ -95,13 +95,6 @@ export function deleteRuleFor(tenantId: string, user: User, ruleId: string): Pro
     const answer = { ruleId, deleted: true as const };
     return (await deleteRule(tenantId, before, declaredAudit(answer))) ? answer : LOST_RACE;
   });
-}
-
-/** A rule's runs, newest first; a rule never stored for this user (or another tenant's) is 404, a deleted one's runs stay listed. */
-export async function listRunsOf(tenantId: string, userId: string, ruleId: string, pagination: string) {
-  const page = await listRuleRuns(tenantId, userId, ruleId, pagination);
-  if (page.runs.length === 0 && !pagination && !(await findRuleItem(tenantId, userId, ruleId))) throw notFound(ruleId);
-  return page;
 }
 
 /** What the rule would do now: its metrics, whether each campaign matches, the change or why none; nothing is changed. */

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type AuditChanges, declaredAudit } from '../../shared/core/audit.ts';
+import { type AuditChanges, type AuditDraft, declaredAudit, nothingWritten } from '../../shared/core/audit.ts';
 import { InvalidRequest } from '../../shared/core/errors.ts';
 import type { UpdateSettingsInput } from '../../shared/schemas/tenant.ts';
 import { LOST_RACE, retryOnConflict } from '../../shared/store/client.ts';
@@ -41,16 +41,25 @@ async function applySettingsChange(tenantId: string, input: UpdateSettingsInput)
     webhookSecret = newWebhookSecret();
     next.webhook = { ...next.webhook, sealedSecret: sealWebhookSecret(tenantId, webhookSecret) };
   }
-  const audit = declaredAudit({}, { changes: settingsChanges(current, next, Boolean(input.rotateWebhookSecret)) });
+  const answer = { settings: settingsView(next), ...(webhookSecret ? { webhookSecret } : {}) };
+  // a rotation is always its own event; the other changes are settings.updated; a call that changes nothing writes and records nothing
+  const changes = settingsChanges(current, next);
+  const updated = Object.keys(changes).length > 0 ? declaredAudit({}, { changes }) : undefined;
+  if (!updated) nothingWritten();
+  const rotated = input.rotateWebhookSecret
+    ? { tenantId, action: 'webhook_secret.rotated' as const, target: { type: 'webhook_secret' as const, id: 'webhook' } }
+    : undefined;
+  const audit = [updated, rotated].filter((draft): draft is AuditDraft => draft !== undefined);
+  if (audit.length === 0) return answer;
   if (!(await saveTenantSettings(tenantId, next, version, audit))) return LOST_RACE;
-  return { settings: settingsView(next), ...(webhookSecret ? { webhookSecret } : {}) };
+  return answer;
 }
 
 /**
  * What an update changed, for the audit log: event types and whether a webhook is set, by value; the
  * URLs (which may carry a client's tokens) and the secret by name only.
  */
-function settingsChanges(before: TenantSettings, after: TenantSettings, rotated: boolean): AuditChanges {
+function settingsChanges(before: TenantSettings, after: TenantSettings): AuditChanges {
   const changes: AuditChanges = {};
   if (JSON.stringify(before.redirectUris) !== JSON.stringify(after.redirectUris)) changes.redirectUris = {};
   if (Boolean(before.webhook) !== Boolean(after.webhook)) changes.webhook = { from: before.webhook ? 'set' : 'none', to: after.webhook ? 'set' : 'none' };
@@ -60,6 +69,5 @@ function settingsChanges(before: TenantSettings, after: TenantSettings, rotated:
   if (before.webhook && after.webhook && JSON.stringify(eventsBefore) !== JSON.stringify(eventsAfter))
     changes['webhook.events'] = { from: eventsBefore, to: eventsAfter };
   if (before.webhook?.disabledAt && after.webhook && !after.webhook.disabledAt) changes['webhook.disabledAt'] = { from: before.webhook.disabledAt, to: null };
-  if (rotated) changes['webhook.secret'] = {};
   return changes;
 }

@@ -1,5 +1,5 @@
 import { clock } from '../../shared/core/clock.ts';
-import { startLocalStack } from './stack.ts';
+import { DataDirTaken, startLocalStack } from './stack.ts';
 
 /** `npm start`: the service with its embedded local stack, until Ctrl-C. */
 /** However much is in flight (a job mid-batch, a hanging receiver, the stack still starting), the process is gone within this. */
@@ -21,16 +21,18 @@ async function shutdown(signal: string): Promise<void> {
 process.on('SIGINT', () => void shutdown('SIGINT'));
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 
-const stack = await startLocalStack();
+let stack: Awaited<ReturnType<typeof startLocalStack>>;
+try {
+  stack = await startLocalStack();
+} catch (error) {
+  const { code, port } = error as { code?: string; port?: number };
+  // a taken port or data folder is the user's to fix: say how, without a stack trace
+  if (code === 'EADDRINUSE') console.error(`Port ${port ?? ''} is in use (another \`npm start\`?). Stop it, or start on another port: PORT=3100 npm start`);
+  else if (error instanceof DataDirTaken) console.error(`${error.message} (npm run admin works while it runs.)`);
+  else throw error;
+  process.exit(1);
+}
 started = stack;
-// `npm run admin -- run-rules` while the stack runs: one pass of the rule scheduler, here
-process.on('SIGUSR2', () => {
-  void import('../../functions/workers/schedule-rules/handler.ts')
-    .then(({ handler }) => handler())
-    .then((queued) => console.log(`rules: ${queued.rules} due, ${queued.groups} runs queued (run-rules)`))
-    .catch((error: Error) => console.error(`run-rules: ${error.message}`));
-});
-
 const sandboxes = Object.entries(stack.sandboxes).map(([name, sandbox]) => `  ${name.padEnd(13)} ${sandbox?.url}`);
 console.log(`
 Ad campaign API (local) listening on ${stack.url}

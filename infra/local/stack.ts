@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
 import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../../shared/core/versions.ts';
+import { serveAdminSocket } from './admin-socket.ts';
 import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
@@ -43,6 +44,44 @@ export function runningStackPid(dataDir: string): number | undefined {
     return pid;
   } catch {
     return undefined; // left behind by a stack that was killed
+  }
+}
+
+export class DataDirTaken extends Error {
+  constructor(
+    readonly holder: number,
+    dataDir: string,
+  ) {
+    super(`Another local stack (pid ${holder}) is using ${dataDir}; stop it or set DATA_DIR.`);
+  }
+}
+
+/**
+ * Makes this process the one stack of `dataDir`: the check and the pid file's write happen under an
+ * exclusive lock (a directory made with mkdir, which only one process can make), so two starts at
+ * once (two `npm run admin -- run-rules` with the stack stopped) never both open the folder.
+ */
+function claimDataDir(dataDir: string): void {
+  const lock = join(dataDir, 'start.lock');
+  const giveUpAt = Date.now() + 10_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      // a lock older than any start is a killed start's
+      if (Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now()) > 30_000) rmSync(lock, { recursive: true, force: true });
+      if (Date.now() > giveUpAt) throw new Error(`${lock} is held by another start; remove it if no stack is starting.`);
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
+  try {
+    const holder = runningStackPid(dataDir);
+    if (holder) throw new DataDirTaken(holder, dataDir);
+    writeFileSync(join(dataDir, PID_FILE), String(process.pid));
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
   }
 }
 
@@ -85,9 +124,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const apiKey = options.apiKey ?? process.env.LOCAL_API_KEY ?? DEFAULT_LOCAL_API_KEY;
   installLocalClock(options.clock ?? new LocalClock({ offsetMs: clockOffsetFromEnv() }));
   mkdirSync(dataDir, { recursive: true });
-  const holder = runningStackPid(dataDir);
-  if (holder) throw new Error(`Another local stack (pid ${holder}) is using ${dataDir}; stop it or set DATA_DIR.`);
-  writeFileSync(join(dataDir, PID_FILE), String(process.pid));
+  claimDataDir(dataDir);
   // the pid file goes with the process, however it ends (process.exit from a signal handler, a stop)
   const removePidFile = () => {
     if (existsSync(join(dataDir, PID_FILE)) && readFileSync(join(dataDir, PID_FILE), 'utf8') === String(process.pid))
@@ -210,6 +247,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     closers.push(async () => stopSchedules());
     const receiver = await startWebhookReceiver(options.webhookReceiverPort ?? Number(process.env.WEBHOOK_RECEIVER_PORT ?? (port === 0 ? 0 : port + 1)));
     closers.push(() => receiver.close());
+    // `npm run admin` while this stack holds the folder: the command runs here
+    closers.push(await serveAdminSocket(dataDir));
 
     return {
       url: gateway.url,

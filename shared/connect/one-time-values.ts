@@ -11,6 +11,9 @@ export const randomValue = (bytes = 32): string => randomBytes(bytes).toString('
 /** How a one-time value is kept in the store: its SHA-256, never the value. */
 export const hashOf = (value: string): string => createHash('sha256').update(value, 'utf8').digest('base64url');
 
+/** A connect link's name in the audit log (its creation's target, the actor of what it connects): never its id, which opens it. */
+export const linkDigest = (linkId: string): string => `lnk_${hashOf(linkId).slice(0, 16)}`;
+
 /** A PKCE verifier: 43 characters of the unreserved set (RFC 7636 §4.1). */
 export const newCodeVerifier = (): string => randomValue(32);
 

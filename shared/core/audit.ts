@@ -29,6 +29,11 @@ export const AUDIT_ACTIONS = [
   'settings.updated',
   'webhook_secret.rotated',
   'optimization.recorded',
+  'upload.created',
+  'webhook.test_sent',
+  'connect_link.created',
+  'api_key.created',
+  'api_key.revoked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -44,6 +49,10 @@ export const AUDIT_TARGET_TYPES = [
   'settings',
   'webhook_secret',
   'optimization',
+  'upload',
+  'connect_link',
+  'api_key',
+  'webhook_event',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -183,9 +183,10 @@ export class PlatformAuthExpired extends PlatformError {
 
 export class PlatformRateLimited extends PlatformError {
   readonly retryAfterSeconds: number;
-  constructor(platform: Platform, retryAfterSeconds: number, cause?: unknown) {
+  /** `message`: when the limit is one of the platform's that we keep before the call (nothing was sent) */
+  constructor(platform: Platform, retryAfterSeconds: number, cause?: unknown, message?: string) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super(platform, 429, 'PLATFORM_RATE_LIMITED', `The ${platform} platform is throttling requests; retry after ${seconds} seconds.`, {
+    super(platform, 429, 'PLATFORM_RATE_LIMITED', message ?? `The ${platform} platform is throttling requests; retry after ${seconds} seconds.`, {
       extra: { platform },
       headers: { 'retry-after': String(seconds) },
       cause,

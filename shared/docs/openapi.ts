@@ -21,9 +21,9 @@ const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: s
   },
   {
     status: '409',
-    codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT', 'CONFLICT'],
+    codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT', 'CONFLICT', 'RULE_LIMIT_REACHED'],
     description:
-      'The user has no connection for this platform, the userId exists, the Idempotency-Key was used with another body, or a record kept changing under concurrent requests (nothing written: retry).',
+      'The user has no connection for this platform, the userId exists, the Idempotency-Key was used with another body, a record kept changing under concurrent requests (nothing written: retry), or the user has 100 rules already.',
   },
   {
     status: '413',
@@ -42,6 +42,7 @@ const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: s
   { status: '504', codes: ['PLATFORM_TIMEOUT'], description: 'The platform did not answer in time.' },
 ];
 const PLATFORM_STATUSES = new Set(['429', '502', '504']);
+const PLATFORM_REFUSALS: ErrorCode[] = ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED'];
 
 /** JSON Schema of a zod schema; a file (z.custom) becomes a binary string. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
@@ -206,24 +207,32 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
           ...(doc.fromUpload ? { 'application/json': { schema: jsonSchema(doc.fromUpload.request, 'input'), example: doc.fromUpload.requestExample } } : {}),
         }
       : { 'application/json': { schema: requestSchema, example: doc.requestExample } };
+    // what the operation refuses in band: the platform's own refusals where it calls one, and its declared ones
+    const refusals: ErrorCode[] = [...(route.platform || route.callsPlatforms ? PLATFORM_REFUSALS : []), ...(doc.refusals ?? [])];
+    const refusalSchema = doc.refusals?.length
+      ? failureEnvelope(
+          'The operation was refused: HTTP 200, `success` true, `results.success` false.',
+          true,
+          refusals,
+          'What was refused and why, as a person can act on it.',
+        )
+      : { $ref: '#/components/schemas/PlatformRefusal' };
     const responses: Record<string, unknown> = {
       '200': {
-        description: route.platform
-          ? 'The operation ran. When the platform refused it (`PLATFORM_REJECTED`, `PLATFORM_AUTH_EXPIRED`), `success` is true and `results.success` false.'
+        description: refusals.length
+          ? `The operation ran. When it was refused (${refusals.map((code) => `\`${code}\``).join(', ')}), \`success\` is true and \`results.success\` false.`
           : 'The operation ran.',
         headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
         content: {
           'application/json': {
-            schema: route.platform
-              ? { anyOf: [successEnvelope(resultSchema), { $ref: '#/components/schemas/PlatformRefusal' }] }
-              : successEnvelope(resultSchema),
+            schema: refusals.length ? { anyOf: [successEnvelope(resultSchema), refusalSchema] } : successEnvelope(resultSchema),
             example: { success: true, results: { success: true, ...doc.resultExample } },
           },
         },
       },
     };
     for (const entry of ERROR_STATUSES) {
-      if (PLATFORM_STATUSES.has(entry.status) && !route.platform) continue;
+      if (PLATFORM_STATUSES.has(entry.status) && !route.platform && !route.callsPlatforms) continue;
       responses[entry.status] = { $ref: `#/components/responses/Error${entry.status}` };
     }
     paths[route.path] = {
@@ -309,7 +318,7 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         PlatformRefusal: failureEnvelope(
           'The platform refused the operation: HTTP 200, `success` true, `results.success` false.',
           true,
-          ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED'],
+          PLATFORM_REFUSALS,
           'The platform’s own message, as a person can act on it.',
         ),
         ErrorEnvelope: failureEnvelope('Any other failure: `success` false.', false, ERROR_CODES, 'A sentence a person can act on.'),

@@ -110,7 +110,13 @@ export function readMultipartForm(body: Buffer, contentType: string, spec: FormS
         fileSize += chunk.length;
         chunks.push(chunk);
       });
-      stream.on('limit', () => fail(new PayloadTooLarge(`The ${spec.fileField} file is larger than ${(spec.maxFileBytes / 1024 / 1024).toFixed(1)} MB.`)));
+      stream.on('limit', () =>
+        fail(
+          new PayloadTooLarge(
+            `The ${spec.fileField} file is larger than ${(spec.maxFileBytes / 1024 / 1024).toFixed(1)} MB, the most a multipart form may carry. Send it with /uploads/create_upload (a URL to PUT it to, up to 1 GiB), then this operation with its uploadId as JSON.`,
+          ),
+        ),
+      );
       stream.on('end', () => {
         fileOpen = false;
         finishIfDone();

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { clock } from '../core/clock.ts';
+import type { CampaignRefusalCode } from '../core/errors.ts';
 
 /**
  * What the OpenAPI document says of an operation: its request and result schemas (the same zod
@@ -19,7 +20,25 @@ export interface OperationDoc {
   fromUpload?: { request: z.ZodType; requestExample: Record<string, unknown> };
   requestExample: Record<string, unknown>;
   resultExample: Record<string, unknown>;
+  /**
+   * The refusals this operation answers in band (HTTP 200, `results.success` false) besides the
+   * platform's own (PLATFORM_REJECTED, PLATFORM_AUTH_EXPIRED): the document lists exactly these for it,
+   * and the stack tests hold every answer to the document.
+   */
+  refusals?: readonly InBandRefusal[];
 }
+
+export type InBandRefusal = CampaignRefusalCode | 'SCOPE_MISSING';
+
+/** What campaign control refuses from the campaign's state. */
+export const STATUS_REFUSALS = ['CAMPAIGN_NOT_FOUND', 'CAMPAIGN_REMOVED', 'INVALID_TRANSITION'] as const satisfies readonly InBandRefusal[];
+export const BUDGET_REFUSALS = [
+  'CAMPAIGN_NOT_FOUND',
+  'CAMPAIGN_REMOVED',
+  'BUDGET_NOT_ON_CAMPAIGN',
+  'SHARED_BUDGET',
+  'BUDGET_TOO_LOW',
+] as const satisfies readonly InBandRefusal[];
 
 export const connectionHealth = {
   status: z.enum(['active', 'expiring', 'reconnect_required']).describe('reconnect_required: the platform refused the grant; connect the account again.'),

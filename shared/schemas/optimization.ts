@@ -59,6 +59,8 @@ export const historyChangeSchema = z.object({
 export const historySourceSchema = z.object({ type: z.enum(['api', 'rule']), ruleId: z.string().optional() });
 
 export const historyEntrySchema = historyEntryInputSchema.extend({
+  adId: z.string().max(256).describe('The ad the entry is about; empty ("") on a campaign-level change (an entry with `change`).'),
+  adSetId: z.string().max(256).describe('The ad set the entry is about; empty ("") on a campaign-level change (an entry with `change`).'),
   lastUpdate: lastUpdateSchema,
   change: historyChangeSchema.optional().describe('Present on entries the service wrote when it changed the campaign.'),
   source: historySourceSchema.optional().describe('Who made the change: an API call, or a rule (with its id).'),

@@ -1,3 +1,4 @@
+import { sendAuditedTogether } from './audit-event-writes.ts';
 import { randomBytes, randomUUID } from 'node:crypto';
 export { findTenantIdByKeyHash, hashApiKey };
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
@@ -68,14 +69,13 @@ export async function createApiKey(tenantName: string, apiKey: string = generate
   const keyId = `key_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
   const createdAt = clock.date().toISOString();
   const TableName = mainTableName();
-  const store = documentStore();
-  await store.send(new PutCommand({ TableName, Item: { ...keys.apiKeyListing(tenantId, keyId), keyId, keyHash, tenantName, createdAt } }));
-  await store.send(
-    new PutCommand({
-      TableName,
-      Item: { ...keys.apiKeyByHash(keyHash), tenantId, keyId, createdAt },
-      ConditionExpression: 'attribute_not_exists(pk)',
-    }),
+  // the listing, the lookup by hash and the audit event: all or none
+  await sendAuditedTogether(
+    [
+      new PutCommand({ TableName, Item: { ...keys.apiKeyListing(tenantId, keyId), keyId, keyHash, tenantName, createdAt } }),
+      new PutCommand({ TableName, Item: { ...keys.apiKeyByHash(keyHash), tenantId, keyId, createdAt }, ConditionExpression: 'attribute_not_exists(pk)' }),
+    ],
+    { tenantId, action: 'api_key.created', target: { type: 'api_key', id: keyId } },
   );
   return { tenantId, keyId, apiKey };
 }
@@ -115,16 +115,24 @@ export async function listApiKeys(): Promise<ApiKeyListing[]> {
 export async function revokeApiKey(keyId: string): Promise<boolean> {
   const listing = (await scanKeyListings()).find((item) => item.keyId === keyId);
   if (!listing) return false;
-  const store = documentStore();
+  if (listing.revokedAt) return true; // revoked before: nothing changes, nothing is recorded
   const TableName = mainTableName();
-  await store.send(new DeleteCommand({ TableName, Key: keys.apiKeyByHash(String(listing.keyHash)) }));
-  await store.send(
-    new UpdateCommand({
-      TableName,
-      Key: { pk: listing.pk, sk: listing.sk },
-      UpdateExpression: 'SET revokedAt = if_not_exists(revokedAt, :now)',
-      ExpressionAttributeValues: { ':now': clock.date().toISOString() },
-    }),
-  );
+  try {
+    await sendAuditedTogether(
+      [
+        new DeleteCommand({ TableName, Key: keys.apiKeyByHash(String(listing.keyHash)) }),
+        new UpdateCommand({
+          TableName,
+          Key: { pk: listing.pk, sk: listing.sk },
+          UpdateExpression: 'SET revokedAt = :now',
+          ConditionExpression: 'attribute_not_exists(revokedAt)',
+          ExpressionAttributeValues: { ':now': clock.date().toISOString() },
+        }),
+      ],
+      { tenantId: keys.tenantIdOf(String(listing.pk)), action: 'api_key.revoked', target: { type: 'api_key', id: keyId } },
+    );
+  } catch (error) {
+    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error; // a concurrent revoke did it
+  }
   return true;
 }

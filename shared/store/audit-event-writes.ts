@@ -31,8 +31,8 @@ export async function recordAuditEvent(draft: AuditDraft): Promise<void> {
  * when there is no event. A condition of the write that fails answers as it would alone
  * (ConditionalCheckFailedException), so callers handle it the same way.
  */
-export async function sendAudited(command: PutCommand | UpdateCommand | DeleteCommand, draft: AuditDraft | undefined): Promise<void> {
-  if (!draft) {
+export async function sendAudited(command: PutCommand | UpdateCommand | DeleteCommand, draft: AuditDraft | AuditDraft[] | undefined): Promise<void> {
+  if (!draft || (Array.isArray(draft) && draft.length === 0)) {
     await documentStore().send(command as PutCommand);
     return;
   }
@@ -47,13 +47,14 @@ const kindOf = (input: Record<string, unknown>) => ('UpdateExpression' in input 
  * condition fails the error is ConditionalCheckFailedException with `failedWrite`, the index of the
  * first write whose condition failed.
  */
-export async function sendAuditedTogether(commands: Write[], draft: AuditDraft | undefined): Promise<void> {
+export async function sendAuditedTogether(commands: Write[], audit: AuditDraft | AuditDraft[] | undefined): Promise<void> {
   const scope = auditScope();
+  const drafts = audit === undefined ? [] : Array.isArray(audit) ? audit : [audit];
   const items = commands.map((command) => {
     const { ReturnValues: _ignored, ...write } = command.input as Record<string, unknown>;
     return { [kindOf(write)]: write } as never;
   });
-  if (draft) items.push({ Put: { TableName: mainTableName(), Item: itemOf(draft.tenantId, auditEventOf(draft, scope)) } } as never);
+  for (const draft of drafts) items.push({ Put: { TableName: mainTableName(), Item: itemOf(draft.tenantId, auditEventOf(draft, scope)) } } as never);
   try {
     await documentStore().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
@@ -64,11 +65,14 @@ export async function sendAuditedTogether(commands: Write[], draft: AuditDraft |
     }
     throw error;
   }
-  if (scope && draft && draft === scope.declaredDraft) scope.declaredRecorded = true;
+  if (scope?.declaredDraft && drafts.includes(scope.declaredDraft)) scope.declaredRecorded = true;
 }
 
 /** writeIfConditionHolds with the write's audit event in its transaction: whether the condition held (nothing written when not). */
-export async function writeAuditedIfConditionHolds(command: PutCommand | UpdateCommand | DeleteCommand, draft: AuditDraft | undefined): Promise<boolean> {
+export async function writeAuditedIfConditionHolds(
+  command: PutCommand | UpdateCommand | DeleteCommand,
+  draft: AuditDraft | AuditDraft[] | undefined,
+): Promise<boolean> {
   try {
     await sendAudited(command, draft);
     return true;

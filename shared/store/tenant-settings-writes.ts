@@ -11,12 +11,7 @@ import { keys } from './keys.ts';
  * `readVersion` (undefined: never versioned), so a concurrent change is never overwritten; false when
  * another write came first (the caller reads again and retries).
  */
-export function saveTenantSettings(
-  tenantId: string,
-  settings: TenantSettings,
-  readVersion: number | undefined,
-  audit: AuditDraft | undefined,
-): Promise<boolean> {
+export function saveTenantSettings(tenantId: string, settings: TenantSettings, readVersion: number | undefined, audit: AuditDraft[]): Promise<boolean> {
   return writeAuditedIfConditionHolds(
     new PutCommand({
       TableName: mainTableName(),

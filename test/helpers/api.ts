@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { inject } from 'vitest';
 import { createApiKey } from '../../shared/store/api-keys.ts';
+import { assertDocumented } from './openapi-validator.ts';
 
 /** HTTP helpers against the test run's local gateway. */
 export const stack = () => inject('stack');
@@ -27,6 +28,11 @@ export async function call(
     },
     body: options.raw ?? (body === undefined ? undefined : JSON.stringify(body)),
   });
+  return answerOf(path, options.method ?? 'POST', response);
+}
+
+/** The answer as a test reads it, once held to the OpenAPI document (openapi-validator.ts). */
+async function answerOf(path: string, method: string, response: Response): Promise<ApiResponse> {
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -34,6 +40,7 @@ export async function call(
   } catch {
     parsed = undefined;
   }
+  assertDocumented(path, method, response.status, parsed, response.headers.get('content-type'));
   return { status: response.status, headers: response.headers, body: parsed, text };
 }
 
@@ -64,12 +71,5 @@ export async function upload(
     headers: { 'x-api-key': options.apiKey ?? stack().apiKey, ...options.headers },
     body: form,
   });
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, headers: response.headers, body, text };
+  return answerOf(path, 'POST', response);
 }

@@ -147,6 +147,8 @@ describe('every write leaves one event', () => {
     });
     expect(connected.outcome.searchParams.get('status')).toBe('connected');
     const events = await eventsSince(apiKey, since);
+    // the link's creation by the API key, then the connection it made
+    expect(events.map((event) => event.action)).toEqual(['connection.connected', 'connect_link.created']);
     expect(events).toMatchObject([
       {
         action: 'connection.connected',
@@ -156,6 +158,8 @@ describe('every write leaves one event', () => {
         target: { type: 'connection', id: 'professional' },
         outcome: 'succeeded',
       },
+      // the link's digest names it in both events
+      { action: 'connect_link.created', actor: { type: 'api_key' }, userId, target: { type: 'connect_link', id: events[0]?.actor.id } },
     ]);
     const linkValue = connected.consentUrl.toString();
     expect(JSON.stringify(events)).not.toContain(new URL(linkValue).searchParams.get('state') ?? 'no-state');
@@ -175,6 +179,49 @@ describe('every write leaves one event', () => {
     ]);
     const text = JSON.stringify(events);
     for (const secret of [set.body.results.webhookSecret, rotated.body.results.webhookSecret, 'abc123', receiver.url]) expect(text).not.toContain(secret);
+    await call('/tenant/update_settings', { webhook: null }, { apiKey });
+  });
+
+  it('a rotation with other changes leaves both events; a call that changes nothing leaves none', async () => {
+    const receiver = await scriptedServer(() => ({ status: 200 }));
+    await call('/tenant/update_settings', { webhook: { url: `${receiver.url}/first` } }, { apiKey });
+    const since = await now();
+    const both = await call('/tenant/update_settings', { webhook: { url: `${receiver.url}/second` }, rotateWebhookSecret: true }, { apiKey });
+    await receiver.close();
+    expect(both.status, both.text).toBe(200);
+    const events = await eventsSince(apiKey, since);
+    expect(events.map((event) => event.action).sort()).toEqual(['settings.updated', 'webhook_secret.rotated']);
+    expect(events.find((event) => event.action === 'settings.updated')?.changes).toEqual({ 'webhook.url': {} });
+    const quiet = await now();
+    expect((await call('/tenant/update_settings', {}, { apiKey })).status).toBe(200);
+    expect(await eventsSince(apiKey, quiet)).toEqual([]);
+    await call('/tenant/update_settings', { webhook: null }, { apiKey });
+  });
+
+  it('create_upload, create_link and send_test_webhook each leave their event, with no URL or link id in it', async () => {
+    const userId = await newUser(apiKey);
+    const since = await now();
+    const ticket = await call('/uploads/create_upload', { userId, fileName: 'list.csv', contentLength: 100 }, { apiKey });
+    expect(ticket.status, ticket.text).toBe(200);
+    await call('/tenant/update_settings', { redirectUris: [REDIRECT] }, { apiKey });
+    const link = await call('/auth/create_link', { userId, platform: 'social', redirectUri: REDIRECT }, { apiKey });
+    expect(link.status, link.text).toBe(200);
+    const receiver = await scriptedServer(() => ({ status: 200 }));
+    await call('/tenant/update_settings', { webhook: { url: `${receiver.url}/hooks` } }, { apiKey });
+    const test = await call('/tenant/send_test_webhook', {}, { apiKey });
+    await receiver.close();
+    expect(test.status, test.text).toBe(200);
+    const events = await eventsSince(apiKey, since);
+    const byAction = (action: string) => events.find((event) => event.action === action);
+    expect(byAction('upload.created')).toMatchObject({ userId, target: { type: 'upload', id: ticket.body.results.uploadId }, outcome: 'succeeded' });
+    expect(byAction('connect_link.created')).toMatchObject({ userId, target: { type: 'connect_link', id: expect.stringMatching(/^lnk_[\w-]{16}$/) } });
+    expect(byAction('webhook.test_sent')).toMatchObject({
+      target: { type: 'settings', id: 'webhook' },
+      changes: { event: { to: test.body.results.event.id } },
+    });
+    const text = JSON.stringify(events);
+    const linkId = String(link.body.results.link).split('/').at(-1) as string;
+    for (const secret of [linkId, ticket.body.results.url]) expect(text).not.toContain(secret);
     await call('/tenant/update_settings', { webhook: null }, { apiKey });
   });
 
@@ -342,7 +389,8 @@ describe('listing', () => {
     expect(await auditEvents(apiKey, { userId })).toEqual([]);
     expect(await auditEvents(otherKey, { userId })).toHaveLength(1);
     const fresh = await newTenant();
-    expect(await auditEvents(fresh)).toEqual([]);
+    // its key's creation is its only event
+    expect(await auditEvents(fresh)).toMatchObject([{ action: 'api_key.created', target: { type: 'api_key' }, outcome: 'succeeded' }]);
   });
 
   it('pages of at most 100, newest first, no event twice; filters by user, action and time; a forged cursor is 400', async () => {
@@ -369,11 +417,11 @@ describe('listing', () => {
     expect(first.body.results.events).toHaveLength(100);
     const second = await call('/tenant/list_audit_events', { pagination: first.body.results.paging.next }, { apiKey: tenant });
     const all = [...first.body.results.events, ...second.body.results.events] as AuditEvent[];
-    expect(all).toHaveLength(105); // the user's creation too
-    expect(new Set(all.map((event) => event.id)).size).toBe(105);
+    expect(all).toHaveLength(106); // the user's creation and the key's too
+    expect(new Set(all.map((event) => event.id)).size).toBe(106);
     const times = all.map((event) => event.occurredAt);
     expect(times).toEqual([...times].sort().reverse());
-    expect(all.at(-1)?.action).toBe('user.created');
+    expect(all.slice(-2).map((event) => event.action)).toEqual(['user.created', 'api_key.created']);
     expect(second.body.results.paging).toEqual({});
 
     expect(await auditEvents(tenant, { action: 'user.created' })).toHaveLength(1);
@@ -385,7 +433,7 @@ describe('listing', () => {
     const newer = await everyEvent(tenant, { since: middle });
     expect(older.every((event) => event.occurredAt < middle)).toBe(true);
     expect(newer.every((event) => event.occurredAt >= middle)).toBe(true);
-    expect(new Set([...older, ...newer].map((event) => event.id)).size).toBe(105);
+    expect(new Set([...older, ...newer].map((event) => event.id)).size).toBe(106);
     expect(await auditEvents(tenant, { since: before, until: new Date(Date.parse(before) + 1).toISOString() })).toEqual([]);
 
     const forged = await call(

@@ -68,7 +68,7 @@ describe('concurrent control of one campaign', () => {
   it('10 concurrent budget edits: each history entry’s from is the one before’s to, and the last is the platform’s', async () => {
     const { userId, token, campaignIds } = await socialAccountUser(apiKey, 1);
     const campaignId = campaignIds[0] as string;
-    const amounts = ['31', '32', '33', '34', '35', '36', '37', '38', '39', '40'];
+    const amounts = ['31.11', '32.11', '33.11', '34.11', '35.11', '36.11', '37.11', '38.11', '39.11', '40.11'];
     // the platform takes 4 budget changes an hour: the others are refused before any call, with nothing recorded
     const answers = await Promise.all(amounts.map((amount) => call('/social/edit_campaign', { userId, campaignId, editLevel: 'BUDGET', amount }, { apiKey })));
     const applied = answers.filter((answer) => answer.status === 200 && answer.body.results.changed);

@@ -79,10 +79,11 @@ describe('error table over HTTP', () => {
     expect((await call('/users/get_profile', { userId: 'demo-user' })).status).toBe(200); // the next request, on a new connection, is served
   });
 
-  it('accepts a body just under the limit', async () => {
+  it('takes a body just under the limit to validation (no 413): its unknown key is refused by name', async () => {
     const apiKey = await newTenant();
     const response = await call('/users/create_user', { userId: 'big', padding: 'x'.repeat(5 * 1024 * 1024) }, { apiKey });
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(400);
+    expect(response.body.results.details).toEqual([{ path: '', message: expect.stringContaining('"padding"') }]);
   });
 
   it('409 IDEMPOTENCY_CONFLICT for a reused key with another body', async () => {

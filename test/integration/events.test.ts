@@ -3,6 +3,10 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { describe, expect, it } from 'vitest';
 import { declarationFolders, importFromFolder } from '../../functions/routes.ts';
 import { lambdaContext, loadEvent } from '../helpers/events.ts';
+import { stack } from '../helpers/api.ts';
+import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
+import { createRule } from '../../shared/store/rule-writes.ts';
+import { findRuleItem } from '../../shared/store/rules.ts';
 
 /**
  * Each operation invoked directly with the sam-style events of its folder (functions/<name>/events),
@@ -13,6 +17,34 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<{ st
 interface Expectation {
   invalidPaths: string[];
   validAfter?: string[];
+  /** a rule of the demo user, with this id, that the valid event names */
+  existingRule?: string;
+}
+
+/** The demo user's rule with this id (as create_rule stores one), unless it is stored already. */
+async function ensureRule(ruleId: string): Promise<void> {
+  const tenantId = (await findTenantIdByKeyHash(hashApiKey(stack().apiKey))) as string;
+  if (await findRuleItem(tenantId, 'demo-user', ruleId)) return;
+  const now = new Date().toISOString();
+  await createRule(
+    tenantId,
+    {
+      ruleId,
+      userId: 'demo-user',
+      platform: 'social',
+      name: 'Sample rule',
+      campaignIds: ['120210987000000100'],
+      conditions: [{ metric: 'spend', operator: '>', value: 50, window: 'LAST_3_DAYS' }],
+      action: { type: 'PAUSE' },
+      schedule: 'DAILY',
+      cooldownHours: 24,
+      enabled: false,
+      createdAt: now,
+      updatedAt: now,
+      consecutiveFailedRuns: 0,
+    },
+    undefined,
+  );
 }
 
 const functionsDir = new URL('../../functions/', import.meta.url);
@@ -27,7 +59,8 @@ describe('handlers with sam-style events', () => {
     expect(cases.length).toBeGreaterThanOrEqual(17);
   });
 
-  it.each(cases)('$name: the valid event succeeds', async ({ name, validAfter = [] }) => {
+  it.each(cases)('$name: the valid event succeeds', async ({ name, validAfter = [], existingRule }) => {
+    if (existingRule) await ensureRule(existingRule);
     for (const before of validAfter) await (await handlerOf(before))(loadEvent(`${before}.valid`), lambdaContext());
     const response = await (await handlerOf(name))(loadEvent(`${name}.valid`), lambdaContext());
     expect(response.statusCode, response.body).toBe(200);

@@ -40,6 +40,11 @@ describe('hostile bodies are answered 4xx', () => {
     const event = loadEvent('create-user.valid');
     event.headers['x-api-key'] = apiKey;
     event.body = '{"__proto__": {"isAdmin": true, "userId": "x"}, "constructor": {"prototype": {"polluted": 1}}, "connections": {}}';
+    // keys the request does not have are refused, these too
+    const unknown = await createUser(event, lambdaContext());
+    expect(unknown.statusCode).toBe(400);
+    expect(JSON.parse(unknown.body).results.details).toEqual([{ path: '', message: expect.stringMatching(/__proto__.*constructor|constructor.*__proto__/) }]);
+    event.body = '{"connections": {}}';
     const response = await createUser(event, lambdaContext());
     expect(response.statusCode).toBe(200);
     // inside connections, __proto__ is a key no platform has: refused like any unknown platform
@@ -74,6 +79,7 @@ describe('hostile bodies are answered 4xx', () => {
     const atLimit = `${'{"a":'.repeat(MAX_JSON_DEPTH - 1)}1${'}'.repeat(MAX_JSON_DEPTH - 1)}`;
     expect((await call('/users/get_profile', undefined, { raw: `{"userId": "[[[[${'['.repeat(100)}", "x": ${atLimit}}` })).body.results.details).toEqual([
       { path: 'userId', message: expect.any(String) },
+      { path: '', message: expect.stringContaining('"x"') }, // an unknown key, refused as every one is
     ]);
   });
 

@@ -167,12 +167,27 @@ describe('the local stack and the admin CLI as processes', () => {
     expect(badFilter.stderr).toContain('since');
   });
 
-  it('refuses to open the data folder while the stack runs', async () => {
+  it('runs admin commands through the running stack: a key made while it runs works at once, audited, and the log prints', async () => {
     const stack = await startChildStack(dataDir, demoKey);
     try {
-      const admin = await runAdmin(dataDir, ['list-api-keys']);
-      expect(admin.code).toBe(2);
-      expect(admin.stderr).toContain('stop `npm start` first');
+      const created = await runAdmin(dataDir, ['create-api-key', '--tenant', 'while-running']);
+      expect(created.code, created.stderr).toBe(0);
+      const { apiKey, tenantId } = JSON.parse(created.stdout.trim()) as { apiKey: string; tenantId: string };
+      expect((await post(stack.url, '/users/create_user', apiKey, '{"userId":"made-while-running"}')).status).toBe(200);
+      const listed = await runAdmin(dataDir, ['list-api-keys']);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toContain(tenantId);
+      expect(listed.stdout).not.toContain(apiKey);
+      const audit = await runAdmin(dataDir, ['audit', 'while-running']);
+      expect(audit.code, audit.stderr).toBe(0);
+      const actions = audit.stdout
+        .trim()
+        .split('\n')
+        .map((row) => JSON.parse(row) as { action: string; actor: { type: string; id: string } });
+      expect(actions.map((event) => event.action)).toEqual(['user.created', 'api_key.created']);
+      expect(actions[1]?.actor).toEqual({ type: 'system', id: 'admin_cli' });
+      expect(audit.stdout).not.toContain(apiKey);
+      expect((await runAdmin(dataDir, ['audit', 'no-such-tenant'])).code).toBe(2);
     } finally {
       await stack.stop();
     }

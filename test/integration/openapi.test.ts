@@ -164,6 +164,38 @@ describe('the OpenAPI document', () => {
     ]);
   });
 
+  it('lists in each route’s 200 answer exactly the refusals it can answer in band', () => {
+    const codesOf = (path: string) => {
+      const answer = (document.paths[path] as any).post.responses['200'].content['application/json'].schema;
+      const refusal = answer.anyOf?.find((schema: any) => schema.$ref || schema.properties?.results?.properties?.code);
+      if (!refusal) return [];
+      const resolved = refusal.$ref ? (document as any).components.schemas[refusal.$ref.split('/').at(-1)] : refusal;
+      return resolved.properties.results.properties.code.enum as string[];
+    };
+    expect(codesOf('/social/edit_campaign')).toEqual([
+      'PLATFORM_REJECTED',
+      'PLATFORM_AUTH_EXPIRED',
+      'CAMPAIGN_NOT_FOUND',
+      'CAMPAIGN_REMOVED',
+      'BUDGET_NOT_ON_CAMPAIGN',
+      'SHARED_BUDGET',
+      'BUDGET_TOO_LOW',
+    ]);
+    expect(codesOf('/searchads/update_campaign_status')).toEqual([
+      'PLATFORM_REJECTED',
+      'PLATFORM_AUTH_EXPIRED',
+      'CAMPAIGN_NOT_FOUND',
+      'CAMPAIGN_REMOVED',
+      'INVALID_TRANSITION',
+    ]);
+    expect(codesOf('/professional/get_campaign_analytics')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'CAMPAIGN_NOT_FOUND', 'SCOPE_MISSING']);
+    expect(codesOf('/optimize_me/create_rule')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'CAMPAIGN_NOT_FOUND']);
+    expect(codesOf('/users/get_profile')).toEqual([]);
+    // a campaign-level change names no ad: the document allows the empty adId the entry carries
+    const history = JSON.stringify((document.paths['/optimize_me/get_campaign_optimization_history'] as any).post.responses['200']);
+    expect(history).toContain('empty (\\"\\") on a campaign-level change');
+  });
+
   it('has examples that the operations’ own schemas accept', () => {
     for (const { route, api } of documentedRoutes.filter((entry) => entry.api && !('responses' in entry.api))) {
       const [operation, doc] = [route.operation, api as OperationDoc];

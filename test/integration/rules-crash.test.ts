@@ -152,4 +152,24 @@ describe('npm run admin -- run-rules', () => {
     expect(run).toMatchObject({ status: 'completed', actions: [expect.objectContaining({ outcome: 'applied' })] });
     expect(Date.parse(run.finishedAt)).toBeLessThan(restartedAt);
   }, 120_000);
+
+  it('three at once with the stack stopped: one stack opens the folder, the others hand it the pass, and the due rule runs once', async () => {
+    await child?.stop();
+    child = await startChildStack(adminDir, apiKey, { LOG_LEVEL: 'SILENT' });
+    const rule = (
+      await send('/optimize_me/create_rule', {
+        ...pauseRule('120210987000000100'),
+        conditions: [{ metric: 'impressions', operator: '>', value: 0, window: 'LAST_7_DAYS' }],
+      })
+    ).rule;
+    expect(await child.stop()).toBe(0);
+    child = undefined;
+    const passes = await Promise.all([1, 2, 3].map(() => runAdmin(adminDir, ['run-rules'])));
+    for (const pass of passes) expect(pass.code, pass.stderr).toBe(0);
+    const printed = passes.map((pass) => JSON.parse(pass.stdout.trim().split('\n').at(-1) as string) as Record<string, unknown>);
+    expect(printed.filter((line) => line.ran === true).length).toBeGreaterThanOrEqual(1);
+    child = await startChildStack(adminDir, apiKey, { LOG_LEVEL: 'SILENT' });
+    const runs = (await send('/optimize_me/list_rule_runs', { userId: 'demo-user', ruleId: rule.ruleId })).runs;
+    expect(runs).toEqual([expect.objectContaining({ status: 'completed', actions: [expect.objectContaining({ outcome: 'applied' })] })]);
+  }, 120_000);
 });
