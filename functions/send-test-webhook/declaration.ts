@@ -6,6 +6,7 @@ export const declaration: FunctionDeclaration = {
   path: '/tenant/send_test_webhook',
   entry: handlerBeside(import.meta.url),
   writes: true,
+  limited: true, // 10 test events a minute per tenant
   audit: {
     action: 'webhook.test_sent',
     target: () => ({ type: 'settings', id: 'webhook' }),

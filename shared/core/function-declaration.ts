@@ -54,6 +54,8 @@ export const GENERATED_OPENAPI_DOCUMENT = 'generated:openapi-document';
 export interface FunctionDeclaration extends FunctionNeeds {
   method: 'POST' | 'GET';
   path: string;
+  /** one of our own per-tenant limits applies (429 RATE_LIMITED with Retry-After) */
+  limited?: boolean;
   /** the audit event a success (or a platform's refusal) of this operation records; none for a read */
   audit?: AuditSpec;
   /** answers without an API key and touches no table, bucket or secret (the published interface) */

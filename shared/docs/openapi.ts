@@ -232,7 +232,7 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
       },
     };
     for (const entry of ERROR_STATUSES) {
-      if (PLATFORM_STATUSES.has(entry.status) && !route.platform && !route.callsPlatforms) continue;
+      if (PLATFORM_STATUSES.has(entry.status) && !route.platform && !route.callsPlatforms && !(entry.status === '429' && route.limited)) continue;
       responses[entry.status] = { $ref: `#/components/responses/Error${entry.status}` };
     }
     paths[route.path] = {
