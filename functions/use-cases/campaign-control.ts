@@ -169,21 +169,14 @@ async function editBudgetLeased<S>(control: CampaignControl<S>, session: S, call
     changed: units !== budget.units,
     ...(budget.kind === 'shared' ? { sharedWith: budget.sharedWith } : {}),
   };
+  const recorded = async (made: typeof answer) => {
+    await recordChange(control, call, campaign, { field: 'dailyBudget', from: made.previousDailyBudget, to: made.dailyBudget }, campaign.status, made, ports);
+    return made;
+  };
   const decided = call.action?.decided;
-  if (!answer.changed && !input.validateOnly && decided?.field === 'dailyBudget' && decided.to === answer.dailyBudget.amount) {
+  if (!answer.changed && !input.validateOnly && decided?.field === 'dailyBudget' && decided.to === answer.dailyBudget.amount)
     // a rule's action that a crash interrupted after the platform took it: recorded as it was decided
-    const finished = { ...answer, previousDailyBudget: { amount: String(decided.from), currency: campaign.currency }, changed: true };
-    await recordChange(
-      control,
-      call,
-      campaign,
-      { field: 'dailyBudget', from: finished.previousDailyBudget, to: finished.dailyBudget },
-      campaign.status,
-      finished,
-      ports,
-    );
-    return finished;
-  }
+    return recorded({ ...answer, previousDailyBudget: { amount: String(decided.from), currency: campaign.currency }, changed: true });
   if (!answer.changed || input.validateOnly) {
     nothingWritten();
     if (answer.changed) await control.writeDailyBudget(session, campaign, units, true);
@@ -210,16 +203,7 @@ async function editBudgetLeased<S>(control: CampaignControl<S>, session: S, call
     }
     log().warn('a campaign write lost its answer; read back, the platform had made it', { platform: control.platform, campaignId: campaign.id });
   }
-  await recordChange(
-    control,
-    call,
-    campaign,
-    { field: 'dailyBudget', from: answer.previousDailyBudget, to: answer.dailyBudget },
-    campaign.status,
-    answer,
-    ports,
-  );
-  return answer;
+  return recorded(answer);
 }
 
 /**

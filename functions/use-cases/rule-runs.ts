@@ -9,7 +9,7 @@ import { campaignBudgetAudit, campaignStatusAudit } from '../../shared/schemas/c
 import type { Evaluation, RuleActionOutcome, RuleRun } from '../../shared/schemas/rules.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { beginAction, endAction, finishRuleRun, putRuleRun, spendRulesQuota } from '../../shared/store/rule-writes.ts';
-import { findActionRecord, findRuleItem, type RuleItem } from '../../shared/store/rules.ts';
+import { type ActionRecord, findActionRecord, findRuleItem, type RuleItem } from '../../shared/store/rules.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { recordedOnce, underCampaignLease } from '../../shared/store/campaign-changes.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -95,7 +95,7 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
       for (const evaluation of evaluations.filter((candidate) => candidate.matched)) {
         if (quotaHit) break;
         try {
-          actions.push(await actOn(tenantId, userId, item, runId, evaluation, platform, session, metrics, spend));
+          actions.push(await actOn({ tenantId, userId, rule: item, runId, platform, session, metrics, spend }, evaluation));
         } catch (error) {
           if (!(error instanceof QuotaSpent)) throw error;
           quotaHit = true;
@@ -121,45 +121,36 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
 const quotaReason = (limit: number) =>
   `the optimizer spent its share of the platform's daily calls for this tenant (${limit}); the rule goes on at the next pass`;
 
+/** What every action of one rule's run works with. */
+interface ActionContext {
+  tenantId: string;
+  userId: string;
+  rule: RuleItem;
+  runId: string;
+  platform: RulePlatform<unknown>;
+  session: unknown;
+  metrics: GroupMetrics;
+  spend: SpendCalls;
+}
+
 /** One matched campaign: the action decided (or finished, when a crash interrupted it), then recorded. */
-async function actOn(
-  tenantId: string,
-  userId: string,
-  rule: RuleItem,
-  runId: string,
-  evaluation: Evaluation,
-  platform: RulePlatform<unknown>,
-  session: unknown,
-  metrics: GroupMetrics,
-  spend: SpendCalls,
-): Promise<RuleActionOutcome> {
+async function actOn(context: ActionContext, evaluation: Evaluation): Promise<RuleActionOutcome> {
+  const { tenantId, rule, runId, platform, spend } = context;
   const { campaignId } = evaluation;
-  const type = rule.action.type;
   const begun = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
   if (begun?.outcome) {
-    const done = begun.result as unknown as RuleActionOutcome;
-    Object.assign(evaluation, actionOf(type, begun.target));
-    return done;
+    Object.assign(evaluation, actionOf(rule.action.type, begun.target));
+    return begun.result as unknown as RuleActionOutcome;
   }
   if (!(await spend(1))) throw new QuotaSpent();
   // the campaign's lease, named by the action: a redelivery after a crash takes it back at once
   return underCampaignLease({ tenantId, platform: platform.control.platform, campaignId, holder: `action_${rule.ruleId}_${runId}_${campaignId}` }, () =>
-    actUnderLease(tenantId, userId, rule, runId, evaluation, platform, session, metrics, spend, begun),
+    actUnderLease(context, evaluation, begun),
   );
 }
 
-async function actUnderLease(
-  tenantId: string,
-  userId: string,
-  rule: RuleItem,
-  runId: string,
-  evaluation: Evaluation,
-  platform: RulePlatform<unknown>,
-  session: unknown,
-  metrics: GroupMetrics,
-  spend: SpendCalls,
-  begun: Awaited<ReturnType<typeof findActionRecord>>,
-): Promise<RuleActionOutcome> {
+async function actUnderLease(context: ActionContext, evaluation: Evaluation, begun: ActionRecord | undefined): Promise<RuleActionOutcome> {
+  const { tenantId, userId, rule, runId, platform, session, metrics, spend } = context;
   const { campaignId } = evaluation;
   const type = rule.action.type;
   const decision = await decide(platform, session, { tenantId, userId, ruleId: rule.ruleId, rule, timeZone: metrics.facts.timeZone }, campaignId);
@@ -188,7 +179,7 @@ async function actUnderLease(
     return other?.outcome ? (other.result as unknown as RuleActionOutcome) : concurrent(campaignId, type, change);
   }
   if (!(await spend(1))) throw new QuotaSpent();
-  const outcome = await apply(tenantId, userId, rule, platform, session, campaignId, decision.kind === 'act' ? decision.campaign : undefined, change, runId);
+  const outcome = await apply(context, campaignId, decision.kind === 'act' ? decision.campaign : undefined, change);
   const { change: _shown, ...logged } = outcome;
   // one delivery ends the action, and only that one announces it
   const ended = await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: logged as unknown as Record<string, unknown> });
@@ -214,15 +205,10 @@ const concurrent = (campaignId: string, type: string, change: { from: string; to
 
 /** The write, through the control code, as the rule: the history entry names the rule; the audit event has it as actor. */
 async function apply(
-  tenantId: string,
-  userId: string,
-  rule: RuleItem,
-  platform: RulePlatform<unknown>,
-  session: unknown,
+  { tenantId, userId, rule, runId, platform, session }: ActionContext,
   campaignId: string,
   campaign: Parameters<typeof updateCampaignStatus>[2]['campaign'],
   change: { field: 'status' | 'dailyBudget'; from: string; to: string },
-  runId: string,
 ): Promise<RuleActionOutcome & { change?: unknown }> {
   const { control } = platform;
   const action = { decided: change, recordedOnce: recordedOnce(keys.ruleAction(tenantId, rule.ruleId, runId, campaignId)) };
