@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
  * Four projects, so a developer can run the fast ones alone (`npx vitest run --project unit`):
  * `unit` runs pure code with no stack and no network; `static` synthesises the CDK stack and bundles
  * checks every bundle's AWS calls against its IAM policy, with no stack either; `stack` runs against one real local stack (gateway, dynalite,
- * s3rver, sandboxes) that global setup starts; `process` starts stacks of its own as child processes
+ * s3rver, sandboxes) that global setup starts; `process` starts stacks of its own as child processes (beside the shared one, which global setup starts once for both)
  * (`npm start` killed, restarted, run by the admin CLI) beside that one.
  */
 const STATIC = ['test/cdk/**/*.test.ts'];

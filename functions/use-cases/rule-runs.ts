@@ -4,6 +4,7 @@ import { clock } from '../../shared/core/clock.ts';
 import { config } from '../../shared/core/config.ts';
 import type { Platform } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
+import type { QueueMessage } from '../../shared/queue/messages.ts';
 import { runInAuditScope } from '../../shared/http/operation.ts';
 import { campaignBudgetAudit, campaignStatusAudit } from '../../shared/schemas/campaign-control.ts';
 import type { Evaluation, RuleActionOutcome, RuleRun } from '../../shared/schemas/rules.ts';
@@ -36,12 +37,7 @@ import {
  * acts twice. The run stops, partial, before it spends more than the tenant's share of the platform's
  * daily calls; the rule stays due and goes on at the next pass.
  */
-export interface RuleRunMessage {
-  tenantId: string;
-  userId: string;
-  platform: Platform;
-  rules: Array<{ ruleId: string; scheduledAt: string }>;
-}
+export type RuleRunMessage = QueueMessage<'RuleRuns'>;
 
 const SCHEDULE_MS = { HOURLY: 3_600_000, DAILY: 86_400_000 } as const;
 export const DISABLE_AFTER_FAILED_RUNS = 3;

@@ -17,15 +17,3 @@ export function queueUrl(id: QueueId): string {
   if (!url) throw new Error(`${configKey} is not configured`);
   return url;
 }
-
-/** A message body's fields, when it is JSON with every field `fields` names as a string; undefined otherwise. */
-export function parseMessage<K extends string>(body: string, fields: readonly K[]): Record<K, string> | undefined {
-  try {
-    const parsed = JSON.parse(body) as Record<string, unknown>;
-    if (fields.every((field) => typeof parsed[field] === 'string'))
-      return Object.fromEntries(fields.map((field) => [field, parsed[field]])) as Record<K, string>;
-  } catch {
-    // not ours
-  }
-  return undefined;
-}

@@ -1,4 +1,3 @@
-import { parseMessage } from '../queue/connection.ts';
 import { sendMessage } from '../queue/send.ts';
 import type { WebhookEventRef } from '../store/webhook-events.ts';
 
@@ -10,5 +9,3 @@ import type { WebhookEventRef } from '../store/webhook-events.ts';
 export function queueDelivery(ref: WebhookEventRef): Promise<void> {
   return sendMessage('WebhookDeliveries', { tenantId: ref.tenantId, sk: ref.sk }, { groupId: ref.tenantId });
 }
-
-export const parseDeliveryMessage = (body: string): WebhookEventRef | undefined => parseMessage(body, ['tenantId', 'sk']);

@@ -16,7 +16,19 @@ declare module 'vitest' {
   }
 }
 
-export default async function setup(project: TestProject) {
+type Provided = import('vitest').ProvidedContext['stack'];
+interface Shared {
+  ready: Promise<{ provided: Provided; stop: () => Promise<void> }>;
+  users: number;
+}
+/**
+ * The `stack` and `process` projects both ask for the stack; both run in this one main process, so
+ * the first starts it and the second is given the same (held on globalThis: each project may load
+ * this module on its own). It stops when the last of them is done.
+ */
+const shared = globalThis as typeof globalThis & { adApiTestStack?: Shared };
+
+async function start(): Promise<{ provided: Provided; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-test-'));
   process.env.LOG_LEVEL = 'SILENT';
   process.env.UPSTREAM_TIMEOUT_MS = '1000'; // so timeout tests take seconds, not the production 8 s per attempt
@@ -26,15 +38,30 @@ export default async function setup(project: TestProject) {
   process.env.RULES_INTERVAL_SECONDS = '86400';
   // retry waits pass at once: the clock moves forward instead of the test sleeping
   const stack = await startLocalStack({ port: 0, dataDir, apiKey: TEST_API_KEY, clock: new LocalClock({ instantSleeps: true }) });
-  project.provide('stack', {
-    url: stack.url,
-    apiKey: stack.apiKey,
-    webhookReceiverUrl: stack.webhookReceiverUrl,
-    env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: '1000', ...TEST_WEBHOOK_ENV },
-    sandboxes: Object.fromEntries(Object.entries(stack.sandboxes).map(([name, sandbox]) => [name, sandbox.url])),
-  });
+  return {
+    provided: {
+      url: stack.url,
+      apiKey: stack.apiKey,
+      webhookReceiverUrl: stack.webhookReceiverUrl,
+      env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: '1000', ...TEST_WEBHOOK_ENV },
+      sandboxes: Object.fromEntries(Object.entries(stack.sandboxes).map(([name, sandbox]) => [name, sandbox.url])),
+    },
+    stop: async () => {
+      await stack.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export default async function setup(project: TestProject) {
+  shared.adApiTestStack ??= { ready: start(), users: 0 };
+  const current = shared.adApiTestStack;
+  current.users++;
+  const { provided, stop } = await current.ready;
+  project.provide('stack', provided);
   return async () => {
-    await stack.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    if (--current.users > 0) return;
+    shared.adApiTestStack = undefined;
+    await stop();
   };
 }

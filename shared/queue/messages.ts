@@ -1,0 +1,25 @@
+import * as z from 'zod';
+import type { QueueId } from '../core/queues.ts';
+
+/**
+ * What a message of each queue holds, once: the sender builds it with this type and sendMessage checks
+ * it, the worker kit (worker.ts) parses it with the same schema. A message names where its work is
+ * stored; the worker reads the rest.
+ */
+const id = z.string().min(1);
+
+export const queueMessages = {
+  /** one webhook event's delivery: where the event is stored */
+  WebhookDeliveries: z.object({ tenantId: id, sk: id }),
+  /** one run of an audience job (its dead-letter queue carries the same) */
+  AudienceJobs: z.object({ tenantId: id, jobId: id }),
+  /** one group of due rules: a user's rules on one platform, each with the time it was due */
+  RuleRuns: z.object({
+    tenantId: id,
+    userId: id,
+    platform: z.enum(['social', 'searchads', 'professional']),
+    rules: z.array(z.object({ ruleId: id, scheduledAt: id })).min(1),
+  }),
+} as const satisfies Record<QueueId, z.ZodType>;
+
+export type QueueMessage<Q extends QueueId> = z.output<(typeof queueMessages)[Q]>;
