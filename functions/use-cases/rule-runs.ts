@@ -2,15 +2,17 @@ import type { Context } from 'aws-lambda';
 import { draftOf, systemActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { config } from '../../shared/core/config.ts';
+import { exactlyOnce } from '../../shared/core/exactly-once.ts';
 import type { Platform } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
 import type { QueueMessage } from '../../shared/queue/messages.ts';
 import { runInAuditScope } from '../../shared/http/operation.ts';
 import { campaignBudgetAudit, campaignStatusAudit } from '../../shared/schemas/campaign-control.ts';
+import type { PlannedChange } from '../../shared/rules/evaluation.ts';
 import type { Evaluation, RuleActionOutcome, RuleRun } from '../../shared/schemas/rules.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
-import { beginAction, endAction, finishRuleRun, putRuleRun, spendRulesQuota } from '../../shared/store/rule-writes.ts';
-import { type ActionRecord, findActionRecord, findRuleItem, type RuleItem } from '../../shared/store/rules.ts';
+import { finishRuleRun, putRuleRun, type RuleActionKey, ruleActionSteps, spendRulesQuota } from '../../shared/store/rule-writes.ts';
+import { findRuleItem, type RuleItem } from '../../shared/store/rules.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { recordedOnce, underCampaignLease } from '../../shared/store/campaign-changes.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -85,16 +87,22 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
     const runs: RuleRun[] = [];
     let quotaHit = false;
     for (const { item, scheduledAt } of items) {
-      const evaluations = evaluateRule(item, metrics);
+      const evaluations: Evaluation[] = [];
       const actions: RuleActionOutcome[] = [];
       const runId = runIdOf(item.ruleId, scheduledAt);
-      for (const evaluation of evaluations.filter((candidate) => candidate.matched)) {
-        if (quotaHit) break;
+      for (const evaluation of evaluateRule(item, metrics)) {
+        if (!evaluation.matched || quotaHit) {
+          evaluations.push(evaluation);
+          continue;
+        }
         try {
-          actions.push(await actOn({ tenantId, userId, rule: item, runId, platform, session, metrics, spend }, evaluation));
+          const { outcome, change } = await actOn({ tenantId, userId, rule: item, runId, platform, session, metrics, spend }, evaluation.campaignId);
+          actions.push(outcome);
+          evaluations.push({ ...evaluation, ...actionOf(item.action.type, change) });
         } catch (error) {
           if (!(error instanceof QuotaSpent)) throw error;
           quotaHit = true;
+          evaluations.push(evaluation);
         }
       }
       runs.push(
@@ -129,72 +137,61 @@ interface ActionContext {
   spend: SpendCalls;
 }
 
-/** One matched campaign: the action decided (or finished, when a crash interrupted it), then recorded. */
-async function actOn(context: ActionContext, evaluation: Evaluation): Promise<RuleActionOutcome> {
-  const { tenantId, rule, runId, platform, spend } = context;
-  const { campaignId } = evaluation;
-  const begun = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
-  if (begun?.outcome) {
-    Object.assign(evaluation, actionOf(rule.action.type, begun.target));
-    return begun.result as unknown as RuleActionOutcome;
-  }
-  if (!(await spend(1))) throw new QuotaSpent();
-  // the campaign's lease, named by the action: a redelivery after a crash takes it back at once
-  return underCampaignLease({ tenantId, platform: platform.control.platform, campaignId, holder: `action_${rule.ruleId}_${runId}_${campaignId}` }, () =>
-    actUnderLease(context, evaluation, begun),
-  );
-}
-
-async function actUnderLease(context: ActionContext, evaluation: Evaluation, begun: ActionRecord | undefined): Promise<RuleActionOutcome> {
+/**
+ * One matched campaign's action: an exactly-once step (core/exactly-once.ts) keyed by (rule, run,
+ * campaign), under the campaign's lease. Decided from a fresh read through the guardrails; stored
+ * with what it sets out to do before it writes; a delivery after a crash finishes it as decided; the
+ * delivery that completes it, and only that one, announces it. Answers the outcome for the run log and
+ * the change the evaluation shows.
+ */
+async function actOn(context: ActionContext, campaignId: string): Promise<{ outcome: RuleActionOutcome; change?: PlannedChange }> {
   const { tenantId, userId, rule, runId, platform, session, metrics, spend } = context;
-  const { campaignId } = evaluation;
   const type = rule.action.type;
-  const decision = await decide(platform, session, { tenantId, userId, ruleId: rule.ruleId, rule, timeZone: metrics.facts.timeZone }, campaignId);
-  const end = async (outcome: RuleActionOutcome) => {
-    if (begun) await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: outcome as unknown as Record<string, unknown> });
-    return outcome;
-  };
-  if (decision.kind === 'fail') return end({ campaignId, type, outcome: 'failed', error: { code: decision.code, message: decision.message } });
-  // a begun action is finished as it was decided, whatever the guardrails say now (they see its own change)
-  const change = begun ? begun.target : decision.change;
-  Object.assign(evaluation, actionOf(type, change));
-  if (decision.kind === 'skip' && !begun) {
-    // the campaign may be as asked because another delivery of this same run just acted on it
-    const other = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
-    if (other) return other.outcome ? (other.result as unknown as RuleActionOutcome) : concurrent(campaignId, type, change);
-    return { campaignId, type, ...(change ? { from: change.from, to: change.to } : {}), outcome: 'skipped', reason: decision.reason };
-  }
-  if (!change) return end({ campaignId, type, outcome: 'skipped', reason: decision.kind === 'skip' ? decision.reason : 'nothing to change' });
-
-  if (
-    !begun &&
-    !(await beginAction(tenantId, rule.ruleId, runId, campaignId, { target: { field: change.field, from: change.from, to: change.to } }, clock.now()))
-  ) {
-    // the same run, handed to another worker at the same time, began this action first: its word stands
-    const other = await findActionRecord(tenantId, rule.ruleId, runId, campaignId);
-    return other?.outcome ? (other.result as unknown as RuleActionOutcome) : concurrent(campaignId, type, change);
-  }
-  if (!(await spend(1))) throw new QuotaSpent();
-  const outcome = await apply(context, campaignId, decision.kind === 'act' ? decision.campaign : undefined, change);
-  const { change: _shown, ...logged } = outcome;
-  // one delivery ends the action, and only that one announces it
-  const ended = await endAction(tenantId, rule.ruleId, runId, campaignId, { outcome: outcome.outcome, result: logged as unknown as Record<string, unknown> });
-  if (!ended) return ((await findActionRecord(tenantId, rule.ruleId, runId, campaignId))?.result as unknown as RuleActionOutcome | undefined) ?? logged;
-  if (outcome.outcome === 'applied')
+  let decision: Awaited<ReturnType<typeof decide>> | undefined;
+  let applied: unknown;
+  const step = await underCampaignLease(
+    // named by the action: a delivery after a crash takes it back at once
+    { tenantId, platform: platform.control.platform, campaignId, holder: `action_${rule.ruleId}_${runId}_${campaignId}` },
+    () =>
+      exactlyOnce<RuleActionKey, PlannedChange, RuleActionOutcome>({
+        store: ruleActionSteps,
+        key: { tenantId, ruleId: rule.ruleId, runId, campaignId },
+        decide: async () => {
+          if (!(await spend(1))) throw new QuotaSpent();
+          decision = await decide(platform, session, { tenantId, userId, ruleId: rule.ruleId, rule, timeZone: metrics.facts.timeZone }, campaignId);
+          if (decision.kind === 'fail')
+            return { nothing: { campaignId, type, outcome: 'failed' as const, error: { code: decision.code, message: decision.message } } };
+          if (decision.kind === 'skip')
+            return { nothing: { campaignId, type, ...shown(decision.change), outcome: 'skipped' as const, reason: decision.reason } };
+          return { intent: decision.change };
+        },
+        perform: async (intent) => {
+          if (!(await spend(1))) throw new QuotaSpent();
+          const { change, ...logged } = await apply(context, campaignId, decision?.kind === 'act' ? decision.campaign : undefined, intent);
+          applied = change;
+          return logged;
+        },
+      }),
+  );
+  if (step.by === 'nobody') return { outcome: step.result, ...(decision?.kind === 'skip' && decision.change ? { change: decision.change } : {}) };
+  if (step.by === 'busy') return { outcome: concurrent(campaignId, type, step.intent), ...(step.intent ? { change: step.intent } : {}) };
+  if (step.by === 'this' && step.result.outcome === 'applied')
     await emitWebhookEvent(tenantId, 'optimization.applied', {
       userId,
       platform: platform.control.platform,
       campaignId,
       ruleId: rule.ruleId,
-      change: outcome.change,
+      change: applied,
     }).catch((error: unknown) => log().warn('optimization.applied not stored', { reason: (error as Error).name }));
-  return logged;
+  return { outcome: step.result, change: step.intent };
 }
 
-const concurrent = (campaignId: string, type: string, change: { from: string; to: string } | undefined): RuleActionOutcome => ({
+const shown = (change: PlannedChange | undefined) => (change ? { from: change.from, to: change.to } : {});
+
+const concurrent = (campaignId: string, type: string, change: PlannedChange | undefined): RuleActionOutcome => ({
   campaignId,
   type,
-  ...(change ? { from: change.from, to: change.to } : {}),
+  ...shown(change),
   outcome: 'skipped',
   reason: 'another delivery of this run is acting on the campaign',
 });

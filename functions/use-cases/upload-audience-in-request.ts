@@ -3,6 +3,7 @@ import type { Context } from 'aws-lambda';
 import { clock } from '../../shared/core/clock.ts';
 import { IdempotencyConflict, PlatformError } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
+import { failedCondition } from '../../shared/store/client.ts';
 import type { ListType } from '../../shared/audiences/professional-list.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
@@ -87,7 +88,7 @@ async function runInRequest<R>(
   await stageUpload(objectKey, file.content);
   const owner = randomUUID();
   await createJob(jobFor(jobId, objectKey), undefined).catch((error: Error) => {
-    if (error.name !== 'ConditionalCheckFailedException') throw error; // a retry of the same key: its job goes on
+    if (failedCondition(error) === undefined) throw error; // a retry of the same key: its job goes on
   });
   const job = await takeJobLease(tenantId, jobId, owner);
   // another live run of the same key holds it: its contacts stay until it ends

@@ -4,7 +4,7 @@ export { findTenantIdByKeyHash, hashApiKey };
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { findTenantIdByKeyHash, hashApiKey } from './api-key-lookup.ts';
 import { clock } from '../core/clock.ts';
-import { documentStore, mainTableName, scanItems } from './client.ts';
+import { documentStore, failedCondition, mainTableName, scanItems } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -51,7 +51,7 @@ export async function ensureTenant(tenantName: string): Promise<string> {
     );
     return tenantId;
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    if (failedCondition(error) === undefined) throw error;
     // another writer created the same tenant name first
     const winner = await store.send(new GetCommand({ TableName, Key }));
     return winner.Item?.tenantId as string;
@@ -132,7 +132,7 @@ export async function revokeApiKey(keyId: string): Promise<boolean> {
       { tenantId: keys.tenantIdOf(String(listing.pk)), action: 'api_key.revoked', target: { type: 'api_key', id: keyId } },
     );
   } catch (error) {
-    if ((error as Error).name !== 'ConditionalCheckFailedException') throw error; // a concurrent revoke did it
+    if (failedCondition(error) === undefined) throw error; // a concurrent revoke did it
   }
   return true;
 }

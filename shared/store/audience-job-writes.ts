@@ -3,7 +3,7 @@ import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import type { AuditDraft } from '../core/audit.ts';
 import { sendAudited } from './audit-event-writes.ts';
-import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
+import { documentStore, failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
 import { UNFINISHED, type AudienceJob, type JobError } from './audience-jobs.ts';
 import { keys } from './keys.ts';
 
@@ -40,7 +40,7 @@ export async function takeJobLease(tenantId: string, jobId: string, owner: strin
     );
     return Attributes as AudienceJob;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return undefined;
+    if (failedCondition(error) !== undefined) return undefined;
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { type DeleteCommand, PutCommand, TransactWriteCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type AuditDraft, type AuditEvent, auditEventOf, auditScope } from '../core/audit.ts';
-import { documentStore, mainTableName } from './client.ts';
+import { documentStore, failedCondition, mainTableName } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -77,7 +77,7 @@ export async function writeAuditedIfConditionHolds(
     await sendAudited(command, draft);
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (failedCondition(error) !== undefined) return false;
     throw error;
   }
 }

@@ -34,13 +34,20 @@ export function mainTableName(): string {
   return config().TABLE_NAME;
 }
 
+/**
+ * The one place a failed condition is recognised: undefined when `error` is not one, else the index of
+ * the write whose condition failed (0 for a single write; a transaction's from audit-event-writes.ts).
+ */
+export const failedCondition = (error: unknown): number | undefined =>
+  (error as Error | undefined)?.name === 'ConditionalCheckFailedException' ? ((error as { failedWrite?: number }).failedWrite ?? 0) : undefined;
+
 /** Sends a conditional write; whether its condition held (a failed condition is an answer, not an error). */
 export async function writeIfConditionHolds(command: UpdateCommand | PutCommand | DeleteCommand): Promise<boolean> {
   try {
     await documentStore().send(command as UpdateCommand);
     return true;
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') return false;
+    if (failedCondition(error) !== undefined) return false;
     throw error;
   }
 }

@@ -3,7 +3,7 @@ import { clock } from '../core/clock.ts';
 import type { HistoryEntry, RecordOptimizationInput } from '../schemas/optimization.ts';
 import type { AuditDraft } from '../core/audit.ts';
 import { sendAuditedTogether } from './audit-event-writes.ts';
-import { LOST_RACE, mainTableName, retryOnConflict } from './client.ts';
+import { failedCondition, LOST_RACE, mainTableName, retryOnConflict } from './client.ts';
 import { latestItem, type EntryItem } from './optimization-history.ts';
 import { keys } from './keys.ts';
 
@@ -78,8 +78,9 @@ export async function appendHistoryEntry(
       );
       return entry;
     } catch (error) {
-      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
-      return (error as { failedWrite?: number }).failedWrite === 0 ? LOST_RACE : undefined;
+      const failed = failedCondition(error);
+      if (failed === undefined) throw error;
+      return failed === 0 ? LOST_RACE : undefined;
     }
   });
 }

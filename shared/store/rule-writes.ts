@@ -1,11 +1,13 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditDraft } from '../core/audit.ts';
+import { clock } from '../core/clock.ts';
+import type { StepStore } from '../core/exactly-once.ts';
 import type { Platform } from '../core/errors.ts';
-import { MAX_RULES_PER_USER, type Rule, type RuleRun } from '../schemas/rules.ts';
+import { MAX_RULES_PER_USER, type Rule, type RuleActionOutcome, type RuleRun } from '../schemas/rules.ts';
 import { sendAuditedTogether } from './audit-event-writes.ts';
-import { mainTableName, writeIfConditionHolds } from './client.ts';
+import { failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
-import { type ActionRecord, type DueRule, publicRule, type RuleItem, shardOf } from './rules.ts';
+import { type ActionRecord, type DueRule, findActionRecord, publicRule, type RuleItem, shardOf } from './rules.ts';
 
 /**
  * Writing rules and their runs (rules.ts reads them and draws the layout). A rule and its item in the
@@ -15,8 +17,7 @@ const RUN_KEEP_SECONDS = 90 * 24 * 60 * 60;
 const ACTION_KEEP_SECONDS = 30 * 24 * 60 * 60;
 const table = () => mainTableName();
 
-const failedWrite = (error: unknown): number | undefined =>
-  (error as Error).name === 'ConditionalCheckFailedException' ? ((error as { failedWrite?: number }).failedWrite ?? 0) : undefined;
+const failedWrite = failedCondition;
 
 const dueItem = (tenantId: string, rule: Rule, dueAtMs: number) => ({
   Item: {
@@ -245,3 +246,29 @@ export async function spendRulesQuota(tenantId: string, platform: Platform, day:
     }),
   );
 }
+
+/** Which action of which run: one exactly-once step per (rule, run, campaign). */
+export interface RuleActionKey {
+  tenantId: string;
+  ruleId: string;
+  runId: string;
+  campaignId: string;
+}
+
+/**
+ * The rule actions' exactly-once steps (core/exactly-once.ts) in the main table: the action item is
+ * the step, its `target` the intent (what the action set out to do), its `outcome` and `result` the
+ * completion. Records written before this port had the same fields.
+ */
+export const ruleActionSteps: StepStore<RuleActionKey, ActionRecord['target'], RuleActionOutcome> = {
+  async find({ tenantId, ruleId, runId, campaignId }) {
+    const record = await findActionRecord(tenantId, ruleId, runId, campaignId);
+    if (!record) return undefined;
+    return record.outcome
+      ? { status: 'completed', intent: record.target, result: record.result as unknown as RuleActionOutcome }
+      : { status: 'in_progress', intent: record.target };
+  },
+  begin: ({ tenantId, ruleId, runId, campaignId }, intent) => beginAction(tenantId, ruleId, runId, campaignId, { target: intent }, clock.now()),
+  complete: ({ tenantId, ruleId, runId, campaignId }, result) =>
+    endAction(tenantId, ruleId, runId, campaignId, { outcome: result.outcome, result: result as unknown as Record<string, unknown> }),
+};

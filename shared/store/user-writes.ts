@@ -4,7 +4,7 @@ import { UserAlreadyExists, UserNotFound } from '../core/errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
 import type { AuditDraft } from '../core/audit.ts';
 import { sendAudited, writeAuditedIfConditionHolds } from './audit-event-writes.ts';
-import { documentStore, LOST_RACE, mainTableName, retryOnConflict, writeIfConditionHolds } from './client.ts';
+import { documentStore, failedCondition, LOST_RACE, mainTableName, retryOnConflict, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
 import { findUser, sealOwner, type StoredConnections, type User } from './users.ts';
 import { keys } from './keys.ts';
@@ -42,7 +42,7 @@ export async function createUser(tenantId: string, userId: string, connections: 
       audit,
     );
   } catch (error) {
-    if ((error as Error).name === 'ConditionalCheckFailedException') throw new UserAlreadyExists();
+    if (failedCondition(error) !== undefined) throw new UserAlreadyExists();
     throw error;
   }
   return user;

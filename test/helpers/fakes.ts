@@ -1,3 +1,4 @@
+import type { StepRecord, StepStore } from '../../shared/core/exactly-once.ts';
 import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
@@ -89,4 +90,24 @@ export function postEvent(path: string, body: unknown, headers: Record<string, s
     isBase64Encoded: false,
     requestContext: { http: { method: 'POST', path }, requestId: 'gw-1' },
   } as unknown as APIGatewayProxyEventV2;
+}
+
+/** The exactly-once step's store in memory (what the DynamoDB one does, with a Map). */
+export function memoryStepStore<Intent, Result>(): StepStore<string, Intent, Result> & { records: Map<string, StepRecord<Intent, Result>> } {
+  const records = new Map<string, StepRecord<Intent, Result>>();
+  return {
+    records,
+    find: async (key) => structuredClone(records.get(key)),
+    begin: async (key, intent) => {
+      if (records.has(key)) return false;
+      records.set(key, { status: 'in_progress', intent });
+      return true;
+    },
+    complete: async (key, result) => {
+      const record = records.get(key);
+      if (!record || record.status === 'completed') return false;
+      records.set(key, { status: 'completed', intent: record.intent, result });
+      return true;
+    },
+  };
 }
