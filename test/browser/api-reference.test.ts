@@ -44,7 +44,7 @@ describe('the API reference page', () => {
     for (const summary of summaries) {
       await expect.poll(() => page.getByRole('button', { name: summary }).count(), { message: summary }).toBeGreaterThan(0);
     }
-  });
+  }, 90_000); // the renderer draws some 50 operations: about 28 s alone on this machine, more beside the rest of the suite
 
   it('sends a request from the "Test Request" panel and shows the 200 answer', async () => {
     await page.getByRole('button', { name: 'Read a user' }).first().click();
