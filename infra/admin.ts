@@ -67,6 +67,11 @@ async function main(): Promise<void> {
     if (process.env.TABLE_NAME) return await executeAdminCommand(request, print);
     if (await throughRunningStack(request)) return;
     if (command === 'run-rules') return await runRulesOnStartedStack(request);
+    const holder = runningStackPid(dataDir);
+    if (holder)
+      fail(
+        `The local stack (pid ${holder}) holds ${dataDir} and did not take the command on its admin socket; stop \`npm start\` first, or set TABLE_NAME to use DynamoDB.`,
+      );
     const close = await openLocalStore();
     try {
       await executeAdminCommand(request, print);

@@ -35,7 +35,13 @@ export async function serveAdminSocket(dataDir: string): Promise<() => Promise<v
     });
     socket.on('error', () => undefined);
   });
-  await new Promise<void>((ready, failed) => server.once('error', failed).listen(path, ready));
+  try {
+    await new Promise<void>((ready, failed) => server.once('error', failed).listen(path, ready));
+  } catch (error) {
+    // a Unix socket's path has at most 107 bytes: a data folder deep enough runs without it
+    console.warn(`npm run admin cannot reach this stack (${(error as Error).message}); stop it to run admin commands.`);
+    return async () => undefined;
+  }
   return () =>
     new Promise<void>((closed) => {
       server.close(() => closed());
