@@ -3,6 +3,7 @@ import { call, newTenant } from '../helpers/api.ts';
 import { createRule, runGroup, runMessage, runsOf, socialAccountUser, trippingRule } from '../helpers/rules.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { newSocialUser } from '../helpers/social.ts';
+import { LOST_ANSWER_DELAY_MS } from '../helpers/timing.ts';
 
 /**
  * What a hostile client found, held through the real stack: the guardrails read the campaign's changes
@@ -101,8 +102,8 @@ describe('a write whose answer was lost', () => {
   it('a social budget change whose answer never came is read back, sent once and counted once', async () => {
     const { userId, token, campaignIds } = await socialAccountUser(apiKey, 1);
     const campaignId = campaignIds[0] as string;
-    // the platform makes the change and its answer comes after our 1 s timeout (the write's JSON body, not the read's query)
-    await injectFault('social', { requestIncludes: '"daily_budget"', pathIncludes: campaignId, answerDelayMs: 2_500 });
+    // the platform makes the change and its answer comes after our timeout (the write's JSON body, not the read's query)
+    await injectFault('social', { requestIncludes: '"daily_budget"', pathIncludes: campaignId, answerDelayMs: LOST_ANSWER_DELAY_MS });
     const response = await call('/social/edit_campaign', { userId, campaignId, editLevel: 'BUDGET', amount: '61' }, { apiKey });
     expect(response.status).toBe(200);
     expect(response.body.results).toMatchObject({ changed: true, dailyBudget: { amount: '61.00' }, previousDailyBudget: { amount: '50.00' } });
@@ -122,7 +123,7 @@ describe('a write whose answer was lost', () => {
     const { userId, token, campaignIds } = await socialAccountUser(apiKey, 1);
     const campaignId = campaignIds[0] as string;
     // only the DELETE carries its token in a JSON body
-    await injectFault('social', { requestIncludes: '"access_token"', pathIncludes: campaignId, answerDelayMs: 2_500 });
+    await injectFault('social', { requestIncludes: '"access_token"', pathIncludes: campaignId, answerDelayMs: LOST_ANSWER_DELAY_MS });
     const response = await call('/social/update_campaign_status', { userId, campaignId, status: 'DELETE' }, { apiKey });
     expect(response.status).toBe(200);
     expect(response.body.results).toMatchObject({ status: 'REMOVED', previousStatus: 'ACTIVE', changed: true });

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { LocalClock } from '../../infra/local/clock.ts';
 import { startLocalStack } from '../../infra/local/stack.ts';
+import { TEST_UPSTREAM_TIMEOUT_MS } from '../helpers/timing.ts';
 
 /** One local stack (gateway, dynalite, s3rver, sandboxes) for the whole run, in a throw-away data folder. */
 export const TEST_API_KEY = 'test-suite-api-key-0000000000000000';
@@ -31,7 +32,7 @@ const shared = globalThis as typeof globalThis & { adApiTestStack?: Shared };
 async function start(): Promise<{ provided: Provided; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-test-'));
   process.env.LOG_LEVEL = 'SILENT';
-  process.env.UPSTREAM_TIMEOUT_MS = '1000'; // so timeout tests take seconds, not the production 8 s per attempt
+  process.env.UPSTREAM_TIMEOUT_MS = String(TEST_UPSTREAM_TIMEOUT_MS);
   // webhook retries come back at once, and a receiver that hangs is given up on after a second
   Object.assign(process.env, TEST_WEBHOOK_ENV);
   // the tests run rules themselves: the stack's own scheduler would act on their rules at a moment no test chose
@@ -43,7 +44,7 @@ async function start(): Promise<{ provided: Provided; stop: () => Promise<void> 
       url: stack.url,
       apiKey: stack.apiKey,
       webhookReceiverUrl: stack.webhookReceiverUrl,
-      env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: '1000', ...TEST_WEBHOOK_ENV },
+      env: { ...stack.env, LOG_LEVEL: 'SILENT', UPSTREAM_TIMEOUT_MS: String(TEST_UPSTREAM_TIMEOUT_MS), ...TEST_WEBHOOK_ENV },
       sandboxes: Object.fromEntries(Object.entries(stack.sandboxes).map(([name, sandbox]) => [name, sandbox.url])),
     },
     stop: async () => {
