@@ -84,7 +84,7 @@ async function endToEnd(workDir: string, env: NodeJS.ProcessEnv, rows: number): 
     const seconds = (performance.now() - started) / 1000;
     const jobSeconds = (performance.now() - uploadedAt) / 1000;
     if (job.status !== 'succeeded') throw new Error(`the job ${job.status}: ${JSON.stringify(job.error)}`);
-    const { loadAudiences } = await import('../infra/local/sandbox/social.ts');
+    const { loadAudiences } = await import('../local/sandbox/social-audiences.ts');
     const audience = loadAudiences(join(dataDir, 'sandbox-social-audiences.json')).get(start.audienceId);
     const calls = audience?.batches.length ?? 0;
     const expected = Math.ceil(rows / BATCH);
@@ -166,7 +166,7 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-worker-'));
   process.env.SOCIAL_API_URL = platform.url; // the stack then starts no social sandbox
   process.env.LOG_LEVEL = 'SILENT';
-  const { startLocalStack } = await import('../infra/local/stack.ts');
+  const { startLocalStack } = await import('../local/stack.ts');
   const stack = await startLocalStack({ port: 0, dataDir, apiKey: API_KEY });
   const out: Row[] = [];
   try {

@@ -1,4 +1,4 @@
-import type { LocalStack } from '../infra/local/stack.ts';
+import type { LocalStack } from '../local/stack.ts';
 
 /**
  * The upstream calls of one applied campaign change on each platform, counted from the sandboxes'

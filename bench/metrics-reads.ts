@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { LocalStack } from '../infra/local/stack.ts';
-import { DEMO_CONNECTIONS } from '../infra/local/sandbox/demo-data.ts';
+import type { LocalStack } from '../local/stack.ts';
+import { DEMO_CONNECTIONS } from '../local/sandbox/demo-data.ts';
 import { clock } from '../shared/core/clock.ts';
 import type { CampaignMetricsReader } from '../shared/platforms/campaign-metrics.ts';
 import { professionalCampaignMetrics } from '../shared/platforms/professional/campaign-metrics.ts';

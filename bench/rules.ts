@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { RuleRunMessage } from '../functions/use-cases/rule-runs.ts';
-import type { LocalStack } from '../infra/local/stack.ts';
-import { DEMO_CONNECTIONS } from '../infra/local/sandbox/demo-data.ts';
+import type { LocalStack } from '../local/stack.ts';
+import { DEMO_CONNECTIONS } from '../local/sandbox/demo-data.ts';
 
 /**
  * `npm run bench -- rules`: 10,000 rules over 50,000 campaigns in 2,000 (user, platform) groups (20

@@ -140,7 +140,7 @@ async function coldStartFigures(): Promise<void> {
 async function warmOverheadFigures(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-'));
   process.env.LOG_LEVEL = 'SILENT';
-  const { startLocalStack } = await import('../infra/local/stack.ts');
+  const { startLocalStack } = await import('../local/stack.ts');
   const stack = await startLocalStack({ port: 0, dataDir });
   try {
     const { warmOverhead } = await import('./warm-overhead.ts');
@@ -235,7 +235,7 @@ async function rulesFigures(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-rules-'));
   process.env.LOG_LEVEL = 'SILENT';
   process.env.RULES_INTERVAL_SECONDS = '86400'; // the stack's own scheduler stays out of the measured pass
-  const { startLocalStack } = await import('../infra/local/stack.ts');
+  const { startLocalStack } = await import('../local/stack.ts');
   const stack = await startLocalStack({ port: 0, dataDir, webhookReceiverPort: 0 });
   try {
     const { rulesBench } = await import('./rules.ts');

@@ -3,7 +3,7 @@ import { systemActor, withAuditScope } from '../shared/core/audit.ts';
 /**
  * What `npm run admin -- <command>` does, against whatever store the process is set up for: the
  * deployed table (TABLE_NAME), the local data folder opened by the CLI, or, while `npm start` runs,
- * the running stack itself (infra/local/admin-socket.ts hands it the command). Each write is audited
+ * the running stack itself (local/admin-socket.ts hands it the command). Each write is audited
  * with the operator as actor (`system` / `admin_cli`).
  */
 export const COMMANDS: Record<string, string> = {

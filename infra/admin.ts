@@ -2,9 +2,9 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AdminRefusal, type AdminRequest, COMMANDS, executeAdminCommand, USAGE } from './admin-commands.ts';
-import { askRunningStack } from './local/admin-socket.ts';
-import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './local/dynamo.ts';
-import { DEFAULT_DATA_DIR, DataDirTaken, runningStackPid } from './local/stack.ts';
+import { askRunningStack } from '../local/admin-socket.ts';
+import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from '../local/dynamo.ts';
+import { DEFAULT_DATA_DIR, DataDirTaken, runningStackPid } from '../local/stack.ts';
 
 /**
  * `npm run admin -- <command>` (the commands: admin-commands.ts). Store: DynamoDB as the AWS SDK is
@@ -105,7 +105,7 @@ const parseOptions = () =>
  */
 async function runRulesOnStartedStack(request: AdminRequest): Promise<void> {
   process.env.LOG_LEVEL ??= 'WARN';
-  const { startLocalStack } = await import('./local/stack.ts');
+  const { startLocalStack } = await import('../local/stack.ts');
   let stack: Awaited<ReturnType<typeof startLocalStack>>;
   const giveUpAt = Date.now() + 60_000;
   for (;;) {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PID_FILE } from '../../infra/local/stack.ts';
+import { PID_FILE } from '../../local/stack.ts';
 import { inject } from 'vitest';
 
 /** `npm start` and the admin CLI as separate processes, so a test sees all they print. */
@@ -26,7 +26,7 @@ export interface ChildStack {
 
 export async function startChildStack(dataDir: string, apiKey: string, extraEnv: Record<string, string> = {}): Promise<ChildStack> {
   // as `npm start` runs it: one process, tsx as a loader
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'infra/local/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
     cwd: projectRoot,
     env: cleanEnv({ PORT: '0', DATA_DIR: dataDir, LOCAL_API_KEY: apiKey, LOG_LEVEL: 'DEBUG', ...extraEnv }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { requestTime } from '../../infra/local/gateway.ts';
+import { requestTime } from '../../local/gateway.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { stack } from './api.ts';
 import { fillDates } from './fixtures.ts';

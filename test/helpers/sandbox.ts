@@ -1,4 +1,4 @@
-import type { Fault, RecordedRequest } from '../../infra/local/sandbox/server.ts';
+import type { Fault, RecordedRequest } from '../../local/sandbox/server.ts';
 import { stack } from './api.ts';
 
 export type PlatformName = 'social' | 'searchads' | 'professional';

@@ -1,5 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
+import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { newUser, stack } from './api.ts';
 
 /** A user connected to the social sandbox with a token of its own, so its upstream requests can be picked out. */

@@ -10,7 +10,7 @@ import type { SocialCheckpoint } from '../../shared/store/audience-jobs.ts';
 import { contactLayout } from '../../shared/audiences/contact-rows.ts';
 import { newUploadProgress } from '../../shared/store/audience-jobs.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
-import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
+import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { sha256Hex } from '../../shared/audiences/normalize.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { call, newTenant, newUser, upload } from '../helpers/api.ts';

@@ -1,8 +1,8 @@
 import Big from 'big.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dailyAnalytics } from '../../infra/local/sandbox/professional-analytics.ts';
-import { dailyMetrics } from '../../infra/local/sandbox/searchads.ts';
+import { dailyAnalytics } from '../../local/sandbox/professional-analytics.ts';
+import { dailyMetrics } from '../../local/sandbox/searchads-reports.ts';
 import { dailyRow } from '../../shared/platforms/performance.ts';
 import { professionalCampaignMetrics } from '../../shared/platforms/professional/campaign-metrics.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../infra/local/sandbox/server.ts';
+import type { RecordedRequest } from '../../local/sandbox/server.ts';
 import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { BrowserSession, connectThroughLink, createLink, type Platform } from '../helpers/connect.ts';
 

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { documentStore, mainTableName } from '../../shared/store/client.ts';
 
 /**
- * The local stack's TransactWriteItems (infra/local/dynamo-transactions.ts), as the service's code
+ * The local stack's TransactWriteItems (local/dynamo-transactions.ts), as the service's code
  * sends it: all items written, or none, and the cancellation reasons DynamoDB gives.
  */
 const key = (name: string) => ({ pk: `TX-TEST#${name}`, sk: 'ITEM' });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
+import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { call, newTenant } from '../helpers/api.ts';
 import { expectedLeadgenBody, validForm } from '../helpers/examples.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';

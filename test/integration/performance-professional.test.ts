@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { dailyAnalytics } from '../../infra/local/sandbox/professional-analytics.ts';
+import { dailyAnalytics } from '../../local/sandbox/professional-analytics.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { saveConnectionHealth } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';

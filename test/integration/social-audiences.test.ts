@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
+import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { sha256Hex } from '../../shared/audiences/normalize.ts';
 import { hashApiKey, findTenantIdByKeyHash } from '../../shared/store/api-keys.ts';
 import { call, newTenant, upload } from '../helpers/api.ts';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CONNECTIONS } from '../../infra/local/sandbox/demo-data.ts';
+import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { call, newTenant } from '../helpers/api.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createHash } from 'node:crypto';
-import { countedDigest, loadAudiences, memberDigest } from '../../infra/local/sandbox/social.ts';
+import { countedDigest, loadAudiences, memberDigest } from '../../local/sandbox/social-audiences.ts';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 

@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { LocalClock } from '../../infra/local/clock.ts';
-import { startLocalStack } from '../../infra/local/stack.ts';
+import { LocalClock } from '../../local/clock.ts';
+import { startLocalStack } from '../../local/stack.ts';
 import { TEST_UPSTREAM_TIMEOUT_MS } from '../helpers/timing.ts';
 
 /** One local stack (gateway, dynalite, s3rver, sandboxes) for the whole run, in a throw-away data folder. */

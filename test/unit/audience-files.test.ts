@@ -5,8 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { presignedRequestProblem } from '../../infra/local/s3-presigned-guard.ts';
-import { loadAudiences } from '../../infra/local/sandbox/social.ts';
+import { presignedRequestProblem } from '../../local/s3-presigned-guard.ts';
+import { loadAudiences } from '../../local/sandbox/social-audiences.ts';
 import { forEachContactRow, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
 import { readCsv, type CsvRecord } from '../../shared/audiences/csv-reader.ts';
 import { checkProfessionalList, professionalListCsv } from '../../shared/audiences/professional-list.ts';
@@ -182,8 +182,9 @@ describe('the social sandbox’s audience journal', () => {
 
 describe('the social sandbox’s audience state is bounded', () => {
   it('keeps counts, digests and a few recent members, not every row: the journal grows by the batch, and a batch sent again is counted once', async () => {
-    const { startSocialSandbox, countedDigest, memberDigest, loadAudiences } = await import('../../infra/local/sandbox/social.ts');
-    const { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } = await import('../../infra/local/sandbox/demo-data.ts');
+    const { startSocialSandbox } = await import('../../local/sandbox/social.ts');
+    const { countedDigest, memberDigest, loadAudiences } = await import('../../local/sandbox/social-audiences.ts');
+    const { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } = await import('../../local/sandbox/demo-data.ts');
     const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'audiences.json');
     const sandbox = await startSocialSandbox({ audiencesFile: file });
     const token = DEMO_CONNECTIONS.social.accessToken;

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { buildEvent } from '../../infra/local/gateway.ts';
+import { buildEvent } from '../../local/gateway.ts';
 import { existsSync, readdirSync } from 'node:fs';
 import { fallbackRoute, findRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';

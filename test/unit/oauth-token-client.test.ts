@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalClock } from '../../infra/local/clock.ts';
+import { LocalClock } from '../../local/clock.ts';
 import { useClock } from '../../shared/core/clock.ts';
 import { PlatformAuthExpired, PlatformUnavailable } from '../../shared/core/errors.ts';
 import { accessTokenFor, exchangeAuthorizationCode, refreshGrant, type TokenEndpoint } from '../../shared/platforms/oauth-token-client.ts';

@@ -1,7 +1,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { join } from 'node:path';
-import { AdminRefusal, type AdminRequest, executeAdminCommand } from '../admin-commands.ts';
+import { AdminRefusal, type AdminRequest, executeAdminCommand } from '../infra/admin-commands.ts';
 
 /**
  * The running local stack takes `npm run admin` commands on a Unix socket in its data folder (only this

@@ -2,7 +2,7 @@ import { SignatureV4 } from '@smithy/signature-v4';
 import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clock } from '../../shared/core/clock.ts';
+import { clock } from '../shared/core/clock.ts';
 
 /**
  * The local S3's front door. s3rver stores objects faithfully but does not check version-4

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { clock } from '../../../shared/core/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import type { ProfessionalCampaigns } from './professional-campaigns.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { clock } from '../../../shared/core/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { DEMO_CONNECTIONS } from './demo-data.ts';
 
 /**

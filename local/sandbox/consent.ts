@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { clock } from '../../../shared/core/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**

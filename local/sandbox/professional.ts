@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { parse } from 'csv-parse/sync';
-import { clock } from '../../../shared/core/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import {
   adAccountUsers,

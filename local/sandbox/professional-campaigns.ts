@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { clock } from '../../../shared/core/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**

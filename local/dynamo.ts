@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
 import { startTransactionFront } from './dynamo-transactions.ts';
-import { tableDefinitions } from '../../shared/store/tables.ts';
+import { tableDefinitions } from '../shared/store/tables.ts';
 
 /** Table names the local stack and the admin CLI use for the local data folder. */
 export const LOCAL_TABLE_NAMES = {

@@ -4,7 +4,7 @@ import { QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import type { AttributeValue } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
-import type { WorkerDeclaration } from '../../shared/core/function-declaration.ts';
+import type { WorkerDeclaration } from '../shared/core/function-declaration.ts';
 
 /**
  * The table's stream, locally: dynalite has none, so each stream worker's selection (a partition and a
@@ -13,7 +13,7 @@ import type { WorkerDeclaration } from '../../shared/core/function-declaration.t
  * it reports failed keeps its flag and is handed again at the next poll.
  */
 const POLL_MS = 300;
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 
 export function startStreamPollers(workers: readonly WorkerDeclaration[]): () => Promise<void> {
   let running = true;
@@ -24,7 +24,7 @@ export function startStreamPollers(workers: readonly WorkerDeclaration[]): () =>
       const { handler } = (await import(pathToFileURL(join(projectRoot, worker.entry)).href)) as {
         handler: (event: DynamoDBStreamEvent) => Promise<DynamoDBBatchResponse>;
       };
-      const { documentStore, mainTableName } = await import('../../shared/store/client.ts');
+      const { documentStore, mainTableName } = await import('../shared/store/client.ts');
       while (running) {
         try {
           const { Items = [] } = await documentStore().send(

@@ -1,4 +1,4 @@
-import { clock } from '../../shared/core/clock.ts';
+import { clock } from '../shared/core/clock.ts';
 import { DataDirTaken, startLocalStack } from './stack.ts';
 
 /** `npm start`: the service with its embedded local stack, until Ctrl-C. */

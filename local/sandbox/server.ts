@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { clock } from '../../../shared/core/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { installedLocalClock } from '../clock.ts';
 
 /**

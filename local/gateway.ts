@@ -3,9 +3,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { clock } from '../../shared/core/clock.ts';
-import { tooLargeForARequest } from '../../shared/http/middleware/multipart-body.ts';
-import { fallbackRoute, findRoute, type Route } from '../../functions/routes.ts';
+import { clock } from '../shared/core/clock.ts';
+import { tooLargeForARequest } from '../shared/http/middleware/multipart-body.ts';
+import { fallbackRoute, findRoute, type Route } from '../functions/routes.ts';
 
 /**
  * A local stand-in for API Gateway (HTTP API, payload format 2.0) in front of the same handler
@@ -19,7 +19,7 @@ const DEFAULT_TIMEOUT_SECONDS = 29;
 
 type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 const handlers = new Map<string, Promise<LambdaHandler>>();
 
 function loadHandler(entry: string): Promise<LambdaHandler> {

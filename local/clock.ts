@@ -1,5 +1,5 @@
 import { setTimeout as wait } from 'node:timers/promises';
-import { useClock, type Clock } from '../../shared/core/clock.ts';
+import { useClock, type Clock } from '../shared/core/clock.ts';
 
 /**
  * The local stack's clock: the system's, moved by `offsetMs` (to try the service on another day), and,

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
-import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../../shared/core/versions.ts';
+import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../shared/core/versions.ts';
 import { serveAdminSocket } from './admin-socket.ts';
 import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
@@ -13,16 +13,16 @@ import { startConsumers, startLocalQueues, startSchedules } from './queues.ts';
 import { startStreamPollers } from './streams.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 import { startPresignedGuard } from './s3-presigned-guard.ts';
-import { queueDefinitions } from '../../shared/core/queues.ts';
-import { workers } from '../../functions/workers/index.ts';
+import { queueDefinitions } from '../shared/core/queues.ts';
+import { workers } from '../functions/workers/index.ts';
 import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
 import { startProfessionalSandbox, type ProfessionalSandbox } from './sandbox/professional.ts';
 import { startSearchadsSandbox, type SearchadsSandbox } from './sandbox/searchads.ts';
 import { startSocialSandbox, type SocialSandbox } from './sandbox/social.ts';
-import { callbackUrl } from '../../shared/platforms/connect-flow.ts';
-import { encodeRouteTable } from '../../shared/http/route-table.ts';
-import { buildOpenApiDocument } from '../../shared/docs/openapi.ts';
-import { OPENAPI_FILE_NAME } from '../../functions/openapi-document/declaration.ts';
+import { callbackUrl } from '../shared/platforms/connect-flow.ts';
+import { encodeRouteTable } from '../shared/http/route-table.ts';
+import { buildOpenApiDocument } from '../shared/docs/openapi.ts';
+import { OPENAPI_FILE_NAME } from '../functions/openapi-document/declaration.ts';
 
 /**
  * The embedded local stack: dynalite, s3rver, the platform sandboxes and the local gateway in one
@@ -223,7 +223,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     }
 
     // what the deployed stack hands the catch-all and the document functions, made here from the same folders
-    const { documentedRoutes, routes } = await import('../../functions/routes.ts');
+    const { documentedRoutes, routes } = await import('../functions/routes.ts');
     env.ROUTE_TABLE = encodeRouteTable(routes);
     env.OPENAPI_DOCUMENT_FILE = join(dataDir, OPENAPI_FILE_NAME);
     writeFileSync(env.OPENAPI_DOCUMENT_FILE, JSON.stringify(buildOpenApiDocument(documentedRoutes)));
@@ -235,10 +235,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // no run of the last process can be alive: its unfinished audience jobs go on from their checkpoints
     // (imported here: the functions read their configuration on load, which the environment above sets)
-    const { handler: sweepAudienceJobs } = await import('../../functions/workers/sweep-audience-jobs/handler.ts');
+    const { handler: sweepAudienceJobs } = await import('../functions/workers/sweep-audience-jobs/handler.ts');
     await sweepAudienceJobs({ afterRestart: true });
     // and the rule runs it had claimed are queued again (each finishes what it began, acting once)
-    const { handler: scheduleRules } = await import('../../functions/workers/schedule-rules/handler.ts');
+    const { handler: scheduleRules } = await import('../functions/workers/schedule-rules/handler.ts');
     const stopConsumers = startConsumers(queues, workers);
     await scheduleRules({ afterRestart: true });
     closers.push(stopConsumers);
@@ -269,9 +269,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
 /** The demo tenant with the local API key, and a demo user connected to the sandboxes. */
 async function seedDemo(apiKey: string): Promise<void> {
-  const { ensureApiKey } = await import('../../shared/store/api-keys.ts');
-  const { findUser } = await import('../../shared/store/users.ts');
-  const { createUser } = await import('../../shared/store/user-writes.ts');
+  const { ensureApiKey } = await import('../shared/store/api-keys.ts');
+  const { findUser } = await import('../shared/store/users.ts');
+  const { createUser } = await import('../shared/store/user-writes.ts');
   const tenantId = await ensureApiKey(DEMO_TENANT_NAME, apiKey);
   if (!(await findUser(tenantId, DEMO_USER_ID))) {
     const connections = {

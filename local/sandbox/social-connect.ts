@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { clock } from '../../../shared/core/clock.ts';
+import { clock } from '../../shared/core/clock.ts';
 import {
   consentPage,
   ConsentDesk,

@@ -11,10 +11,10 @@ import {
   type Message,
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
-import { clock } from '../../shared/core/clock.ts';
+import { clock } from '../shared/core/clock.ts';
 import { startFauxqs } from 'fauxqs';
-import type { WorkerDeclaration } from '../../shared/core/function-declaration.ts';
-import { queueDefinitions, schedules, type QueueId } from '../../shared/core/queues.ts';
+import type { WorkerDeclaration } from '../shared/core/function-declaration.ts';
+import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
 
 /**
  * The local stack's queues: fauxqs, an SQS emulator the AWS SDK talks to (visibility timeouts,
@@ -22,7 +22,7 @@ import { queueDefinitions, schedules, type QueueId } from '../../shared/core/que
  * shared/queues.ts; a consumer per queue that does what Lambda's event source does (receive, invoke
  * the worker with an SQS event, delete what it did not report failed); and timers for the schedules.
  */
-const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
+const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 const REGION = 'us-east-1';
 /** the emulator takes any credentials; these keep the shell's AWS account out of it */
 const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };

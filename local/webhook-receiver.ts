@@ -1,10 +1,10 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { clock } from '../../shared/core/clock.ts';
-import { scanItems } from '../../shared/store/client.ts';
-import { openWebhookSecret, type StoredWebhook } from '../../shared/store/tenant-settings.ts';
-import { keys } from '../../shared/store/keys.ts';
+import { clock } from '../shared/core/clock.ts';
+import { scanItems } from '../shared/store/client.ts';
+import { openWebhookSecret, type StoredWebhook } from '../shared/store/tenant-settings.ts';
+import { keys } from '../shared/store/keys.ts';
 
 /**
  * A webhook endpoint for trying webhooks on a laptop with curl alone: it checks each delivery's

@@ -1,0 +1,316 @@
+import type { Signer } from './consent.ts';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { clock } from '../../shared/core/clock.ts';
+import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
+import { mutateBudgets, mutateCampaigns, searchCampaigns } from './searchads-campaigns.ts';
+import {
+  consentAnswer,
+  consentScreen,
+  exchangeCode,
+  listAccessibleCustomers,
+  newSearchadsConnectState,
+  personOfRefreshToken,
+  revoke,
+  CUSTOMERS,
+  searchAccounts,
+  type SearchadsConnectState,
+} from './searchads-connect.ts';
+import { mutate } from './searchads-mutate.ts';
+import type { ProtoProblem } from './searchads-proto.ts';
+import { searchStream } from './searchads-reports.ts';
+import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
+
+/**
+ * The search-ads sandbox (docs/platforms.md, "Search ads"): the OAuth token endpoint, an atomic
+ * `googleAds:mutate` that checks bodies against the platform's protos and its server-side rules,
+ * and a `googleAds:searchStream` that answers the service's daily query with 90 days of metrics for
+ * seeded campaigns and for campaigns created through it. Refresh tokens `1//…` are valid (REVOKED in
+ * one → invalid_grant); access tokens are the ones it issued.
+ */
+export type Row = Record<string, unknown>;
+export const DAYS_OF_METRICS = 90;
+
+export interface Account {
+  nextId: number;
+  /** resource name → resource (committed) */
+  resources: Map<string, { kind: string; data: Row }>;
+}
+
+export interface SearchadsState {
+  tokens: Map<string, number>;
+  /** Google sign-in: codes, issued grants and their people, revoked grants */
+  connect: SearchadsConnectState;
+  accounts: Map<string, Account>;
+  /** mutate requests that committed, for tests of atomicity */
+  commits: number;
+}
+
+export const requestId = () => randomBytes(16).toString('base64url').slice(0, 22);
+export const day = (offset: number) => clock.today(offset);
+
+export function newAccount(cid: string): Account {
+  const account: Account = { nextId: 100, resources: new Map() };
+  const put = (kind: string, id: string, data: Row) => account.resources.set(`customers/${cid}/${kind}/${id}`, { kind, data });
+  put('conversionActions', '6543210987', { status: 'ENABLED' });
+  put('conversionActions', '6543210988', { status: 'ENABLED' });
+  put('assets', '176543210987', { leadFormAsset: {} });
+  put('assetSets', '8765432109', { type: 'BUSINESS_PROFILE_DYNAMIC_LOCATION_GROUP' });
+  put('campaignBudgets', '14567890100', {
+    name: 'Always-on brand budget',
+    amountMicros: '50000000',
+    period: 'DAILY',
+    explicitlyShared: false,
+    status: 'ENABLED',
+  });
+  put('campaignBudgets', '14567890101', { name: 'Spring leads budget', amountMicros: '30000000', period: 'DAILY', explicitlyShared: false, status: 'ENABLED' });
+  put('campaignBudgets', '14567890102', {
+    name: 'Shared regional budget',
+    amountMicros: '80000000',
+    period: 'DAILY',
+    explicitlyShared: true,
+    status: 'ENABLED',
+  });
+  put('campaignBudgets', '14567890103', {
+    name: 'Launch total budget',
+    totalAmountMicros: '900000000',
+    period: 'CUSTOM_PERIOD',
+    explicitlyShared: false,
+    status: 'ENABLED',
+  });
+  const budget = (id: string) => `customers/${cid}/campaignBudgets/${id}`;
+  put('campaigns', '21234567890', {
+    campaignBudget: budget('14567890100'),
+    startDateTime: '2026-01-05 00:00:00',
+    name: 'Always-on brand search',
+    status: 'ENABLED',
+    servingStatus: 'SERVING',
+    primaryStatus: 'LIMITED',
+    primaryStatusReasons: ['BUDGET_CONSTRAINED'],
+    display: false,
+  });
+  put('campaigns', '21234567892', {
+    campaignBudget: budget('14567890102'),
+    name: 'Regional North',
+    status: 'ENABLED',
+    servingStatus: 'SERVING',
+    display: false,
+  });
+  put('campaigns', '21234567893', {
+    campaignBudget: budget('14567890102'),
+    name: 'Regional South',
+    status: 'ENABLED',
+    servingStatus: 'SERVING',
+    display: false,
+  });
+  put('campaigns', '21234567894', { campaignBudget: budget('14567890103'), name: 'Launch week', status: 'ENABLED', servingStatus: 'SERVING', display: false });
+  put('campaigns', '21234567891', {
+    campaignBudget: budget('14567890101'),
+    name: 'Spring Leads 2026',
+    status: 'PAUSED',
+    servingStatus: 'SERVING',
+    primaryStatus: 'PAUSED',
+    primaryStatusReasons: ['CAMPAIGN_PAUSED'],
+    display: true,
+  });
+  return account;
+}
+
+export function failure(
+  status: number,
+  code: string,
+  errors: Array<{ errorCode: Record<string, string>; message: string; location?: ProtoProblem['path'] }>,
+): SandboxResponse {
+  const id = requestId();
+  return {
+    status,
+    headers: { 'request-id': id },
+    body: {
+      error: {
+        code: status,
+        message: status === 400 ? 'Request contains an invalid argument.' : code,
+        status: code,
+        details: [
+          {
+            '@type': 'type.googleapis.com/google.ads.googleads.v26.errors.GoogleAdsFailure',
+            errors: errors.map(({ location, ...error }) => ({ ...error, ...(location ? { location: { fieldPathElements: location } } : {}) })),
+            requestId: id,
+          },
+        ],
+      },
+    },
+  };
+}
+
+export const invalid = (category: string, value: string, message: string, location?: ProtoProblem['path']) =>
+  failure(400, 'INVALID_ARGUMENT', [{ errorCode: { [category]: value }, message, ...(location ? { location } : {}) }]);
+
+const bearerOf = (request: SandboxRequest) => request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1] ?? '';
+
+function authenticate(request: SandboxRequest, state: SearchadsState): SandboxResponse | undefined {
+  const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1];
+  const expiresAt = token ? state.tokens.get(token) : undefined;
+  if (!expiresAt || expiresAt < clock.now()) {
+    return failure(401, 'UNAUTHENTICATED', [
+      { errorCode: { authenticationError: expiresAt ? 'OAUTH_TOKEN_EXPIRED' : 'OAUTH_TOKEN_INVALID' }, message: 'Authentication of the request failed.' },
+    ]);
+  }
+  const login = request.headers['login-customer-id'];
+  if (login !== undefined && !/^\d{10}$/.test(login)) {
+    return failure(400, 'INVALID_ARGUMENT', [
+      { errorCode: { headerError: 'INVALID_LOGIN_CUSTOMER_ID' }, message: 'The login customer ID could not be validated.' },
+    ]);
+  }
+  return undefined;
+}
+
+function issueAccessToken(state: SearchadsState, person: Signer): string {
+  const access = `ya29.sandbox-${randomBytes(24).toString('base64url')}`;
+  state.tokens.set(access, clock.now() + 3599 * 1000);
+  state.connect.accessPeople.set(access, person);
+  return access;
+}
+
+const token: (request: SandboxRequest, state: SearchadsState) => SandboxResponse = (request, state) => {
+  const form = request.fields as Record<string, string>;
+  if (form.client_id !== SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID || form.client_secret !== SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_SECRET) {
+    return { status: 401, body: { error: 'invalid_client', error_description: 'The OAuth client was not found.' } };
+  }
+  if (form.grant_type === 'authorization_code')
+    return exchangeCode(form, state.connect, form.client_id, (person) => issueAccessToken(state, person), clock.now());
+  if (form.grant_type !== 'refresh_token') return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'Invalid grant_type.' } };
+  if (!form.refresh_token?.startsWith('1//') || form.refresh_token.includes('REVOKED') || state.connect.revokedRefreshTokens.has(form.refresh_token)) {
+    return { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
+  }
+  const access = issueAccessToken(state, personOfRefreshToken(state.connect, form.refresh_token));
+  return { status: 200, body: { access_token: access, expires_in: 3599, scope: 'https://www.googleapis.com/auth/adwords', token_type: 'Bearer' } };
+};
+
+export interface SearchadsSandbox extends Sandbox {
+  state: SearchadsState;
+}
+
+/** `accountsFile`: where the customers' campaigns and budgets are kept across restarts (the data folder). */
+export async function startSearchadsSandbox(options: { accountsFile?: string } = {}): Promise<SearchadsSandbox> {
+  const state: SearchadsState = {
+    tokens: new Map(),
+    connect: newSearchadsConnectState(),
+    accounts: new Map([[DEMO_CONNECTIONS.searchads.customerId, newAccount(DEMO_CONNECTIONS.searchads.customerId)]]),
+    commits: 0,
+  };
+  const { accountsFile } = options;
+  if (accountsFile && existsSync(accountsFile)) {
+    const saved = JSON.parse(readFileSync(accountsFile, 'utf8')) as Array<
+      [string, { nextId: number; resources: Array<[string, { kind: string; data: Row }]> }]
+    >;
+    state.accounts = new Map(saved.map(([cid, account]) => [cid, { nextId: account.nextId, resources: new Map(account.resources) }]));
+  }
+  const save = () => {
+    if (accountsFile)
+      writeFileSync(
+        accountsFile,
+        JSON.stringify([...state.accounts].map(([cid, account]) => [cid, { nextId: account.nextId, resources: [...account.resources] }])),
+      );
+  };
+  const accountOf = (cid: string) => {
+    const account = state.accounts.get(cid) ?? newAccount(cid);
+    state.accounts.set(cid, account);
+    return account;
+  };
+  const committing =
+    (handle: (request: SandboxRequest, state: SearchadsState, cid: string) => SandboxResponse) =>
+    (request: SandboxRequest, state: SearchadsState, cid: string): SandboxResponse => {
+      const commits = state.commits;
+      const answer = handle(request, state, cid);
+      if (state.commits !== commits) save();
+      return answer;
+    };
+  const control =
+    (mutateWith: (request: SandboxRequest, account: Account, cid: string) => { answer: SandboxResponse; committed: boolean }) =>
+    (request: SandboxRequest, state: SearchadsState, cid: string): SandboxResponse => {
+      const { answer, committed } = mutateWith(request, accountOf(cid), cid);
+      if (committed) {
+        state.commits++;
+        save();
+      }
+      return { ...answer, headers: { 'request-id': requestId(), ...answer.headers } };
+    };
+  const ads = (pattern: RegExp, handle: (request: SandboxRequest, state: SearchadsState, cid: string) => SandboxResponse): SandboxRoute => ({
+    method: 'POST',
+    path: pattern,
+    handle: (request, params) => {
+      if (params.version !== 'v26' && params.version !== 'v25') {
+        return failure(404, 'NOT_FOUND', [{ errorCode: { requestError: 'UNSUPPORTED_VERSION' }, message: `Version ${params.version} is not supported.` }]);
+      }
+      return authenticate(request, state) ?? handle(request, state, params.cid as string);
+    },
+  });
+  const routes: SandboxRoute[] = [
+    { method: 'POST', path: /^\/token$/, handle: (request) => token(request, state) },
+    ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:mutate$/, committing(mutate)),
+    ads(
+      /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/campaigns:mutate$/,
+      control((request, account) => mutateCampaigns(request, account, invalid)),
+    ),
+    ads(
+      /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/campaignBudgets:mutate$/,
+      control((request, account, cid) => mutateBudgets(request, account, cid, invalid)),
+    ),
+    ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:searchStream$/, searchStream),
+    ads(
+      /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:search$/,
+      (request, state, cid) =>
+        // the connect flow's customers answer as the connect flow knows them; any other is an account of the control sandbox
+        (CUSTOMERS[cid] || !/\bFROM\s+customer\s*$/i.test(String(request.fields.query ?? ''))
+          ? searchAccounts(request, state.connect, bearerOf(request), cid, failure)
+          : undefined) ??
+        searchCampaigns(request, accountOf(cid), cid, invalid) ??
+        invalid(
+          'queryError',
+          'PROHIBITED_RESOURCE_TYPE_IN_SELECT_CLAUSE',
+          'This sandbox answers googleAds:search for the customer, customer_client, campaign and currency_constant resources only.',
+        ),
+    ),
+    {
+      method: 'GET',
+      path: /^\/(?<version>v\d+)\/customers:listAccessibleCustomers$/,
+      handle: (request) => authenticate(request, state) ?? listAccessibleCustomers(bearerOf(request), state.connect),
+    },
+    { method: 'GET', path: /^\/o\/oauth2\/v2\/auth$/, handle: (request) => consentScreen(request, state.connect, SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID) },
+    {
+      method: 'POST',
+      path: /^\/o\/oauth2\/v2\/auth$/,
+      handle: (request) => consentAnswer(request, state.connect, SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID),
+    },
+    { method: 'POST', path: /^\/revoke$/, handle: (request) => revoke(request.fields as Record<string, string>, state.connect) },
+  ];
+  const seedCampaigns = (cid: string, count: number) => {
+    const account = accountOf(cid);
+    const ids = Array.from({ length: count }, (_, index) => {
+      const budget = `customers/${cid}/campaignBudgets/${account.nextId++}`;
+      const id = String(31_000_000_000 + account.nextId++);
+      account.resources.set(budget, {
+        kind: 'campaignBudgets',
+        data: { name: `Scale ${index + 1}`, amountMicros: '25000000', period: 'DAILY', explicitlyShared: false, status: 'ENABLED' },
+      });
+      account.resources.set(`customers/${cid}/campaigns/${id}`, {
+        kind: 'campaigns',
+        data: { campaignBudget: budget, name: `Scale ${index + 1}`, status: 'ENABLED', servingStatus: 'SERVING', display: false },
+      });
+      return id;
+    });
+    save();
+    return ids;
+  };
+  const sandbox = await startSandbox(
+    'searchads',
+    routes,
+    (request) => ({
+      status: 404,
+      body: { error: { code: 404, message: `The requested URL ${request.path} was not found on this server.`, status: 'NOT_FOUND' } },
+    }),
+    0,
+    seedCampaigns,
+  );
+  return Object.assign(sandbox, { state });
+}
