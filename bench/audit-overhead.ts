@@ -22,7 +22,6 @@ export interface OverheadFigures {
 
 export async function auditOverhead(apiKey: string, platformUrl: string): Promise<{ storeWrite: OverheadFigures; platformWrite: OverheadFigures }> {
   const { defineOperation } = await import('../shared/http/operation.ts');
-  const { declaredAudit } = await import('../shared/core/audit.ts');
   const { recordAuditEvent } = await import('../shared/store/audit-event-writes.ts');
   const { createUser } = await import('../shared/store/user-writes.ts');
   const { z } = await import('zod');
@@ -38,9 +37,9 @@ export async function auditOverhead(apiKey: string, platformUrl: string): Promis
       ...(audited ? { recorder: recordAuditEvent } : {}),
       request,
       user: false,
-      run: async ({ tenantId }) => {
+      run: async ({ tenantId, audit: unit }) => {
         const userId = `bench-${randomUUID()}`;
-        await createUser(tenantId, userId, {}, audited ? declaredAudit({ userId }) : undefined);
+        await createUser(tenantId, userId, {}, audited ? unit.event({ userId }) : undefined);
         return { userId };
       },
     });

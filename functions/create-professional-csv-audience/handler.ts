@@ -23,8 +23,8 @@ export const handler = defineOperation({
   request: createProfessionalCsvAudienceRequest,
   jsonRequest: createProfessionalAudienceFromUploadRequest,
   body: multipartOrJsonBody({ fileField: 'csv', fields: PROFESSIONAL_AUDIENCE_FIELDS }),
-  run: ({ input, tenantId, user, context, idempotencyKey }): Promise<object> =>
+  run: ({ input, tenantId, user, context, idempotencyKey, audit }): Promise<object> =>
     'uploadId' in input
-      ? startProfessionalAudienceJob({ ...input, tenantId, user, context }) // a file of any size, sent by the audience-job worker
+      ? startProfessionalAudienceJob({ ...input, tenantId, user, context, audit }) // a file of any size, sent by the audience-job worker
       : uploadProfessionalAudience({ ...input, tenantId, user, context, idempotencyKey }),
 });

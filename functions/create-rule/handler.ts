@@ -13,5 +13,5 @@ export const handler = defineOperation({
   credentials: loadAppCredentials,
   idempotency: idempotent(),
   request: createRuleRequest,
-  run: ({ input, tenantId, user, context }) => createRuleFor(tenantId, user, input, context),
+  run: ({ input, tenantId, user, context, audit }) => createRuleFor(tenantId, user, input, context, audit),
 });

@@ -19,8 +19,8 @@ export const handler = defineOperation({
   jsonRequest: createSocialAudienceFromUploadRequest,
   body: multipartOrJsonBody({ fileField: 'csvFile', fields: SOCIAL_AUDIENCE_FIELDS }),
   idempotency: idempotent({ inProgressMs: () => config().AUDIENCE_JOB_LEASE_MS }), // the job's own lease keeps two runs apart
-  run: ({ input, tenantId, user, context, idempotencyKey }): Promise<object> =>
+  run: ({ input, tenantId, user, context, idempotencyKey, audit }): Promise<object> =>
     'uploadId' in input
-      ? startSocialAudienceJob({ ...input, tenantId, user, context }) // a file of any size, sent by the audience-job worker
+      ? startSocialAudienceJob({ ...input, tenantId, user, context, audit }) // a file of any size, sent by the audience-job worker
       : uploadSocialAudience({ ...input, tenantId, user, context, idempotencyKey }),
 });

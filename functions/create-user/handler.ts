@@ -1,6 +1,5 @@
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { randomUUID } from 'node:crypto';
-import { declaredAudit } from '../../shared/core/audit.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
@@ -15,9 +14,9 @@ export const handler = defineOperation({
   idempotency: idempotent(),
   request: createUserRequest,
   user: false,
-  run: async ({ input, tenantId }) => {
+  run: async ({ input, tenantId, audit }) => {
     const userId = input.userId ?? `usr_${randomUUID()}`;
-    const user = await createUser(tenantId, userId, input.connections, declaredAudit({ userId }));
+    const user = await createUser(tenantId, userId, input.connections, audit.event({ userId }));
     return { userId: user.userId };
   },
 });

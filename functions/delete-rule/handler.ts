@@ -9,5 +9,5 @@ export const handler = defineOperation({
   declaration,
   recorder: recordAuditEvent,
   request: ruleRefRequest,
-  run: ({ input, tenantId, user }) => deleteRuleFor(tenantId, user, input.ruleId),
+  run: ({ input, tenantId, user, audit }) => deleteRuleFor(tenantId, user, input.ruleId, audit),
 });

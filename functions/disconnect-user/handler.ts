@@ -12,8 +12,8 @@ export const handler = defineOperation({
   recorder: recordAuditEvent,
   request: disconnectRequest,
   credentials: loadAppCredentials,
-  run: async ({ input, user, context }) => {
-    await disconnect(user, input.platform, budgetFrom(context));
+  run: async ({ input, user, context, audit }) => {
+    await disconnect(user, input.platform, budgetFrom(context), audit);
     return { userId: user.userId, platform: input.platform, status: 'disconnected' as const };
   },
 });

@@ -1,5 +1,4 @@
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
-import { declaredAudit } from '../../shared/core/audit.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
@@ -11,8 +10,8 @@ export const handler = defineOperation({
   recorder: recordAuditEvent,
   idempotency: idempotent(),
   request: recordOptimizationRequest,
-  run: async ({ input, tenantId }) => {
-    const entry = await appendOptimizationEntry(tenantId, input, declaredAudit({ campaignId: input.campaignId }));
+  run: async ({ input, tenantId, audit }) => {
+    const entry = await appendOptimizationEntry(tenantId, input, audit.event({ campaignId: input.campaignId }));
     return { campaignId: input.campaignId, entry };
   },
 });

@@ -11,5 +11,5 @@ export const handler = defineOperation({
   recorder: recordAuditEvent,
   credentials: loadAppCredentials,
   request: updateRuleRequest,
-  run: ({ input, tenantId, user, context }) => updateRuleFor(tenantId, user, input, context),
+  run: ({ input, tenantId, user, context, audit }) => updateRuleFor(tenantId, user, input, context, audit),
 });

@@ -11,5 +11,5 @@ export const handler = defineOperation({
   credentials: loadAppCredentials,
   request: updateSettingsRequest,
   user: false,
-  run: ({ input, tenantId }) => updateTenantSettings(tenantId, input),
+  run: ({ input, tenantId, audit }) => updateTenantSettings(tenantId, input, audit),
 });

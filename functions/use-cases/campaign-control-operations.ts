@@ -24,7 +24,8 @@ export const statusOperation = <S>(declaration: FunctionDeclaration, control: Ca
     declaration,
     ...common,
     request: updateCampaignStatusRequest,
-    run: ({ input, tenantId, user, context }) => updateCampaignStatus(control, sessionOf(user, context), { tenantId, userId: user.userId, input }),
+    run: ({ input, tenantId, user, context, audit }) =>
+      updateCampaignStatus(control, sessionOf(user, context), { tenantId, userId: user.userId, input, audit }),
   });
 
 export const budgetOperation = <S>(declaration: FunctionDeclaration, control: CampaignControl<S>, sessionOf: SessionOf<S>) =>
@@ -32,5 +33,5 @@ export const budgetOperation = <S>(declaration: FunctionDeclaration, control: Ca
     declaration,
     ...common,
     request: editCampaignRequest,
-    run: ({ input, tenantId, user, context }) => editCampaignBudget(control, sessionOf(user, context), { tenantId, userId: user.userId, input }),
+    run: ({ input, tenantId, user, context, audit }) => editCampaignBudget(control, sessionOf(user, context), { tenantId, userId: user.userId, input, audit }),
   });

@@ -1,4 +1,4 @@
-import { declaredAudit, nothingWritten } from '../../shared/core/audit.ts';
+import type { AuditUnit } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { CampaignRefused, InvalidRequest, PlatformRateLimited, PlatformTimeout, PlatformUnavailable } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
@@ -32,6 +32,8 @@ export interface ControlCall<Input> {
   tenantId: string;
   userId: string;
   input: Input;
+  /** the call's audit: the change's event goes into its history entry's transaction */
+  audit: AuditUnit;
   /** who asked: an API call, or a rule */
   source?: HistorySource;
   /** the campaign as the caller read it a moment ago under the same lease (a rule plans from its read): not read again */
@@ -84,7 +86,7 @@ export function updateCampaignStatus<S>(control: CampaignControl<S>, session: S,
     const found = call.campaign ?? (await control.read(session, input.campaignId));
     if (!found && input.status === 'DELETE' && (await deletedByUs(call.tenantId, control.platform, input.campaignId))) {
       // a platform that forgets what it deleted (a professional draft): the repeat changes nothing
-      nothingWritten();
+      call.audit.nothingWritten();
       return { campaignId: input.campaignId, status: 'REMOVED' as const, previousStatus: 'REMOVED' as const, platformStatus: 'DELETED', changed: false };
     }
     const campaign = found ?? notFound(control, input.campaignId);
@@ -108,7 +110,7 @@ export function updateCampaignStatus<S>(control: CampaignControl<S>, session: S,
       return finished;
     }
     if (!plan.changed || input.validateOnly) {
-      nothingWritten();
+      call.audit.nothingWritten();
       if (plan.changed) await control.writeStatus(session, campaign, input.status, true);
       return input.validateOnly ? { ...answer, validateOnly: true } : answer;
     }
@@ -178,13 +180,13 @@ async function editBudgetLeased<S>(control: CampaignControl<S>, session: S, call
     // a rule's action that a crash interrupted after the platform took it: recorded as it was decided
     return recorded({ ...answer, previousDailyBudget: { amount: String(decided.from), currency: campaign.currency }, changed: true });
   if (!answer.changed || input.validateOnly) {
-    nothingWritten();
+    call.audit.nothingWritten();
     if (answer.changed) await control.writeDailyBudget(session, campaign, units, true);
     return input.validateOnly ? { ...answer, validateOnly: true } : answer;
   }
   const reserved = control.budgetChangesPerHour ? await ports.reserveBudgetChange(control.platform, campaign.id, control.budgetChangesPerHour) : undefined;
   if (reserved && 'retryAfterSeconds' in reserved) {
-    nothingWritten();
+    call.audit.nothingWritten();
     throw new PlatformRateLimited(
       control.platform,
       reserved.retryAfterSeconds,
@@ -240,10 +242,10 @@ async function recordChange<S>(
           startDate: latest?.startDate ?? campaign.startMs ?? now,
         }),
       },
-      declaredAudit(answer),
+      call.audit.event(answer),
     )
     .then((entry) => {
-      if (!entry) nothingWritten(); // a resumed action recorded before the crash: its entry and event stand
+      if (!entry) call.audit.nothingWritten(); // a resumed action recorded before the crash: its entry and event stand
     })
     .catch((error: unknown) =>
       log().error('campaign changed, but its history entry was not stored', { campaignId: campaign.id, reason: (error as Error).name }),

@@ -1,4 +1,4 @@
-import { declaredAudit } from '../../shared/core/audit.ts';
+import type { AuditUnit } from '../../shared/core/audit.ts';
 import { connectFlows } from '../../shared/connect/flows.ts';
 import { PlatformNotConnected, type Platform } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
@@ -18,8 +18,8 @@ import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
  * OAuth itself, or they are system-user tokens it uses elsewhere), so they are forgotten, not revoked.
  * A failed revocation does not keep our copy: the tokens are gone either way, and the log says so.
  */
-export async function disconnect(user: User, platform: Platform, budget: CallBudget): Promise<{ revoked: boolean }> {
-  const removed = await takeConnection(user, platform, declaredAudit({}));
+export async function disconnect(user: User, platform: Platform, budget: CallBudget, audit: AuditUnit): Promise<{ revoked: boolean }> {
+  const removed = await takeConnection(user, platform, audit.event({}));
   if (!removed) throw new PlatformNotConnected(platform, `This user has no ${platform} connection to remove.`);
   let revoked = false;
   if (removed.connectedVia === 'link' && removed.grantRef) {

@@ -1,12 +1,11 @@
 import type { Context } from 'aws-lambda';
-import { draftOf, systemActor, withAuditScope } from '../../shared/core/audit.ts';
+import { type AuditSpec, AuditUnit, draftOf, runAudited, systemActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { config } from '../../shared/core/config.ts';
 import { exactlyOnce } from '../../shared/core/exactly-once.ts';
 import type { Platform } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
 import type { QueueMessage } from '../../shared/queue/messages.ts';
-import { runInAuditScope } from '../../shared/http/operation.ts';
 import { campaignBudgetAudit, campaignStatusAudit } from '../../shared/schemas/campaign-control.ts';
 import type { PlannedChange } from '../../shared/rules/evaluation.ts';
 import type { Evaluation, RuleActionOutcome, RuleRun } from '../../shared/schemas/rules.ts';
@@ -207,23 +206,24 @@ async function apply(
   const action = { decided: change, recordedOnce: recordedOnce(keys.ruleAction(tenantId, rule.ruleId, runId, campaignId)) };
   const base = { campaignId, type: rule.action.type, from: change.from, to: change.to };
   const source = { type: 'rule' as const, ruleId: rule.ruleId };
-  const scope = (spec: typeof campaignStatusAudit | typeof campaignBudgetAudit, input: object) => ({
-    actor: { type: 'rule' as const, id: rule.ruleId },
-    declared: (result: object | undefined, failed?: { code: string }) =>
-      draftOf(spec, { tenantId, platform: control.platform, input, result, ...(failed ? { failure: failed } : {}) }),
-  });
+  const scope = { actor: { type: 'rule' as const, id: rule.ruleId } };
+  // the action's audit, as the operation it stands for would declare it
+  const auditOf = (spec: AuditSpec, input: object) =>
+    new AuditUnit((result, failed) => draftOf(spec, { tenantId, platform: control.platform, input, result, ...(failed ? { failure: failed } : {}) }));
   try {
     if (change.field === 'status') {
       const input = { userId, campaignId, status: change.to as 'ACTIVE' | 'PAUSED', validateOnly: false };
-      const result = await runInAuditScope(scope(campaignStatusAudit, input), recordAuditEvent, () =>
-        updateCampaignStatus(control, session, { tenantId, userId, input, source, action, ...(campaign ? { campaign } : {}) }),
+      const audit = auditOf(campaignStatusAudit, input);
+      const result = await runAudited(scope, audit, recordAuditEvent, () =>
+        updateCampaignStatus(control, session, { tenantId, userId, input, audit, source, action, ...(campaign ? { campaign } : {}) }),
       );
       // a change finished after a crash finds the campaign changed already: its `from` is the decided one
       return { ...base, outcome: 'applied', change: { field: 'status', from: result.changed ? result.previousStatus : change.from, to: result.status } };
     }
     const input = { userId, campaignId, editLevel: 'BUDGET' as const, amount: change.to, validateOnly: false, allowSharedBudget: false };
-    const result = await runInAuditScope(scope(campaignBudgetAudit, input), recordAuditEvent, () =>
-      editCampaignBudget(control, session, { tenantId, userId, input, source, action, ...(campaign ? { campaign } : {}) }),
+    const audit = auditOf(campaignBudgetAudit, input);
+    const result = await runAudited(scope, audit, recordAuditEvent, () =>
+      editCampaignBudget(control, session, { tenantId, userId, input, audit, source, action, ...(campaign ? { campaign } : {}) }),
     );
     const from = result.changed ? result.previousDailyBudget : { amount: change.from, currency: result.dailyBudget.currency };
     return { ...base, outcome: 'applied', change: { field: 'dailyBudget', from, to: result.dailyBudget } };

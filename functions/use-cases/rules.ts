@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
-import { declaredAudit } from '../../shared/core/audit.ts';
+import type { AuditUnit } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { CampaignRefused, NotFound, PlatformNotConnected, RuleLimitReached } from '../../shared/core/errors.ts';
 import { MAX_RULES_PER_USER, type CreateRuleInput, type Evaluation, type Rule, type RuleDefinition, type UpdateRuleInput } from '../../shared/schemas/rules.ts';
@@ -42,7 +42,7 @@ async function requireCampaignsInAccount(
     );
 }
 
-export async function createRuleFor(tenantId: string, user: User, input: CreateRuleInput, context: Context): Promise<{ rule: Rule }> {
+export async function createRuleFor(tenantId: string, user: User, input: CreateRuleInput, context: Context, audit: AuditUnit): Promise<{ rule: Rule }> {
   requireConnection(user, input.platform);
   await requireCampaignsInAccount(user, input.platform, input.campaignIds, context);
   const now = new Date(clock.now()).toISOString();
@@ -57,7 +57,7 @@ export async function createRuleFor(tenantId: string, user: User, input: CreateR
     consecutiveFailedRuns: 0,
   };
   const answer = { rule };
-  if ((await createRule(tenantId, rule, declaredAudit(answer))) === 'limit') throw new RuleLimitReached(MAX_RULES_PER_USER);
+  if ((await createRule(tenantId, rule, audit.event(answer))) === 'limit') throw new RuleLimitReached(MAX_RULES_PER_USER);
   return answer;
 }
 
@@ -67,7 +67,7 @@ async function ruleOf(tenantId: string, userId: string, ruleId: string): Promise
   return item;
 }
 
-export async function updateRuleFor(tenantId: string, user: User, input: UpdateRuleInput, context: Context): Promise<{ rule: Rule }> {
+export async function updateRuleFor(tenantId: string, user: User, input: UpdateRuleInput, context: Context, audit: AuditUnit): Promise<{ rule: Rule }> {
   const { userId: _user, ruleId, platform: _fixed, ...changes } = input;
   if (changes.campaignIds) {
     const stored = await ruleOf(tenantId, user.userId, ruleId);
@@ -85,15 +85,15 @@ export async function updateRuleFor(tenantId: string, user: User, input: UpdateR
     }
     if (!after.enabled) delete after.nextRunAt;
     const answer = { rule: after };
-    return (await replaceRule(tenantId, before, after, declaredAudit(answer))) ? answer : LOST_RACE;
+    return (await replaceRule(tenantId, before, after, audit.event(answer))) ? answer : LOST_RACE;
   });
 }
 
-export function deleteRuleFor(tenantId: string, user: User, ruleId: string): Promise<{ ruleId: string; deleted: true }> {
+export function deleteRuleFor(tenantId: string, user: User, ruleId: string, audit: AuditUnit): Promise<{ ruleId: string; deleted: true }> {
   return retryOnConflict(`Rule ${ruleId}`, async () => {
     const before = await ruleOf(tenantId, user.userId, ruleId);
     const answer = { ruleId, deleted: true as const };
-    return (await deleteRule(tenantId, before, declaredAudit(answer))) ? answer : LOST_RACE;
+    return (await deleteRule(tenantId, before, audit.event(answer))) ? answer : LOST_RACE;
   });
 }
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { auditScope, declaredAudit, nothingWritten } from '../../shared/core/audit.ts';
+import { type AuditUnit, auditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { Conflict } from '../../shared/core/errors.ts';
 import type { ListType } from '../../shared/audiences/professional-list.ts';
@@ -34,6 +34,7 @@ interface JobStart {
   user: User;
   context: Context;
   uploadId: string;
+  audit: AuditUnit;
 }
 
 export async function startSocialAudienceJob(
@@ -95,7 +96,7 @@ async function startOnce(start: JobStart, begin: (jobId: string) => Promise<Audi
         const scope = auditScope();
         if (scope) job.startedBy = { actor: scope.actor, ...(scope.requestId ? { requestId: scope.requestId } : {}) };
         const request = job.request as { audienceId?: string };
-        await createJob(job, declaredAudit({ jobId, ...(request.audienceId ? { audienceId: request.audienceId } : {}) }));
+        await createJob(job, start.audit.event({ jobId, ...(request.audienceId ? { audienceId: request.audienceId } : {}) }));
       } catch (error) {
         await releaseUpload(start.tenantId, start.uploadId, jobId);
         throw error;
@@ -107,7 +108,7 @@ async function startOnce(start: JobStart, begin: (jobId: string) => Promise<Audi
     while (performance.now() < waitUntil) {
       const job = holder ? await findJob(start.tenantId, holder) : undefined;
       if (job) {
-        nothingWritten(); // the job another start stored: that start recorded it
+        start.audit.nothingWritten(); // the job another start stored: that start recorded it
         return job;
       }
       if ((await uploadHolder(start.tenantId, start.uploadId)) !== holder) break;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { type AuditChanges, type AuditDraft, declaredAudit, nothingWritten } from '../../shared/core/audit.ts';
+import type { AuditChanges, AuditToStore, AuditUnit } from '../../shared/core/audit.ts';
 import { InvalidRequest } from '../../shared/core/errors.ts';
 import type { UpdateSettingsInput } from '../../shared/schemas/tenant.ts';
 import { LOST_RACE, retryOnConflict } from '../../shared/store/client.ts';
@@ -14,13 +14,13 @@ const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
  * A field left out keeps its value. A webhook set for the first time, or `rotateWebhookSecret`,
  * issues a secret, answered once; setting the webhook again keeps its secret and re-enables it.
  */
-export async function updateTenantSettings(tenantId: string, input: UpdateSettingsInput) {
+export async function updateTenantSettings(tenantId: string, input: UpdateSettingsInput, audit: AuditUnit) {
   if (input.webhook) await checkWebhookUrl(input.webhook.url);
   // read, change, write if unchanged since: a concurrent update is read again, never overwritten, and the secret answered is the one stored
-  return retryOnConflict('The tenant’s settings', () => applySettingsChange(tenantId, input));
+  return retryOnConflict('The tenant’s settings', () => applySettingsChange(tenantId, input, audit));
 }
 
-async function applySettingsChange(tenantId: string, input: UpdateSettingsInput) {
+async function applySettingsChange(tenantId: string, input: UpdateSettingsInput, audit: AuditUnit) {
   const { version, ...current } = await loadTenantSettings(tenantId);
   const next: TenantSettings = { ...current, ...(input.redirectUris !== undefined ? { redirectUris: input.redirectUris } : {}) };
   let webhookSecret: string | undefined;
@@ -44,14 +44,14 @@ async function applySettingsChange(tenantId: string, input: UpdateSettingsInput)
   const answer = { settings: settingsView(next), ...(webhookSecret ? { webhookSecret } : {}) };
   // a rotation is always its own event; the other changes are settings.updated; a call that changes nothing writes and records nothing
   const changes = settingsChanges(current, next);
-  const updated = Object.keys(changes).length > 0 ? declaredAudit({}, { changes }) : undefined;
-  if (!updated) nothingWritten();
-  const rotated = input.rotateWebhookSecret
-    ? { tenantId, action: 'webhook_secret.rotated' as const, target: { type: 'webhook_secret' as const, id: 'webhook' } }
+  const updated = Object.keys(changes).length > 0 ? audit.event({}, { changes }) : undefined;
+  if (!updated) audit.nothingWritten();
+  const rotated: AuditToStore | undefined = input.rotateWebhookSecret
+    ? { tenantId, action: 'webhook_secret.rotated', target: { type: 'webhook_secret', id: 'webhook' } }
     : undefined;
-  const audit = [updated, rotated].filter((draft): draft is AuditDraft => draft !== undefined);
-  if (audit.length === 0) return answer;
-  if (!(await saveTenantSettings(tenantId, next, version, audit))) return LOST_RACE;
+  const events = [updated, rotated].filter((event) => event !== undefined);
+  if (events.length === 0) return answer;
+  if (!(await saveTenantSettings(tenantId, next, version, events))) return LOST_RACE;
   return answer;
 }
 

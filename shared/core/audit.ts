@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomBytes } from 'node:crypto';
 import { clock } from './clock.ts';
-import type { Platform } from './errors.ts';
+import { type Platform, PlatformError } from './errors.ts';
+import { log } from './logger.ts';
 
 /**
  * The audit log's vocabulary and the scope a write is made in (docs/decisions.md, "Audit log"). Every
@@ -105,16 +106,60 @@ export interface AuditSpec<Input = any, Result = any> {
   writes?: (input: Input) => boolean;
 }
 
+/** Who writes, for which request: the context every event of the work done inside it carries. */
 export interface AuditScope {
   actor: AuditActor;
   requestId?: string;
   idempotencyKey?: string;
-  /** the operation's own event, given its result; undefined when the operation records none */
-  declared?: (result: object | undefined, failure?: { code: string }) => AuditDraft | undefined;
-  /** the operation's own event as given to a write's transaction, and whether that write stored it */
-  declaredDraft?: AuditDraft;
-  declaredRecorded?: boolean;
 }
+
+/** An event handed to a store write, which stores it in the write's own transaction and says so. */
+export interface PendingAudit {
+  draft: AuditDraft;
+  stored(): void;
+}
+/** What a store write takes for its audit: events of its own, or an audit unit's pending event. */
+export type AuditToStore = AuditDraft | PendingAudit;
+export const isPendingAudit = (audit: AuditToStore): audit is PendingAudit => 'stored' in audit;
+
+/**
+ * The audit of one operation (or one rule action), explicit: the operation makes it from its
+ * declaration and hands it to the use case with the call. The use case gives `event(answer)` to the
+ * store write that makes its change, which stores it in the same transaction and marks it stored, or
+ * says `nothingWritten()` when it answers without writing. Afterwards `unrecorded` is the event still
+ * to record (the change was a platform's, or the platform refused it), or undefined.
+ */
+export class AuditUnit {
+  private stored = false;
+  private written = true;
+  constructor(private readonly describe?: (result: object | undefined, failure?: { code: string }) => AuditDraft | undefined) {}
+
+  /** The declared event for this answer, for the write's transaction; `known` adds what only the write knows (a value before the change). */
+  event(result: object, known: { changes?: AuditChanges } = {}): PendingAudit | undefined {
+    const draft = this.describe?.(result);
+    if (!draft) return undefined;
+    return {
+      draft: known.changes ? { ...draft, changes: { ...draft.changes, ...known.changes } } : draft,
+      stored: () => {
+        this.stored = true;
+      },
+    };
+  }
+
+  /** The operation answers without writing (what an earlier call did, a dry run): it records nothing. */
+  nothingWritten(): void {
+    this.written = false;
+  }
+
+  /** The event no transaction stored, for this answer or this platform refusal; undefined when there is none to record. */
+  unrecorded(result: object | undefined, failure?: { code: string }): AuditDraft | undefined {
+    if (this.stored || !this.written) return undefined;
+    return this.describe?.(result, failure);
+  }
+}
+
+/** An audit unit that records nothing (a call whose operation declares no event). */
+export const noAudit = (): AuditUnit => new AuditUnit();
 
 const scopes = new AsyncLocalStorage<AuditScope>();
 
@@ -123,19 +168,6 @@ export const auditScope = (): AuditScope | undefined => scopes.getStore();
 
 /** Work done by the service itself (a schedule, a worker) when no request or rule is behind it. */
 export const systemActor = (name: string): AuditActor => ({ type: 'system', id: name });
-
-/**
- * The operation's own event for a write that stores it in the same transaction, given what the
- * operation will answer; undefined outside an operation that declares one.
- */
-export function declaredAudit(result: object, known: { changes?: AuditChanges } = {}): AuditDraft | undefined {
-  const scope = auditScope();
-  const draft = scope?.declared?.(result);
-  if (!scope || !draft) return undefined;
-  // what only the write knows (a value before the change) joins what the declaration derives
-  scope.declaredDraft = known.changes ? { ...draft, changes: { ...draft.changes, ...known.changes } } : draft;
-  return scope.declaredDraft;
-}
 
 /** The draft an operation's declaration describes, for its input and result (or its failure). */
 export function draftOf(
@@ -159,12 +191,6 @@ export function draftOf(
   };
 }
 
-/** The operation ends without writing (it answers what an earlier call did): it records nothing. */
-export function nothingWritten(): void {
-  const scope = auditScope();
-  if (scope) scope.declared = undefined;
-}
-
 /** The whole event: the draft, its actor and request from the scope, an id and the time. */
 export function auditEventOf(draft: AuditDraft, scope = auditScope()): AuditEvent {
   const now = clock.now();
@@ -182,4 +208,34 @@ export function auditEventOf(draft: AuditDraft, scope = auditScope()): AuditEven
     ...(scope?.requestId ? { requestId: scope.requestId } : {}),
     ...(scope?.idempotencyKey ? { idempotencyKey: scope.idempotencyKey } : {}),
   };
+}
+
+/**
+ * Runs a write in its audit scope, then records the event its audit unit still holds: once the work
+ * answered, or once its platform refused it (`failed`, with the code). An event a transaction stored is
+ * not recorded again. The operations use it, and so does a rule run for each action.
+ */
+export function runAudited<R extends object>(
+  scope: AuditScope,
+  unit: AuditUnit,
+  recorder: ((draft: AuditDraft) => Promise<void>) | undefined,
+  run: () => Promise<R>,
+): Promise<R> {
+  return withAuditScope(scope, async () => {
+    let result: R;
+    try {
+      result = await run();
+    } catch (error) {
+      if (error instanceof PlatformError) await recordSafely(recorder, unit.unrecorded(undefined, { code: error.code }));
+      throw error;
+    }
+    await recordSafely(recorder, unit.unrecorded(result));
+    return result;
+  });
+}
+
+/** The platform has already written: a store that fails now must not turn that into an error the client would retry. */
+async function recordSafely(recorder: ((draft: AuditDraft) => Promise<void>) | undefined, draft: AuditDraft | undefined): Promise<void> {
+  if (!draft || !recorder) return;
+  await recorder(draft).catch((error: unknown) => log().error('audit event not stored', { action: draft.action, reason: (error as Error).name }));
 }

@@ -8,10 +8,12 @@ import { config } from './config.ts';
  * they live in async-local storage because the local gateway serves many requests in one process at
  * once. (One shared logger and per-request keys: a Powertools child logger per request costs ~45 µs.)
  */
-const rootLogger = new Logger({
-  serviceName: 'ad-campaign-api',
-  logLevel: config().LOG_LEVEL,
-});
+// made at the first line logged, not at import: configuration is read once, after whoever starts the process has set it
+let root: Logger | undefined;
+const rootLogger = () => {
+  root ??= new Logger({ serviceName: 'ad-campaign-api', logLevel: config().LOG_LEVEL });
+  return root;
+};
 
 type Attributes = Record<string, unknown>;
 export interface RequestLog {
@@ -23,10 +25,10 @@ export interface RequestLog {
 
 function logWith(keys: Attributes): RequestLog {
   return {
-    debug: (message, attributes) => rootLogger.debug(message, { ...keys, ...attributes }),
-    info: (message, attributes) => rootLogger.info(message, { ...keys, ...attributes }),
-    warn: (message, attributes) => rootLogger.warn(message, { ...keys, ...attributes }),
-    error: (message, attributes) => rootLogger.error(message, { ...keys, ...attributes }),
+    debug: (message, attributes) => rootLogger().debug(message, { ...keys, ...attributes }),
+    info: (message, attributes) => rootLogger().info(message, { ...keys, ...attributes }),
+    warn: (message, attributes) => rootLogger().warn(message, { ...keys, ...attributes }),
+    error: (message, attributes) => rootLogger().error(message, { ...keys, ...attributes }),
   };
 }
 

@@ -7,9 +7,8 @@ import { header } from './headers.ts';
 import { guardEscapes } from './escape-guard.ts';
 import { checkIdempotencyKey } from './idempotency-key.ts';
 import type { IdempotentRunner } from './idempotency.ts';
-import { log, withRequestLogger } from '../core/logger.ts';
-import { type AuditDraft, type AuditScope, draftOf, withAuditScope } from '../core/audit.ts';
-import { PlatformError } from '../core/errors.ts';
+import { withRequestLogger } from '../core/logger.ts';
+import { type AuditDraft, type AuditScope, AuditUnit, draftOf, noAudit, runAudited } from '../core/audit.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { envelope, errorEnvelope } from './middleware/envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
@@ -28,6 +27,8 @@ export interface OperationCall<Input, WithUser extends boolean> {
   /** the id of the API key that called (never the key) */
   apiKeyId: string;
   context: Context;
+  /** the operation's audit: hand `audit.event(answer)` to the store write that makes the change, or say `audit.nothingWritten()` */
+  audit: AuditUnit;
 }
 
 interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean, JsonSchema extends z.ZodType> {
@@ -89,15 +90,23 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
   const handler = pipeline.handler(async (event, context) => {
     await definition.credentials?.();
     const idempotencyKey = runIdempotently ? checkIdempotencyKey(header(event, 'idempotency-key')) : undefined;
+    const input = context.input as z.output<Schema> | z.output<JsonSchema>;
     const call = {
-      input: context.input as z.output<Schema> | z.output<JsonSchema>,
+      input,
       tenantId: context.tenantId,
       user: context.user as OperationCall<z.output<Schema>, WithUser>['user'],
       idempotencyKey,
       apiKeyId: context.apiKeyId,
       context,
+      audit: declaredAuditUnit(definition.declaration, context.tenantId, input),
     };
-    const audited = () => auditedRun(definition.declaration, definition.recorder, call, requestIdOf(event, context), () => definition.run(call));
+    const scope: AuditScope = {
+      actor: { type: 'api_key', id: call.apiKeyId },
+      requestId: requestIdOf(event, context),
+      ...(idempotencyKey ? { idempotencyKey } : {}),
+    };
+    // a replay of an Idempotency-Key does not run, so it records nothing again
+    const audited = () => runAudited(scope, call.audit, definition.recorder, () => definition.run(call));
     if (runIdempotently && idempotencyKey) {
       return runIdempotently(context.tenantId, idempotencyKey, context.payloadFingerprint, context, audited);
     }
@@ -117,61 +126,10 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
   };
 }
 
-/**
- * Runs the operation in its audit scope (the key's id as actor, the request id, the Idempotency-Key):
- * a write to the table stores the declared event in its own transaction; otherwise the event is stored
- * once the operation answered, or once its platform refused (`failed`, with the code). A replay of an
- * Idempotency-Key does not run, so it records nothing again. docs/decisions.md, "Audit log".
- */
-async function auditedRun<R extends object>(
-  declaration: Pick<FunctionDeclaration, 'audit' | 'platform'>,
-  recorder: ((draft: AuditDraft) => Promise<void>) | undefined,
-  call: OperationCall<unknown, boolean>,
-  requestId: string,
-  run: () => Promise<R>,
-): Promise<R> {
+/** The audit unit of one call, from its declaration (one that records nothing when it declares no event, or the call writes nothing). */
+function declaredAuditUnit(declaration: Pick<FunctionDeclaration, 'audit' | 'platform'>, tenantId: string, input: unknown): AuditUnit {
   const spec = declaration.audit;
-  const records = spec && recorder && (spec.writes?.(call.input) ?? true);
-  const scope: AuditScope = {
-    actor: { type: 'api_key', id: call.apiKeyId },
-    requestId,
-    ...(call.idempotencyKey ? { idempotencyKey: call.idempotencyKey } : {}),
-    ...(records
-      ? {
-          declared: (result, failure) =>
-            draftOf(spec, { tenantId: call.tenantId, ...(declaration.platform ? { platform: declaration.platform } : {}), input: call.input, result, failure }),
-        }
-      : {}),
-  };
-  return runInAuditScope(scope, recorder, run);
-}
-
-/**
- * Runs a write in its audit scope and stores its declared event once it is done, or once its platform
- * refused it (`failed`, with the code), unless the write stored the event in its own transaction. The
- * operations use it, and so does the optimizer for each action of a rule.
- */
-export function runInAuditScope<R extends object>(
-  scope: AuditScope,
-  recorder: ((draft: AuditDraft) => Promise<void>) | undefined,
-  run: () => Promise<R>,
-): Promise<R> {
-  return withAuditScope(scope, async () => {
-    let result: R;
-    try {
-      result = await run();
-    } catch (error) {
-      if (scope.declared && !scope.declaredRecorded && error instanceof PlatformError)
-        await recordSafely(recorder, scope.declared(undefined, { code: error.code }));
-      throw error;
-    }
-    if (scope.declared && !scope.declaredRecorded) await recordSafely(recorder, scope.declared(result));
-    return result;
-  });
-}
-
-/** The platform has already written: a store that fails now must not turn that into an error the client would retry. */
-async function recordSafely(recorder: ((draft: AuditDraft) => Promise<void>) | undefined, draft: AuditDraft | undefined): Promise<void> {
-  if (!draft || !recorder) return;
-  await recorder(draft).catch((error: unknown) => log().error('audit event not stored', { action: draft.action, reason: (error as Error).name }));
+  if (!spec || !(spec.writes?.(input) ?? true)) return noAudit();
+  const { platform } = declaration;
+  return new AuditUnit((result, failure) => draftOf(spec, { tenantId, ...(platform ? { platform } : {}), input, result, ...(failure ? { failure } : {}) }));
 }

@@ -1,7 +1,7 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
-import type { AuditDraft } from '../core/audit.ts';
+import type { AuditToStore } from '../core/audit.ts';
 import { sendAudited } from './audit-event-writes.ts';
 import { documentStore, failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
 import { UNFINISHED, type AudienceJob, type JobError } from './audience-jobs.ts';
@@ -18,7 +18,7 @@ const names = { '#status': 'status' };
 const stored = (job: AudienceJob) => ({ ...job, ...keys.audienceJob(job.tenantId, job.jobId), expiresAt: Math.floor(clock.now() / 1000) + KEEP_SECONDS });
 
 /** Stores a new job, with the audit event of its start in the same transaction when there is one. */
-export async function createJob(job: AudienceJob, audit: AuditDraft | undefined): Promise<void> {
+export async function createJob(job: AudienceJob, audit: AuditToStore | undefined): Promise<void> {
   await sendAudited(new PutCommand({ TableName: mainTableName(), Item: stored(job), ConditionExpression: 'attribute_not_exists(pk)' }), audit);
 }
 

@@ -1,5 +1,5 @@
 import { type DeleteCommand, PutCommand, TransactWriteCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { type AuditDraft, type AuditEvent, auditEventOf, auditScope } from '../core/audit.ts';
+import { type AuditDraft, type AuditEvent, type AuditToStore, auditEventOf, auditScope, isPendingAudit } from '../core/audit.ts';
 import { documentStore, failedCondition, mainTableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -31,7 +31,7 @@ export async function recordAuditEvent(draft: AuditDraft): Promise<void> {
  * when there is no event. A condition of the write that fails answers as it would alone
  * (ConditionalCheckFailedException), so callers handle it the same way.
  */
-export async function sendAudited(command: PutCommand | UpdateCommand | DeleteCommand, draft: AuditDraft | AuditDraft[] | undefined): Promise<void> {
+export async function sendAudited(command: PutCommand | UpdateCommand | DeleteCommand, draft: AuditToStore | AuditToStore[] | undefined): Promise<void> {
   if (!draft || (Array.isArray(draft) && draft.length === 0)) {
     await documentStore().send(command as PutCommand);
     return;
@@ -47,9 +47,10 @@ const kindOf = (input: Record<string, unknown>) => ('UpdateExpression' in input 
  * condition fails the error is ConditionalCheckFailedException with `failedWrite`, the index of the
  * first write whose condition failed.
  */
-export async function sendAuditedTogether(commands: Write[], audit: AuditDraft | AuditDraft[] | undefined): Promise<void> {
+export async function sendAuditedTogether(commands: Write[], audit: AuditToStore | AuditToStore[] | undefined): Promise<void> {
   const scope = auditScope();
-  const drafts = audit === undefined ? [] : Array.isArray(audit) ? audit : [audit];
+  const audits = audit === undefined ? [] : Array.isArray(audit) ? audit : [audit];
+  const drafts = audits.map((each) => (isPendingAudit(each) ? each.draft : each));
   const items = commands.map((command) => {
     const { ReturnValues: _ignored, ...write } = command.input as Record<string, unknown>;
     return { [kindOf(write)]: write } as never;
@@ -65,13 +66,13 @@ export async function sendAuditedTogether(commands: Write[], audit: AuditDraft |
     }
     throw error;
   }
-  if (scope?.declaredDraft && drafts.includes(scope.declaredDraft)) scope.declaredRecorded = true;
+  for (const each of audits) if (isPendingAudit(each)) each.stored();
 }
 
 /** writeIfConditionHolds with the write's audit event in its transaction: whether the condition held (nothing written when not). */
 export async function writeAuditedIfConditionHolds(
   command: PutCommand | UpdateCommand | DeleteCommand,
-  draft: AuditDraft | AuditDraft[] | undefined,
+  draft: AuditToStore | AuditToStore[] | undefined,
 ): Promise<boolean> {
   try {
     await sendAudited(command, draft);

@@ -1,7 +1,7 @@
 import { PutCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import type { HistoryEntry, RecordOptimizationInput } from '../schemas/optimization.ts';
-import type { AuditDraft } from '../core/audit.ts';
+import type { AuditToStore } from '../core/audit.ts';
 import { sendAuditedTogether } from './audit-event-writes.ts';
 import { failedCondition, LOST_RACE, mainTableName, retryOnConflict } from './client.ts';
 import { latestItem, type EntryItem } from './optimization-history.ts';
@@ -19,7 +19,7 @@ export type CampaignFields = Pick<EntryItem, 'campaignName' | 'platform' | 'opti
 export async function appendOptimizationEntry(
   tenantId: string,
   input: RecordOptimizationInput,
-  audit: AuditDraft | undefined,
+  audit: AuditToStore | undefined,
   now = clock.date(),
 ): Promise<HistoryEntry> {
   const { campaignName, platform, optimizationStatus, startDate } = input;
@@ -47,7 +47,7 @@ export async function appendHistoryEntry(
     campaign: (latest: EntryItem | undefined) => CampaignFields;
     also?: Array<PutCommand | UpdateCommand>;
   },
-  audit: AuditDraft | undefined,
+  audit: AuditToStore | undefined,
   now = clock.date(),
 ): Promise<HistoryEntry | undefined> {
   const pk = keys.historyPk(tenantId, input.userId, input.campaignId);

@@ -1,5 +1,5 @@
 import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditDraft } from '../core/audit.ts';
+import type { AuditToStore } from '../core/audit.ts';
 import { clock } from '../core/clock.ts';
 import type { StepStore } from '../core/exactly-once.ts';
 import type { Platform } from '../core/errors.ts';
@@ -44,7 +44,7 @@ const removeDue = (item: RuleItem) =>
   item.dueSk ? [new DeleteCommand({ TableName: table(), Key: { pk: keys.ruleDuePk(shardOf(item.ruleId)), sk: item.dueSk } })] : [];
 
 /** Stores a new rule; 'limit' when the user already has MAX_RULES_PER_USER. */
-export async function createRule(tenantId: string, rule: Rule, audit: AuditDraft | undefined): Promise<'created' | 'limit'> {
+export async function createRule(tenantId: string, rule: Rule, audit: AuditToStore | undefined): Promise<'created' | 'limit'> {
   const { rule: item, due } = itemsOf(tenantId, rule, 1);
   try {
     await sendAuditedTogether(
@@ -70,7 +70,7 @@ export async function createRule(tenantId: string, rule: Rule, audit: AuditDraft
 }
 
 /** Replaces a rule as it was read (`before`); false when it changed or went meanwhile. */
-export async function replaceRule(tenantId: string, before: RuleItem, after: Rule, audit: AuditDraft | undefined): Promise<boolean> {
+export async function replaceRule(tenantId: string, before: RuleItem, after: Rule, audit: AuditToStore | undefined): Promise<boolean> {
   const { rule: item, due } = itemsOf(tenantId, after, before.version + 1);
   try {
     await sendAuditedTogether(
@@ -93,7 +93,7 @@ export async function replaceRule(tenantId: string, before: RuleItem, after: Rul
   }
 }
 
-export async function deleteRule(tenantId: string, before: RuleItem, audit: AuditDraft | undefined): Promise<boolean> {
+export async function deleteRule(tenantId: string, before: RuleItem, audit: AuditToStore | undefined): Promise<boolean> {
   try {
     await sendAuditedTogether(
       [
@@ -170,7 +170,7 @@ export async function finishRuleRun(
   tenantId: string,
   before: RuleItem,
   outcome: { lastRunAt: string; nextRunAt?: string; consecutiveFailedRuns: number; disabledReason?: string },
-  audit: AuditDraft | undefined,
+  audit: AuditToStore | undefined,
 ): Promise<boolean> {
   const after: Rule = {
     ...publicRule(before),

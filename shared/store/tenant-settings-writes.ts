@@ -1,5 +1,5 @@
 import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { AuditDraft } from '../core/audit.ts';
+import type { AuditDraft, AuditToStore } from '../core/audit.ts';
 import { writeAuditedIfConditionHolds } from './audit-event-writes.ts';
 import { mainTableName } from './client.ts';
 import { seal } from './sealing.ts';
@@ -11,7 +11,7 @@ import { keys } from './keys.ts';
  * `readVersion` (undefined: never versioned), so a concurrent change is never overwritten; false when
  * another write came first (the caller reads again and retries).
  */
-export function saveTenantSettings(tenantId: string, settings: TenantSettings, readVersion: number | undefined, audit: AuditDraft[]): Promise<boolean> {
+export function saveTenantSettings(tenantId: string, settings: TenantSettings, readVersion: number | undefined, audit: AuditToStore[]): Promise<boolean> {
   return writeAuditedIfConditionHolds(
     new PutCommand({
       TableName: mainTableName(),

@@ -2,7 +2,7 @@ import { PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { UserAlreadyExists, UserNotFound } from '../core/errors.ts';
 import { SECRET_FIELDS, type ConnectedPlatform, type Connections } from '../schemas/users.ts';
-import type { AuditDraft } from '../core/audit.ts';
+import type { AuditDraft, AuditToStore } from '../core/audit.ts';
 import { sendAudited, writeAuditedIfConditionHolds } from './audit-event-writes.ts';
 import { documentStore, failedCondition, LOST_RACE, mainTableName, retryOnConflict, writeIfConditionHolds } from './client.ts';
 import { seal } from './sealing.ts';
@@ -29,7 +29,7 @@ function sealConnections(tenantId: string, userId: string, connections: Connecti
   return stored;
 }
 
-export async function createUser(tenantId: string, userId: string, connections: Connections, audit: AuditDraft | undefined): Promise<User> {
+export async function createUser(tenantId: string, userId: string, connections: Connections, audit: AuditToStore | undefined): Promise<User> {
   const createdAt = clock.date().toISOString();
   const user: User = { tenantId, userId, createdAt, connections: sealConnections(tenantId, userId, connections, createdAt) };
   try {
@@ -102,7 +102,7 @@ export function markReconnectRequired(user: User, platform: ConnectedPlatform): 
  * audit event in the same transaction; undefined when the user has no such connection, or it changed
  * since it was read (a concurrent reconnect: that connection is not this request's to remove).
  */
-export async function takeConnection(user: User, platform: ConnectedPlatform, audit: AuditDraft | undefined): Promise<Record<string, string> | undefined> {
+export async function takeConnection(user: User, platform: ConnectedPlatform, audit: AuditToStore | undefined): Promise<Record<string, string> | undefined> {
   const read = user.connections[platform] as Record<string, string> | undefined;
   if (!read) return undefined;
   const removed = await writeAuditedIfConditionHolds(
