@@ -51,7 +51,7 @@ export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
   const { createRule } = await import('../shared/store/rule-writes.ts');
   const { scheduleDueRules } = await import('../functions/use-cases/rule-schedule.ts');
   const { runRuleGroup } = await import('../functions/use-cases/rule-runs.ts');
-  const { rulePlatforms } = await import('../functions/use-cases/rule-platforms.ts');
+  const { platformAdapters: rulePlatforms } = await import('../shared/platforms/registry.ts');
   const { evaluateRule, readGroupMetrics } = await import('../functions/use-cases/rule-evaluation.ts');
   const { findUser } = await import('../shared/store/users.ts');
 

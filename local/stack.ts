@@ -14,6 +14,7 @@ import { startStreamPollers } from './streams.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 import { startPresignedGuard } from './s3-presigned-guard.ts';
 import { queueDefinitions } from '../shared/core/queues.ts';
+import { PLATFORMS } from '../shared/core/errors.ts';
 import { workers } from '../functions/workers/index.ts';
 import { DEMO_CONNECTIONS, DEMO_TENANT_NAME, DEMO_USER_ID, SANDBOX_APP_CREDENTIALS } from './sandbox/demo-data.ts';
 import { startProfessionalSandbox, type ProfessionalSandbox } from './sandbox/professional.ts';
@@ -218,7 +219,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     closers.push(() => gateway.close());
     preferEnv(env, 'PUBLIC_BASE_URL', gateway.url);
     // the sandboxes' apps have our callbacks registered, as each platform's app would
-    for (const platform of ['social', 'searchads', 'professional'] as const) {
+    for (const platform of PLATFORMS) {
       sandboxes[platform]?.state.connect.desk.redirectUris.push(callbackUrl(env.PUBLIC_BASE_URL as string, platform));
     }
 

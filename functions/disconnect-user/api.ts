@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { platformSchema } from '../../shared/schemas/common.ts';
 import { disconnectRequest } from '../../shared/schemas/users.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
@@ -9,7 +10,7 @@ export const api: OperationDoc = {
     'Removes the user’s connection to a platform and its tokens, and sends `connection.disconnected`. Operations on that platform then answer 409 PLATFORM_NOT_CONNECTED.',
   tag: 'Users',
   request: disconnectRequest,
-  result: z.object({ userId: z.string(), platform: z.enum(['social', 'searchads', 'professional']), status: z.literal('disconnected') }),
+  result: z.object({ userId: z.string(), platform: platformSchema, status: z.literal('disconnected') }),
   requestExample: { userId: 'demo-user', platform: 'social' },
   resultExample: { userId: 'demo-user', platform: 'social', status: 'disconnected' },
 };

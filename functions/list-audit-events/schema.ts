@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { platformSchema } from '../../shared/schemas/common.ts';
 import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../../shared/core/audit.ts';
 import { paginationSchema, userIdSchema } from '../../shared/schemas/common.ts';
 import { pagingSchema } from '../../shared/schemas/social.ts';
@@ -28,7 +29,7 @@ export const auditEventSchema = z.object({
       'Who made the write: an API key’s id (never the key), a rule, a person’s browser on a connect link (a digest of the link), or the service itself.',
     ),
   userId: z.string().optional(),
-  platform: z.enum(['social', 'searchads', 'professional']).optional(),
+  platform: platformSchema.optional(),
   target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string() }),
   changes: z
     .record(z.string(), z.object({ from: z.unknown().optional(), to: z.unknown().optional() }))

@@ -1,14 +1,13 @@
-import type { Context } from 'aws-lambda';
+import type { PlatformAdapter } from '../../shared/platforms/adapter.ts';
 import { clock } from '../../shared/core/clock.ts';
-import { type Platform, ServiceError } from '../../shared/core/errors.ts';
+import { ServiceError } from '../../shared/core/errors.ts';
 import { fromUnits, isoDecimals } from '../../shared/core/money.ts';
-import type { CampaignControl, ControlledCampaign } from '../../shared/platforms/campaign-control.ts';
-import type { AccountFacts, CampaignMetricsReader, MetricsRead } from '../../shared/platforms/campaign-metrics.ts';
+import type { ControlledCampaign } from '../../shared/platforms/campaign-control.ts';
+import type { AccountFacts, MetricsRead } from '../../shared/platforms/campaign-metrics.ts';
 import { type DailyCounts, metricOf, type Totals } from '../../shared/platforms/performance.ts';
 import { budgetTarget, conditionHolds, dayIn, guardrailSkip, metricKey, type PlannedChange, totalsOf, windowRange } from '../../shared/rules/evaluation.ts';
 import type { Evaluation, RuleDefinition, RuleWindow } from '../../shared/schemas/rules.ts';
 import { campaignChangesSince } from '../../shared/store/campaign-changes.ts';
-import type { User } from '../../shared/store/users.ts';
 
 /**
  * What a rule sees and what it would do (docs/operations.md, "Rules"): the metrics of its campaigns
@@ -16,13 +15,8 @@ import type { User } from '../../shared/store/users.ts';
  * its conditions, and for a campaign it matches the change it would make and whether a guardrail
  * holds it back. The preview stops here; a run (rule-runs.ts) goes on to act.
  */
-export interface RulePlatform<Session> {
-  control: CampaignControl<Session>;
-  metrics: CampaignMetricsReader<Session>;
-  session(user: User, context: Context): Session;
-  /** a check before any read (the professional network's reporting scope) */
-  canRead?(user: User): void;
-}
+/** What a rule uses of its platform: the platform's adapter (its control, its many-campaign reader, its session). */
+export type RulePlatform<Session> = PlatformAdapter<Session>;
 
 export interface GroupMetrics {
   facts: AccountFacts;
@@ -156,5 +150,3 @@ export function failure(error: unknown): { kind: 'fail'; code: string; message: 
 }
 
 export const actionOf = (type: string, change: PlannedChange | undefined) => (change ? { action: { type, from: change.from, to: change.to } } : {});
-
-export type RulePlatforms = Record<Platform, RulePlatform<unknown>>;

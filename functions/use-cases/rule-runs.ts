@@ -69,7 +69,7 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
     let metrics: GroupMetrics;
     let session: unknown;
     try {
-      platform.canRead?.(user);
+      platform.canReadMetrics?.(user);
       session = platform.session(user, context);
       metrics = await readGroupMetrics(
         platform,

@@ -9,7 +9,7 @@ import { createRule, deleteRule, replaceRule } from '../../shared/store/rule-wri
 import { findRuleItem, publicRule, type RuleItem } from '../../shared/store/rules.ts';
 import type { User } from '../../shared/store/users.ts';
 import { actionOf, decide, evaluateRule, readGroupMetrics } from './rule-evaluation.ts';
-import { rulePlatforms } from './rule-platforms.ts';
+import { platformAdapters } from '../../shared/platforms/registry.ts';
 
 /**
  * The rule operations (docs/operations.md, "Rules"): a new or re-enabled rule is due at once; a
@@ -31,7 +31,7 @@ async function requireCampaignsInAccount(
   campaignIds: readonly string[],
   context: Context,
 ): Promise<void> {
-  const platform = rulePlatforms[platformName];
+  const platform = platformAdapters[platformName];
   const found = await platform.metrics.campaignsIn(platform.session(user, context), campaignIds);
   const missing = campaignIds.filter((id) => !found.has(id));
   if (missing.length > 0)
@@ -107,8 +107,8 @@ export async function previewRule(
   const stored = input.ruleId ? await ruleOf(tenantId, user.userId, input.ruleId) : undefined;
   const rule = (stored ?? input.rule) as RuleDefinition;
   requireConnection(user, rule.platform);
-  const platform = rulePlatforms[rule.platform];
-  platform.canRead?.(user);
+  const platform = platformAdapters[rule.platform];
+  platform.canReadMetrics?.(user);
   const session = platform.session(user, context);
   const metrics = await readGroupMetrics(platform, session, [rule]);
   const evaluations = evaluateRule(rule, metrics);

@@ -1,11 +1,9 @@
 import type { Platform } from '../core/errors.ts';
-import { professionalConnectFlow } from '../platforms/professional/connect.ts';
-import { searchadsConnectFlow } from '../platforms/searchads/connect.ts';
-import { socialConnectFlow } from '../platforms/social/connect.ts';
 import type { ConnectFlow } from '../platforms/connect-flow.ts';
+import { platformAdapters } from '../platforms/registry.ts';
 
-export const connectFlows: Record<Platform, ConnectFlow> = {
-  social: socialConnectFlow,
-  searchads: searchadsConnectFlow,
-  professional: professionalConnectFlow,
-};
+/** Each platform's connect round trip, from the platform registry. */
+export const connectFlows = Object.fromEntries(Object.entries(platformAdapters).map(([platform, adapter]) => [platform, adapter.connect])) as Record<
+  Platform,
+  ConnectFlow
+>;

@@ -37,7 +37,9 @@ export interface ProblemDetail {
   message: string;
 }
 
-export type Platform = 'social' | 'searchads' | 'professional';
+/** The platforms, named once: shared/platforms/registry.ts holds an adapter for each. */
+export const PLATFORMS = ['social', 'searchads', 'professional'] as const;
+export type Platform = (typeof PLATFORMS)[number];
 
 export class ServiceError extends Error {
   /** HTTP status of the response */

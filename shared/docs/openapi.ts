@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { clock } from '../core/clock.ts';
 import { ERROR_CODES, type ErrorCode } from '../core/errors.ts';
 import type { FunctionDeclaration } from '../core/function-declaration.ts';
-import { webhookEventDocs, type BrowserRouteDoc, type OperationDoc } from '../schemas/operation-doc.ts';
+import { API_TAGS, webhookEventDocs, type BrowserRouteDoc, type OperationDoc, type ApiTag } from '../schemas/operation-doc.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas of shared/schemas/catalog.ts and the
@@ -115,7 +115,7 @@ function webhookDocs(): Record<string, unknown> {
         post: {
           operationId: `webhook_${type.replaceAll('.', '_')}`,
           summary: entry.summary,
-          tags: ['Tenant'],
+          tags: ['Tenant' satisfies ApiTag],
           parameters: headers,
           requestBody: {
             required: true,
@@ -150,7 +150,7 @@ function browserOperation(route: FunctionDeclaration, doc: BrowserRouteDoc): Rec
     operationId: route.operation,
     summary: doc.summary,
     description: doc.description,
-    tags: ['Connect'],
+    tags: ['Connect' satisfies ApiTag],
     security: [],
     parameters: [...pathParameters, ...queryParameters],
     ...(doc.form
@@ -286,20 +286,7 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
     },
     servers: [{ url: serverUrl ?? 'http://localhost:3000', description: serverUrl ? 'This server' : 'The local stack (`npm start`)' }],
     security: [{ apiKey: [] }],
-    tags: [
-      { name: 'Users', description: 'Users of your tenant and their platform connections.' },
-      { name: 'Connect', description: 'Hosted connect links: the person connects their own ad account; the browser routes need no API key.' },
-      { name: 'Optimization', description: 'Campaign optimization history.' },
-      { name: 'Social', description: 'The social platform: media, locations, campaigns, lead forms.' },
-      { name: 'Audiences', description: 'Contact-list audiences from CSV uploads.' },
-      {
-        name: 'Campaign control',
-        description:
-          'Pause, resume, delete and re-budget campaigns on every platform; each applied change lands in the optimization history and the audit log.',
-      },
-      { name: 'Search ads', description: 'Search campaigns and their statistics.' },
-      { name: 'Tenant', description: 'Your settings: connect-link redirect URIs and the webhook.' },
-    ],
+    tags: Object.entries(API_TAGS).map(([name, description]) => ({ name, description })),
     paths,
     webhooks: webhookDocs(),
     components: {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { platformSchema } from '../schemas/common.ts';
 import type { QueueId } from '../core/queues.ts';
 
 /**
@@ -17,7 +18,7 @@ export const queueMessages = {
   RuleRuns: z.object({
     tenantId: id,
     userId: id,
-    platform: z.enum(['social', 'searchads', 'professional']),
+    platform: platformSchema,
     rules: z.array(z.object({ ruleId: id, scheduledAt: id })).min(1),
   }),
 } as const satisfies Record<QueueId, z.ZodType>;

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PLATFORMS } from '../core/errors.ts';
 
 /**
  * Identifiers we store and put in keys and storage paths: letters, digits and . _ : @ -, no separators of
@@ -44,3 +45,6 @@ export function numericIdSchema(what: string, options: { prefix?: string; dashes
 }
 
 export const secretSchema = z.string().min(1).max(4096);
+
+/** A platform's name, as every request and answer spells it. */
+export const platformSchema = z.enum(PLATFORMS);

@@ -1,12 +1,12 @@
 import * as z from 'zod';
-import { userIdSchema } from './common.ts';
+import { userIdSchema, platformSchema } from './common.ts';
 
 /** docs/decisions.md "Connect links": what a tenant sends to get a hosted link for one user and platform. */
 export const MAX_CLIENT_STATE_LENGTH = 512;
 
 export const createLinkRequest = z.strictObject({
   userId: userIdSchema,
-  platform: z.enum(['social', 'searchads', 'professional']).describe('The platform to connect.'),
+  platform: platformSchema.describe('The platform to connect.'),
   redirectUri: z.string().min(1).max(2048).describe('Where the person is sent back: exactly one of the tenant’s redirectUris (tenant settings).'),
   state: z.string().max(MAX_CLIENT_STATE_LENGTH).optional().describe('Your own value, handed back unchanged on the redirect.'),
 });

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { platformSchema } from './common.ts';
 import { clock } from '../core/clock.ts';
 import type { CampaignRefusalCode } from '../core/errors.ts';
 
@@ -8,10 +9,24 @@ import type { CampaignRefusalCode } from '../core/errors.ts';
  * folder holds one; only the document's generator reads them, so no function bundle carries another
  * operation's schemas. The webhook events' bodies are described here, once.
  */
+/** The document's tags, in its order, with what each groups: an operation names one, and the document lists these. */
+export const API_TAGS = {
+  Users: 'Users of your tenant and their platform connections.',
+  Connect: 'Hosted connect links: the person connects their own ad account; the browser routes need no API key.',
+  Optimization: 'Campaign optimization history.',
+  Social: 'The social platform: media, locations, campaigns, lead forms.',
+  Audiences: 'Contact-list audiences from CSV uploads.',
+  'Campaign control':
+    'Pause, resume, delete and re-budget campaigns on every platform; each applied change lands in the optimization history and the audit log.',
+  'Search ads': 'Search campaigns and their statistics.',
+  Tenant: 'Your settings: connect-link redirect URIs and the webhook.',
+} as const;
+export type ApiTag = keyof typeof API_TAGS;
+
 export interface OperationDoc {
   summary: string;
   description: string;
-  tag: 'Users' | 'Connect' | 'Optimization' | 'Social' | 'Search ads' | 'Audiences' | 'Campaign control' | 'Tenant';
+  tag: ApiTag;
   request: z.ZodType;
   result: z.ZodType;
   /** the file part of a multipart/form-data request */
@@ -79,7 +94,7 @@ export const WINTER_CAMPAIGN = {
   phoneNumberCountryCode: 'US',
 };
 
-const platformName = z.enum(['social', 'searchads', 'professional']);
+const platformName = platformSchema;
 const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });
 const audienceJobData = z.object({
   jobId: z.string(),

@@ -1,4 +1,5 @@
 import Big from 'big.js';
+import { PLATFORMS } from '../core/errors.ts';
 import * as z from 'zod';
 import type { AuditSpec } from '../core/audit.ts';
 import { amountSchema, controlCampaignIdSchema } from './campaign-control.ts';
@@ -11,7 +12,7 @@ import { pagingSchema } from './social.ts';
  * platform and acts when all its conditions hold. The metric words are those of the performance rows,
  * the same on every platform.
  */
-export const RULE_PLATFORMS = ['social', 'searchads', 'professional'] as const;
+export const RULE_PLATFORMS = PLATFORMS;
 export const RULE_METRICS = PERFORMANCE_METRICS;
 export const RULE_WINDOWS = ['TODAY', 'YESTERDAY', 'LAST_3_DAYS', 'LAST_7_DAYS', 'LAST_14_DAYS', 'LAST_30_DAYS'] as const;
 export const RULE_OPERATORS = ['>', '>=', '<', '<='] as const;

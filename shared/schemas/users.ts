@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { numericIdSchema, secretSchema, userIdSchema } from './common.ts';
+import { numericIdSchema, secretSchema, userIdSchema, platformSchema } from './common.ts';
 
 export const socialConnectionSchema = z.strictObject({
   accessToken: secretSchema.describe('User or system-user access token with ads_management (stored encrypted, never returned).'),
@@ -45,5 +45,5 @@ export const SECRET_FIELDS = {
 
 export const disconnectRequest = z.strictObject({
   userId: userIdSchema,
-  platform: z.enum(['social', 'searchads', 'professional']).describe('The connection to remove.'),
+  platform: platformSchema.describe('The connection to remove.'),
 });

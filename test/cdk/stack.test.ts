@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { AdCampaignApiStack } from '../../infra/stack.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';
-import { audienceJobQueue, queueDefinitions, webhookQueue } from '../../shared/core/queues.ts';
+import { audienceJobQueue, queueDefinitions, schedules, webhookQueue } from '../../shared/core/queues.ts';
 import { bundledModules } from '../../infra/bundling.ts';
 import { grantsOf } from '../../shared/core/function-declaration.ts';
 import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
@@ -296,7 +296,11 @@ describe('queues, workers and schedules', () => {
 
   it('runs the sweeps and the rule scheduler on their schedules, and only the functions that queue events may send to the queue', () => {
     const rules = resources(prod.template, 'AWS::Events::Rule');
-    expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression).sort()).toEqual(['rate(1 hour)', 'rate(1 hour)', 'rate(15 minutes)', 'rate(5 minutes)']);
+    // one rule per scheduled worker, at the period its schedule defines
+    const rate = (minutes: number) => (minutes % 60 === 0 ? `rate(${minutes / 60} hour${minutes === 60 ? '' : 's'})` : `rate(${minutes} minutes)`);
+    const expected = workers.flatMap((worker) => (worker.schedule ? [rate(schedules[worker.schedule].everyMinutes)] : []));
+    expect(expected).toHaveLength(Object.keys(schedules).length);
+    expect(rules.map(([, rule]) => rule.Properties.ScheduleExpression).sort()).toEqual(expected.sort());
     const senders = resources(prod.template, 'AWS::IAM::Policy')
       .filter(([, policy]) =>
         (policy.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((statement) =>

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { RuleRunMessage } from '../../functions/use-cases/rule-runs.ts';
 import { runRuleGroup } from '../../functions/use-cases/rule-runs.ts';
-import { rulePlatforms } from '../../functions/use-cases/rule-platforms.ts';
+import { platformAdapters } from '../../shared/platforms/registry.ts';
 import type { Platform } from '../../shared/core/errors.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { findRuleItem } from '../../shared/store/rules.ts';
@@ -50,7 +50,7 @@ export async function runMessage(apiKey: string, userId: string, ruleIds: string
   };
 }
 
-export const runGroup = (message: RuleRunMessage) => runRuleGroup(message, rulePlatforms[message.platform], lambdaContext);
+export const runGroup = (message: RuleRunMessage) => runRuleGroup(message, platformAdapters[message.platform], lambdaContext);
 
 export async function runsOf(apiKey: string, userId: string, ruleId: string) {
   const response = await call('/optimize_me/list_rule_runs', { userId, ruleId }, { apiKey });

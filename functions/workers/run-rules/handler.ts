@@ -1,7 +1,7 @@
 import { log } from '../../../shared/core/logger.ts';
 import { queueWorker } from '../../../shared/queue/worker.ts';
 import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
-import { rulePlatforms } from '../../use-cases/rule-platforms.ts';
+import { platformAdapters } from '../../../shared/platforms/registry.ts';
 import { runRuleGroup } from '../../use-cases/rule-runs.ts';
 import { declaration } from './declaration.ts';
 
@@ -11,6 +11,6 @@ import { declaration } from './declaration.ts';
  * again (see the use case).
  */
 export const handler = queueWorker('RuleRuns', { operation: declaration.operation, before: loadAppCredentials }, async (group, _record, context) => {
-  const runs = await runRuleGroup(group, rulePlatforms[group.platform], context);
+  const runs = await runRuleGroup(group, platformAdapters[group.platform], context);
   log().info('rules run', { runs: runs.length, platform: group.platform });
 });
