@@ -6,6 +6,9 @@ import type { SandboxRequest, SandboxResponse } from './server.ts';
 /** The search-ads sandbox's `googleAds:searchStream`: 90 days of daily metrics, the same for the same campaign and day. */
 
 /** Deterministic pseudo-random in [0, 1) for a campaign and a day. */
+/** The primary status a campaign's own status gives when nothing else limits it. */
+const PRIMARY_STATUS_OF: Record<string, string> = { ENABLED: 'ELIGIBLE', PAUSED: 'PAUSED', REMOVED: 'REMOVED' };
+
 export const noise = (seed: string) => createHash('md5').update(seed).digest().readUInt32BE(0) / 2 ** 32;
 
 export function dailyMetrics(campaignId: string, date: string, network: 'SEARCH' | 'CONTENT'): Row | undefined {
@@ -80,7 +83,8 @@ export function searchStream(request: SandboxRequest, state: SearchadsState, cid
           servingStatus: resource.data.servingStatus,
           advertisingChannelType: 'SEARCH',
           name: resource.data.name,
-          primaryStatus: resource.data.primaryStatus,
+          // the platform always names one; a campaign the sandbox made without one has its status's
+          primaryStatus: resource.data.primaryStatus ?? PRIMARY_STATUS_OF[String(resource.data.status ?? 'ENABLED')] ?? 'ELIGIBLE',
           ...((resource.data.primaryStatusReasons as string[] | undefined)?.length ? { primaryStatusReasons: resource.data.primaryStatusReasons } : {}),
         });
       }
