@@ -14,7 +14,7 @@ const percentile = (sorted: number[], fraction: number) => sorted[Math.min(sorte
 
 export async function warmOverhead(apiKey: string): Promise<{ fullMedianUs: number; fullP99Us: number; bareMedianUs: number; bareP99Us: number }> {
   const { defineOperation } = await import('../shared/http/operation.ts');
-  const { getAdAccountMediaRequest } = await import('../shared/schemas/social.ts');
+  const { getAdAccountMediaRequest } = await import('../functions/get-ad-account-media/schema.ts');
   const full = defineOperation({
     declaration: { operation: 'bench_operation' },
     request: getAdAccountMediaRequest,

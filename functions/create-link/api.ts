@@ -1,4 +1,4 @@
-import { createLinkRequest, createLinkResult } from '../../shared/schemas/connect.ts';
+import { createLinkRequest, createLinkResult } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

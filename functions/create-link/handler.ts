@@ -1,6 +1,6 @@
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
-import { createLinkRequest } from '../../shared/schemas/connect.ts';
+import { createLinkRequest } from './schema.ts';
 import { declaration } from './declaration.ts';
 import { createConnectLink } from '../use-cases/connect-link.ts';
 

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { createProfessionalAudienceFromUploadRequest, createProfessionalCsvAudienceRequest } from '../../shared/schemas/audiences.ts';
-import { jobStartedSchema } from '../../shared/schemas/uploads.ts';
+import { createProfessionalAudienceFromUploadRequest, createProfessionalCsvAudienceRequest } from './schema.ts';
+import { jobStartedSchema } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -8,11 +8,7 @@ import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
-import {
-  createProfessionalAudienceFromUploadRequest,
-  createProfessionalCsvAudienceRequest,
-  PROFESSIONAL_AUDIENCE_FIELDS,
-} from '../../shared/schemas/audiences.ts';
+import { createProfessionalAudienceFromUploadRequest, createProfessionalCsvAudienceRequest, PROFESSIONAL_AUDIENCE_FIELDS } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,

@@ -1,5 +1,7 @@
-import { createSearchCampaignRequest, createSearchCampaignResultSchema } from '../../shared/schemas/search-campaign.ts';
-import { WINTER_CAMPAIGN, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { createSearchCampaignRequest } from '../../shared/schemas/search-campaign.ts';
+import { createSearchCampaignResultSchema } from './schema.ts';
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { WINTER_CAMPAIGN } from './schema.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, socialAudienceResultSchema } from '../../shared/schemas/audiences.ts';
+import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, socialAudienceResultSchema } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -8,7 +8,7 @@ import { connectionHealth } from '../../shared/http/middleware/connection-health
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
 import { config } from '../../shared/core/config.ts';
-import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, SOCIAL_AUDIENCE_FIELDS } from '../../shared/schemas/audiences.ts';
+import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, SOCIAL_AUDIENCE_FIELDS } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,

@@ -1,4 +1,4 @@
-import { createUploadRequest, uploadTicketSchema } from '../../shared/schemas/uploads.ts';
+import { createUploadRequest, uploadTicketSchema } from './schema.ts';
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -1,6 +1,6 @@
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
-import { createUploadRequest } from '../../shared/schemas/uploads.ts';
+import { createUploadRequest } from './schema.ts';
 import { createUpload } from '../../shared/uploads/direct-uploads.ts';
 import { declaration } from './declaration.ts';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createUserRequest } from '../../shared/schemas/users.ts';
+import { createUserRequest } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

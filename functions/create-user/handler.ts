@@ -4,7 +4,7 @@ import { idempotent } from '../../shared/http/idempotency.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
-import { createUserRequest } from '../../shared/schemas/users.ts';
+import { createUserRequest } from './schema.ts';
 import { createUser } from '../../shared/store/user-writes.ts';
 
 export const handler = defineOperation({

@@ -1,5 +1,5 @@
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { ruleRefRequest, deleteRuleResultSchema } from '../../shared/schemas/rules.ts';
+import { ruleRefRequest, deleteRuleResultSchema } from './schema.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../shared/http/operation.ts';
-import { ruleRefRequest } from '../../shared/schemas/rules.ts';
+import { ruleRefRequest } from './schema.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { deleteRuleFor } from '../use-cases/rules.ts';
 import { declaration } from './declaration.ts';

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { platformSchema } from '../../shared/schemas/common.ts';
-import { disconnectRequest } from '../../shared/schemas/users.ts';
+import { disconnectRequest } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

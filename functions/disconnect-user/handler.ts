@@ -2,7 +2,7 @@ import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { budgetFrom } from '../../shared/platforms/upstream.ts';
-import { disconnectRequest } from '../../shared/schemas/users.ts';
+import { disconnectRequest } from './schema.ts';
 import { declaration } from './declaration.ts';
 import { disconnect } from '../use-cases/disconnect.ts';
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { getAdAccountMediaRequest, imageMediaSchema, pagingSchema, videoMediaSchema } from '../../shared/schemas/social.ts';
+import { imageMediaSchema, pagingSchema, videoMediaSchema } from '../../shared/schemas/social.ts';
+import { getAdAccountMediaRequest } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -4,7 +4,7 @@ import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
 import { listAdImages, listAdVideos } from '../../shared/platforms/social/ad-account-media.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { getAdAccountMediaRequest } from '../../shared/schemas/social.ts';
+import { getAdAccountMediaRequest } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,

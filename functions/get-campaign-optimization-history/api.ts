@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { getOptimizationHistoryRequest, optimizationRecordSchema } from '../../shared/schemas/optimization.ts';
+import { optimizationRecordSchema } from '../../shared/schemas/optimization.ts';
+import { getOptimizationHistoryRequest } from './schema.ts';
 import { pagingSchema } from '../../shared/schemas/social.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 

@@ -1,7 +1,7 @@
 import { NotFound } from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
-import { getOptimizationHistoryRequest } from '../../shared/schemas/optimization.ts';
+import { getOptimizationHistoryRequest } from './schema.ts';
 import { findOptimizationRecord } from '../../shared/store/optimization-history.ts';
 
 export const handler = defineOperation({

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { campaignListItemSchema, getCampaignsListRequest } from '../../shared/schemas/social.ts';
+import { campaignListItemSchema } from '../../shared/schemas/social.ts';
+import { getCampaignsListRequest } from './schema.ts';
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -4,7 +4,7 @@ import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
 import { listCampaigns } from '../../shared/platforms/social/campaigns.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { getCampaignsListRequest } from '../../shared/schemas/social.ts';
+import { getCampaignsListRequest } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,

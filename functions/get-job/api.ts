@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { getJobRequest, jobViewSchema } from '../../shared/schemas/uploads.ts';
+import { getJobRequest, jobViewSchema } from './schema.ts';
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

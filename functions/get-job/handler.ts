@@ -1,6 +1,6 @@
 import { NotFound } from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
-import { getJobRequest } from '../../shared/schemas/uploads.ts';
+import { getJobRequest } from './schema.ts';
 import { findJob, viewOf } from '../../shared/store/audience-jobs.ts';
 import { declaration } from './declaration.ts';
 

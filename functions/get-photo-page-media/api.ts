@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { getPhotoPageMediaRequest, pagingSchema, photoPageMediaSchema } from '../../shared/schemas/social.ts';
+import { pagingSchema, photoPageMediaSchema } from '../../shared/schemas/social.ts';
+import { getPhotoPageMediaRequest } from './schema.ts';
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

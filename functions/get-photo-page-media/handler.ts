@@ -4,7 +4,7 @@ import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
 import { listPhotoPageMedia, photoAccountId } from '../../shared/platforms/social/photo-page-media.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { getPhotoPageMediaRequest } from '../../shared/schemas/social.ts';
+import { getPhotoPageMediaRequest } from './schema.ts';
 import { rememberConnectionField } from '../../shared/store/user-writes.ts';
 
 export const handler = defineOperation({

@@ -1,6 +1,7 @@
 import * as z from 'zod';
-import { getProfileRequest } from '../../shared/schemas/users.ts';
-import { connectionsView, day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { getProfileRequest } from './schema.ts';
+import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { connectionsView } from './schema.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

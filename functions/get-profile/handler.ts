@@ -1,6 +1,6 @@
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
-import { getProfileRequest } from '../../shared/schemas/users.ts';
+import { getProfileRequest } from './schema.ts';
 import { publicConnections } from '../../shared/store/users.ts';
 
 export const handler = defineOperation({

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { getSearchAdsResultRequest, searchAdsStatsSchema } from '../../shared/schemas/searchads.ts';
+import { searchAdsStatsSchema } from '../../shared/schemas/searchads.ts';
+import { getSearchAdsResultRequest } from './schema.ts';
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -4,7 +4,7 @@ import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
 import { searchadsSession } from '../../shared/platforms/searchads/client.ts';
 import { campaignStats, statsRange } from '../../shared/platforms/searchads/stats.ts';
-import { getSearchAdsResultRequest } from '../../shared/schemas/searchads.ts';
+import { getSearchAdsResultRequest } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,

@@ -1,4 +1,5 @@
-import { getSettingsRequest, settingsResultSchema } from '../../shared/schemas/tenant.ts';
+import { settingsResultSchema } from '../../shared/schemas/tenant.ts';
+import { getSettingsRequest } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../shared/http/operation.ts';
-import { getSettingsRequest } from '../../shared/schemas/tenant.ts';
+import { getSettingsRequest } from './schema.ts';
 import { loadTenantSettings, settingsView } from '../../shared/store/tenant-settings.ts';
 import { declaration } from './declaration.ts';
 

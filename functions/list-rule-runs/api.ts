@@ -1,5 +1,5 @@
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { listRuleRunsRequest, ruleRunsResultSchema } from '../../shared/schemas/rules.ts';
+import { listRuleRunsRequest, ruleRunsResultSchema } from './schema.ts';
 import { EVALUATION_EXAMPLE as EVALUATION } from '../../shared/schemas/rule-examples.ts';
 
 /** What the OpenAPI document says of this operation. */

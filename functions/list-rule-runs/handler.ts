@@ -1,5 +1,5 @@
 import { defineOperation } from '../../shared/http/operation.ts';
-import { listRuleRunsRequest } from '../../shared/schemas/rules.ts';
+import { listRuleRunsRequest } from './schema.ts';
 import { NotFound } from '../../shared/core/errors.ts';
 import { findRuleItem, listRuleRuns } from '../../shared/store/rules.ts';
 import { declaration } from './declaration.ts';

@@ -1,5 +1,5 @@
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { listRulesRequest, rulesListResultSchema } from '../../shared/schemas/rules.ts';
+import { listRulesRequest, rulesListResultSchema } from './schema.ts';
 import { RULE_EXAMPLE as RULE } from '../../shared/schemas/rule-examples.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../shared/http/operation.ts';
-import { listRulesRequest } from '../../shared/schemas/rules.ts';
+import { listRulesRequest } from './schema.ts';
 import { listRules } from '../../shared/store/rules.ts';
 import { declaration } from './declaration.ts';
 

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { pagingSchema } from '../../shared/schemas/social.ts';
-import { listWebhookEventsRequest, webhookEventViewSchema } from '../../shared/schemas/tenant.ts';
+import { webhookEventViewSchema } from '../../shared/schemas/tenant.ts';
+import { listWebhookEventsRequest } from './schema.ts';
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../shared/http/operation.ts';
-import { listWebhookEventsRequest } from '../../shared/schemas/tenant.ts';
+import { listWebhookEventsRequest } from './schema.ts';
 import { listWebhookEvents } from '../../shared/store/webhook-events.ts';
 import { declaration } from './declaration.ts';
 

@@ -1,5 +1,5 @@
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { previewRuleRequest, previewResultSchema } from '../../shared/schemas/rules.ts';
+import { previewRuleRequest, previewResultSchema } from './schema.ts';
 import { EVALUATION_EXAMPLE as EVALUATION } from '../../shared/schemas/rule-examples.ts';
 
 /** What the OpenAPI document says of this operation. */

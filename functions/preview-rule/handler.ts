@@ -1,5 +1,5 @@
 import { defineOperation } from '../../shared/http/operation.ts';
-import { previewRuleRequest } from '../../shared/schemas/rules.ts';
+import { previewRuleRequest } from './schema.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { previewRule } from '../use-cases/rules.ts';
 import { declaration } from './declaration.ts';

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { searchTargetingLocationsRequest, targetingLocationSchema } from '../../shared/schemas/social.ts';
+import { targetingLocationSchema } from '../../shared/schemas/social.ts';
+import { searchTargetingLocationsRequest } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -4,7 +4,7 @@ import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import { searchTargetingLocations } from '../../shared/platforms/social/targeting-locations.ts';
-import { searchTargetingLocationsRequest } from '../../shared/schemas/social.ts';
+import { searchTargetingLocationsRequest } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,

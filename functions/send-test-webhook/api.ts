@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { sendTestWebhookRequest } from '../../shared/schemas/tenant.ts';
+import { sendTestWebhookRequest } from './schema.ts';
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

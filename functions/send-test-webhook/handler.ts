@@ -1,7 +1,7 @@
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { NotFound, RateLimited } from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
-import { sendTestWebhookRequest } from '../../shared/schemas/tenant.ts';
+import { sendTestWebhookRequest } from './schema.ts';
 import { takeFromWindow } from '../../shared/store/rate-limits.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
 import { declaration } from './declaration.ts';

@@ -1,23 +1,22 @@
 import * as z from 'zod';
 import { isUploadedFile, type UploadedFile } from './uploaded-file.ts';
 import { numericIdSchema, userIdSchema } from './common.ts';
-import { uploadIdSchema } from './uploads.ts';
 
-const csvFileSchema = (field: string) =>
+export const csvFileSchema = (field: string) =>
   z
     .custom<UploadedFile>(isUploadedFile, {
       error: `must be one attached CSV file (form field ${field})`,
     })
     .refine((file) => file.content.length > 0, 'the file is empty');
 
-const socialAudienceFields = {
+export const socialAudienceFields = {
   userId: userIdSchema,
   audienceName: z.string().trim().min(1, 'must not be empty').max(255),
   mode: z.enum(['create', 'append', 'replace', 'remove']).default('create'),
   audienceId: numericIdSchema('audienceId').optional(),
 };
 
-function checkSocialMode(input: { mode: string; audienceId?: string }, ctx: z.RefinementCtx): void {
+export function checkSocialMode(input: { mode: string; audienceId?: string }, ctx: z.RefinementCtx): void {
   if (input.mode !== 'create' && !input.audienceId) {
     ctx.addIssue({ code: 'custom', path: ['audienceId'], message: `is required when mode is ${input.mode}` });
   }
@@ -26,36 +25,13 @@ function checkSocialMode(input: { mode: string; audienceId?: string }, ctx: z.Re
   }
 }
 
-/** multipart/form-data: the fields and the file */
-export const createSocialCsvAudienceRequest = z.object({ ...socialAudienceFields, csvFile: csvFileSchema('csvFile') }).superRefine(checkSocialMode);
-/** application/json: the same fields and the uploadId of a file sent with create_upload */
-export const createSocialAudienceFromUploadRequest = z.strictObject({ ...socialAudienceFields, uploadId: uploadIdSchema }).superRefine(checkSocialMode);
-
 /** What operation 7 does with its list; what kind of list operation 8 takes. */
 export type AudienceMode = 'create' | 'append' | 'replace' | 'remove';
 export type ListType = 'USER_LIST_UPLOAD' | 'COMPANY_LIST_UPLOAD';
 
-export const SOCIAL_AUDIENCE_FIELDS = ['userId', 'audienceName', 'mode', 'audienceId'] as const;
-
-export const socialAudienceResultSchema = z.object({
-  audienceId: z.string(),
-  audienceName: z.string(),
-  invalid_entry_samples: z
-    .record(z.string(), z.string())
-    .describe('Unusable rows as {"line 12 (phone)": reason}, and the platform’s own samples; {} when none.'),
-  num_invalid_entries: z.number(),
-  num_received: z.number(),
-  session_id: z.string(),
-});
-
-const professionalAudienceFields = {
+export const professionalAudienceFields = {
   userId: userIdSchema,
   audienceName: z.string().trim().min(1, 'must not be empty').max(255).optional(),
   mode: z.literal('create', { error: 'create is the only mode' }).default('create'),
   type: z.enum(['COMPANY_LIST_UPLOAD', 'USER_LIST_UPLOAD']),
 };
-
-export const createProfessionalCsvAudienceRequest = z.object({ ...professionalAudienceFields, csv: csvFileSchema('csv') });
-export const createProfessionalAudienceFromUploadRequest = z.strictObject({ ...professionalAudienceFields, uploadId: uploadIdSchema });
-
-export const PROFESSIONAL_AUDIENCE_FIELDS = ['userId', 'audienceName', 'mode', 'type'] as const;

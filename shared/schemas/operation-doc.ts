@@ -62,37 +62,9 @@ export const connectionHealth = {
   expiresAt: z.string().optional().describe('When the stored grant runs out, when known (ISO 8601).'),
   scopes: z.array(z.string()).optional().describe('The permissions the grant carries, when known.'),
 };
-export const connectionsView = z.object({
-  social: z.object({ adAccountId: z.string(), pageId: z.string().optional(), photoAccountId: z.string().optional(), ...connectionHealth }).optional(),
-  searchads: z.object({ customerId: z.string(), loginCustomerId: z.string().optional(), ...connectionHealth }).optional(),
-  professional: z.object({ adAccountId: z.string(), ...connectionHealth }).optional(),
-});
 
 /** Examples' dates are relative to the day the document is built, so they stay valid on any day. */
 export const day = (offset: number) => clock.today(offset);
-
-export const WINTER_CAMPAIGN = {
-  userId: 'demo-user',
-  objective: 'TRAFFIC',
-  campaignName: 'Winter Tune-Up 2026',
-  dailyBudget: '50',
-  startDate: day(1),
-  endDate: day(90),
-  keywords: [{ text: 'furnace repair', match_type: 'EXACT' }],
-  proximityTargeting: [{ radius_units: 'MILES', radius: 15, longitude_in_micro_degrees: -104990300, latitude_in_micro_degrees: 39739200 }],
-  languages: ['en'],
-  ads: [
-    {
-      url: 'https://www.example.com/heating-repair',
-      headlines: ['Furnace Repair in Denver', 'Same-Day Heating Service', 'Licensed & Insured Techs'],
-      descriptions: ['Fast, reliable furnace and heating repair.', 'Upfront pricing, no overtime fees.'],
-      headlineIndexToPinFirstSlot: 0,
-    },
-  ],
-  callouts: ['24/7 Emergency Service'],
-  phoneNumber: '(303) 555-0147',
-  phoneNumberCountryCode: 'US',
-};
 
 const platformName = platformSchema;
 const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });

@@ -1,7 +1,7 @@
 import * as z from 'zod';
-import { paginationSchema, userIdSchema } from './common.ts';
+import { userIdSchema } from './common.ts';
 
-const text = z.string().max(5000);
+export const text = z.string().max(5000);
 const epochMillis = z.number().int().nonnegative().describe('Milliseconds since the epoch.');
 
 export const textChangeSchema = z.strictObject({ newText: text, oldText: text });
@@ -40,12 +40,6 @@ export const recordOptimizationRequest = z.strictObject({
       ctx.addIssue({ code: 'custom', message: `is ${Math.ceil(bytes / 1024)} KB of JSON; one entry may have at most ${MAX_ENTRY_BYTES / 1024} KB` });
     }
   }),
-});
-
-export const getOptimizationHistoryRequest = z.strictObject({
-  userId: userIdSchema,
-  campaignId: campaignIdSchema,
-  pagination: paginationSchema.describe('Empty for the newest entries; results.paging.next for older ones.'),
 });
 
 export const lastUpdateSchema = z.object({ _seconds: z.number().int(), _nanoseconds: z.number().int() });

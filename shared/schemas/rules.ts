@@ -3,9 +3,8 @@ import { PLATFORMS } from '../core/errors.ts';
 import * as z from 'zod';
 import type { AuditSpec } from '../core/audit.ts';
 import { amountSchema, controlCampaignIdSchema } from './campaign-control.ts';
-import { paginationSchema, userIdSchema } from './common.ts';
+import { userIdSchema } from './common.ts';
 import { PERFORMANCE_METRICS } from './performance.ts';
-import { pagingSchema } from './social.ts';
 
 /**
  * The optimizer's rules (docs/operations.md, "Rules"): a rule watches campaigns of one user on one
@@ -122,17 +121,6 @@ export const updateRuleRequest = z
     'name at least one field to change',
   );
 
-export const ruleRefRequest = z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema });
-export const listRulesRequest = z.strictObject({ userId: userIdSchema, pagination: paginationSchema });
-export const listRuleRunsRequest = z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema, pagination: paginationSchema });
-export const previewRuleRequest = z
-  .strictObject({
-    userId: userIdSchema,
-    ruleId: ruleIdSchema.optional().describe('A stored rule; or send `rule` instead.'),
-    rule: ruleDefinitionSchema.optional().describe('A rule not created yet, as create_rule takes it (without userId).'),
-  })
-  .refine((input) => (input.ruleId === undefined) !== (input.rule === undefined), { path: ['ruleId'], message: 'send either ruleId or rule, not both' });
-
 export type RuleDefinition = z.output<typeof ruleDefinitionSchema>;
 export type RuleAction = RuleDefinition['action'];
 export type RuleCondition = RuleDefinition['conditions'][number];
@@ -184,10 +172,6 @@ export const ruleRunSchema = z.object({
 export type RuleRun = z.output<typeof ruleRunSchema>;
 
 export const ruleResultSchema = z.object({ rule: ruleSchema });
-export const rulesListResultSchema = z.object({ rules: z.array(ruleSchema), paging: pagingSchema });
-export const ruleRunsResultSchema = z.object({ runs: z.array(ruleRunSchema), paging: pagingSchema });
-export const previewResultSchema = z.object({ evaluations: z.array(evaluationSchema) });
-export const deleteRuleResultSchema = z.object({ ruleId: z.string(), deleted: z.literal(true) });
 
 /** The audit events of the rule operations: the rule is the target, the changed fields named. */
 export const ruleAudit = (

@@ -129,9 +129,3 @@ export const createSearchCampaignRequest = z
   });
 
 export type CreateSearchCampaignInput = z.infer<typeof createSearchCampaignRequest>;
-
-export const createSearchCampaignResultSchema = z.object({
-  campaignResourceName: z.string(),
-  adGroupResourceName: z.string(),
-  additionalMessage: z.string(),
-});

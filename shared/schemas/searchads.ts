@@ -1,20 +1,6 @@
 import * as z from 'zod';
-import { dateSchema, numericIdSchema, userIdSchema } from './common.ts';
 
 // ---- operation 2 ----------------------------------------------------------------------------
-
-export const getSearchAdsResultRequest = z
-  .strictObject({
-    userId: userIdSchema,
-    campaignId: numericIdSchema('campaignId'),
-    startDate: dateSchema.optional().describe('First day, YYYY-MM-DD; default endDate − 29 days.'),
-    endDate: dateSchema.optional().describe('Last day, YYYY-MM-DD; default today (UTC).'),
-  })
-  .superRefine((input, ctx) => {
-    if (input.startDate && input.endDate && input.startDate > input.endDate) {
-      ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
-    }
-  });
 
 export const searchAdsStatsSchema = z.object({
   campaignid: z.string(),

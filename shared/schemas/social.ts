@@ -1,22 +1,6 @@
 import * as z from 'zod';
-import { paginationSchema, userIdSchema } from './common.ts';
 
 // ---- requests -------------------------------------------------------------------------------
-
-export const getAdAccountMediaRequest = z.strictObject({
-  userId: userIdSchema,
-  type: z.enum(['IMAGE', 'VIDEO']).describe('IMAGE lists the ad account’s images, VIDEO its videos.'),
-  pagination: paginationSchema,
-});
-
-export const getPhotoPageMediaRequest = z.strictObject({ userId: userIdSchema, pagination: paginationSchema });
-
-export const searchTargetingLocationsRequest = z.strictObject({
-  userId: userIdSchema,
-  query: z.string().trim().min(1, 'must not be empty').max(200).describe('Free text; matched as a prefix of location names.'),
-});
-
-export const getCampaignsListRequest = z.strictObject({ userId: userIdSchema });
 
 // ---- results --------------------------------------------------------------------------------
 

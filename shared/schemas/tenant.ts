@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { paginationSchema } from './common.ts';
 
 /** docs/decisions.md "Tenant settings" and "Webhooks": what a tenant sets, and what its webhooks carry. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -88,8 +87,6 @@ export const webhookSettingsSchema = z.strictObject({
     .describe('The event types to send; every type when absent. webhook.test is always sent.'),
 });
 
-export const getSettingsRequest = z.strictObject({});
-
 export const updateSettingsRequest = z.strictObject({
   redirectUris: z
     .array(redirectUriSchema)
@@ -113,8 +110,6 @@ export const settingsResultSchema = z.object({
   webhookSecret: z.string().optional().describe('`whsec_` + base64 of 32 random bytes; shown once, when first set or rotated.'),
 });
 
-export const listWebhookEventsRequest = z.strictObject({ pagination: paginationSchema });
-
 export const webhookEventViewSchema = z.object({
   id: z.string().describe('The webhook-id sent with every attempt.'),
   type: z.string(),
@@ -125,5 +120,3 @@ export const webhookEventViewSchema = z.object({
   lastAttemptAt: z.string().nullable(),
 });
 export type WebhookEventView = z.infer<typeof webhookEventViewSchema>;
-
-export const sendTestWebhookRequest = z.strictObject({});

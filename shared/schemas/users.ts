@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { numericIdSchema, secretSchema, userIdSchema, platformSchema } from './common.ts';
+import { numericIdSchema, secretSchema } from './common.ts';
 
 export const socialConnectionSchema = z.strictObject({
   accessToken: secretSchema.describe('User or system-user access token with ads_management (stored encrypted, never returned).'),
@@ -29,21 +29,9 @@ export const connectionsSchema = z.strictObject({
 export type Connections = z.infer<typeof connectionsSchema>;
 export type ConnectedPlatform = keyof Connections;
 
-export const createUserRequest = z.strictObject({
-  userId: userIdSchema.optional().describe('Your own id for the user; generated when absent.'),
-  connections: connectionsSchema.default({}),
-});
-
-export const getProfileRequest = z.strictObject({ userId: userIdSchema });
-
 /** Connection fields that are secrets: sealed in the store, never in a response. */
 export const SECRET_FIELDS = {
   social: ['accessToken'],
   searchads: ['refreshToken'],
   professional: ['accessToken', 'refreshToken'],
 } as const satisfies { [P in ConnectedPlatform]: ReadonlyArray<keyof NonNullable<Connections[P]>> };
-
-export const disconnectRequest = z.strictObject({
-  userId: userIdSchema,
-  platform: platformSchema.describe('The connection to remove.'),
-});

@@ -1,8 +1,9 @@
 import * as z from 'zod';
-import { userIdSchema, platformSchema } from './common.ts';
+import { userIdSchema, platformSchema } from '../../shared/schemas/common.ts';
 
+/** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 /** docs/decisions.md "Connect links": what a tenant sends to get a hosted link for one user and platform. */
-export const MAX_CLIENT_STATE_LENGTH = 512;
+const MAX_CLIENT_STATE_LENGTH = 512;
 
 export const createLinkRequest = z.strictObject({
   userId: userIdSchema,

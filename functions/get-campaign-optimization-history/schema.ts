@@ -1,0 +1,10 @@
+import * as z from 'zod';
+import { userIdSchema, paginationSchema } from '../../shared/schemas/common.ts';
+import { campaignIdSchema } from '../../shared/schemas/optimization.ts';
+
+/** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
+export const getOptimizationHistoryRequest = z.strictObject({
+  userId: userIdSchema,
+  campaignId: campaignIdSchema,
+  pagination: paginationSchema.describe('Empty for the newest entries; results.paging.next for older ones.'),
+});

@@ -1,0 +1,22 @@
+import * as z from 'zod';
+import { jobErrorSchema } from '../../shared/schemas/uploads.ts';
+
+/** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
+export const getJobRequest = z.strictObject({ jobId: z.string().min(1).max(64) });
+
+export const jobViewSchema = z.object({
+  jobId: z.string(),
+  type: z.enum(['social_audience', 'professional_audience']),
+  userId: z.string(),
+  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  progress: z
+    .object({ bytesRead: z.number(), totalBytes: z.number(), rowsRead: z.number(), rowsSent: z.number(), batchesSent: z.number() })
+    .describe('rowsRead counts data rows (not the header) as the file is checked; rowsSent the rows the platform acknowledged. Counters only move forward.'),
+  result: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('The operation’s own result: operation 7’s audience fields with the platform’s final counts; operation 8’s `audience.csvFileId`.'),
+  error: jobErrorSchema.optional(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
