@@ -10,7 +10,8 @@ import { campaignBudgetAudit, campaignStatusAudit } from '../../shared/schemas/c
 import type { PlannedChange } from '../../shared/rules/evaluation.ts';
 import type { Evaluation, RuleActionOutcome, RuleRun } from '../../shared/schemas/rules.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
-import { finishRuleRun, putRuleRun, type RuleActionKey, ruleActionSteps, spendRulesQuota } from '../../shared/store/rule-writes.ts';
+import { endGroupRun, type RuleActionKey, type RuleRunEnd, ruleActionSteps, spendRulesQuota } from '../../shared/store/rule-writes.ts';
+import { runLogWrites } from '../../shared/store/rule-groups.ts';
 import { findRuleItem, type RuleItem } from '../../shared/store/rules.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { recordedOnce, underCampaignLease } from '../../shared/store/campaign-changes.ts';
@@ -80,10 +81,13 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
     } catch (error) {
       const quota = error instanceof QuotaSpent;
       const reason = quota ? quotaReason(limit) : `the metrics could not be read: ${failure(error).code}: ${failure(error).message}`;
-      return Promise.all(items.map(({ item, scheduledAt }) => endRun(tenantId, item, scheduledAt, startedAt, quota ? 'partial' : 'failed', [], [], reason)));
+      return endGroup(
+        message,
+        items.map(({ item, scheduledAt }) => ({ item, scheduledAt, run: runOf(item, scheduledAt, startedAt, quota ? 'partial' : 'failed', [], [], reason) })),
+      );
     }
 
-    const runs: RuleRun[] = [];
+    const ran: Array<{ item: RuleItem; scheduledAt: string; run: RuleRun }> = [];
     let quotaHit = false;
     for (const { item, scheduledAt } of items) {
       const evaluations: Evaluation[] = [];
@@ -104,20 +108,10 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
           evaluations.push(evaluation);
         }
       }
-      runs.push(
-        await endRun(
-          tenantId,
-          item,
-          scheduledAt,
-          startedAt,
-          quotaHit ? 'partial' : 'completed',
-          evaluations,
-          actions,
-          quotaHit ? quotaReason(limit) : undefined,
-        ),
-      );
+      const status = quotaHit ? 'partial' : 'completed';
+      ran.push({ item, scheduledAt, run: runOf(item, scheduledAt, startedAt, status, evaluations, actions, quotaHit ? quotaReason(limit) : undefined) });
     }
-    return runs;
+    return endGroup(message, ran);
   });
 }
 
@@ -234,9 +228,8 @@ async function apply(
   }
 }
 
-/** The run's log entry, and the rule's next run, failure streak or disabling. */
-async function endRun(
-  tenantId: string,
+/** One rule's run, as its log shows it. */
+function runOf(
   item: RuleItem,
   scheduledAt: string,
   startedAt: string,
@@ -244,52 +237,56 @@ async function endRun(
   evaluations: Evaluation[],
   actions: RuleActionOutcome[],
   reason?: string,
-): Promise<RuleRun> {
-  const now = clock.now();
-  const run: RuleRun = {
+): RuleRun {
+  return {
     runId: runIdOf(item.ruleId, scheduledAt),
     ruleId: item.ruleId,
     startedAt,
-    finishedAt: new Date(now).toISOString(),
+    finishedAt: new Date(clock.now()).toISOString(),
     status,
     evaluations,
     actions,
     ...(reason ? { reason } : {}),
   };
-  await putRuleRun(tenantId, item.userId, run);
-  if (status === 'partial') return run; // still due: the next pass goes on with the same run
-  const failed = status === 'failed' || actions.some((action) => action.outcome === 'failed');
+}
+
+/** How a rule's run ends on the rule: its next run one schedule period on, or its disabling after too many failed runs. */
+function endOf(item: RuleItem, scheduledAt: string, run: RuleRun): RuleRunEnd {
+  const failed = run.status === 'failed' || run.actions.some((action) => action.outcome === 'failed');
   const streak = failed ? item.consecutiveFailedRuns + 1 : 0;
   const disabledReason =
     streak >= DISABLE_AFTER_FAILED_RUNS
       ? `its actions failed in ${streak} runs in a row (the last: ${failedReason(run)}); fix the cause and enable it again`
       : undefined;
-  const finished = await withAuditScope({ actor: { type: 'rule', id: item.ruleId } }, () =>
-    finishRuleRun(
-      tenantId,
-      item,
-      {
-        lastRunAt: run.finishedAt,
-        consecutiveFailedRuns: streak,
-        ...(disabledReason ? { disabledReason } : { nextRunAt: new Date(now + SCHEDULE_MS[item.schedule]).toISOString() }),
-      },
-      disabledReason
-        ? {
-            tenantId,
-            action: 'rule.disabled',
-            target: { type: 'rule', id: item.ruleId },
-            userId: item.userId,
-            platform: item.platform,
-            changes: { enabled: { from: true, to: false } },
-          }
-        : undefined,
-    ),
-  );
-  if (finished && disabledReason)
-    await emitWebhookEvent(tenantId, 'optimization.rule_disabled', { userId: item.userId, ruleId: item.ruleId, reason: disabledReason }).catch(
-      (error: unknown) => log().warn('optimization.rule_disabled not stored', { reason: (error as Error).name }),
+  const next = new Date(Date.parse(run.finishedAt) + SCHEDULE_MS[item.schedule]).toISOString();
+  return {
+    ruleId: item.ruleId,
+    scheduledAt,
+    state: { lastRunAt: run.finishedAt, consecutiveFailedRuns: streak, ...(disabledReason ? {} : { nextRunAt: next }) },
+    ...(disabledReason ? { disabledReason } : {}),
+  };
+}
+
+/**
+ * The group run's end, in one write: every rule's run in the group's log, the rules' next runs (a
+ * partial run leaves its rules due and keeps the claim, so the next pass after it goes on), the
+ * disabled rules and their webhook.
+ */
+async function endGroup(message: RuleRunMessage, ran: Array<{ item: RuleItem; scheduledAt: string; run: RuleRun }>): Promise<RuleRun[]> {
+  const { tenantId, userId, platform } = message;
+  const runs = ran.map(({ run }) => run);
+  const partial = runs.some((run) => run.status === 'partial');
+  const ends = ran.filter(({ run }) => run.status !== 'partial').map(({ item, scheduledAt, run }) => endOf(item, scheduledAt, run));
+  const disabled = await endGroupRun({ tenantId, userId, platform }, ends, runLogWrites(tenantId, userId, platform, message.rules, runs), {
+    keepClaim: partial,
+  });
+  for (const ruleId of disabled) {
+    const reason = ends.find((end) => end.ruleId === ruleId)?.disabledReason;
+    await emitWebhookEvent(tenantId, 'optimization.rule_disabled', { userId, ruleId, reason }).catch((error: unknown) =>
+      log().warn('optimization.rule_disabled not stored', { reason: (error as Error).name }),
     );
-  return run;
+  }
+  return runs;
 }
 
 const failedReason = (run: RuleRun) => run.reason ?? run.actions.find((action) => action.outcome === 'failed')?.error?.code ?? 'unknown';

@@ -1,14 +1,14 @@
 import { clock } from '../../shared/core/clock.ts';
 import { sendMessage } from '../../shared/queue/send.ts';
-import { leaseRuleRun } from '../../shared/store/rule-writes.ts';
-import { dueRules } from '../../shared/store/rules.ts';
+import { claimRuleGroup, dueGroups } from '../../shared/store/rule-groups.ts';
 import type { RuleRunMessage } from './rule-runs.ts';
 
 /**
- * The scheduler's pass (docs/operations.md, "Rules"): the rules due by now, from the index on their
- * next run time; each claimed for LEASE_MS (so the next pass does not queue it again while its run is
- * on its way, and does once the lease is over if the run never ended); one run per (tenant, user,
- * platform) group, queued or, for `npm run admin -- run-rules` on a stopped local stack, run at once.
+ * The scheduler's pass (docs/operations.md, "Rules"): the (user, platform) groups due by now, from the
+ * index on their earliest next run; each claimed for LEASE_MS with one write (so the next pass does not
+ * queue it again while its run is on its way, and does once the claim is over if the run never ended);
+ * one run per group, of its rules due by now, queued or, for `npm run admin -- run-rules` on a stopped
+ * local stack, run at once.
  */
 export const LEASE_MS = 30 * 60 * 1000;
 
@@ -20,19 +20,19 @@ export async function scheduleDueRules(
   now = clock.now(),
   options: { afterRestart?: boolean } = {},
 ): Promise<{ rules: number; groups: number }> {
-  const groups = new Map<string, RuleRunMessage>();
+  const messages: RuleRunMessage[] = [];
   let rules = 0;
-  // after a restart the claims of the last process are over: a claimed rule (its index item moved to
-  // its lease's end) is due if its run time has come
-  for await (const due of dueRules(options.afterRestart ? now + LEASE_MS + 1 : now)) {
-    if (Date.parse(due.scheduledAt) > now) continue;
-    if (!(await leaseRuleRun(due, now + LEASE_MS))) continue;
-    const key = `${due.tenantId}\u0000${due.userId}\u0000${due.platform}`;
-    const group = groups.get(key) ?? { tenantId: due.tenantId, userId: due.userId, platform: due.platform, rules: [] };
-    group.rules.push({ ruleId: due.ruleId, scheduledAt: due.scheduledAt });
-    groups.set(key, group);
-    rules++;
+  for await (const due of dueGroups(now)) {
+    // after a restart the claims of the last process are over
+    const group = await claimRuleGroup(due, now, now + LEASE_MS, options.afterRestart);
+    if (!group) continue;
+    const dueRules = Object.entries(group.rules)
+      .filter(([, state]) => state.nextRunAt !== undefined && Date.parse(state.nextRunAt) <= now)
+      .map(([ruleId, state]) => ({ ruleId, scheduledAt: state.nextRunAt as string }));
+    if (dueRules.length === 0) continue;
+    messages.push({ tenantId: group.tenantId, userId: group.userId, platform: group.platform, rules: dueRules });
+    rules += dueRules.length;
   }
-  for (const group of groups.values()) await dispatch(group);
-  return { rules, groups: groups.size };
+  for (const message of messages) await dispatch(message);
+  return { rules, groups: messages.length };
 }

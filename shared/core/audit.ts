@@ -76,6 +76,8 @@ export interface AuditDraft {
   changes?: AuditChanges;
   outcome?: 'succeeded' | 'failed';
   error?: { code: string };
+  /** who made the change when it is not the scope's actor (a rule its group's run disabled) */
+  actor?: AuditActor;
 }
 
 export interface AuditEvent {
@@ -198,7 +200,7 @@ export function auditEventOf(draft: AuditDraft, scope = auditScope()): AuditEven
     id: `aud_${randomBytes(12).toString('hex')}`,
     occurredAt: new Date(now).toISOString(),
     action: draft.action,
-    actor: scope?.actor ?? systemActor('service'),
+    actor: draft.actor ?? scope?.actor ?? systemActor('service'),
     ...(draft.userId ? { userId: draft.userId } : {}),
     ...(draft.platform ? { platform: draft.platform } : {}),
     target: draft.target,

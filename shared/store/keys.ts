@@ -77,17 +77,21 @@ export const keys = {
   rule: (ruleId: string) => `RULE#${ruleId}`,
   rulePrefix: 'RULE#',
   ruleCount: (tenantId: string, userId: string): Key => ({ pk: `${tenant(tenantId)}#USER#${userId}#RULES`, sk: 'COUNT' }),
+  /** a (user, platform) group of rules: each rule's run state and the run's claim (rule-groups.ts) */
+  ruleGroup: (platform: Platform) => `GROUP#${platform}`,
+  ruleGroupPrefix: 'GROUP#',
   /**
-   * The rules' index on their next run time: one item per enabled rule in one of a few partitions,
-   * sorted by when it is due, so that the scheduler queries what is due and never scans.
+   * The groups' index on their earliest next run: one item per group with a due rule in one of a few
+   * partitions, sorted by when it is due, so that the scheduler queries what is due and never scans.
    */
   ruleDuePk: (shard: number) => `RULES#DUE#${shard}`,
-  ruleDue: (dueAtMs: number, tenantId: string, userId: string, ruleId: string) => `${padded(dueAtMs, 13)}#${tenantId}#${userId}#${ruleId}`,
+  ruleDue: (dueAtMs: number, tenantId: string, userId: string, platform: Platform) => `${padded(dueAtMs, 13)}#${tenantId}#${userId}#${platform}`,
   ruleDueBefore: (epochMs: number) => `${padded(epochMs, 13)}#~`,
-  /** a rule's runs, in the order they were due */
-  ruleRunsPk: (tenantId: string, userId: string, ruleId: string) => `${tenant(tenantId)}#USER#${userId}#RULE#${ruleId}#RUNS`,
-  ruleRun: (dueAtMs: number, runId: string) => `RUN#${padded(dueAtMs, 13)}#${runId}`,
-  ruleRunShape: /^RUN#\d{13}#run_\d{13}_[0-9a-f]{24}$/,
+  /** a user's group runs, in the order they were due: each holds the runs of the group's rules */
+  ruleRunsPk: (tenantId: string, userId: string) => `${tenant(tenantId)}#USER#${userId}#RULE_RUNS`,
+  ruleGroupRun: (dueAtMs: number, platform: Platform, digest: string, part: number) =>
+    `RUN#${padded(dueAtMs, 13)}#${platform}#${digest}#${String(part).padStart(2, '0')}`,
+  ruleRunShape: /^RUN#\d{13}#(social|searchads|professional)#[0-9a-f]{16}#\d{2}$/,
   /** one action of a rule's run on one campaign: what it set out to do, then how it ended (a redelivered run acts once) */
   ruleAction: (tenantId: string, ruleId: string, runId: string, campaignId: string): Key => ({
     pk: `${tenant(tenantId)}#RULE_ACTIONS#${ruleId}`,

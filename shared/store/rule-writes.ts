@@ -3,203 +3,211 @@ import type { AuditToStore } from '../core/audit.ts';
 import { clock } from '../core/clock.ts';
 import type { StepStore } from '../core/exactly-once.ts';
 import type { Platform } from '../core/errors.ts';
-import { MAX_RULES_PER_USER, type Rule, type RuleActionOutcome, type RuleRun } from '../schemas/rules.ts';
+import { MAX_RULES_PER_USER, type Rule, type RuleActionOutcome } from '../schemas/rules.ts';
 import { sendAuditedTogether } from './audit-event-writes.ts';
 import { failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
-import { type ActionRecord, type DueRule, findActionRecord, publicRule, type RuleItem, shardOf } from './rules.ts';
+import { emptyGroup, findRuleGroup, groupWrites, type RuleGroup, type RuleRunState, runStateOf, stateOfRule } from './rule-groups.ts';
+import { type ActionRecord, findActionRecord, findStoredRule, type RuleItem, type StoredRule } from './rules.ts';
 
 /**
- * Writing rules and their runs (rules.ts reads them and draws the layout). A rule and its item in the
- * due index change together, in one transaction with the audit event where there is one.
+ * Writing rules and their runs (rules.ts reads them and draws the layout). A rule, its group's run
+ * state and the group's item in the due index change together, in one transaction with the audit event
+ * where there is one; the group is written only if it is still the version read, and a write that finds
+ * it changed reads it again (a run ending, another rule of the user changing).
  */
-const RUN_KEEP_SECONDS = 90 * 24 * 60 * 60;
 const ACTION_KEEP_SECONDS = 30 * 24 * 60 * 60;
+const GROUP_ATTEMPTS = 5;
 const table = () => mainTableName();
 
 const failedWrite = failedCondition;
 
-const dueItem = (tenantId: string, rule: Rule, dueAtMs: number) => ({
-  Item: {
-    pk: keys.ruleDuePk(shardOf(rule.ruleId)),
-    sk: keys.ruleDue(dueAtMs, tenantId, rule.userId, rule.ruleId),
-    tenantId,
-    userId: rule.userId,
-    ruleId: rule.ruleId,
-    platform: rule.platform,
-    scheduledAt: rule.nextRunAt,
-  },
-});
-
-/** The rule's item with its index entry (when it is enabled and has a next run). */
-function itemsOf(tenantId: string, rule: Rule, version: number): { rule: RuleItem; due?: ReturnType<typeof dueItem> } {
-  const due = rule.enabled && rule.nextRunAt ? dueItem(tenantId, rule, Date.parse(rule.nextRunAt)) : undefined;
-  return {
-    rule: { ...rule, pk: keys.rulesPk(tenantId, rule.userId), sk: keys.rule(rule.ruleId), tenantId, version, ...(due ? { dueSk: due.Item.sk } : {}) },
-    due,
-  };
+/** The rule's item: its definition; its run state lives in its group. */
+function storedRuleOf(tenantId: string, rule: Rule, version: number): StoredRule {
+  const { nextRunAt: _next, lastRunAt: _last, consecutiveFailedRuns: _failed, ...definition } = rule;
+  return { ...definition, pk: keys.rulesPk(tenantId, rule.userId), sk: keys.rule(rule.ruleId), tenantId, version };
 }
 
-const removeDue = (item: RuleItem) =>
-  item.dueSk ? [new DeleteCommand({ TableName: table(), Key: { pk: keys.ruleDuePk(shardOf(item.ruleId)), sk: item.dueSk } })] : [];
+/**
+ * Runs `write` with the user's group on the rule's platform as it is now, again when the group changed
+ * meanwhile (its write is at `groupIndex` of the transaction); the write's own answer otherwise.
+ */
+async function withGroup<T>(tenantId: string, userId: string, platform: Platform, groupIndex: number, write: (group: RuleGroup) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    const group = (await findRuleGroup(tenantId, userId, platform)) ?? emptyGroup(tenantId, userId, platform);
+    try {
+      return await write(group);
+    } catch (error) {
+      if (failedWrite(error) !== groupIndex || attempt === GROUP_ATTEMPTS) throw error;
+    }
+  }
+}
 
 /** Stores a new rule; 'limit' when the user already has MAX_RULES_PER_USER. */
-export async function createRule(tenantId: string, rule: Rule, audit: AuditToStore | undefined): Promise<'created' | 'limit'> {
-  const { rule: item, due } = itemsOf(tenantId, rule, 1);
-  try {
-    await sendAuditedTogether(
-      [
-        new UpdateCommand({
-          TableName: table(),
-          Key: keys.ruleCount(tenantId, rule.userId),
-          UpdateExpression: 'ADD #count :one',
-          ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':one': 1, ':limit': MAX_RULES_PER_USER },
-        }),
-        new PutCommand({ TableName: table(), Item: item, ConditionExpression: 'attribute_not_exists(sk)' }),
-        ...(due ? [new PutCommand({ TableName: table(), ...due })] : []),
-      ],
-      audit,
-    );
-    return 'created';
-  } catch (error) {
-    if (failedWrite(error) === 0) return 'limit';
-    throw error;
-  }
-}
-
-/** Replaces a rule as it was read (`before`); false when it changed or went meanwhile. */
-export async function replaceRule(tenantId: string, before: RuleItem, after: Rule, audit: AuditToStore | undefined): Promise<boolean> {
-  const { rule: item, due } = itemsOf(tenantId, after, before.version + 1);
-  try {
-    await sendAuditedTogether(
-      [
-        new PutCommand({
-          TableName: table(),
-          Item: item,
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: { ':version': before.version },
-        }),
-        ...removeDue(before),
-        ...(due ? [new PutCommand({ TableName: table(), ...due })] : []),
-      ],
-      audit,
-    );
-    return true;
-  } catch (error) {
-    if (failedWrite(error) === 0) return false;
-    throw error;
-  }
-}
-
-export async function deleteRule(tenantId: string, before: RuleItem, audit: AuditToStore | undefined): Promise<boolean> {
-  try {
-    await sendAuditedTogether(
-      [
-        new DeleteCommand({
-          TableName: table(),
-          Key: { pk: before.pk, sk: before.sk },
-          ConditionExpression: 'version = :version',
-          ExpressionAttributeValues: { ':version': before.version },
-        }),
-        new UpdateCommand({
-          TableName: table(),
-          Key: keys.ruleCount(tenantId, before.userId),
-          UpdateExpression: 'ADD #count :minusOne',
-          ExpressionAttributeNames: { '#count': 'count' },
-          ExpressionAttributeValues: { ':minusOne': -1 },
-        }),
-        ...removeDue(before),
-      ],
-      audit,
-    );
-    return true;
-  } catch (error) {
-    if (failedWrite(error) === 0) return false;
-    throw error;
-  }
+export function createRule(tenantId: string, rule: Rule, audit: AuditToStore | undefined): Promise<'created' | 'limit'> {
+  return withGroup(tenantId, rule.userId, rule.platform, 2, async (group) => {
+    try {
+      await sendAuditedTogether(
+        [
+          new UpdateCommand({
+            TableName: table(),
+            Key: keys.ruleCount(tenantId, rule.userId),
+            UpdateExpression: 'ADD #count :one',
+            ConditionExpression: 'attribute_not_exists(#count) OR #count < :limit',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':one': 1, ':limit': MAX_RULES_PER_USER },
+          }),
+          new PutCommand({ TableName: table(), Item: storedRuleOf(tenantId, rule, 1), ConditionExpression: 'attribute_not_exists(sk)' }),
+          ...groupWrites(group, { ...group.rules, [rule.ruleId]: stateOfRule(rule) }),
+        ],
+        audit,
+      );
+      return 'created' as const;
+    } catch (error) {
+      if (failedWrite(error) === 0) return 'limit' as const;
+      throw error;
+    }
+  });
 }
 
 /**
- * The scheduler's claim on a due rule: its index item moves to `leaseUntil`, so the next pass does not
- * queue it again while its run is on its way; a run that never ends makes it due again then. False
- * when another pass claimed it first or the rule changed.
+ * Replaces a rule as it was read (`before`); false when it changed or went meanwhile. Its run state is
+ * the group's as it is now: enabling sets the next run the rule asks for, disabling takes it away.
  */
-export async function leaseRuleRun(due: DueRule, leaseUntil: number): Promise<boolean> {
-  const moved = keys.ruleDue(leaseUntil, due.tenantId, due.userId, due.ruleId);
-  try {
-    await sendAuditedTogether(
-      [
+export function replaceRule(tenantId: string, before: RuleItem, after: Rule, audit: AuditToStore | undefined): Promise<boolean> {
+  return withGroup(tenantId, before.userId, before.platform, 1, async (group) => {
+    const current = runStateOf(group, before.ruleId);
+    const state = !after.enabled
+      ? { ...current, nextRunAt: undefined }
+      : !before.enabled
+        ? stateOfRule(after)
+        : { ...current, nextRunAt: current.nextRunAt ?? after.nextRunAt };
+    if (state.nextRunAt === undefined) delete state.nextRunAt;
+    try {
+      await sendAuditedTogether(
+        [
+          new PutCommand({
+            TableName: table(),
+            Item: storedRuleOf(tenantId, after, before.version + 1),
+            ConditionExpression: 'version = :version',
+            ExpressionAttributeValues: { ':version': before.version },
+          }),
+          ...groupWrites(group, { ...group.rules, [before.ruleId]: state }),
+        ],
+        audit,
+      );
+      return true;
+    } catch (error) {
+      if (failedWrite(error) === 0) return false;
+      throw error;
+    }
+  });
+}
+
+export function deleteRule(tenantId: string, before: RuleItem, audit: AuditToStore | undefined): Promise<boolean> {
+  return withGroup(tenantId, before.userId, before.platform, 2, async (group) => {
+    const { [before.ruleId]: _gone, ...rules } = group.rules;
+    try {
+      await sendAuditedTogether(
+        [
+          new DeleteCommand({
+            TableName: table(),
+            Key: { pk: before.pk, sk: before.sk },
+            ConditionExpression: 'version = :version',
+            ExpressionAttributeValues: { ':version': before.version },
+          }),
+          new UpdateCommand({
+            TableName: table(),
+            Key: keys.ruleCount(tenantId, before.userId),
+            UpdateExpression: 'ADD #count :minusOne',
+            ExpressionAttributeNames: { '#count': 'count' },
+            ExpressionAttributeValues: { ':minusOne': -1 },
+          }),
+          ...groupWrites(group, rules),
+        ],
+        audit,
+      );
+      return true;
+    } catch (error) {
+      if (failedWrite(error) === 0) return false;
+      throw error;
+    }
+  });
+}
+
+/** How one rule's run ends on the rule: its next run, its failure streak, or its disabling (with its audit event). */
+export interface RuleRunEnd {
+  ruleId: string;
+  /** the run time the run was for: the rule's state changes only if it is still that */
+  scheduledAt: string;
+  state: RuleRunState;
+  disabledReason?: string;
+}
+
+/**
+ * A group run's end, in one transaction: the ended rules' run states (each only if the rule is still
+ * due at the time the run was for), the group's index item moved to its next run, its claim let go
+ * unless `keepClaim` (a partial run waits for its claim to end), the run's log, and each disabled rule
+ * with its `rule.disabled` event. The rules it disabled.
+ */
+export function endGroupRun(
+  group: { tenantId: string; userId: string; platform: Platform },
+  ends: RuleRunEnd[],
+  log: PutCommand[],
+  options: { keepClaim: boolean },
+): Promise<string[]> {
+  const { tenantId, userId, platform } = group;
+  return withGroup(tenantId, userId, platform, 0, async (current) => {
+    const rules = { ...current.rules };
+    const disabling: RuleRunEnd[] = [];
+    for (const end of ends) {
+      if (rules[end.ruleId]?.nextRunAt !== end.scheduledAt) continue; // changed, disabled or deleted meanwhile: as it is now
+      rules[end.ruleId] = end.state;
+      if (end.disabledReason) disabling.push(end);
+    }
+    const disabled = (await Promise.all(disabling.map((end) => findStoredRule(tenantId, userId, end.ruleId)))).flatMap((stored, index) =>
+      stored?.enabled ? [{ stored, reason: disabling[index]?.disabledReason as string }] : [],
+    );
+    const writes = groupWrites(current, rules, { release: !options.keepClaim });
+    const groupWritesCount = writes.length;
+    writes.push(...log);
+    for (const { stored } of disabled) {
+      writes.push(
         new UpdateCommand({
           TableName: table(),
-          Key: { pk: keys.rulesPk(due.tenantId, due.userId), sk: keys.rule(due.ruleId) },
-          UpdateExpression: 'SET leaseUntil = :lease, dueSk = :moved',
-          ConditionExpression: 'dueSk = :due',
-          ExpressionAttributeValues: { ':lease': leaseUntil, ':moved': moved, ':due': due.sk },
-        }),
-        new DeleteCommand({ TableName: table(), Key: { pk: keys.ruleDuePk(due.shard), sk: due.sk } }),
-        new PutCommand({
-          TableName: table(),
-          Item: {
-            pk: keys.ruleDuePk(due.shard),
-            sk: moved,
-            tenantId: due.tenantId,
-            userId: due.userId,
-            ruleId: due.ruleId,
-            platform: due.platform,
-            scheduledAt: due.scheduledAt,
+          Key: { pk: stored.pk, sk: stored.sk },
+          UpdateExpression: 'SET enabled = :off, disabledReason = :reason, version = :next',
+          ConditionExpression: 'version = :version',
+          ExpressionAttributeValues: {
+            ':off': false,
+            ':reason': disabled.find((entry) => entry.stored === stored)?.reason,
+            ':next': stored.version + 1,
+            ':version': stored.version,
           },
         }),
-      ],
-      undefined,
-    );
-    return true;
-  } catch (error) {
-    if (failedWrite(error) !== undefined) return false;
-    throw error;
-  }
-}
-
-/**
- * A run's end on the rule: its next run (one schedule period on), its failure streak, or its disabling
- * (with the audit event). Only if the rule is as the run read it; false when someone changed it meanwhile
- * (their change stands; the rule runs as they left it).
- */
-export async function finishRuleRun(
-  tenantId: string,
-  before: RuleItem,
-  outcome: { lastRunAt: string; nextRunAt?: string; consecutiveFailedRuns: number; disabledReason?: string },
-  audit: AuditToStore | undefined,
-): Promise<boolean> {
-  const after: Rule = {
-    ...publicRule(before),
-    lastRunAt: outcome.lastRunAt,
-    consecutiveFailedRuns: outcome.consecutiveFailedRuns,
-    ...(outcome.disabledReason ? { enabled: false, disabledReason: outcome.disabledReason } : {}),
-  };
-  if (outcome.nextRunAt && !outcome.disabledReason) after.nextRunAt = outcome.nextRunAt;
-  else if (outcome.disabledReason) delete after.nextRunAt;
-  return replaceRule(tenantId, before, after, audit);
-}
-
-/**
- * A run's log entry, one per run: keyed by the time the rule was due (the run's id says it), so a run
- * handed back by the queue, or resumed after a partial pass, leaves one entry, its last word.
- */
-export async function putRuleRun(tenantId: string, userId: string, run: RuleRun): Promise<void> {
-  const due = Number(run.runId.split('_')[1]);
-  await writeIfConditionHolds(
-    new PutCommand({
-      TableName: table(),
-      Item: {
-        pk: keys.ruleRunsPk(tenantId, userId, run.ruleId),
-        sk: keys.ruleRun(due, run.runId),
-        ...run,
-        expiresAt: Math.floor(Date.parse(run.finishedAt) / 1000) + RUN_KEEP_SECONDS,
-      },
-    }),
-  );
+      );
+    }
+    try {
+      await sendAuditedTogether(
+        writes,
+        disabled.map(({ stored }) => ({
+          tenantId,
+          action: 'rule.disabled' as const,
+          actor: { type: 'rule' as const, id: stored.ruleId },
+          target: { type: 'rule' as const, id: stored.ruleId },
+          userId,
+          platform,
+          changes: { enabled: { from: true, to: false } },
+        })),
+      );
+    } catch (error) {
+      const failed = failedWrite(error);
+      // a disabled rule changed by its user meanwhile: read everything again (the group too, as it was not written)
+      if (failed !== undefined && failed >= groupWritesCount + log.length) throw Object.assign(error as Error, { failedWrite: 0 });
+      throw error;
+    }
+    return disabled.map(({ stored }) => stored.ruleId);
+  });
 }
 
 /** What an action sets out to do, before it does it; false when this run's action on the campaign was begun before. */

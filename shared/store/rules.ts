@@ -1,121 +1,123 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Platform } from '../core/errors.ts';
 import type { Rule, RuleRun } from '../schemas/rules.ts';
-import { documentStore, mainTableName, queryItems } from './client.ts';
+import { documentStore, mainTableName } from './client.ts';
+import { findRuleGroup, type RuleGroup, runStateOf, userRuleGroups } from './rule-groups.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keys } from './keys.ts';
 
 /**
  * The optimizer's rules in the main table (docs/architecture.md, "The main table"):
- *   TENANT#<t>#USER#<u>#RULES / RULE#<ruleId>        a rule (its definition, its schedule, its run state)
+ *   TENANT#<t>#USER#<u>#RULES / RULE#<ruleId>        a rule's definition
  *   TENANT#<t>#USER#<u>#RULES / COUNT                how many rules the user has (at most 100)
- *   RULES#DUE#<shard> / <due ms>#<t>#<u>#<ruleId>    the index on next run time, one item per enabled rule
- *   TENANT#<t>#USER#<u>#RULE#<ruleId>#RUNS / RUN#<due ms>#<runId>       the execution log, 90 days
+ *   TENANT#<t>#USER#<u>#RULES / GROUP#<platform>     the run state of the user's rules on a platform (rule-groups.ts)
+ *   RULES#DUE#<shard> / <due ms>#<t>#<u>#<platform>  the index on each group's earliest next run
+ *   TENANT#<t>#USER#<u>#RULE_RUNS / RUN#<due ms>#…   the execution log, one entry per group run, 90 days
  *   TENANT#<t>#RULE_ACTIONS#<ruleId> / <runId>#<campaignId>            one action of a run, 30 days
  *   TENANT#<t>#RULES_QUOTA / <platform>#<UTC day>                       upstream calls spent by rules
+ * A rule as it is read is its definition with its run state from its group.
  */
-export const DUE_SHARDS = 4;
 export const RULES_PAGE_SIZE = 50;
 export const RUNS_PAGE_SIZE = 20;
+/** the group runs one page of a rule's runs reads at most, looking for that rule's */
+const RUN_LOG_QUERIES = 10;
 
 export interface RuleItem extends Rule {
   pk: string;
   sk: string;
   tenantId: string;
   version: number;
-  /** the rule's item in the due index, while it has one */
-  dueSk?: string;
-  /** the run the scheduler queued: not queued again before this (epoch ms) */
-  leaseUntil?: number;
 }
 
-export interface DueRule {
-  tenantId: string;
-  userId: string;
-  ruleId: string;
-  platform: Platform;
-  /** the rule's next run time the index item stands for (a lease moves the item, not this) */
-  scheduledAt: string;
-  /** the index item, as the scheduler found it */
-  shard: number;
-  sk: string;
-}
-
-export const shardOf = (ruleId: string) => Number.parseInt(ruleId.slice(-2), 16) % DUE_SHARDS;
+/** The rule's stored item, without its run state (which its group holds). */
+export type StoredRule = Omit<RuleItem, 'nextRunAt' | 'lastRunAt' | 'consecutiveFailedRuns'>;
 
 export const publicRule = (item: RuleItem): Rule => {
-  const { pk: _pk, sk: _sk, tenantId: _tenant, version: _version, dueSk: _due, leaseUntil: _lease, ...rule } = item;
+  const { pk: _pk, sk: _sk, tenantId: _tenant, version: _version, ...rule } = item as RuleItem & { dueSk?: unknown; leaseUntil?: unknown };
+  delete (rule as { dueSk?: unknown }).dueSk;
+  delete (rule as { leaseUntil?: unknown }).leaseUntil;
   return rule;
 };
 
-export async function findRuleItem(tenantId: string, userId: string, ruleId: string): Promise<RuleItem | undefined> {
+const withState = (stored: StoredRule, group: RuleGroup | undefined): RuleItem => {
+  const state = runStateOf(group, stored.ruleId);
+  return {
+    ...stored,
+    ...(state.nextRunAt && stored.enabled ? { nextRunAt: state.nextRunAt } : {}),
+    ...(state.lastRunAt ? { lastRunAt: state.lastRunAt } : {}),
+    consecutiveFailedRuns: state.consecutiveFailedRuns,
+  } as RuleItem;
+};
+
+export async function findStoredRule(tenantId: string, userId: string, ruleId: string): Promise<StoredRule | undefined> {
   const { Item } = await documentStore().send(
     new GetCommand({ TableName: mainTableName(), Key: { pk: keys.rulesPk(tenantId, userId), sk: keys.rule(ruleId) }, ConsistentRead: true }),
   );
-  return Item as RuleItem | undefined;
+  return Item as StoredRule | undefined;
+}
+
+export async function findRuleItem(tenantId: string, userId: string, ruleId: string): Promise<RuleItem | undefined> {
+  const stored = await findStoredRule(tenantId, userId, ruleId);
+  return stored && withState(stored, await findRuleGroup(tenantId, userId, stored.platform));
 }
 
 export async function listRules(tenantId: string, userId: string, pagination: string): Promise<{ rules: Rule[]; paging: { next?: string } }> {
   const after = pagination ? decodeCursor(pagination, /^RULE#rul_[0-9a-f]{24}$/) : undefined;
-  const page = await documentStore().send(
-    new QueryCommand({
-      TableName: mainTableName(),
-      KeyConditionExpression: after ? 'pk = :pk AND sk > :after' : 'pk = :pk AND begins_with(sk, :rule)',
-      ExpressionAttributeValues: after
-        ? { ':pk': keys.rulesPk(tenantId, userId), ':after': after }
-        : { ':pk': keys.rulesPk(tenantId, userId), ':rule': keys.rulePrefix },
-      Limit: RULES_PAGE_SIZE,
-    }),
-  );
-  const items = (page.Items ?? []).filter((item) => String(item.sk).startsWith(keys.rulePrefix)) as RuleItem[];
+  const [page, groups] = await Promise.all([
+    documentStore().send(
+      new QueryCommand({
+        TableName: mainTableName(),
+        KeyConditionExpression: after ? 'pk = :pk AND sk > :after' : 'pk = :pk AND begins_with(sk, :rule)',
+        ExpressionAttributeValues: after
+          ? { ':pk': keys.rulesPk(tenantId, userId), ':after': after }
+          : { ':pk': keys.rulesPk(tenantId, userId), ':rule': keys.rulePrefix },
+        Limit: RULES_PAGE_SIZE,
+      }),
+    ),
+    userRuleGroups(tenantId, userId),
+  ]);
+  const items = (page.Items ?? []) as StoredRule[];
   const last = items.at(-1);
-  return { rules: items.map(publicRule), paging: page.LastEvaluatedKey && last ? { next: encodeCursor(last.sk) } : {} };
+  return {
+    rules: items.map((item) => publicRule(withState(item, groups.get(item.platform)))),
+    paging: page.LastEvaluatedKey && last ? { next: encodeCursor(last.sk) } : {},
+  };
 }
 
-/** Every rule due by `now`, from the index: one query per shard, never a scan. */
-export async function* dueRules(now: number): AsyncGenerator<DueRule> {
-  for (let shard = 0; shard < DUE_SHARDS; shard++) {
-    for await (const item of queryItems({
-      KeyConditionExpression: 'pk = :pk AND sk < :before',
-      ExpressionAttributeValues: { ':pk': keys.ruleDuePk(shard), ':before': keys.ruleDueBefore(now) },
-    })) {
-      yield {
-        tenantId: item.tenantId,
-        userId: item.userId,
-        ruleId: item.ruleId,
-        platform: item.platform,
-        scheduledAt: item.scheduledAt,
-        shard,
-        sk: item.sk,
-      } as DueRule;
-    }
-  }
-}
-
-/** A rule's runs, newest first. */
+/** A rule's runs, newest first, from its group's run log (a deleted rule's stay listed). */
 export async function listRuleRuns(
   tenantId: string,
   userId: string,
   ruleId: string,
   pagination: string,
 ): Promise<{ runs: RuleRun[]; paging: { next?: string } }> {
-  const before = pagination ? decodeCursor(pagination, keys.ruleRunShape) : undefined;
-  const pk = keys.ruleRunsPk(tenantId, userId, ruleId);
-  const page = await documentStore().send(
-    new QueryCommand({
-      TableName: mainTableName(),
-      KeyConditionExpression: before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
-      ExpressionAttributeValues: before ? { ':pk': pk, ':before': before } : { ':pk': pk },
-      ScanIndexForward: false,
-      Limit: RUNS_PAGE_SIZE,
-    }),
-  );
-  const items = page.Items ?? [];
-  const last = items.at(-1);
-  return {
-    runs: items.map(({ pk: _pk, sk: _sk, expiresAt: _ttl, ...run }) => run as RuleRun),
-    paging: page.LastEvaluatedKey && last ? { next: encodeCursor(last.sk as string) } : {},
-  };
+  let before = pagination ? decodeCursor(pagination, keys.ruleRunShape) : undefined;
+  const pk = keys.ruleRunsPk(tenantId, userId);
+  const runs: RuleRun[] = [];
+  let lastSk: string | undefined;
+  let more = true;
+  for (let query = 0; query < RUN_LOG_QUERIES && more && runs.length < RUNS_PAGE_SIZE; query++) {
+    const page = await documentStore().send(
+      new QueryCommand({
+        TableName: mainTableName(),
+        KeyConditionExpression: before ? 'pk = :pk AND sk < :before' : 'pk = :pk',
+        FilterExpression: 'contains(ruleIds, :rule)',
+        ExpressionAttributeValues: { ':pk': pk, ':rule': ruleId, ...(before ? { ':before': before } : {}) },
+        ScanIndexForward: false,
+        Limit: RUNS_PAGE_SIZE,
+      }),
+    );
+    for (const item of page.Items ?? []) {
+      if (runs.length === RUNS_PAGE_SIZE) break;
+      const run = (item.runs as RuleRun[]).find((entry) => entry.ruleId === ruleId);
+      if (run) runs.push(run);
+      lastSk = item.sk as string;
+    }
+    more = page.LastEvaluatedKey !== undefined;
+    before = (page.LastEvaluatedKey?.sk as string | undefined) ?? before;
+    if (runs.length === RUNS_PAGE_SIZE) break;
+    lastSk = before;
+  }
+  return { runs, paging: more && lastSk ? { next: encodeCursor(lastSk) } : {} };
 }
 
 export interface ActionRecord {
