@@ -258,12 +258,12 @@ async function rulesFigures(): Promise<void> {
       [
         'rules: store per rule, scheduling',
         `${figures.store.schedule.reads.toFixed(2)} reads, ${figures.store.schedule.writes.toFixed(2)} writes`,
-        'constant: the due index, one claim (3 items)',
+        'per group: the due index, one claim (1 write a group)',
       ],
       [
         'rules: store per rule, its run',
         `${figures.store.run.reads.toFixed(2)} reads, ${figures.store.run.writes.toFixed(2)} writes`,
-        'constant: the rule, the run log, the rule and its index entry (3 items), the quota count',
+        'per group: its rules, the group; its end (group, index item moved, log) and the quota count',
       ],
       [
         'rules: evaluator CPU',

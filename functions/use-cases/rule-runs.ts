@@ -12,7 +12,7 @@ import type { Evaluation, RuleActionOutcome, RuleRun } from '../../shared/schema
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { endGroupRun, type RuleActionKey, type RuleRunEnd, ruleActionSteps, spendRulesQuota } from '../../shared/store/rule-writes.ts';
 import { runLogWrites } from '../../shared/store/rule-groups.ts';
-import { findRuleItem, type RuleItem } from '../../shared/store/rules.ts';
+import { findGroupRuleItems, type RuleItem } from '../../shared/store/rules.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { recordedOnce, underCampaignLease } from '../../shared/store/campaign-changes.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -56,12 +56,17 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
   return withAuditScope({ actor: systemActor('rule_runs') }, async () => {
     const { tenantId, userId } = message;
     const user = await findUser(tenantId, userId);
-    const items: Array<{ item: RuleItem; scheduledAt: string }> = [];
-    for (const { ruleId, scheduledAt } of message.rules) {
-      const item = await findRuleItem(tenantId, userId, ruleId);
-      // a rule changed, disabled, deleted or already run since it was queued is left as it is now
-      if (item?.enabled && item.platform === message.platform && item.nextRunAt === scheduledAt) items.push({ item, scheduledAt });
-    }
+    const found = await findGroupRuleItems(
+      tenantId,
+      userId,
+      message.platform,
+      message.rules.map((rule) => rule.ruleId),
+    );
+    // a rule changed, disabled, deleted or already run since it was queued is left as it is now
+    const items = message.rules.flatMap(({ ruleId, scheduledAt }) => {
+      const item = found.find((rule) => rule.ruleId === ruleId);
+      return item?.enabled && item.platform === message.platform && item.nextRunAt === scheduledAt ? [{ item, scheduledAt }] : [];
+    });
     if (!user || items.length === 0) return [];
     const startedAt = new Date(clock.now()).toISOString();
     const limit = Math.floor(config().RULES_QUOTA_SHARE * dailyCalls(message.platform));

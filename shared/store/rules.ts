@@ -60,6 +60,15 @@ export async function findRuleItem(tenantId: string, userId: string, ruleId: str
   return stored && withState(stored, await findRuleGroup(tenantId, userId, stored.platform));
 }
 
+/** Rules of one group, each with its run state (the group read once); a rule not found is left out. */
+export async function findGroupRuleItems(tenantId: string, userId: string, platform: RuleGroup['platform'], ruleIds: string[]): Promise<RuleItem[]> {
+  const [group, ...stored] = await Promise.all([
+    findRuleGroup(tenantId, userId, platform),
+    ...ruleIds.map((ruleId) => findStoredRule(tenantId, userId, ruleId)),
+  ]);
+  return stored.flatMap((rule) => (rule ? [withState(rule, group)] : []));
+}
+
 export async function listRules(tenantId: string, userId: string, pagination: string): Promise<{ rules: Rule[]; paging: { next?: string } }> {
   const after = pagination ? decodeCursor(pagination, /^RULE#rul_[0-9a-f]{24}$/) : undefined;
   const [page, groups] = await Promise.all([
