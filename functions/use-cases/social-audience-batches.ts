@@ -1,3 +1,4 @@
+import { clock } from '../../shared/core/clock.ts';
 import { PlatformError } from '../../shared/core/errors.ts';
 import { CsvProblem } from '../../shared/audiences/csv-reader.ts';
 import { forEachContactRow, InvalidRowSamples, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
@@ -88,33 +89,32 @@ export interface BatchToSend {
 
 /**
  * One batch of the session: recorded as in flight before it is sent (a resume sends it again with
- * the same number), then acknowledged. When the platform counted a resent batch twice, the
- * duplicate is noted so that the answer reports distinct rows.
+ * the same number), then acknowledged. When the platform counted a batch twice (however it came to be
+ * sent twice), the duplicate is noted so that the answer reports distinct rows.
  */
 export async function sendRecordedBatch(batch: BatchToSend, progress: UploadProgress, save: () => Promise<void>): Promise<void> {
   const { batchSeq, rows } = batch;
-  const resent = progress.inFlightBatch === batchSeq; // the platform may have counted it already
   progress.inFlightBatch = batchSeq;
   await save();
+  const last = batchSeq === Math.ceil(batch.usableRows / MAX_ROWS_PER_BATCH);
   let acknowledgement: BatchAcknowledgement;
   try {
     acknowledgement = await sendAudienceBatch(
       batch.session,
       batch.mode,
       batch.audienceId,
-      {
-        session_id: progress.sessionId,
-        batch_seq: batchSeq,
-        last_batch_flag: batchSeq === Math.ceil(batch.usableRows / MAX_ROWS_PER_BATCH),
-        estimated_num_total: batch.usableRows,
-      },
+      { session_id: progress.sessionId, batch_seq: batchSeq, last_batch_flag: last, estimated_num_total: batch.usableRows },
       batch.schema,
       rows,
     );
   } catch (error) {
-    throw describeLandedRows(error, progress, batch.audienceId, batch.usableRows);
+    if (!(last && closedByOurLastBatch(error, progress))) throw describeLandedRows(error, progress, batch.audienceId, batch.usableRows);
+    // the last batch landed and closed the session; its answer was lost and the resend found it closed: counted once
+    acknowledgement = { numReceived: progress.platformReceived + rows.count, numInvalid: progress.platformInvalid, samples: {} };
   }
-  if (resent && acknowledgement.numReceived - progress.platformReceived >= 2 * rows.count) {
+  // counted twice: sent again after a crash or a cut (the checkpoint's batch in flight), or by the
+  // upstream core's own retry of an answer that never came; a batch counted once adds its rows once
+  if (acknowledgement.numReceived - progress.platformReceived >= 2 * rows.count) {
     progress.duplicateReceived += rows.count;
     progress.duplicateInvalid += Math.floor((acknowledgement.numInvalid - progress.platformInvalid) / 2);
   }
@@ -125,6 +125,21 @@ export async function sendRecordedBatch(batch: BatchToSend, progress: UploadProg
   progress.platformInvalid = acknowledgement.numInvalid;
   progress.platformSamples = { ...progress.platformSamples, ...acknowledgement.samples };
   await save();
+}
+
+/** The platform's "this upload session has already finished" (2650/1870159). */
+const SESSION_FINISHED = 1870159;
+/** The platform closes a session on its own 90 minutes after its first batch (docs/platforms.md, "Social"). */
+const SESSION_LIFETIME_MS = 90 * 60 * 1000;
+
+/**
+ * Whether the session is closed because our last batch was taken: a resend of it (after a lost answer)
+ * is refused as "already finished" while the session is younger than the platform's own closing time,
+ * which the session id, our millisecond clock × 1000, tells.
+ */
+function closedByOurLastBatch(error: unknown, progress: UploadProgress): boolean {
+  if (!(error instanceof PlatformError) || error.extra.platformSubcode !== SESSION_FINISHED) return false;
+  return clock.now() - Math.floor(progress.sessionId / 1000) < SESSION_LIFETIME_MS;
 }
 
 /** The platform failed mid-upload: the error says what landed. */

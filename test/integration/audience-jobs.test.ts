@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { LOST_ANSWER_DELAY_MS } from '../helpers/timing.ts';
 import { parse } from 'csv-parse/sync';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
@@ -274,10 +275,31 @@ describe('operation 7 with an uploadId', () => {
     });
     const { job, seen } = await jobToEnd(apiKey, started.body.results.jobId);
     expect(seen.every((view) => view.status !== 'failed')).toBe(true);
-    expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 20_000, batchesSent: 2 }, result: { num_received: 20_000 } });
+    expect(job, JSON.stringify(job.error)).toMatchObject({
+      status: 'succeeded',
+      progress: { rowsSent: 20_000, batchesSent: 2 },
+      result: { num_received: 20_000 },
+    });
     const sessions = bodies((await upstreamRequestsWith('social', token)).slice(skip)).map((body) => body.session);
     expect(new Set(sessions.map((session) => session.session_id)).size).toBe(1);
     expect(sessions.map((session) => session.batch_seq)).toEqual([1, 2, 2, 2, 2, 2]); // three refused, the wait, one refused, one taken
+  });
+
+  it('a batch whose answer never came is sent again by the retry and counted twice by the platform: the job reports distinct rows', async () => {
+    const { userId, token } = await newSocialUser(apiKey);
+    const { audienceId, skip } = await existingAudience(userId);
+    const uploadId = await uploaded(apiKey, userId, contactsCsv(20_000));
+    const started = await call(SOCIAL, { userId, audienceName: 'Lost answer', mode: 'append', audienceId, uploadId }, { apiKey });
+    // the platform takes the second batch, and its answer comes after our timeout: the upstream core sends it again
+    await injectFault('social', { requestIncludes: '"batch_seq":2', pathIncludes: '/users', answerDelayMs: LOST_ANSWER_DELAY_MS, times: 1 });
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    const sessions = bodies((await upstreamRequestsWith('social', token)).slice(skip)).map((body) => body.session.batch_seq);
+    expect(sessions, JSON.stringify(job.error)).toEqual([1, 2, 2]);
+    expect(job, JSON.stringify(job.error)).toMatchObject({
+      status: 'succeeded',
+      progress: { rowsSent: 20_000, batchesSent: 2 },
+      result: { num_received: 20_000 },
+    });
   });
 
   it('hands over to its own continuation before its time runs out; the next run goes on from the checkpoint, each batch once', async () => {
