@@ -1,5 +1,6 @@
 import { clock } from '../../shared/core/clock.ts';
 import { PlatformError } from '../../shared/core/errors.ts';
+import { exactlyOnce, type StepStore } from '../../shared/core/exactly-once.ts';
 import { CsvProblem } from '../../shared/audiences/csv-reader.ts';
 import { forEachContactRow, InvalidRowSamples, type ContactFileResume } from '../../shared/audiences/contact-file.ts';
 import type { ContactKey } from '../../shared/platforms/social/contact-keys.ts';
@@ -94,42 +95,70 @@ export interface BatchToSend {
  */
 export async function sendRecordedBatch(batch: BatchToSend, progress: UploadProgress, save: () => Promise<void>): Promise<void> {
   const { batchSeq, rows } = batch;
-  progress.inFlightBatch = batchSeq;
-  await save();
   const last = batchSeq === Math.ceil(batch.usableRows / MAX_ROWS_PER_BATCH);
-  let acknowledgement: BatchAcknowledgement;
-  try {
-    acknowledgement = await sendAudienceBatch(
-      batch.session,
-      batch.mode,
-      batch.audienceId,
-      { session_id: progress.sessionId, batch_seq: batchSeq, last_batch_flag: last, estimated_num_total: batch.usableRows },
-      batch.schema,
-      rows,
-    );
-  } catch (error) {
-    if (!(last && closedByOurLastBatch(error, progress))) throw describeLandedRows(error, progress, batch.audienceId, batch.usableRows);
-    // the last batch landed and closed the session; its answer was lost and the resend found it closed: counted once
-    acknowledgement = { numReceived: progress.platformReceived + rows.count, numInvalid: progress.platformInvalid, samples: {} };
-  }
-  // counted twice: sent again after a crash or a cut (the checkpoint's batch in flight), or by the
-  // upstream core's own retry of an answer that never came; a batch counted once adds its rows once
-  if (acknowledgement.numReceived - progress.platformReceived >= 2 * rows.count) {
-    progress.duplicateReceived += rows.count;
-    progress.duplicateInvalid += Math.floor((acknowledgement.numInvalid - progress.platformInvalid) / 2);
-  }
-  progress.batchesAcked = batchSeq;
-  progress.inFlightBatch = undefined;
-  progress.rowsAcked += rows.count;
-  progress.platformReceived = acknowledgement.numReceived;
-  progress.platformInvalid = acknowledgement.numInvalid;
-  progress.platformSamples = { ...progress.platformSamples, ...acknowledgement.samples };
-  await save();
+  await exactlyOnce({
+    store: batchSteps(progress, rows.count, save),
+    key: batchSeq,
+    decide: async () => ({ intent: batchSeq }),
+    perform: async () => {
+      try {
+        return await sendAudienceBatch(
+          batch.session,
+          batch.mode,
+          batch.audienceId,
+          { session_id: progress.sessionId, batch_seq: batchSeq, last_batch_flag: last, estimated_num_total: batch.usableRows },
+          batch.schema,
+          rows,
+        );
+      } catch (error) {
+        if (!(last && closedByOurLastBatch(error, progress))) throw describeLandedRows(error, progress, batch.audienceId, batch.usableRows);
+        // the last batch landed and closed the session; its answer was lost and the resend found it closed: counted once
+        return { numReceived: progress.platformReceived + rows.count, numInvalid: progress.platformInvalid, samples: {} };
+      }
+    },
+  });
+}
+
+/**
+ * The session's batches as exactly-once steps (core/exactly-once.ts) kept in the job's checkpoint: a
+ * batch in flight is a step in progress (a resumed run sends it again with its number), an
+ * acknowledged one a completed step, whose acknowledgement moves the counts in the same save.
+ */
+function batchSteps(progress: UploadProgress, rowCount: number, save: () => Promise<void>): StepStore<number, number, BatchAcknowledgement> {
+  return {
+    find: async (seq) =>
+      seq <= progress.batchesAcked
+        ? { status: 'completed', intent: seq, result: { numReceived: progress.platformReceived, numInvalid: progress.platformInvalid, samples: {} } }
+        : progress.inFlightBatch === seq
+          ? { status: 'in_progress', intent: seq }
+          : undefined,
+    begin: async (seq) => {
+      progress.inFlightBatch = seq;
+      await save();
+      return true;
+    },
+    complete: async (seq, acknowledgement) => {
+      // counted twice: sent again after a crash or a cut (the step found in progress), or by the
+      // upstream core's own retry of an answer that never came; a batch counted once adds its rows once
+      if (acknowledgement.numReceived - progress.platformReceived >= 2 * rowCount) {
+        progress.duplicateReceived += rowCount;
+        progress.duplicateInvalid += Math.floor((acknowledgement.numInvalid - progress.platformInvalid) / 2);
+      }
+      progress.batchesAcked = seq;
+      progress.inFlightBatch = undefined;
+      progress.rowsAcked += rowCount;
+      progress.platformReceived = acknowledgement.numReceived;
+      progress.platformInvalid = acknowledgement.numInvalid;
+      progress.platformSamples = { ...progress.platformSamples, ...acknowledgement.samples };
+      await save();
+      return true;
+    },
+  };
 }
 
 /** The platform's "this upload session has already finished" (2650/1870159). */
 const SESSION_FINISHED = 1870159;
-/** The platform closes a session on its own 90 minutes after its first batch (docs/platforms.md, "Social"). */
+/** The platform closes a session on its own 90 minutes after its first batch (docs/csv.md). */
 const SESSION_LIFETIME_MS = 90 * 60 * 1000;
 
 /**
