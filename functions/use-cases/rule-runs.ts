@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { type AuditSpec, AuditUnit, draftOf, runAudited, systemActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { config } from '../../shared/core/config.ts';
-import { exactlyOnce } from '../../shared/core/exactly-once.ts';
+import { exactlyOnce, type StepStore } from '../../shared/core/exactly-once.ts';
 import type { Platform } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
 import type { QueueMessage } from '../../shared/queue/messages.ts';
@@ -124,7 +124,7 @@ const quotaReason = (limit: number) =>
   `the optimizer spent its share of the platform's daily calls for this tenant (${limit}); the rule goes on at the next pass`;
 
 /** What every action of one rule's run works with. */
-interface ActionContext {
+export interface ActionContext {
   tenantId: string;
   userId: string;
   rule: RuleItem;
@@ -133,7 +133,26 @@ interface ActionContext {
   session: unknown;
   metrics: GroupMetrics;
   spend: SpendCalls;
+  /** the world an action touches besides the platform: the store's, or a unit test's fakes */
+  ports?: ActionPorts;
 }
+
+/** What an action needs besides the platform: its exactly-once steps, the campaign's lease, its decision, its write and its announcement. */
+export interface ActionPorts {
+  steps: StepStore<RuleActionKey, PlannedChange, RuleActionOutcome>;
+  underLease<T>(scope: { tenantId: string; platform: Platform; campaignId: string; holder?: string }, work: () => Promise<T>): Promise<T>;
+  decide: typeof decide;
+  apply: typeof apply;
+  announce(tenantId: string, applied: Record<string, unknown>): Promise<unknown>;
+}
+
+const storeActionPorts: ActionPorts = {
+  steps: ruleActionSteps,
+  underLease: underCampaignLease,
+  decide,
+  apply,
+  announce: (tenantId, applied) => emitWebhookEvent(tenantId, 'optimization.applied', applied),
+};
 
 /**
  * One matched campaign's action: an exactly-once step (core/exactly-once.ts) keyed by (rule, run,
@@ -142,21 +161,22 @@ interface ActionContext {
  * delivery that completes it, and only that one, announces it. Answers the outcome for the run log and
  * the change the evaluation shows.
  */
-async function actOn(context: ActionContext, campaignId: string): Promise<{ outcome: RuleActionOutcome; change?: PlannedChange }> {
+export async function actOn(context: ActionContext, campaignId: string): Promise<{ outcome: RuleActionOutcome; change?: PlannedChange }> {
   const { tenantId, userId, rule, runId, platform, session, metrics, spend } = context;
+  const ports = context.ports ?? storeActionPorts;
   const type = rule.action.type;
   let decision: Awaited<ReturnType<typeof decide>> | undefined;
   let applied: unknown;
-  const step = await underCampaignLease(
+  const step = await ports.underLease(
     // named by the action: a delivery after a crash takes it back at once
     { tenantId, platform: platform.control.platform, campaignId, holder: `action_${rule.ruleId}_${runId}_${campaignId}` },
     () =>
       exactlyOnce<RuleActionKey, PlannedChange, RuleActionOutcome>({
-        store: ruleActionSteps,
+        store: ports.steps,
         key: { tenantId, ruleId: rule.ruleId, runId, campaignId },
         decide: async () => {
           if (!(await spend(1))) throw new QuotaSpent();
-          decision = await decide(platform, session, { tenantId, userId, ruleId: rule.ruleId, rule, timeZone: metrics.facts.timeZone }, campaignId);
+          decision = await ports.decide(platform, session, { tenantId, userId, ruleId: rule.ruleId, rule, timeZone: metrics.facts.timeZone }, campaignId);
           if (decision.kind === 'fail')
             return { nothing: { campaignId, type, outcome: 'failed' as const, error: { code: decision.code, message: decision.message } } };
           if (decision.kind === 'skip')
@@ -165,7 +185,7 @@ async function actOn(context: ActionContext, campaignId: string): Promise<{ outc
         },
         perform: async (intent) => {
           if (!(await spend(1))) throw new QuotaSpent();
-          const { change, ...logged } = await apply(context, campaignId, decision?.kind === 'act' ? decision.campaign : undefined, intent);
+          const { change, ...logged } = await ports.apply(context, campaignId, decision?.kind === 'act' ? decision.campaign : undefined, intent);
           applied = change;
           return logged;
         },
@@ -174,13 +194,9 @@ async function actOn(context: ActionContext, campaignId: string): Promise<{ outc
   if (step.by === 'nobody') return { outcome: step.result, ...(decision?.kind === 'skip' && decision.change ? { change: decision.change } : {}) };
   if (step.by === 'busy') return { outcome: concurrent(campaignId, type, step.intent), ...(step.intent ? { change: step.intent } : {}) };
   if (step.by === 'this' && step.result.outcome === 'applied')
-    await emitWebhookEvent(tenantId, 'optimization.applied', {
-      userId,
-      platform: platform.control.platform,
-      campaignId,
-      ruleId: rule.ruleId,
-      change: applied,
-    }).catch((error: unknown) => log().warn('optimization.applied not stored', { reason: (error as Error).name }));
+    await ports
+      .announce(tenantId, { userId, platform: platform.control.platform, campaignId, ruleId: rule.ruleId, change: applied })
+      .catch((error: unknown) => log().warn('optimization.applied not stored', { reason: (error as Error).name }));
   return { outcome: step.result, change: step.intent };
 }
 
