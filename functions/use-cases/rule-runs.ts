@@ -11,7 +11,7 @@ import type { PlannedChange } from '../../shared/rules/evaluation.ts';
 import type { Evaluation, RuleActionOutcome, RuleRun } from '../../shared/schemas/rules.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { endGroupRun, type RuleActionKey, type RuleRunEnd, ruleActionSteps, spendRulesQuota } from '../../shared/store/rule-writes.ts';
-import { runLogWrites } from '../../shared/store/rule-groups.ts';
+import { runLogWrites } from '../../shared/store/rule-group-writes.ts';
 import { findGroupRuleItems, type RuleItem } from '../../shared/store/rules.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { recordedOnce, underCampaignLease } from '../../shared/store/campaign-changes.ts';

@@ -1,6 +1,7 @@
 import { clock } from '../../shared/core/clock.ts';
 import { sendMessage } from '../../shared/queue/send.ts';
-import { claimRuleGroup, dueGroups } from '../../shared/store/rule-groups.ts';
+import { claimRuleGroup } from '../../shared/store/rule-group-writes.ts';
+import { dueGroups } from '../../shared/store/rule-groups.ts';
 import type { RuleRunMessage } from './rule-runs.ts';
 
 /**

@@ -7,7 +7,8 @@ import { MAX_RULES_PER_USER, type Rule, type RuleActionOutcome } from '../schema
 import { sendAuditedTogether } from './audit-event-writes.ts';
 import { failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
-import { emptyGroup, findRuleGroup, groupWrites, type RuleGroup, type RuleRunState, runStateOf, stateOfRule } from './rule-groups.ts';
+import { groupWrites } from './rule-group-writes.ts';
+import { emptyGroup, findRuleGroup, type RuleGroup, type RuleRunState, runStateOf, stateOfRule } from './rule-groups.ts';
 import { type ActionRecord, findActionRecord, findStoredRule, type RuleItem, type StoredRule } from './rules.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RuleRun } from '../../shared/schemas/rules.ts';
-import { emptyGroup, groupWrites, type RuleGroup, runLogWrites } from '../../shared/store/rule-groups.ts';
+import { groupWrites, runLogWrites } from '../../shared/store/rule-group-writes.ts';
+import { emptyGroup, type RuleGroup } from '../../shared/store/rule-groups.ts';
 
 /** The writes of a group of rules, built without a store: what a run or a rule change costs, and what it moves. */
 const at = (iso: string) => Date.parse(iso);
