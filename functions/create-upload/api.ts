@@ -3,9 +3,9 @@ import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
-  summary: 'Create an upload (a list of any size)',
+  summary: 'Create an upload (a list of any size, an image or a video)',
   description:
-    'A presigned URL to PUT a contact list of up to 1 GiB to, for operations 7 and 8: PUT exactly `contentLength` bytes with the returned `headers` within 15 minutes (a body of another size is refused), then call the operation with JSON `{…its fields, "uploadId"}`. The file is kept at most 2 days, and deleted once its audience is built.',
+    'A presigned URL to PUT a file to: a contact list of up to 1 GiB for operations 7 and 8 (`purpose` contact_list, the default), or an image (up to 30 MiB) or video (up to 1 GiB) for `upload_ad_media`, with its `contentType`. PUT exactly `contentLength` bytes with the returned `headers` within 15 minutes (a body of another size or type is refused), then call the operation with JSON `{…its fields, "uploadId"}`. The file is kept at most 2 days, and a contact list is deleted once its audience is built.',
   tag: 'Audiences',
   request: createUploadRequest,
   result: uploadTicketSchema,

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { clock } from '../../shared/core/clock.ts';
 import { installedLocalClock } from '../clock.ts';
+import { samplePng } from './sample-media.ts';
 
 /**
  * The scaffold every platform sandbox is built on: one HTTP server per platform that routes
@@ -126,6 +127,12 @@ async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?
     if (!/^[0-9]+$/.test(account) || !Number.isInteger(count) || count < 1 || count > 100_000)
       return { status: 400, body: { error: 'send {account (digits), count (1–100000)}' } };
     return { status: 201, body: { ids: seedCampaigns(account, count) } };
+  }
+  if (request.path === '/__sandbox/sample.png' && request.method === 'GET') {
+    // a real image to upload from a URL (loopback http is allowed to the local stack)
+    const width = Math.min(2000, Number(request.query.get('width') ?? 1200) || 1200);
+    const height = Math.min(2000, Number(request.query.get('height') ?? 628) || 628);
+    return { status: 200, raw: samplePng(width, height), headers: { 'content-type': 'image/png' } };
   }
   if (request.path === '/__sandbox/faults' && request.method === 'POST') {
     const fault = request.fields as Fault;

@@ -12,7 +12,7 @@ export const DEMO_PAGE_ID = DEMO_CONNECTIONS.social.pageId;
 export const DEMO_PHOTO_ACCOUNT = '17841400000000001';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
-const cdn = (path: string, signature: string) => `https://scontent.xx.fbcdn.net/v/${path}?_nc_cat=101&ccb=1-7&oh=00_SANDBOX${signature}&oe=674A1B2C`;
+export const cdn = (path: string, signature: string) => `https://scontent.xx.fbcdn.net/v/${path}?_nc_cat=101&ccb=1-7&oh=00_SANDBOX${signature}&oe=674A1B2C`;
 
 export type Row = Record<string, unknown>;
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
+import { uploadAdImage } from './social-media.ts';
 import { type CustomAudience, createCustomAudience, audienceUsers, journalAudiences, loadAudiences } from './social-audiences.ts';
 import {
   adAccount,
@@ -338,6 +339,7 @@ export async function startSocialSandbox(
     graph('DELETE', '/me/permissions', (call) => revokePermissions(call.token, state.connect)),
     { method: 'GET', path: new RegExp(`^${VERSION}/debug_token$`), handle: (request) => debugToken(request, state, appId, appSecret) },
     graph('GET', '/act_(?<account>[0-9]+)/adimages', accountEdge('images', 'AdImage')),
+    graph('POST', '/act_(?<account>[0-9]+)/adimages', uploadAdImage),
     graph('GET', '/act_(?<account>[0-9]+)/advideos', accountEdge('videos', 'AdVideo')),
     graph('GET', '/act_(?<account>[0-9]+)/campaigns', accountEdge('campaigns', 'Campaign')),
     graph('GET', '/search', search),

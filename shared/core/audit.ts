@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   'connect_link.created',
   'api_key.created',
   'api_key.revoked',
+  'ad_media.uploaded',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -54,6 +55,7 @@ export const AUDIT_TARGET_TYPES = [
   'connect_link',
   'api_key',
   'webhook_event',
+  'media',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

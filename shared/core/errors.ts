@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'UNSUPPORTED_MEDIA',
   'PLATFORM_REJECTED',
   'PLATFORM_AUTH_EXPIRED',
   'RATE_LIMITED',
@@ -139,6 +140,13 @@ export class RateLimited extends ServiceError {
 export class PayloadTooLarge extends ServiceError {
   constructor(message: string) {
     super(413, 'PAYLOAD_TOO_LARGE', message);
+  }
+}
+
+/** A media file whose first bytes are none of the kinds an ad account takes: refused before anything is sent. */
+export class UnsupportedMedia extends ServiceError {
+  constructor(message: string) {
+    super(400, 'UNSUPPORTED_MEDIA', message);
   }
 }
 

@@ -20,8 +20,8 @@ function s3(): S3Client {
   return client;
 }
 
-export function stagedUploadKey(tenantId: string, userId: string, uploadId: string): string {
-  return `uploads/${tenantId}/${encodeURIComponent(userId)}/${uploadId}.csv`;
+export function stagedUploadKey(tenantId: string, userId: string, uploadId: string, extension = 'csv'): string {
+  return `uploads/${tenantId}/${encodeURIComponent(userId)}/${uploadId}.${extension}`;
 }
 
 export async function stageUpload(key: string, content: Buffer): Promise<void> {
@@ -69,9 +69,9 @@ export async function deleteStagedUpload(key: string): Promise<void> {
   await s3().send(new DeleteObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key }));
 }
 
-/** A URL to PUT exactly `contentLength` bytes of CSV to `key`: both headers are signed, so S3 refuses a body of another length or type. */
-export function presignedPut(key: string, contentLength: number, signingDate: Date, expiresIn: number): Promise<string> {
-  return getSignedUrl(s3(), new PutObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key, ContentLength: contentLength, ContentType: 'text/csv' }), {
+/** A URL to PUT exactly `contentLength` bytes of `contentType` to `key`: both headers are signed, so S3 refuses a body of another length or type. */
+export function presignedPut(key: string, contentLength: number, signingDate: Date, expiresIn: number, contentType = 'text/csv'): Promise<string> {
+  return getSignedUrl(s3(), new PutObjectCommand({ Bucket: config().UPLOAD_BUCKET, Key: key, ContentLength: contentLength, ContentType: contentType }), {
     expiresIn,
     signingDate,
     signableHeaders: new Set(['content-type', 'content-length']),

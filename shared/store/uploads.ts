@@ -13,9 +13,17 @@ export interface DirectUpload {
   contentLength: number;
   objectKey: string;
   createdAt: string;
+  /** what the file is for (a record without one is a contact list, as every upload was before media) */
+  purpose?: UploadPurpose;
+  /** the type the PUT was signed with */
+  contentType?: string;
   /** the version of the file that was found: a job reads only this one */
   etag?: string;
+  /** what the platform made of a media upload: a second call answers it without sending the file again */
+  media?: Record<string, unknown>;
 }
+
+export type UploadPurpose = 'contact_list' | 'image' | 'video';
 
 export async function saveUpload(tenantId: string, upload: DirectUpload, expiresAtSeconds: number): Promise<void> {
   await documentStore().send(
@@ -60,6 +68,19 @@ export async function releaseUpload(tenantId: string, uploadId: string, jobId: s
       UpdateExpression: 'REMOVE jobId',
       ConditionExpression: 'jobId = :jobId',
       ExpressionAttributeValues: { ':jobId': jobId },
+    }),
+  );
+}
+
+/** A media upload's platform object, kept on the upload by the call that holds it. */
+export async function saveUploadMedia(tenantId: string, uploadId: string, holder: string, media: Record<string, unknown>): Promise<void> {
+  await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: keys.directUpload(tenantId, uploadId),
+      UpdateExpression: 'SET media = :media',
+      ConditionExpression: 'jobId = :holder',
+      ExpressionAttributeValues: { ':media': media, ':holder': holder },
     }),
   );
 }

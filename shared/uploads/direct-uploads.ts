@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../core/clock.ts';
-import { NotFound } from '../core/errors.ts';
-import { findUpload, saveUpload, type DirectUpload } from '../store/uploads.ts';
+import { InvalidRequest, NotFound } from '../core/errors.ts';
+import { findUpload, saveUpload, type DirectUpload, type UploadPurpose } from '../store/uploads.ts';
 import { presignedPut, stagedObject, stagedUploadKey } from '../storage/staging.ts';
 
 /**
@@ -22,14 +22,33 @@ export interface UploadTicket {
   expiresAt: string;
 }
 
-export async function createUpload(tenantId: string, userId: string, fileName: string, contentLength: number): Promise<UploadTicket> {
+/** The file name in storage: the purpose's own, never the client's name. */
+const EXTENSIONS: Record<string, string> = {
+  'text/csv': 'csv',
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'video/mp4': 'mp4',
+  'video/quicktime': 'mov',
+};
+
+export interface UploadRequest {
+  fileName: string;
+  contentLength: number;
+  purpose: UploadPurpose;
+  /** the file's type, signed into the PUT (a contact list's is text/csv) */
+  contentType: string;
+}
+
+export async function createUpload(tenantId: string, userId: string, request: UploadRequest): Promise<UploadTicket> {
+  const { fileName, contentLength, purpose, contentType } = request;
   const uploadId = `upl_${randomBytes(16).toString('hex')}`;
-  const objectKey = stagedUploadKey(tenantId, userId, uploadId);
+  const objectKey = stagedUploadKey(tenantId, userId, uploadId, EXTENSIONS[contentType] ?? 'bin');
   const now = clock.now();
-  const upload: DirectUpload = { uploadId, userId, fileName, contentLength, objectKey, createdAt: new Date(now).toISOString() };
+  const upload: DirectUpload = { uploadId, userId, fileName, contentLength, objectKey, createdAt: new Date(now).toISOString(), purpose, contentType };
   await saveUpload(tenantId, upload, Math.floor(now / 1000) + KEEP_SECONDS);
-  const headers = { 'content-type': 'text/csv', 'content-length': String(contentLength) };
-  const url = await presignedPut(objectKey, contentLength, new Date(now), UPLOAD_URL_SECONDS);
+  const headers = { 'content-type': contentType, 'content-length': String(contentLength) };
+  const url = await presignedPut(objectKey, contentLength, new Date(now), UPLOAD_URL_SECONDS, contentType);
   return { uploadId, url, method: 'PUT', headers, expiresAt: new Date(now + UPLOAD_URL_SECONDS * 1000).toISOString() };
 }
 
@@ -37,10 +56,21 @@ export async function createUpload(tenantId: string, userId: string, fileName: s
  * The upload `uploadId` of this tenant and user, once its file is in storage with the declared
  * size; unknown, another tenant's or user's, never PUT or of another size are one and the same 404.
  */
-export async function findCompletedUpload(tenantId: string, userId: string, uploadId: string): Promise<DirectUpload> {
+export async function findCompletedUpload(
+  tenantId: string,
+  userId: string,
+  uploadId: string,
+  purposes: readonly UploadPurpose[] = ['contact_list'],
+): Promise<DirectUpload> {
   const notFound = new NotFound(`No upload ${uploadId} with its file for this user: create one with /uploads/create_upload and PUT the file to its URL first.`);
   const upload = await findUpload(tenantId, uploadId);
   if (!upload || upload.userId !== userId || upload.expiresAt * 1000 <= clock.now()) throw notFound;
+  const purpose = upload.purpose ?? 'contact_list';
+  if (!purposes.includes(purpose))
+    throw new InvalidRequest(
+      `Upload ${uploadId} was made for ${purpose === 'contact_list' ? 'a contact list' : `an ${purpose}`}; this operation takes ${purposes.map((each) => (each === 'contact_list' ? 'a contact list' : `an ${each}`)).join(' or ')}.`,
+      [{ path: 'uploadId', message: `an upload with purpose ${purposes.join(' or ')}` }],
+    );
   const stored = await stagedObject(upload.objectKey);
   if (!stored || stored.contentLength !== upload.contentLength) throw notFound;
   const { etag } = stored;
@@ -51,6 +81,8 @@ export async function findCompletedUpload(tenantId: string, userId: string, uplo
     contentLength: upload.contentLength,
     objectKey: upload.objectKey,
     createdAt: upload.createdAt,
+    purpose,
+    ...(upload.contentType ? { contentType: upload.contentType } : {}),
     ...(etag ? { etag } : {}),
   };
 }

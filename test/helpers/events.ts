@@ -34,7 +34,10 @@ export function lambdaContext(functionName = 'test-function'): Context {
 export function loadEvent(name: string): APIGatewayProxyEventV2 {
   const [folder, kind] = [name.slice(0, name.lastIndexOf('.')), name.slice(name.lastIndexOf('.') + 1)];
   const text = fillDates(
-    readFileSync(new URL(`../../functions/${folder}/events/${kind}.json`, import.meta.url), 'utf8').replaceAll('{{API_KEY}}', stack().apiKey),
+    readFileSync(new URL(`../../functions/${folder}/events/${kind}.json`, import.meta.url), 'utf8')
+      .replaceAll('{{API_KEY}}', stack().apiKey)
+      // an image the social sandbox serves (loopback http is allowed to the local stack)
+      .replaceAll('{{SOCIAL_SANDBOX_URL}}', stack().sandboxes.social ?? ''),
   );
   const event = JSON.parse(text) as APIGatewayProxyEventV2;
   event.requestContext.requestId = randomUUID();

@@ -120,7 +120,7 @@ describe('create_upload', () => {
   });
 
   it.each([
-    [{ contentLength: 1024 ** 3 + 1 }, 'contentLength', 'must be at most 1073741824 bytes (1 GiB)'],
+    [{ contentLength: 1024 ** 3 + 1 }, 'contentLength', 'must be at most 1073741824 bytes (1 GiB) for a contact list'],
     [{ contentLength: -5 }, 'contentLength', 'must be at least 1 byte'],
     [{ contentLength: 0 }, 'contentLength', 'must be at least 1 byte'],
     [{ contentLength: 10.5 }, 'contentLength', 'must be a whole number of bytes'],

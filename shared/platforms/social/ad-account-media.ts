@@ -1,4 +1,5 @@
 import type { ImageMedia, VideoMedia } from '../../schemas/social.ts';
+import { PlatformRejected } from '../../core/errors.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 import { cursorParams, toPaging, type GraphPaging, type Paging } from './paging.ts';
 import { pickPresent } from './pick.ts';
@@ -36,4 +37,22 @@ export async function listAdVideos(session: SocialSession, adAccountId: string, 
     format: ((video.format as Array<Record<string, unknown>> | undefined) ?? []).map((format) => pickPresent(format, FORMAT_FIELDS)),
   })) as VideoMedia[];
   return { media, paging: toPaging(body.paging) };
+}
+
+/**
+ * `POST act_{id}/adimages` with the image's bytes (base64, docs/platforms.md "Social"): its hash, what a
+ * creative names, and a temporary URL. The answer's one entry is read whatever its key. The same bytes
+ * give the same hash, so sending them again after a lost answer is harmless.
+ */
+export async function uploadAdImage(session: SocialSession, adAccountId: string, bytes: Buffer, name?: string): Promise<{ hash: string; url?: string }> {
+  const { body } = await graphRequest<{ images?: Record<string, { hash?: string; url?: string }> }>(
+    session,
+    'POST',
+    `act_${adAccountId}/adimages`,
+    { bytes: bytes.toString('base64'), ...(name ? { name } : {}) },
+    { retrySafe: true },
+  );
+  const [entry] = Object.values(body.images ?? {});
+  if (!entry?.hash) throw new PlatformRejected('social', 'The platform did not return the image’s hash.');
+  return { hash: entry.hash, ...(entry.url ? { url: entry.url } : {}) };
 }

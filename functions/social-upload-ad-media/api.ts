@@ -1,0 +1,23 @@
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { adMediaResult, uploadAdMediaRequest } from './schema.ts';
+
+/** What the OpenAPI document says of this operation. */
+export const api: OperationDoc = {
+  summary: 'Upload an image into the user’s ad account',
+  description:
+    'Exactly one of `uploadId` (an upload of this user made with purpose `image` and its `contentType`, its file PUT) or `url` (http(s), a public address, at most 30 MiB). The kind is read from the file’s first bytes, never its name: a file that is no JPEG, PNG or GIF image (or MP4/QuickTime video) is 400 UNSUPPORTED_MEDIA with nothing sent. The answer is at once: `media.id` is the image’s hash, what an ad creative names. An upload makes one platform image however often it is sent; `Idempotency-Key` is honoured. Videos go as a job, which this version does not run yet (400).',
+  tag: 'Social',
+  request: uploadAdMediaRequest,
+  result: adMediaResult,
+  requestExample: { userId: 'demo-user', uploadId: 'upl_5f0c3a1e9b7d4c2a8e6f1b3d5c7a9e0f', name: 'Spring hero' },
+  resultExample: {
+    media: {
+      type: 'IMAGE',
+      id: '8c1f0e4b2a7d9c3e5f6a1b2c3d4e5f60',
+      url: 'https://scontent.xx.fbcdn.net/v/t45.1600-4/8c1f0e4b2a7d9c3e5f6a1b2c3d4e5f60_n.png',
+      width: 1200,
+      height: 628,
+      status: 'ready',
+    },
+  },
+};

@@ -1,0 +1,28 @@
+import * as z from 'zod';
+import { userIdSchema } from '../../shared/schemas/common.ts';
+import { uploadIdSchema } from '../../shared/schemas/uploads.ts';
+
+/** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
+export const uploadAdMediaRequest = z
+  .strictObject({
+    userId: userIdSchema,
+    uploadId: uploadIdSchema.optional().describe('An upload of this user made with purpose image (or video), its file PUT.'),
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .max(2048)
+      .optional()
+      .describe('An https URL of the file on a public address (fetched once, at most 30 MiB).'),
+    name: z.string().trim().min(1).max(100).optional().describe('The name the ad account shows for it.'),
+  })
+  .refine((input) => (input.uploadId === undefined) !== (input.url === undefined), { message: 'send exactly one of uploadId and url', path: ['uploadId'] });
+
+export const adMediaResult = z.object({
+  media: z.object({
+    type: z.literal('IMAGE'),
+    id: z.string().describe('The image’s hash: what an ad creative names (get_ad_account_media lists the image after).'),
+    url: z.string().optional().describe('A temporary URL of the image (signed: never put it in a creative).'),
+    width: z.number().int(),
+    height: z.number().int(),
+    status: z.enum(['ready', 'processing']),
+  }),
+});

@@ -1,0 +1,92 @@
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import type { AuditUnit } from '../../shared/core/audit.ts';
+import { Conflict } from '../../shared/core/errors.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { downloadMedia, imageFile, readUploadedMedia, refuseVideo, unsupported, uploadedKind } from '../../shared/media/source.ts';
+import { MAX_IMAGE_BYTES } from '../../shared/media/kinds.ts';
+import { uploadAdImage } from '../../shared/platforms/social/ad-account-media.ts';
+import { socialSession } from '../../shared/platforms/social/session.ts';
+import { budgetFrom } from '../../shared/platforms/upstream.ts';
+import { claimUpload, findUpload, releaseUpload, saveUploadMedia } from '../../shared/store/uploads.ts';
+import type { User } from '../../shared/store/users.ts';
+import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
+
+/**
+ * upload_ad_media (docs/decisions.md, "Media into an ad account"): an image of the user's upload or at
+ * a URL into their ad account. The kind comes from the file's first bytes, so a file that is no image
+ * or video is refused before anything is sent. An upload makes one platform object however often it is
+ * sent: the first call claims it and keeps what the platform made on it; a later call answers that.
+ */
+export interface AdMediaRequest {
+  userId: string;
+  uploadId?: string;
+  url?: string;
+  name?: string;
+}
+
+export interface AdMedia {
+  type: 'IMAGE';
+  id: string;
+  url?: string;
+  width: number;
+  height: number;
+  status: 'ready' | 'processing';
+}
+
+interface MediaCall {
+  tenantId: string;
+  user: User;
+  input: AdMediaRequest;
+  context: Context;
+  audit: AuditUnit;
+}
+
+/** How long a call waits for another call that holds the same upload to finish (real time: it waits on another request). */
+const CONCURRENT_WAIT_MS = 10_000;
+const POLL_MS = 100;
+
+export async function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdMedia }> {
+  const session = socialSession(call.user, call.context); // a user without a social connection is a 409
+  const send = async (bytes: Buffer): Promise<AdMedia> => {
+    const image = imageFile(bytes);
+    const { hash, url } = await uploadAdImage(session, session.connection.adAccountId, image.bytes, call.input.name);
+    return { type: 'IMAGE', id: hash, ...(url ? { url } : {}), width: image.width, height: image.height, status: 'ready' };
+  };
+  if (call.input.url !== undefined) return { media: await send(await downloadMedia(call.input.url, budgetFrom(call.context))) };
+  return { media: await fromUploadOnce(call, send) };
+}
+
+/** The upload's media, made once: claimed, sent, kept on the upload; a call that finds it made answers it. */
+async function fromUploadOnce(call: MediaCall, send: (bytes: Buffer) => Promise<AdMedia>): Promise<AdMedia> {
+  const { tenantId, user, input } = call;
+  const uploadId = input.uploadId as string;
+  const upload = await findCompletedUpload(tenantId, user.userId, uploadId, ['image', 'video']);
+  if (upload.media) {
+    call.audit.nothingWritten(); // the call that made it recorded it
+    return upload.media as unknown as AdMedia;
+  }
+  // a video is known by its first bytes without reading it whole; an image is read whole
+  const kind = await uploadedKind(upload);
+  if (!kind) return unsupported();
+  if (kind.type === 'VIDEO' || upload.contentLength > MAX_IMAGE_BYTES) return refuseVideo();
+  const holder = `media_${randomBytes(12).toString('hex')}`;
+  const waitUntil = performance.now() + CONCURRENT_WAIT_MS;
+  while ((await claimUpload(tenantId, uploadId, holder)) !== holder) {
+    const made = (await findUpload(tenantId, uploadId))?.media;
+    if (made) {
+      call.audit.nothingWritten();
+      return made as unknown as AdMedia;
+    }
+    if (performance.now() > waitUntil) throw new Conflict(`Another request is sending upload ${uploadId}; retry in a few seconds to get its media.`);
+    await clock.sleep(POLL_MS);
+  }
+  try {
+    const media = await send(await readUploadedMedia(upload));
+    await saveUploadMedia(tenantId, uploadId, holder, media as unknown as Record<string, unknown>);
+    return media;
+  } catch (error) {
+    await releaseUpload(tenantId, uploadId, holder);
+    throw error;
+  }
+}
