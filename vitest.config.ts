@@ -21,8 +21,6 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // two files at a time: most of a stack test's time is spent waiting on the stack (Vitest takes one fewer than the cores, 1 here)
-    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'static', include: STATIC } },

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { imageSize } from 'image-size';
 import { clock } from '../../shared/core/clock.ts';
 import { cdn } from './social-data.ts';
-import { type GraphHandler, graphError, unknownObject, usageHeaders, withHeaders } from './social-graph.ts';
+import { type GraphHandler, graphError, usageHeaders, withHeaders } from './social-graph.ts';
 
 /**
  * The social sandbox's ad images: `POST act_{id}/adimages` with `bytes` (base64), as the platform takes
@@ -13,8 +13,8 @@ import { type GraphHandler, graphError, unknownObject, usageHeaders, withHeaders
 const MAX_IMAGE_BYTES = 30 * 1024 * 1024;
 
 export const uploadAdImage: GraphHandler = (call, state, { account }) => {
-  const images = state.images.get(account as string);
-  if (!images) return unknownObject('POST', `act_${account}`);
+  // any ad account takes images here (the demo account's library is seeded; another starts empty)
+  const images = state.images.get(account as string) ?? state.images.set(account as string, []).get(account as string) ?? [];
   const encoded = call.params.bytes;
   if (typeof encoded !== 'string' || encoded === '') return graphError(100, '(#100) The parameter bytes is required');
   if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return graphError(100, '(#100) Param bytes must be a base64-encoded file');

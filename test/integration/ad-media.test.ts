@@ -16,6 +16,9 @@ beforeAll(async () => {
   apiKey = await newTenant();
 });
 
+/** A user of the social sandbox on an ad account of its own, so its images are the only ones there. */
+const mediaUser = () => newSocialUser(apiKey, { adAccountId: `7${String(Date.now()).slice(-8)}${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}` });
+
 /** An upload made for an image, its bytes PUT with the type it was signed for: its uploadId. */
 async function imageUpload(userId: string, bytes: Buffer, contentType = 'image/png'): Promise<string> {
   const ticket = await call('/uploads/create_upload', { userId, fileName: 'hero.png', contentLength: bytes.length, purpose: 'image', contentType }, { apiKey });
@@ -31,7 +34,7 @@ const sent = async (token: string) =>
 
 describe('create_upload for media', () => {
   it('signs the PUT with the image’s type: a body of another type is refused by storage', async () => {
-    const { userId } = await newSocialUser(apiKey);
+    const { userId } = await mediaUser();
     const bytes = samplePng(40, 20);
     const ticket = await call(
       '/uploads/create_upload',
@@ -60,7 +63,7 @@ describe('create_upload for media', () => {
   });
 
   it('an image upload is no contact list: an audience given it is refused before anything is sent', async () => {
-    const { userId, token } = await newSocialUser(apiKey);
+    const { userId, token } = await mediaUser();
     const uploadId = await imageUpload(userId, samplePng(30, 30));
     const response = await call('/social/create_social_csv_audience', { userId, audienceName: 'Wrong file', uploadId }, { apiKey });
     expect(response.status).toBe(400);
@@ -71,7 +74,7 @@ describe('create_upload for media', () => {
 
 describe('upload_ad_media (social)', () => {
   it('an uploaded PNG becomes an ad image: its hash, size and status at once, listed by get_ad_account_media, audited', async () => {
-    const { userId, token } = await newSocialUser(apiKey);
+    const { userId, token } = await mediaUser();
     const bytes = samplePng(1200, 628);
     const uploadId = await imageUpload(userId, bytes);
     const response = await call(MEDIA, { userId, uploadId, name: 'Spring hero' }, { apiKey });
@@ -88,7 +91,7 @@ describe('upload_ad_media (social)', () => {
     // what went upstream: the file's own bytes, base64, with its name
     const [upload, ...more] = await sent(token);
     expect(more).toEqual([]);
-    expect(upload?.path).toBe(`/v26.0/act_${'284756109384756'}/adimages`);
+    expect(upload?.path).toMatch(/^\/v26\.0\/act_7\d{14}\/adimages$/);
     const body = JSON.parse(upload?.body ?? '{}');
     expect(Buffer.from(body.bytes, 'base64').equals(bytes)).toBe(true);
     expect(body.name).toBe('Spring hero');
@@ -101,7 +104,7 @@ describe('upload_ad_media (social)', () => {
   });
 
   it('the same upload sent again, and twice at once: one platform image, the same answer, one audit event', async () => {
-    const { userId, token } = await newSocialUser(apiKey);
+    const { userId, token } = await mediaUser();
     const uploadId = await imageUpload(userId, samplePng(600, 600));
     const answers = await Promise.all([call(MEDIA, { userId, uploadId }, { apiKey }), call(MEDIA, { userId, uploadId }, { apiKey })]);
     const again = await call(MEDIA, { userId, uploadId }, { apiKey });
@@ -112,7 +115,7 @@ describe('upload_ad_media (social)', () => {
   });
 
   it('an image from a URL (the local stack allows loopback http)', async () => {
-    const { userId, token } = await newSocialUser(apiKey);
+    const { userId, token } = await mediaUser();
     const url = `${stack().sandboxes.social}/__sandbox/sample.png?width=800&height=800`;
     const response = await call(MEDIA, { userId, url }, { apiKey });
     expect(response.status, response.text).toBe(200);
@@ -121,7 +124,7 @@ describe('upload_ad_media (social)', () => {
   });
 
   it('a file that is no image or video by its first bytes is UNSUPPORTED_MEDIA, whatever its declared type, and nothing is sent', async () => {
-    const { userId, token } = await newSocialUser(apiKey);
+    const { userId, token } = await mediaUser();
     const pdf = Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog >> endobj\n');
     const uploadId = await imageUpload(userId, pdf, 'image/jpeg');
     const response = await call(MEDIA, { userId, uploadId }, { apiKey });
@@ -139,7 +142,7 @@ describe('upload_ad_media (social)', () => {
     [{ url: 'ftp://example.com/a.png' }, 'url'],
     [{ url: 'https://example.com/a.png', extra: 1 }, ''],
   ])('refuses %j before anything is sent', async (fields, path) => {
-    const { userId, token } = await newSocialUser(apiKey);
+    const { userId, token } = await mediaUser();
     const response = await call(MEDIA, { userId, ...fields }, { apiKey });
     expect(response.status).toBe(400);
     expect(response.body.results.details.map((detail: { path: string }) => detail.path)).toContain(path);
@@ -147,11 +150,11 @@ describe('upload_ad_media (social)', () => {
   });
 
   it('a URL to a private address is refused; an upload of another user is 404; a contact list is refused', async () => {
-    const { userId, token } = await newSocialUser(apiKey);
+    const { userId, token } = await mediaUser();
     const privateUrl = await call(MEDIA, { userId, url: 'https://10.0.0.7/hero.png' }, { apiKey });
     expect(privateUrl.status).toBe(400);
     expect(privateUrl.body.results.error).toContain('public internet address');
-    const other = await newSocialUser(apiKey);
+    const other = await mediaUser();
     const theirs = await imageUpload(other.userId, samplePng(20, 20));
     expect((await call(MEDIA, { userId, uploadId: theirs }, { apiKey })).status).toBe(404);
     const list = await uploaded(apiKey, userId, 'email\na@example.com\n');
@@ -162,7 +165,7 @@ describe('upload_ad_media (social)', () => {
   });
 
   it('a GIF, which the platform does not take for ads, comes back as the platform’s refusal, audited as failed', async () => {
-    const { userId } = await newSocialUser(apiKey);
+    const { userId } = await mediaUser();
     const gif = Buffer.from('R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw==', 'base64');
     const uploadId = await imageUpload(userId, gif, 'image/gif');
     const response = await call(MEDIA, { userId, uploadId }, { apiKey });
