@@ -49,7 +49,7 @@ const POLL_MS = 100;
 export async function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdMedia }> {
   const session = socialSession(call.user, call.context); // a user without a social connection is a 409
   const send = async (bytes: Buffer): Promise<AdMedia> => {
-    const image = imageFile(bytes);
+    const image = imageFile(bytes, call.input.url !== undefined ? 'url' : 'uploadId');
     const { hash, url } = await uploadAdImage(session, session.connection.adAccountId, image.bytes, call.input.name);
     return { type: 'IMAGE', id: hash, ...(url ? { url } : {}), width: image.width, height: image.height, status: 'ready' };
   };

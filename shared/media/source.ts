@@ -72,17 +72,17 @@ export function unsupported(): never {
 }
 
 /** Videos go to an ad account as a job (chunked, then processed), which this version does not run yet. */
-export function refuseVideo(): never {
+export function refuseVideo(field: 'uploadId' | 'url' = 'uploadId'): never {
   throw new InvalidRequest('The file is a video; a video goes to the ad account as a job, which this version does not run yet. Send an image.', [
-    { path: 'uploadId', message: 'an image' },
+    { path: field, message: 'an image' },
   ]);
 }
 
 /** An image file as the platforms take it: its kind from its bytes, its size in pixels. */
-export function imageFile(bytes: Buffer): ImageFile {
+export function imageFile(bytes: Buffer, field: 'uploadId' | 'url' = 'uploadId'): ImageFile {
   const kind = mediaKindOf(bytes.subarray(0, SNIFF_BYTES));
   if (!kind) return unsupported();
-  if (kind.type !== 'IMAGE') return refuseVideo();
+  if (kind.type !== 'IMAGE') return refuseVideo(field);
   let size: { width?: number; height?: number };
   try {
     size = imageSize(bytes);
