@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from './keep-alive.ts';
 
 /**
  * DynamoDB's TransactWriteItems in front of dynalite, which has none (its issue #98; the pull request
@@ -194,6 +195,7 @@ export async function startTransactionFront(backend: string): Promise<{ endpoint
       );
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());

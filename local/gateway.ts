@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { clock } from '../shared/core/clock.ts';
 import { tooLargeForARequest } from '../shared/http/middleware/multipart-body.ts';
 import { fallbackRoute, findRoute, type Route } from '../functions/routes.ts';
+import { keepIdleConnections } from './keep-alive.ts';
 
 /**
  * A local stand-in for API Gateway (HTTP API, payload format 2.0) in front of the same handler
@@ -189,6 +190,7 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Ga
     });
   });
   server.keepAliveTimeout = 5_000;
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -3,6 +3,7 @@ import { createHash, createHmac, type Hash, type Hmac } from 'node:crypto';
 import { createServer, request as forward, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clock } from '../shared/core/clock.ts';
+import { keepIdleConnections } from './keep-alive.ts';
 
 /**
  * The local S3's front door. s3rver stores objects faithfully but does not check version-4
@@ -183,6 +184,7 @@ export async function startPresignedGuard(
       incoming.pipe(upstream);
     })().catch(() => s3Error(response, 500, 'InternalError', 'The local S3 front failed'));
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

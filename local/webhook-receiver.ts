@@ -5,6 +5,7 @@ import { clock } from '../shared/core/clock.ts';
 import { scanItems } from '../shared/store/client.ts';
 import { openWebhookSecret, type StoredWebhook } from '../shared/store/tenant-settings.ts';
 import { keys } from '../shared/store/keys.ts';
+import { keepIdleConnections } from './keep-alive.ts';
 
 /**
  * A webhook endpoint for trying webhooks on a laptop with curl alone: it checks each delivery's
@@ -121,6 +122,7 @@ export async function startWebhookReceiver(port: number): Promise<{ url: string;
       })();
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, socialAudienceResultSchema } from './schema.ts';
+import { jobStatusSchema } from '../../shared/schemas/uploads.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */
@@ -11,7 +12,9 @@ export const api: OperationDoc = {
   request: createSocialCsvAudienceRequest,
   result: socialAudienceResultSchema.extend({
     jobId: z.string().optional().describe('With an uploadId: the job that sends the rows.'),
-    status: z.literal('running').optional(),
+    status: jobStatusSchema
+      .optional()
+      .describe('The job as it is now: `running` for a new one; a start of an upload whose job already began answers that job, which may have ended.'),
   }),
   fileField: 'csvFile',
   fromUpload: {

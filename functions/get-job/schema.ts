@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { jobErrorSchema } from '../../shared/schemas/uploads.ts';
+import { jobErrorSchema, jobStatusSchema } from '../../shared/schemas/uploads.ts';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 export const getJobRequest = z.strictObject({ jobId: z.string().min(1).max(64) });
@@ -8,7 +8,7 @@ export const jobViewSchema = z.object({
   jobId: z.string(),
   type: z.enum(['social_audience', 'professional_audience']),
   userId: z.string(),
-  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+  status: jobStatusSchema,
   progress: z
     .object({ bytesRead: z.number(), totalBytes: z.number(), rowsRead: z.number(), rowsSent: z.number(), batchesSent: z.number() })
     .describe('rowsRead counts data rows (not the header) as the file is checked; rowsSent the rows the platform acknowledged. Counters only move forward.'),

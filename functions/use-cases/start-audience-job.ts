@@ -41,8 +41,7 @@ export async function startSocialAudienceJob(
   start: JobStart & { audienceName: string; mode: AudienceMode; audienceId?: string },
 ): Promise<Record<string, unknown>> {
   const session = socialSession(start.user, start.context); // a user without a social connection is a 409
-  const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId);
-  const job = await startOnce(start, async (jobId) => {
+  const job = await startOnce(start, async (jobId, upload) => {
     const audienceId =
       start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : (start.audienceId as string);
     return newJob(jobId, start, upload, 'social_audience', 'running', {
@@ -65,8 +64,7 @@ export async function startSocialAudienceJob(
 
 export async function startProfessionalAudienceJob(start: JobStart & { type: ListType; audienceName?: string }): Promise<{ jobId: string; status: JobStatus }> {
   professionalSession(start.user, start.context); // a user without a professional connection is a 409
-  const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId);
-  const job = await startOnce(start, async (jobId) =>
+  const job = await startOnce(start, async (jobId, upload) =>
     newJob(jobId, start, upload, 'professional_audience', 'queued', {
       request: { objectKey: upload.objectKey, ...etagOf(upload), type: start.type, audienceName: start.audienceName ?? defaultAudienceName(start.type) },
       checkpoint: {},
@@ -84,7 +82,14 @@ const POLL_MS = 100;
  * upstream work and stores the job; any other start (concurrent or later) answers that job. A start
  * that fails before its job is stored lets the upload go, so a retry can start it.
  */
-async function startOnce(start: JobStart, begin: (jobId: string) => Promise<AudienceJob>): Promise<AudienceJob> {
+async function startOnce(start: JobStart, begin: (jobId: string, upload: DirectUpload) => Promise<AudienceJob>): Promise<AudienceJob> {
+  // the upload's job, even when it has ended (a succeeded job's file is gone): the same answer as while it ran
+  const earlier = await jobOfUpload(start);
+  if (earlier) {
+    start.audit.nothingWritten();
+    return earlier;
+  }
+  const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId);
   const jobId = `job_${randomBytes(16).toString('hex')}`;
   const waitUntil = performance.now() + CONCURRENT_START_WAIT_MS;
   while (performance.now() < waitUntil) {
@@ -92,7 +97,7 @@ async function startOnce(start: JobStart, begin: (jobId: string) => Promise<Audi
     if (holder === jobId) {
       let job: AudienceJob;
       try {
-        job = await begin(jobId);
+        job = await begin(jobId, upload);
         const scope = auditScope();
         if (scope) job.startedBy = { actor: scope.actor, ...(scope.requestId ? { requestId: scope.requestId } : {}) };
         const request = job.request as { audienceId?: string };
@@ -116,6 +121,13 @@ async function startOnce(start: JobStart, begin: (jobId: string) => Promise<Audi
     }
   }
   throw new Conflict(`Another request is starting the job of upload ${start.uploadId}; retry in a few seconds to get its jobId.`);
+}
+
+/** The job that already holds the upload, when it is this user's. */
+async function jobOfUpload(start: JobStart): Promise<AudienceJob | undefined> {
+  const holder = await uploadHolder(start.tenantId, start.uploadId);
+  const job = holder ? await findJob(start.tenantId, holder) : undefined;
+  return job?.userId === start.user.userId ? job : undefined;
 }
 
 const etagOf = (upload: DirectUpload) => (upload.etag ? { etag: upload.etag } : {});

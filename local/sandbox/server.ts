@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { clock } from '../../shared/core/clock.ts';
 import { installedLocalClock } from '../clock.ts';
 import { samplePng } from './sample-media.ts';
+import { keepIdleConnections } from '../keep-alive.ts';
 
 /**
  * The scaffold every platform sandbox is built on: one HTTP server per platform that routes
@@ -227,6 +228,7 @@ export async function startSandbox(
       if (!response.headersSent) send(response, { status: 500, body: { error: `sandbox failure: ${(error as Error).message}` } });
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, '127.0.0.1', () => resolve());

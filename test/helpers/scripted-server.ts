@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { keepIdleConnections } from '../../local/keep-alive.ts';
 
 export interface ScriptedAnswer {
   status: number;
@@ -38,6 +39,7 @@ export async function scriptedServer(fallback: () => ScriptedAnswer): Promise<{
         .end(answer.body === undefined ? '' : JSON.stringify(answer.body));
     });
   });
+  keepIdleConnections(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -233,6 +233,9 @@ describe('operation 7 with an uploadId', () => {
     expect(started.body.results).toMatchObject({ audienceId, status: 'running' });
     const { job } = await jobToEnd(apiKey, started.body.results.jobId);
     expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 12, batchesSent: 1 }, result: { audienceId, num_received: 12 } });
+    // a start of the same upload after the job ended answers that job as it is now (the answer is checked against the OpenAPI document)
+    const again = await call(SOCIAL, { userId, audienceName: 'Existing', mode, audienceId, uploadId }, { apiKey });
+    expect(again.body.results).toMatchObject({ jobId: started.body.results.jobId, status: 'succeeded' });
     const requests = (await upstreamRequestsWith('social', token)).slice(skip);
     expect(requests.map((request) => `${request.method} ${request.path}`)).toEqual([`${method} /v26.0/${audienceId}/${edge}`]);
     expect(JSON.parse(requests[0]?.body ?? '{}').session).toMatchObject({ batch_seq: 1, last_batch_flag: true, estimated_num_total: 12 });
@@ -451,6 +454,9 @@ describe('operation 8 with an uploadId', () => {
     expect(fileUpload?.body).not.toContain('@example.com');
     expect(JSON.parse(segment?.body ?? '{}')).toMatchObject({ name: 'Webinar attendees', type: 'USER_LIST_UPLOAD', sourcePlatform: 'LIST_UPLOAD' });
     expect(JSON.parse(attach?.body ?? '{}')).toEqual({ inputFile: job.result.audience.csvFileId });
+    const again = await call(PROFESSIONAL, { userId, type: 'USER_LIST_UPLOAD', audienceName: 'Webinar attendees', uploadId }, { apiKey });
+    expect(again.body.results).toEqual({ success: true, jobId: started.body.results.jobId, status: 'succeeded' });
+    expect(await upstreamRequestsWith('professional', token)).toHaveLength(4);
   });
 
   it('COMPANY_LIST_UPLOAD through an upload', async () => {
