@@ -183,6 +183,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       closers.push(() => social.close());
       sandboxes.social = social;
       env.SOCIAL_API_URL = `${social.url}/${SOCIAL_API_VERSION}`;
+      preferEnv(env, 'SOCIAL_VIDEO_API_URL', `${social.url}/video-host/${SOCIAL_API_VERSION}`);
       preferEnv(env, 'SOCIAL_AUTHORIZE_URL', `${social.url}/${SOCIAL_API_VERSION}/dialog/oauth`);
       preferEnv(env, 'SOCIAL_APP_SECRET', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET);
       preferEnv(env, 'SOCIAL_APP_ID', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID);

@@ -6,16 +6,33 @@ export const getJobRequest = z.strictObject({ jobId: z.string().min(1).max(64) }
 
 export const jobViewSchema = z.object({
   jobId: z.string(),
-  type: z.enum(['social_audience', 'professional_audience']),
+  type: z.enum(['social_audience', 'professional_audience', 'ad_media']),
   userId: z.string(),
   status: jobStatusSchema,
-  progress: z
-    .object({ bytesRead: z.number(), totalBytes: z.number(), rowsRead: z.number(), rowsSent: z.number(), batchesSent: z.number() })
-    .describe('rowsRead counts data rows (not the header) as the file is checked; rowsSent the rows the platform acknowledged. Counters only move forward.'),
+  progress: z.union([
+    z
+      .object({ bytesRead: z.number(), totalBytes: z.number(), rowsRead: z.number(), rowsSent: z.number(), batchesSent: z.number() })
+      .describe(
+        'An audience job: rowsRead counts data rows (not the header) as the file is checked; rowsSent the rows the platform acknowledged. Counters only move forward.',
+      ),
+    z
+      .object({
+        bytesSent: z.number(),
+        totalBytes: z.number(),
+        chunksSent: z.number(),
+        processing: z
+          .object({ status: z.enum(['processing', 'ready', 'error']), percent: z.number().optional() })
+          .optional()
+          .describe('Once the platform has every byte: where its processing is.'),
+      })
+      .describe('An ad_media job (a video): the bytes and chunks the platform acknowledged, then its processing.'),
+  ]),
   result: z
     .record(z.string(), z.unknown())
     .optional()
-    .describe('The operation’s own result: operation 7’s audience fields with the platform’s final counts; operation 8’s `audience.csvFileId`.'),
+    .describe(
+      'The operation’s own result: operation 7’s audience fields with the platform’s final counts; operation 8’s `audience.csvFileId`; an ad_media job’s `media` `{type: VIDEO, id, status: ready}`.',
+    ),
   error: jobErrorSchema.optional(),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -3,9 +3,9 @@ import { adMediaResult, uploadAdMediaRequest } from './schema.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {
-  summary: 'Upload an image into the user’s ad account',
+  summary: 'Upload an image or a video into the user’s ad account',
   description:
-    'Exactly one of `uploadId` (an upload of this user made with purpose `image` and its `contentType`, its file PUT) or `url` (http(s), a public address, at most 30 MiB). The kind is read from the file’s first bytes, never its name: a file that is no JPEG, PNG or GIF image (or MP4/QuickTime video) is 400 UNSUPPORTED_MEDIA with nothing sent. The answer is at once: `media.id` is the image’s hash, what an ad creative names. An upload makes one platform image however often it is sent; `Idempotency-Key` is honoured. Videos go as a job, which this version does not run yet (400).',
+    'Exactly one of `uploadId` (an upload of this user made with purpose `image` or `video` and its `contentType`, its file PUT) or `url` (http(s), a public address, an image of at most 30 MiB). The kind is read from the file’s first bytes, never its name: a file that is no JPEG, PNG or GIF image or MP4/QuickTime video is 400 UNSUPPORTED_MEDIA with nothing sent. An image answers at once: `media.id` is its hash, what an ad creative names. A video (by `uploadId`, up to 1 GiB) answers `{jobId, status}` at once: the job sends it in the platform’s chunks, follows its processing, and ends `succeeded` with `result.media` `{type: VIDEO, id, status: ready}` or `failed` with MEDIA_PROCESSING_FAILED (/jobs/get_job; the `ad_media.ready` / `ad_media.failed` webhooks). An upload makes one platform image or video however often it is sent; `Idempotency-Key` is honoured.',
   tag: 'Social',
   request: uploadAdMediaRequest,
   result: adMediaResult,

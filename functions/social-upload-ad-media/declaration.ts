@@ -9,9 +9,11 @@ export const declaration: FunctionDeclaration = {
   usesUploadBucket: true, // reads the user's uploaded file
   writes: true, // the upload keeps what the platform made of it
   idempotent: true,
+  sendsTo: ['AudienceJobs'], // a video goes to the job worker
   audit: {
-    action: 'ad_media.uploaded',
-    target: (_input, result) => ({ type: 'media', id: result?.media?.id ?? 'unknown' }),
+    // an image goes in at once; a video starts a job, whose end records ad_media.uploaded
+    action: (_input, result) => (result?.jobId ? 'ad_media_job.started' : 'ad_media.uploaded'),
+    target: (_input, result) => (result?.jobId ? { type: 'ad_media_job', id: result.jobId } : { type: 'media', id: result?.media?.id ?? 'unknown' }),
     changes: (input) => ({ source: { to: input.uploadId ? 'upload' : 'url' } }),
   },
 };

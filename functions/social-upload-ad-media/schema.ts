@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { userIdSchema } from '../../shared/schemas/common.ts';
-import { uploadIdSchema } from '../../shared/schemas/uploads.ts';
+import { jobStatusSchema, uploadIdSchema } from '../../shared/schemas/uploads.ts';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 export const uploadAdMediaRequest = z
@@ -16,7 +16,7 @@ export const uploadAdMediaRequest = z
   })
   .refine((input) => (input.uploadId === undefined) !== (input.url === undefined), { message: 'send exactly one of uploadId and url', path: ['uploadId'] });
 
-export const adMediaResult = z.object({
+export const adImageResult = z.object({
   media: z.object({
     type: z.literal('IMAGE'),
     id: z.string().describe('The image’s hash: what an ad creative names (get_ad_account_media lists the image after).'),
@@ -26,3 +26,11 @@ export const adMediaResult = z.object({
     status: z.enum(['ready', 'processing']),
   }),
 });
+
+/** A video: the job that sends it in chunks and follows its processing (get_job; the ad_media.ready / ad_media.failed webhooks). */
+export const adVideoJobResult = z.object({
+  jobId: z.string(),
+  status: jobStatusSchema.describe('`queued` for a new job; a call for an upload whose job already began answers that job as it is now.'),
+});
+
+export const adMediaResult = z.union([adImageResult, adVideoJobResult]);

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import type { AuditUnit } from '../../shared/core/audit.ts';
 import { Conflict } from '../../shared/core/errors.ts';
 import { clock } from '../../shared/core/clock.ts';
-import { downloadMedia, imageFile, readUploadedMedia, refuseVideo, unsupported, uploadedKind } from '../../shared/media/source.ts';
+import { downloadMedia, imageFile, readUploadedMedia, tooLargeForAnImage, unsupported, uploadedKind } from '../../shared/media/source.ts';
 import { MAX_IMAGE_BYTES } from '../../shared/media/kinds.ts';
 import { uploadAdImage } from '../../shared/platforms/social/ad-account-media.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
@@ -11,6 +11,8 @@ import { budgetFrom } from '../../shared/platforms/upstream.ts';
 import { claimUpload, findUpload, releaseUpload, saveUploadMedia } from '../../shared/store/uploads.ts';
 import type { User } from '../../shared/store/users.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
+import type { JobStatus } from '../../shared/store/audience-jobs.ts';
+import { jobOfUpload, newJob, startUploadJob } from './start-job.ts';
 
 /**
  * upload_ad_media (docs/decisions.md, "Media into an ad account"): an image of the user's upload or at
@@ -46,7 +48,13 @@ interface MediaCall {
 const CONCURRENT_WAIT_MS = 10_000;
 const POLL_MS = 100;
 
-export async function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdMedia }> {
+/** A video's answer: its job, which sends it and follows its processing. */
+export interface MediaJobStarted {
+  jobId: string;
+  status: JobStatus;
+}
+
+export async function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdMedia } | MediaJobStarted> {
   const session = socialSession(call.user, call.context); // a user without a social connection is a 409
   const send = async (bytes: Buffer): Promise<AdMedia> => {
     const image = imageFile(bytes, call.input.url !== undefined ? 'url' : 'uploadId');
@@ -54,22 +62,49 @@ export async function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdM
     return { type: 'IMAGE', id: hash, ...(url ? { url } : {}), width: image.width, height: image.height, status: 'ready' };
   };
   if (call.input.url !== undefined) return { media: await send(await downloadMedia(call.input.url, budgetFrom(call.context))) };
-  return { media: await fromUploadOnce(call, send) };
-}
-
-/** The upload's media, made once: claimed, sent, kept on the upload; a call that finds it made answers it. */
-async function fromUploadOnce(call: MediaCall, send: (bytes: Buffer) => Promise<AdMedia>): Promise<AdMedia> {
-  const { tenantId, user, input } = call;
-  const uploadId = input.uploadId as string;
-  const upload = await findCompletedUpload(tenantId, user.userId, uploadId, ['image', 'video']);
+  const uploadId = call.input.uploadId as string;
+  // a video's upload already has its job (finished or not: a succeeded job's file is gone)
+  const job = await jobOfUpload({ tenantId: call.tenantId, user: call.user, uploadId });
+  if (job) {
+    call.audit.nothingWritten(); // the call that started it recorded it
+    return { jobId: job.jobId, status: job.status };
+  }
+  const upload = await findCompletedUpload(call.tenantId, call.user.userId, uploadId, ['image', 'video']);
   if (upload.media) {
     call.audit.nothingWritten(); // the call that made it recorded it
-    return upload.media as unknown as AdMedia;
+    return { media: upload.media as unknown as AdMedia };
   }
   // a video is known by its first bytes without reading it whole; an image is read whole
   const kind = await uploadedKind(upload);
   if (!kind) return unsupported();
-  if (kind.type === 'VIDEO' || upload.contentLength > MAX_IMAGE_BYTES) return refuseVideo();
+  if (kind.type === 'VIDEO') return startVideoJob(call, session.connection.adAccountId);
+  if (upload.contentLength > MAX_IMAGE_BYTES) return tooLargeForAnImage();
+  return { media: await fromUploadOnce(call, send) };
+}
+
+/** A video goes in as a job (chunks, then processing): one job per upload. */
+async function startVideoJob(call: MediaCall, adAccountId: string): Promise<MediaJobStarted> {
+  const start = { tenantId: call.tenantId, user: call.user, context: call.context, uploadId: call.input.uploadId as string, audit: call.audit };
+  const job = await startUploadJob({ ...start, purposes: ['image', 'video'] }, async (jobId, upload) =>
+    newJob(jobId, start, upload, 'ad_media', 'queued', {
+      request: {
+        objectKey: upload.objectKey,
+        ...(upload.etag ? { etag: upload.etag } : {}),
+        platform: 'social',
+        adAccountId,
+        ...(call.input.name ? { name: call.input.name } : {}),
+      },
+      checkpoint: { polls: 0 },
+    }),
+  );
+  return { jobId: job.jobId, status: job.status };
+}
+
+/** The upload's image, made once: claimed, sent, kept on the upload; a call that finds it made answers it. */
+async function fromUploadOnce(call: MediaCall, send: (bytes: Buffer) => Promise<AdMedia>): Promise<AdMedia> {
+  const { tenantId, user, input } = call;
+  const uploadId = input.uploadId as string;
+  const upload = await findCompletedUpload(tenantId, user.userId, uploadId, ['image', 'video']);
   const holder = `media_${randomBytes(12).toString('hex')}`;
   const waitUntil = performance.now() + CONCURRENT_WAIT_MS;
   while ((await claimUpload(tenantId, uploadId, holder)) !== holder) {

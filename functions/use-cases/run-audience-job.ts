@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { systemActor, withAuditScope } from '../../shared/core/audit.ts';
+import { type AuditDraft, systemActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { PlatformError, PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
@@ -12,6 +12,8 @@ import {
   viewOf,
   type AudienceJob,
   type JobError,
+  type MediaCheckpoint,
+  type MediaJobRequest,
   type ProfessionalCheckpoint,
   type ProfessionalJobRequest,
   type SocialJobRequest,
@@ -24,6 +26,8 @@ import { noteRefusedGrant } from '../../shared/webhooks/reconnect-required.ts';
 import { JobRun, LeaseLost, Pause } from './audience-job-run.ts';
 import { runProfessionalAudienceJob } from './audience-job-professional.ts';
 import { runSocialAudienceJob } from './audience-job-social.ts';
+import { runSocialVideoJob } from './ad-media-job.ts';
+import type { User } from '../../shared/store/users.ts';
 
 /**
  * One message of the audience-job queue: the job's run until it ends, pauses (its time is short, or
@@ -43,7 +47,7 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
     try {
       job.status = 'running';
       await run.save();
-      const result = job.type === 'social_audience' ? await runSocialAudienceJob(run, user) : await runProfessionalAudienceJob(run, user);
+      const result = await RUNNERS[job.type](run, user);
       await end(job, owner, { status: 'succeeded', result: { ...result } });
     } catch (error) {
       await noteRefusedGrant(user, error);
@@ -71,6 +75,20 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
   }
 }
 
+/** What runs each type of job (an ad_media job is a social video: professional videos are not taken yet). */
+const RUNNERS: Record<AudienceJob['type'], (run: JobRun, user: User) => Promise<object>> = {
+  social_audience: runSocialAudienceJob,
+  professional_audience: runProfessionalAudienceJob,
+  ad_media: runSocialVideoJob,
+};
+
+/** The webhook of a job's end, by type and outcome. */
+const END_EVENTS = {
+  social_audience: ['audience_job.succeeded', 'audience_job.failed'],
+  professional_audience: ['audience_job.succeeded', 'audience_job.failed'],
+  ad_media: ['ad_media.ready', 'ad_media.failed'],
+} as const;
+
 /** A client's or a platform's refusal: the same request would fail the same way. */
 export function isFinal(error: unknown): boolean {
   return (
@@ -88,12 +106,12 @@ export function jobErrorOf(error: unknown): JobError {
 async function end(job: AudienceJob, owner: string | undefined, outcome: Pick<AudienceJob, 'status' | 'result' | 'error'>): Promise<void> {
   Object.assign(job, outcome);
   if (!(await finishJob(job, owner))) return;
-  log().info('audience job ended', { status: job.status, rowsSent: job.progress.rowsSent, batchesSent: job.progress.batchesSent });
+  log().info('job ended', { type: job.type, status: job.status, bytesRead: job.progress.bytesRead, batchesSent: job.progress.batchesSent });
   // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
   if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
   await recordJobEnd(job);
   const { jobId, userId, type, status, result, error } = viewOf(job);
-  await emitWebhookEvent(job.tenantId, job.status === 'succeeded' ? 'audience_job.succeeded' : 'audience_job.failed', {
+  await emitWebhookEvent(job.tenantId, END_EVENTS[job.type][job.status === 'succeeded' ? 0 : 1], {
     jobId,
     userId,
     type,
@@ -120,25 +138,42 @@ export async function endAbandonedJob(ref: JobRef): Promise<void> {
  * logged: the job's end and its webhook do not wait on it.
  */
 async function recordJobEnd(job: AudienceJob): Promise<void> {
+  const scope = {
+    actor: job.startedBy?.actor ?? systemActor('run-audience-jobs'),
+    ...(job.startedBy?.requestId ? { requestId: job.startedBy.requestId } : {}),
+  };
+  await withAuditScope(scope, () => recordAuditEvent(endEventOf(job))).catch((failure: unknown) =>
+    log().error('audit event of a job not stored', { jobId: job.jobId, reason: (failure as Error).name }),
+  );
+}
+
+function endEventOf(job: AudienceJob): AuditDraft {
+  const outcome = job.status === 'failed' ? { outcome: 'failed' as const, error: { code: job.error?.code ?? 'INTERNAL' } } : {};
+  if (job.type === 'ad_media') {
+    const request = job.request as MediaJobRequest;
+    return {
+      tenantId: job.tenantId,
+      action: 'ad_media.uploaded',
+      target: { type: 'media', id: (job.checkpoint as MediaCheckpoint).videoId ?? job.jobId },
+      userId: job.userId,
+      platform: request.platform,
+      changes: { job: { to: job.jobId }, bytes: { to: job.progress.bytesRead } },
+      ...outcome,
+    };
+  }
   const social = job.type === 'social_audience';
   const request = job.request as SocialJobRequest | ProfessionalJobRequest;
   const created = !social || (request as SocialJobRequest).mode === 'create';
   const audienceId = social
     ? (request as SocialJobRequest).audienceId
     : ((job.result as { audience?: { csvFileId?: string } } | undefined)?.audience?.csvFileId ?? (job.checkpoint as ProfessionalCheckpoint).inputFile);
-  const scope = {
-    actor: job.startedBy?.actor ?? systemActor('run-audience-jobs'),
-    ...(job.startedBy?.requestId ? { requestId: job.startedBy.requestId } : {}),
+  return {
+    tenantId: job.tenantId,
+    action: created ? 'audience.created' : 'audience.updated',
+    target: { type: 'audience', id: audienceId ?? job.jobId },
+    userId: job.userId,
+    platform: social ? 'social' : 'professional',
+    changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
+    ...outcome,
   };
-  await withAuditScope(scope, () =>
-    recordAuditEvent({
-      tenantId: job.tenantId,
-      action: created ? 'audience.created' : 'audience.updated',
-      target: { type: 'audience', id: audienceId ?? job.jobId },
-      userId: job.userId,
-      platform: social ? 'social' : 'professional',
-      changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
-      ...(job.status === 'failed' ? { outcome: 'failed' as const, error: { code: job.error?.code ?? 'INTERNAL' } } : {}),
-    }),
-  ).catch((failure: unknown) => log().error('audit event of a job not stored', { jobId: job.jobId, reason: (failure as Error).name }));
 }

@@ -1,26 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import type { Context } from 'aws-lambda';
-import { type AuditUnit, auditScope } from '../../shared/core/audit.ts';
-import { clock } from '../../shared/core/clock.ts';
-import { Conflict } from '../../shared/core/errors.ts';
 import type { ListType } from '../../shared/audiences/professional-list.ts';
-import { log } from '../../shared/core/logger.ts';
-import { queueJobRun } from '../../shared/jobs/job-queue.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { createCustomAudience, newSessionId, type AudienceMode } from '../../shared/platforms/social/custom-audiences.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { createJob } from '../../shared/store/audience-job-writes.ts';
-import {
-  findJob,
-  newUploadProgress,
-  type AudienceJob,
-  type JobStatus,
-  type SocialCheckpoint,
-  type SocialJobRequest,
-} from '../../shared/store/audience-jobs.ts';
-import type { User } from '../../shared/store/users.ts';
-import { claimUpload, releaseUpload, uploadHolder, type DirectUpload } from '../../shared/store/uploads.ts';
-import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
+import { newUploadProgress, type JobStatus, type SocialCheckpoint, type SocialJobRequest } from '../../shared/store/audience-jobs.ts';
+import type { DirectUpload } from '../../shared/store/uploads.ts';
+import { type JobStart, newJob, startUploadJob } from './start-job.ts';
 import { defaultAudienceName } from './upload-audience-in-request.ts';
 
 /**
@@ -29,19 +13,12 @@ import { defaultAudienceName } from './upload-audience-in-request.ts';
  * the audience first (mode create) and opens the upload session the job sends in. An upload starts
  * one job: a second start answers the first's.
  */
-interface JobStart {
-  tenantId: string;
-  user: User;
-  context: Context;
-  uploadId: string;
-  audit: AuditUnit;
-}
 
 export async function startSocialAudienceJob(
   start: JobStart & { audienceName: string; mode: AudienceMode; audienceId?: string },
 ): Promise<Record<string, unknown>> {
   const session = socialSession(start.user, start.context); // a user without a social connection is a 409
-  const job = await startOnce(start, async (jobId, upload) => {
+  const job = await startUploadJob(start, async (jobId, upload) => {
     const audienceId =
       start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : (start.audienceId as string);
     return newJob(jobId, start, upload, 'social_audience', 'running', {
@@ -64,7 +41,7 @@ export async function startSocialAudienceJob(
 
 export async function startProfessionalAudienceJob(start: JobStart & { type: ListType; audienceName?: string }): Promise<{ jobId: string; status: JobStatus }> {
   professionalSession(start.user, start.context); // a user without a professional connection is a 409
-  const job = await startOnce(start, async (jobId, upload) =>
+  const job = await startUploadJob(start, async (jobId, upload) =>
     newJob(jobId, start, upload, 'professional_audience', 'queued', {
       request: { objectKey: upload.objectKey, ...etagOf(upload), type: start.type, audienceName: start.audienceName ?? defaultAudienceName(start.type) },
       checkpoint: {},
@@ -73,90 +50,4 @@ export async function startProfessionalAudienceJob(start: JobStart & { type: Lis
   return { jobId: job.jobId, status: job.status };
 }
 
-/** How long a start waits for a concurrent start of the same upload to store its job (real time: it waits on another request). */
-const CONCURRENT_START_WAIT_MS = 10_000;
-const POLL_MS = 100;
-
-/**
- * One job per upload, whatever the Idempotency-Key: the first start claims the upload, does its
- * upstream work and stores the job; any other start (concurrent or later) answers that job. A start
- * that fails before its job is stored lets the upload go, so a retry can start it.
- */
-async function startOnce(start: JobStart, begin: (jobId: string, upload: DirectUpload) => Promise<AudienceJob>): Promise<AudienceJob> {
-  // the upload's job, even when it has ended (a succeeded job's file is gone): the same answer as while it ran
-  const earlier = await jobOfUpload(start);
-  if (earlier) {
-    start.audit.nothingWritten();
-    return earlier;
-  }
-  const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId);
-  const jobId = `job_${randomBytes(16).toString('hex')}`;
-  const waitUntil = performance.now() + CONCURRENT_START_WAIT_MS;
-  while (performance.now() < waitUntil) {
-    const holder = await claimUpload(start.tenantId, start.uploadId, jobId);
-    if (holder === jobId) {
-      let job: AudienceJob;
-      try {
-        job = await begin(jobId, upload);
-        const scope = auditScope();
-        if (scope) job.startedBy = { actor: scope.actor, ...(scope.requestId ? { requestId: scope.requestId } : {}) };
-        const request = job.request as { audienceId?: string };
-        await createJob(job, start.audit.event({ jobId, ...(request.audienceId ? { audienceId: request.audienceId } : {}) }));
-      } catch (error) {
-        await releaseUpload(start.tenantId, start.uploadId, jobId);
-        throw error;
-      }
-      await queueRun(job);
-      return job;
-    }
-    // another start holds the upload: its job, once stored (or the claim again, if that start failed)
-    while (performance.now() < waitUntil) {
-      const job = holder ? await findJob(start.tenantId, holder) : undefined;
-      if (job) {
-        start.audit.nothingWritten(); // the job another start stored: that start recorded it
-        return job;
-      }
-      if ((await uploadHolder(start.tenantId, start.uploadId)) !== holder) break;
-      await clock.sleep(POLL_MS);
-    }
-  }
-  throw new Conflict(`Another request is starting the job of upload ${start.uploadId}; retry in a few seconds to get its jobId.`);
-}
-
-/** The job that already holds the upload, when it is this user's. */
-async function jobOfUpload(start: JobStart): Promise<AudienceJob | undefined> {
-  const holder = await uploadHolder(start.tenantId, start.uploadId);
-  const job = holder ? await findJob(start.tenantId, holder) : undefined;
-  return job?.userId === start.user.userId ? job : undefined;
-}
-
 const etagOf = (upload: DirectUpload) => (upload.etag ? { etag: upload.etag } : {});
-
-function newJob(
-  jobId: string,
-  start: JobStart,
-  upload: DirectUpload,
-  type: AudienceJob['type'],
-  status: JobStatus,
-  work: Pick<AudienceJob, 'request' | 'checkpoint'>,
-): AudienceJob {
-  const now = clock.date().toISOString();
-  return {
-    jobId,
-    tenantId: start.tenantId,
-    userId: start.user.userId,
-    type,
-    status,
-    progress: { bytesRead: 0, totalBytes: upload.contentLength, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
-    createdAt: now,
-    updatedAt: now,
-    ...work,
-  };
-}
-
-/** Stored first, then queued: a message that could not be sent is made good by the sweep. */
-async function queueRun(job: AudienceJob): Promise<void> {
-  await queueJobRun({ tenantId: job.tenantId, jobId: job.jobId }).catch((error: unknown) => {
-    log().warn('audience job stored but not queued; the sweep will queue it', { jobId: job.jobId, reason: (error as Error).name });
-  });
-}

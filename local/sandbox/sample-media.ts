@@ -34,3 +34,22 @@ export function samplePng(width: number, height: number): Buffer {
     chunk('IEND', Buffer.alloc(0)),
   ]);
 }
+
+/**
+ * An MP4 of `bytes` bytes as far as its first bytes tell (an `ftyp` box, then one `mdat` box of
+ * deterministic filler): what the walk-through and tests send as a sample video. The sandbox does not
+ * decode videos, nor does the service.
+ */
+export function sampleMp4(bytes: number): Buffer {
+  const ftyp = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom', 'latin1'), Buffer.from([0, 0, 2, 0]), Buffer.from('isomiso2', 'latin1')]);
+  const size = Math.max(bytes, ftyp.length + 8);
+  const mdat = Buffer.alloc(size - ftyp.length);
+  mdat.writeUInt32BE(mdat.length, 0);
+  mdat.write('mdat', 4, 'latin1');
+  let state = 0x2545f491;
+  for (let index = 8; index < mdat.length; index++) {
+    state = (state * 1103515245 + 12345) >>> 0;
+    mdat[index] = state >>> 24;
+  }
+  return Buffer.concat([ftyp, mdat]);
+}

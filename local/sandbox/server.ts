@@ -1,9 +1,11 @@
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clock } from '../../shared/core/clock.ts';
 import { installedLocalClock } from '../clock.ts';
-import { samplePng } from './sample-media.ts';
+import { sampleMp4, samplePng } from './sample-media.ts';
 import { keepIdleConnections } from '../keep-alive.ts';
+import { isMultipart, readFormBody } from './multipart.ts';
 
 /**
  * The scaffold every platform sandbox is built on: one HTTP server per platform that routes
@@ -28,8 +30,10 @@ export interface SandboxRequest {
   rawQuery: string;
   headers: Record<string, string>;
   body: Buffer;
-  /** the body as JSON, or form fields, when it is either */
+  /** the body as JSON, or form fields (urlencoded or multipart), when it is either */
   fields: Record<string, unknown>;
+  /** a multipart form's files, by field name */
+  files?: Record<string, Buffer>;
 }
 
 export interface SandboxResponse {
@@ -69,7 +73,12 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: Record<string, string>;
   body: string;
+  /** a multipart form's files: their size and SHA-256 */
+  files?: Record<string, { bytes: number; sha256: string }>;
 }
+
+const filesOf = (files: Record<string, Buffer>) =>
+  Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }]));
 
 /** Adds `count` campaigns (ACTIVE, a daily budget of their own) to an ad account; answers their ids. */
 export type SeedCampaigns = (account: string, count: number) => string[];
@@ -121,7 +130,7 @@ function takeFault(faults: Fault[], request: RecordedRequest): Fault | undefined
   return fault;
 }
 
-async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?: SeedCampaigns): Promise<SandboxResponse> {
+async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?: SeedCampaigns, controls: SandboxRoute[] = []): Promise<SandboxResponse> {
   if (request.path === '/__sandbox/campaigns' && request.method === 'POST' && seedCampaigns) {
     const count = Number(request.fields.count);
     const account = String(request.fields.account ?? '');
@@ -134,6 +143,11 @@ async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?
     const width = Math.min(2000, Number(request.query.get('width') ?? 1200) || 1200);
     const height = Math.min(2000, Number(request.query.get('height') ?? 628) || 628);
     return { status: 200, raw: samplePng(width, height), headers: { 'content-type': 'image/png' } };
+  }
+  if (request.path === '/__sandbox/sample.mp4' && request.method === 'GET') {
+    // a sample video file (MP4 by its first bytes) of the size asked, at most 64 MiB
+    const bytes = Math.min(64 * 1024 * 1024, Math.max(1024, Number(request.query.get('bytes') ?? 3_000_000) || 3_000_000));
+    return { status: 200, raw: sampleMp4(bytes), headers: { 'content-type': 'video/mp4' } };
   }
   if (request.path === '/__sandbox/faults' && request.method === 'POST') {
     const fault = request.fields as Fault;
@@ -163,6 +177,10 @@ async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?
     localClock.advance(advanceMs);
     return { status: 200, body: { now: clock.now() } };
   }
+  for (const route of controls) {
+    const match = route.method === request.method ? route.path.exec(request.path) : null;
+    if (match) return route.handle(request, match.groups ?? {});
+  }
   return { status: 404, body: { error: 'unknown sandbox control endpoint' } };
 }
 
@@ -174,6 +192,8 @@ export async function startSandbox(
   notFound: (request: SandboxRequest) => SandboxResponse,
   port = 0,
   seedCampaigns?: SeedCampaigns,
+  /** the platform's own control endpoints (under /__sandbox/): knobs for what it does next */
+  controls: SandboxRoute[] = [],
 ): Promise<Sandbox> {
   const sandbox = { name, url: '', requests: [] as RecordedRequest[], faults: [] as Fault[] } as Sandbox;
 
@@ -192,14 +212,18 @@ export async function startSandbox(
       body,
       fields: parseFields(headers, body),
     };
-    if (request.path.startsWith('/__sandbox/')) return send(response, await control(sandbox, request, seedCampaigns));
+    const form = isMultipart(headers) ? await readFormBody(headers, body) : undefined;
+    if (form) Object.assign(request, { fields: form.fields, files: form.files });
+    if (request.path.startsWith('/__sandbox/')) return send(response, await control(sandbox, request, seedCampaigns, controls));
 
     const recorded: RecordedRequest = {
       method: request.method,
       path: request.path,
       query: Object.fromEntries(url.searchParams),
       headers,
-      body: body.toString('utf8'),
+      // a form's text fields as a query string, its files by size and digest (a video chunk is megabytes)
+      body: form ? new URLSearchParams(form.fields).toString() : body.toString('utf8'),
+      ...(form && Object.keys(form.files).length > 0 ? { files: filesOf(form.files) } : {}),
     };
     if (sandbox.requests.length >= MAX_RECORDED) sandbox.requests.shift();
     sandbox.requests.push(recorded);

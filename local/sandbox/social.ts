@@ -60,6 +60,7 @@ import {
 } from './social-graph.ts';
 import { type ReportRun, reportRunStatus, campaignInsightsNode, accountInsights } from './social-insights.ts';
 import { createLeadgenForm } from './social-leadgen.ts';
+import { newVideoState, setVideoProcessing, uploadedVideo, uploadedVideoStatus, type VideoState, videoUploadPhase } from './social-videos.ts';
 
 /**
  * The social platform sandbox: a Graph-style API as docs/platforms.md, "Social" describes it. It checks
@@ -88,6 +89,8 @@ export interface SocialState {
   world: CampaignWorld;
   /** asynchronous insights report runs, by id */
   reportRuns: Map<string, ReportRun>;
+  /** resumable video uploads, the videos they made and how each account's videos process */
+  videoUploads: VideoState;
 }
 
 function seedState(): SocialState {
@@ -96,6 +99,7 @@ function seedState(): SocialState {
   return {
     world: { campaigns, accounts: new Map([[DEMO_AD_ACCOUNT, { currency: 'USD', timezone: 'America/Los_Angeles' }]]), budgetChanges: new Map(), nextId: 1 },
     reportRuns: new Map(),
+    videoUploads: newVideoState(),
     tokenExpiries,
     connect: newSocialConnectState(tokenExpiries),
     images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
@@ -179,6 +183,8 @@ function pageToken(state: SocialState, pageId: string, userToken: string): strin
 
 const getNode: GraphHandler = (call, state, { node }) => {
   const id = node as string;
+  const video = uploadedVideoStatus(state.videoUploads, id);
+  if (video) return video;
   const run = state.reportRuns.get(id);
   if (run) return reportRunStatus(run, id);
   const pageRecord = state.pages.get(id);
@@ -275,6 +281,7 @@ function debugToken(request: SandboxRequest, state: SocialState, appId: string, 
 
 const ID = '(?<node>[0-9]+)';
 const VERSION = '/(?<version>v[0-9]+\\.[0-9]+)';
+const VIDEO_HOST = '/video-host';
 
 /**
  * `audiencesFile`: where audiences and their upload sessions are kept across restarts (the data
@@ -314,9 +321,14 @@ export async function startSocialSandbox(
   const appSecret = options.appSecret ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET;
   const appId = options.appId ?? SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID;
   let publicBase = '';
-  const graph = (method: string, pattern: string, handle: GraphHandler): SandboxRoute => ({
+  const listVideo = (account: string, row: Row) => {
+    const videos = state.videos.get(account) ?? [];
+    state.videos.set(account, videos);
+    videos.unshift(row);
+  };
+  const graph = (method: string, pattern: string, handle: GraphHandler, host = ''): SandboxRoute => ({
     method,
-    path: new RegExp(`^${VERSION}${pattern}$`),
+    path: new RegExp(`^${host}${VERSION}${pattern}$`),
     handle: (request, params) => {
       if (!SUPPORTED_VERSIONS.has(params.version as string)) {
         return graphError(2635, `(#2635) You are calling a deprecated version of the Ads API. Please update to the latest version: v26.0.`);
@@ -341,6 +353,8 @@ export async function startSocialSandbox(
     graph('GET', '/act_(?<account>[0-9]+)/adimages', accountEdge('images', 'AdImage')),
     graph('POST', '/act_(?<account>[0-9]+)/adimages', uploadAdImage),
     graph('GET', '/act_(?<account>[0-9]+)/advideos', accountEdge('videos', 'AdVideo')),
+    // the resumable upload is on the video host only (SOCIAL_VIDEO_API_URL), as the platform's is
+    graph('POST', '/act_(?<account>[0-9]+)/advideos', videoUploadPhase(state.videoUploads, listVideo), VIDEO_HOST),
     graph('GET', '/act_(?<account>[0-9]+)/campaigns', accountEdge('campaigns', 'Campaign')),
     graph('GET', '/search', search),
     graph('GET', `/${ID}/media`, getPhotoMedia),
@@ -397,6 +411,17 @@ export async function startSocialSandbox(
       ),
     0,
     seedCampaigns,
+    [
+      { method: 'POST', path: /^\/__sandbox\/video-processing$/, handle: (request) => setVideoProcessing(state.videoUploads, request.fields) },
+      {
+        method: 'GET',
+        path: /^\/__sandbox\/videos\/(?<id>[0-9]+)$/,
+        handle: (_request, { id }) => {
+          const video = uploadedVideo(state.videoUploads, id as string);
+          return video ? { status: 200, body: video } : { status: 404, body: { error: 'no video uploaded with this id' } };
+        },
+      },
+    ],
   );
   publicBase = sandbox.url;
   return Object.assign(sandbox, { state });

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   'api_key.created',
   'api_key.revoked',
   'ad_media.uploaded',
+  'ad_media_job.started',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -56,6 +57,7 @@ export const AUDIT_TARGET_TYPES = [
   'api_key',
   'webhook_event',
   'media',
+  'ad_media_job',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

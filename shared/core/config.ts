@@ -56,6 +56,7 @@ const configSchema = z.object({
   OPENAPI_DOCUMENT_FILE: optionalSecret,
 
   SOCIAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.socialApiUrl),
+  SOCIAL_VIDEO_API_URL: z.url().default(UPSTREAM_DEFAULTS.socialVideoApiUrl),
   SEARCHADS_API_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsApiUrl),
   SEARCHADS_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsOauthUrl),
   PROFESSIONAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.professionalApiUrl),

@@ -15,6 +15,7 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'UNSUPPORTED_MEDIA',
+  'MEDIA_PROCESSING_FAILED',
   'PLATFORM_REJECTED',
   'PLATFORM_AUTH_EXPIRED',
   'RATE_LIMITED',
@@ -147,6 +148,13 @@ export class PayloadTooLarge extends ServiceError {
 export class UnsupportedMedia extends ServiceError {
   constructor(message: string) {
     super(400, 'UNSUPPORTED_MEDIA', message);
+  }
+}
+
+/** A video the platform would not take or could not process: the end of an ad_media job, with the platform's reason. */
+export class MediaProcessingFailed extends ServiceError {
+  constructor(message: string) {
+    super(422, 'MEDIA_PROCESSING_FAILED', message);
   }
 }
 

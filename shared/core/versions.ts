@@ -10,6 +10,8 @@ export function versionInUrl(url: string, fallback: string): string {
 
 export const UPSTREAM_DEFAULTS = {
   socialApiUrl: `https://graph.facebook.com/${SOCIAL_API_VERSION}`,
+  /** the resumable video upload's host (docs/platforms.md, "Social: videos") */
+  socialVideoApiUrl: `https://graph-video.facebook.com/${SOCIAL_API_VERSION}`,
   searchadsApiUrl: `https://googleads.googleapis.com/${SEARCHADS_API_VERSION}`,
   searchadsOauthUrl: 'https://oauth2.googleapis.com/token',
   professionalApiUrl: 'https://api.linkedin.com/rest',

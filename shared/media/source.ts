@@ -71,10 +71,18 @@ export function unsupported(): never {
   );
 }
 
-/** Videos go to an ad account as a job (chunked, then processed), which this version does not run yet. */
-export function refuseVideo(field: 'uploadId' | 'url' = 'uploadId'): never {
-  throw new InvalidRequest('The file is a video; a video goes to the ad account as a job, which this version does not run yet. Send an image.', [
-    { path: field, message: 'an image' },
+/** A video at a URL: videos come by upload (create_upload, purpose video), which the job streams from storage in chunks. */
+export function refuseVideo(field: 'uploadId' | 'url' = 'url'): never {
+  throw new InvalidRequest(
+    'The file is a video; send a video by upload: /uploads/create_upload with purpose video, PUT the file, then upload_ad_media with its uploadId.',
+    [{ path: field, message: 'an image, or a video by uploadId' }],
+  );
+}
+
+/** An upload whose bytes are an image but larger than an image may be. */
+export function tooLargeForAnImage(): never {
+  throw new InvalidRequest(`The file is an image larger than ${MAX_IMAGE_BYTES} bytes (30 MiB), the most an ad image may be; nothing was sent.`, [
+    { path: 'uploadId', message: 'an image of at most 30 MiB' },
   ]);
 }
 

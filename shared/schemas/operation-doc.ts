@@ -68,6 +68,7 @@ export const day = (offset: number) => clock.today(offset);
 
 const platformName = platformSchema;
 const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });
+/** what every job's end carries (audience and media jobs alike) */
 const audienceJobData = z.object({
   jobId: z.string(),
   userId: z.string(),
@@ -117,6 +118,28 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       type: 'social_audience',
       status: 'failed',
       error: { code: 'PLATFORM_REJECTED', message: 'The platform refused the list.' },
+    },
+  },
+  'ad_media.ready': {
+    summary: 'A video job ended with the video in the ad account, processed: `result.media.id` is what a creative names.',
+    data: audienceJobData,
+    example: {
+      jobId: 'job_2',
+      userId: 'alice',
+      type: 'ad_media',
+      status: 'succeeded',
+      result: { media: { type: 'VIDEO', id: '1209876543210001', status: 'ready' } },
+    },
+  },
+  'ad_media.failed': {
+    summary: 'A video job ended without the video: the platform refused it or could not process it.',
+    data: audienceJobData,
+    example: {
+      jobId: 'job_2',
+      userId: 'alice',
+      type: 'ad_media',
+      status: 'failed',
+      error: { code: 'MEDIA_PROCESSING_FAILED', message: 'The platform could not process the video: the file is in a format it does not support.' },
     },
   },
   'webhook.test': {

@@ -7,6 +7,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'connection.disconnected',
   'audience_job.succeeded',
   'audience_job.failed',
+  'ad_media.ready',
+  'ad_media.failed',
   'optimization.applied',
   'optimization.rule_disabled',
 ] as const;

@@ -42,22 +42,20 @@ export async function stageUpload(key: string, content: Buffer): Promise<void> {
  * `etag`, only that version of the object is read: a file replaced since it was checked is a 409
  * CONFLICT, never a mix of two files.
  */
-export async function readStagedUpload(key: string, fromByte = 0, etag?: string): Promise<AsyncIterable<Uint8Array>> {
+export async function readStagedUpload(key: string, fromByte = 0, etag?: string, toByte?: number): Promise<AsyncIterable<Uint8Array>> {
   let object: GetObjectCommandOutput;
   try {
     object = await s3().send(
       new GetObjectCommand({
         Bucket: config().UPLOAD_BUCKET,
         Key: key,
-        ...(fromByte > 0 ? { Range: `bytes=${fromByte}-` } : {}),
+        ...(fromByte > 0 || toByte !== undefined ? { Range: `bytes=${fromByte}-${toByte ?? ''}` } : {}),
         ...(etag ? { IfMatch: etag } : {}),
       }),
     );
   } catch (error) {
     if ((error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 412 || (error as Error).name === 'PreconditionFailed') {
-      throw new Conflict(
-        'The uploaded file was replaced after the job checked it, so it was not sent on; upload the list again with a new /uploads/create_upload.',
-      );
+      throw new Conflict('The uploaded file was replaced after the job checked it, so it was not sent on; upload it again with a new /uploads/create_upload.');
     }
     throw error;
   }
@@ -87,4 +85,13 @@ export async function stagedObject(key: string): Promise<{ contentLength?: numbe
     if ((error as Error).name === 'NotFound' || (error as Error).name === 'NoSuchKey') return undefined;
     throw error;
   }
+}
+
+/** Bytes [start, end) of a staged file, read whole: one chunk of a video, the size the platform asked for. */
+export async function readStagedRange(key: string, start: number, end: number, etag?: string): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for await (const chunk of await readStagedUpload(key, start, etag, end - 1)) chunks.push(chunk);
+  const bytes = Buffer.concat(chunks);
+  if (bytes.length !== end - start) throw new Error(`Staged upload gave ${bytes.length} bytes for ${end - start}`);
+  return bytes;
 }

@@ -14,7 +14,7 @@ import { keys } from './keys.ts';
  *   TENANT#<t>#JOB#<jobId> / JOB
  */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-export type JobType = 'social_audience' | 'professional_audience';
+export type JobType = 'social_audience' | 'professional_audience' | 'ad_media';
 
 export interface JobProgress {
   bytesRead: number;
@@ -86,6 +86,31 @@ export interface ProfessionalCheckpoint {
   segmentId?: string;
 }
 
+/** A video on its way into an ad account (docs/decisions.md "Media into an ad account"). */
+export interface MediaJobRequest {
+  objectKey: string;
+  etag?: string;
+  platform: 'social' | 'professional';
+  adAccountId: string;
+  name?: string;
+}
+
+/**
+ * How far a video got: the platform's upload session and the range it asked for next (every range
+ * before it acknowledged), then processing, polled on queue delays from `finishedAt` on.
+ * An ad_media job's `progress` keeps `bytesRead` = bytes acknowledged and `batchesSent` = chunks
+ * acknowledged; get_job shows them as `bytesSent` and `chunksSent`.
+ */
+export interface MediaCheckpoint {
+  sessionId?: string;
+  videoId?: string;
+  /** the range the platform wants next, [start, end) */
+  nextRange?: { start: number; end: number };
+  finishedAt?: number;
+  polls: number;
+  processing?: { status: 'processing' | 'ready' | 'error'; percent?: number };
+}
+
 export interface JobError {
   code: string;
   message: string;
@@ -102,8 +127,8 @@ export interface AudienceJob {
   error?: JobError;
   createdAt: string;
   updatedAt: string;
-  request: SocialJobRequest | ProfessionalJobRequest;
-  checkpoint: SocialCheckpoint | ProfessionalCheckpoint;
+  request: SocialJobRequest | ProfessionalJobRequest | MediaJobRequest;
+  checkpoint: SocialCheckpoint | ProfessionalCheckpoint | MediaCheckpoint;
   /** the last failure of a run that will be retried: the reason the dead-letter path reports */
   lastError?: JobError;
   /** a run that waits for the platform resumes no sooner than this (epoch ms) */
@@ -116,8 +141,29 @@ export interface AudienceJob {
   startedBy?: { actor: AuditActor; requestId?: string };
 }
 
+/** What a video job shows of its progress. */
+export interface MediaProgress {
+  bytesSent: number;
+  totalBytes: number;
+  chunksSent: number;
+  processing?: MediaCheckpoint['processing'];
+}
+
 /** What get_job and the webhooks show. */
-export type JobView = Pick<AudienceJob, 'jobId' | 'type' | 'userId' | 'status' | 'progress' | 'result' | 'error' | 'createdAt' | 'updatedAt'>;
+export type JobView = Pick<AudienceJob, 'jobId' | 'type' | 'userId' | 'status' | 'result' | 'error' | 'createdAt' | 'updatedAt'> & {
+  progress: JobProgress | MediaProgress;
+};
+
+function progressOf(job: AudienceJob): JobProgress | MediaProgress {
+  if (job.type !== 'ad_media') return job.progress;
+  const { processing } = job.checkpoint as MediaCheckpoint;
+  return {
+    bytesSent: job.progress.bytesRead,
+    totalBytes: job.progress.totalBytes,
+    chunksSent: job.progress.batchesSent,
+    ...(processing ? { processing } : {}),
+  };
+}
 
 export const JOB_SORT_KEY = 'JOB';
 /** the condition values of an unfinished job's status */
@@ -134,7 +180,7 @@ export function viewOf(job: AudienceJob): JobView {
     type: job.type,
     userId: job.userId,
     status: job.status,
-    progress: job.progress,
+    progress: progressOf(job),
     ...(job.result ? { result: job.result } : {}),
     ...(job.error ? { error: job.error } : {}),
     createdAt: job.createdAt,

@@ -136,21 +136,14 @@ describe('upload_ad_media (social)', () => {
     expect(events.body.results.events.filter((event: { action: string }) => event.action === 'ad_media.uploaded')).toEqual([]);
   });
 
-  it('a video says plainly that this version does not send videos yet, and sends nothing', async () => {
+  it('a video at a URL is refused with the way to send it (by upload), and nothing is sent', async () => {
     const { userId, token } = await mediaUser();
-    const mp4 = Buffer.concat([Buffer.from('\x00\x00\x00\x20ftypisom\x00\x00\x02\x00', 'latin1'), Buffer.alloc(64)]);
-    const ticket = await call(
-      '/uploads/create_upload',
-      { userId, fileName: 'clip.mp4', contentLength: mp4.length, purpose: 'video', contentType: 'video/mp4' },
-      { apiKey },
-    );
-    expect((await putFile(ticket.body.results, mp4)).status).toBe(200);
-    const response = await call(MEDIA, { userId, uploadId: ticket.body.results.uploadId }, { apiKey });
+    const response = await call(MEDIA, { userId, url: `${stack().sandboxes.social}/__sandbox/sample.mp4?bytes=4096` }, { apiKey });
     expect(response.status).toBe(400);
     expect(response.body.results).toMatchObject({
       code: 'INVALID_REQUEST',
-      error: expect.stringContaining('video'),
-      details: [{ path: 'uploadId', message: 'an image' }],
+      error: expect.stringContaining('purpose video'),
+      details: [{ path: 'url', message: 'an image, or a video by uploadId' }],
     });
     expect(await upstreamRequestsWith('social', token)).toEqual([]);
   });

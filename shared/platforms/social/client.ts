@@ -80,7 +80,8 @@ export function appSecretProof(accessToken: string, appSecret: string): string {
   return createHmac('sha256', appSecret).update(accessToken).digest('hex');
 }
 
-function withCredentials(params: GraphParams, accessToken: string): GraphParams {
+/** The parameters with the token and its proof, as every call sends them. */
+export function signedParams(params: GraphParams, accessToken: string): GraphParams {
   const secret = config().SOCIAL_APP_SECRET;
   return { ...params, access_token: accessToken, ...(secret ? { appsecret_proof: appSecretProof(accessToken, secret) } : {}) };
 }
@@ -210,7 +211,7 @@ export async function graphRequest<T>(
 ): Promise<GraphResult<T>> {
   const retrySafe = options.retrySafe ?? method === 'GET';
   const base = config().SOCIAL_API_URL.replace(/\/+$/, '');
-  const signed = withCredentials(params, session.accessToken);
+  const signed = signedParams(params, session.accessToken);
   const url = method === 'GET' ? `${base}/${path}?${toQuery(signed)}` : `${base}/${path}`;
   const body = method === 'GET' ? undefined : jsonBody(Object.fromEntries(Object.entries(signed).filter(([, value]) => value !== undefined)));
   return callPlatform(session, {

@@ -1,0 +1,199 @@
+import { createHash } from 'node:crypto';
+import { clock } from '../../shared/core/clock.ts';
+import type { SandboxResponse } from './server.ts';
+import { type GraphCall, type GraphHandler, graphError, usageHeaders, withHeaders } from './social-graph.ts';
+
+/**
+ * The social sandbox's resumable video upload (docs/platforms.md, "Social: videos"): `POST
+ * act_{id}/advideos` on the video host with `upload_phase` start, transfer and finish, multipart. The
+ * sandbox names ranges of 1 MiB (offsets as numeric strings), takes exactly the range it named (another
+ * offset is 6001/1363037 with the offsets it wants, as JSON numbers), and processes a finished video over
+ * clock time: `GET /{video_id}?fields=status` goes processing → ready. How long processing takes, and
+ * whether it fails, is set per ad account (`POST /__sandbox/video-processing`).
+ */
+export const VIDEO_CHUNK_BYTES = 1024 * 1024;
+/** processing time when an account has no setting */
+const DEFAULT_PROCESSING_SECONDS = 20;
+const MAX_VIDEO_BYTES = 4 * 1024 ** 3;
+
+export interface VideoProcessing {
+  seconds: number;
+  /** processing fails with this message */
+  error?: string;
+}
+
+interface UploadSession {
+  account: string;
+  videoId: string;
+  fileSize: number;
+  received: number;
+  digest: ReturnType<typeof createHash>;
+}
+
+interface UploadedVideo {
+  account: string;
+  videoId: string;
+  bytes: number;
+  sha256: string;
+  title?: string;
+  finishedAt: number;
+  processing: VideoProcessing;
+}
+
+export interface VideoState {
+  sessions: Map<string, UploadSession>;
+  uploaded: Map<string, UploadedVideo>;
+  processing: Map<string, VideoProcessing>;
+  nextId: number;
+}
+
+export const newVideoState = (): VideoState => ({ sessions: new Map(), uploaded: new Map(), processing: new Map(), nextId: 1 });
+
+const offsets = (start: number, end: number) => ({ start_offset: String(start), end_offset: String(end) });
+const nextEnd = (session: UploadSession) => Math.min(session.fileSize, session.received + VIDEO_CHUNK_BYTES);
+
+/** Listed by `GET act_{id}/advideos` once finished (formats come when processing is done). */
+type ListVideo = (account: string, row: Record<string, unknown>) => void;
+
+export function videoUploadPhase(state: VideoState, listVideo: ListVideo): GraphHandler {
+  return (call, _social, { account }) => {
+    const accountId = account as string;
+    const answer = (body: Record<string, unknown>): SandboxResponse => withHeaders({ status: 200, body }, usageHeaders(accountId));
+    switch (call.params.upload_phase) {
+      case 'start':
+        return start(state, call, accountId, answer);
+      case 'transfer':
+        return transfer(state, call, accountId, answer);
+      case 'finish':
+        return finish(state, call, accountId, answer, listVideo);
+      case 'cancel': {
+        const session = sessionOf(state, call, accountId);
+        if ('status' in session) return session;
+        state.sessions.delete(String(call.params.upload_session_id));
+        return answer({ success: true });
+      }
+      default:
+        return graphError(100, '(#100) upload_phase must be one of {start, transfer, finish, cancel}');
+    }
+  };
+}
+
+function start(state: VideoState, call: GraphCall, account: string, answer: (body: Record<string, unknown>) => SandboxResponse): SandboxResponse {
+  const raw = String(call.params.file_size ?? '');
+  if (!/^\d+$/.test(raw)) return graphError(100, '(#100) The parameter file_size is required');
+  const fileSize = Number(raw);
+  if (fileSize < 1024) return graphError(382, 'The video file you tried to upload is too small. Please try again with a larger file.');
+  if (fileSize > MAX_VIDEO_BYTES) return graphError(100, '(#100) The video file is larger than 4 GB');
+  const sessionId = String(2870011223000000 + state.nextId);
+  const videoId = String(1209876543000000 + state.nextId++);
+  const session: UploadSession = { account, videoId, fileSize, received: 0, digest: createHash('sha256') };
+  state.sessions.set(sessionId, session);
+  return answer({ video_id: videoId, upload_session_id: sessionId, ...offsets(0, nextEnd(session)) });
+}
+
+function sessionOf(state: VideoState, call: GraphCall, account: string): UploadSession | SandboxResponse {
+  const session = state.sessions.get(String(call.params.upload_session_id ?? ''));
+  if (!session || session.account !== account)
+    return graphError(6001, 'There was a problem uploading your video. Please try again.', { error_subcode: 1363019 });
+  return session;
+}
+
+function transfer(state: VideoState, call: GraphCall, account: string, answer: (body: Record<string, unknown>) => SandboxResponse): SandboxResponse {
+  const session = sessionOf(state, call, account);
+  if ('status' in session) return session;
+  const chunk = call.request.files?.video_file_chunk;
+  if (!chunk) return graphError(100, '(#100) The parameter video_file_chunk is required');
+  const end = nextEnd(session);
+  const offset = String(call.params.start_offset ?? '');
+  if (offset !== String(session.received) || chunk.length !== end - session.received) {
+    // the range it wants, as numbers (as observed)
+    return graphError(6001, 'There was a problem uploading your video. Please try again.', {
+      error_subcode: 1363037,
+      is_transient: false,
+      error_user_title: 'Video Upload Error',
+      error_user_msg: 'The start offset does not match the expected offset.',
+      error_data: { start_offset: session.received, end_offset: end },
+    });
+  }
+  session.digest.update(chunk);
+  session.received = end;
+  return answer(offsets(session.received, nextEnd(session)));
+}
+
+function finish(
+  state: VideoState,
+  call: GraphCall,
+  account: string,
+  answer: (body: Record<string, unknown>) => SandboxResponse,
+  listVideo: ListVideo,
+): SandboxResponse {
+  const session = sessionOf(state, call, account);
+  if ('status' in session) return session;
+  if (session.received !== session.fileSize)
+    return graphError(6001, `There was a problem uploading your video file: ${session.received} of ${session.fileSize} bytes received.`, {
+      error_subcode: 1363040,
+    });
+  const sessionId = String(call.params.upload_session_id);
+  state.sessions.delete(sessionId);
+  const title = typeof call.params.title === 'string' ? call.params.title : undefined;
+  state.uploaded.set(session.videoId, {
+    account,
+    videoId: session.videoId,
+    bytes: session.fileSize,
+    sha256: session.digest.digest('hex'),
+    ...(title ? { title } : {}),
+    finishedAt: clock.now(),
+    processing: state.processing.get(account) ?? { seconds: DEFAULT_PROCESSING_SECONDS },
+  });
+  listVideo(account, { id: session.videoId, ...(title ? { title } : {}), format: [] });
+  return answer({ success: true });
+}
+
+/** `GET /{video_id}?fields=status` for a video uploaded here; undefined for any other node. */
+export function uploadedVideoStatus(state: VideoState, id: string): SandboxResponse | undefined {
+  const video = state.uploaded.get(id);
+  if (!video) return undefined;
+  const elapsed = (clock.now() - video.finishedAt) / 1000;
+  const uploading = { status: 'complete', bytes_transferred: video.bytes };
+  const status = video.processing.error
+    ? {
+        video_status: 'error',
+        processing_progress: 0,
+        uploading_phase: uploading,
+        processing_phase: { status: 'error', errors: [{ code: 1363011, message: video.processing.error }] },
+        publishing_phase: { status: 'not_started' },
+      }
+    : elapsed >= video.processing.seconds
+      ? {
+          video_status: 'ready',
+          processing_progress: 100,
+          uploading_phase: uploading,
+          processing_phase: { status: 'complete' },
+          publishing_phase: { status: 'complete' },
+        }
+      : {
+          video_status: 'processing',
+          processing_progress: Math.min(99, Math.floor((elapsed / video.processing.seconds) * 100)),
+          uploading_phase: uploading,
+          processing_phase: { status: 'in_progress' },
+          publishing_phase: { status: 'not_started' },
+        };
+  return { status: 200, body: { status, id } };
+}
+
+/** The bytes the sandbox holds of an uploaded video: size and digest, for the tests. */
+export function uploadedVideo(state: VideoState, id: string): Pick<UploadedVideo, 'bytes' | 'sha256' | 'title'> | undefined {
+  const video = state.uploaded.get(id);
+  return video ? { bytes: video.bytes, sha256: video.sha256, ...(video.title ? { title: video.title } : {}) } : undefined;
+}
+
+/** `POST /__sandbox/video-processing {account, seconds?, error?}`: how the account's next finished videos process. */
+export function setVideoProcessing(state: VideoState, fields: Record<string, unknown>): SandboxResponse {
+  const account = String(fields.account ?? '');
+  const seconds = fields.seconds === undefined ? DEFAULT_PROCESSING_SECONDS : Number(fields.seconds);
+  if (!/^[0-9]+$/.test(account) || !Number.isFinite(seconds) || seconds < 0 || (fields.error !== undefined && typeof fields.error !== 'string'))
+    return { status: 400, body: { error: 'send {account (digits), seconds? (≥ 0), error? (a message: processing fails with it)}' } };
+  const processing = { seconds, ...(typeof fields.error === 'string' ? { error: fields.error } : {}) };
+  state.processing.set(account, processing);
+  return { status: 200, body: processing };
+}
