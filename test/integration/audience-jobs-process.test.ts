@@ -126,7 +126,7 @@ describe('the dead-letter path', () => {
         data: { jobId: job.jobId, userId: 'demo-user', type: 'social_audience', status: 'failed', error: job.error },
       },
     ]);
-  });
+  }, 120_000); // five attempts a second apart, each retrying the platform's 5xx: longer than a test's default on a loaded machine
 });
 
 describe('a presigned URL', () => {
