@@ -179,6 +179,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       const social = await startSocialSandbox({
         audiencesFile: join(dataDir, 'sandbox-social-audiences.json'),
         campaignsFile: join(dataDir, 'sandbox-social-campaigns.json'),
+        videosDir: join(dataDir, 'sandbox-social-videos'),
       });
       closers.push(() => social.close());
       sandboxes.social = social;

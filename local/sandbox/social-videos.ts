@@ -1,4 +1,7 @@
 import { createHash } from 'node:crypto';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { clock } from '../../shared/core/clock.ts';
 import type { SandboxResponse } from './server.ts';
 import { type GraphCall, type GraphHandler, graphError, usageHeaders, withHeaders } from './social-graph.ts';
@@ -26,8 +29,6 @@ interface UploadSession {
   account: string;
   videoId: string;
   fileSize: number;
-  received: number;
-  digest: ReturnType<typeof createHash>;
 }
 
 interface UploadedVideo {
@@ -40,17 +41,49 @@ interface UploadedVideo {
   processing: VideoProcessing;
 }
 
+/**
+ * Kept in a folder (the local stack's data folder), so a platform upload outlives a restart of the
+ * stack as a real one does: `state.json` (sessions, finished videos, settings) and one `<session>.part`
+ * per open session with the bytes received, whose length is how far the session got.
+ */
 export interface VideoState {
+  dir: string;
   sessions: Map<string, UploadSession>;
   uploaded: Map<string, UploadedVideo>;
   processing: Map<string, VideoProcessing>;
   nextId: number;
 }
 
-export const newVideoState = (): VideoState => ({ sessions: new Map(), uploaded: new Map(), processing: new Map(), nextId: 1 });
+const stateFile = (state: Pick<VideoState, 'dir'>) => join(state.dir, 'state.json');
+const partFile = (state: Pick<VideoState, 'dir'>, sessionId: string) => join(state.dir, `${sessionId}.part`);
+
+export function loadVideoState(dir = mkdtempSync(join(tmpdir(), 'sandbox-videos-'))): VideoState {
+  mkdirSync(dir, { recursive: true });
+  const state: VideoState = { dir, sessions: new Map(), uploaded: new Map(), processing: new Map(), nextId: 1 };
+  if (!existsSync(stateFile(state))) return state;
+  const saved = JSON.parse(readFileSync(stateFile(state), 'utf8')) as {
+    sessions: Array<[string, UploadSession]>;
+    uploaded: Array<[string, UploadedVideo]>;
+    processing: Array<[string, VideoProcessing]>;
+    nextId: number;
+  };
+  return { dir, sessions: new Map(saved.sessions), uploaded: new Map(saved.uploaded), processing: new Map(saved.processing), nextId: saved.nextId };
+}
+
+function saveVideoState(state: VideoState): void {
+  const temporary = `${stateFile(state)}.${process.pid}.tmp`;
+  writeFileSync(
+    temporary,
+    JSON.stringify({ sessions: [...state.sessions], uploaded: [...state.uploaded], processing: [...state.processing], nextId: state.nextId }),
+  );
+  renameSync(temporary, stateFile(state)); // whole or not at all, whenever the process dies
+}
+
+/** How many bytes a session has: what its part file holds. */
+const receivedOf = (state: VideoState, sessionId: string) => (existsSync(partFile(state, sessionId)) ? statSync(partFile(state, sessionId)).size : 0);
 
 const offsets = (start: number, end: number) => ({ start_offset: String(start), end_offset: String(end) });
-const nextEnd = (session: UploadSession) => Math.min(session.fileSize, session.received + VIDEO_CHUNK_BYTES);
+const nextEnd = (session: UploadSession, received: number) => Math.min(session.fileSize, received + VIDEO_CHUNK_BYTES);
 
 /** Listed by `GET act_{id}/advideos` once finished (formats come when processing is done). */
 type ListVideo = (account: string, row: Record<string, unknown>) => void;
@@ -69,7 +102,9 @@ export function videoUploadPhase(state: VideoState, listVideo: ListVideo): Graph
       case 'cancel': {
         const session = sessionOf(state, call, accountId);
         if ('status' in session) return session;
-        state.sessions.delete(String(call.params.upload_session_id));
+        state.sessions.delete(session.id);
+        rmSync(partFile(state, session.id), { force: true });
+        saveVideoState(state);
         return answer({ success: true });
       }
       default:
@@ -86,16 +121,18 @@ function start(state: VideoState, call: GraphCall, account: string, answer: (bod
   if (fileSize > MAX_VIDEO_BYTES) return graphError(100, '(#100) The video file is larger than 4 GB');
   const sessionId = String(2870011223000000 + state.nextId);
   const videoId = String(1209876543000000 + state.nextId++);
-  const session: UploadSession = { account, videoId, fileSize, received: 0, digest: createHash('sha256') };
+  const session: UploadSession = { account, videoId, fileSize };
   state.sessions.set(sessionId, session);
-  return answer({ video_id: videoId, upload_session_id: sessionId, ...offsets(0, nextEnd(session)) });
+  saveVideoState(state);
+  return answer({ video_id: videoId, upload_session_id: sessionId, ...offsets(0, nextEnd(session, 0)) });
 }
 
-function sessionOf(state: VideoState, call: GraphCall, account: string): UploadSession | SandboxResponse {
-  const session = state.sessions.get(String(call.params.upload_session_id ?? ''));
+function sessionOf(state: VideoState, call: GraphCall, account: string): (UploadSession & { id: string; received: number }) | SandboxResponse {
+  const id = String(call.params.upload_session_id ?? '');
+  const session = state.sessions.get(id);
   if (!session || session.account !== account)
     return graphError(6001, 'There was a problem uploading your video. Please try again.', { error_subcode: 1363019 });
-  return session;
+  return { ...session, id, received: receivedOf(state, id) };
 }
 
 function transfer(state: VideoState, call: GraphCall, account: string, answer: (body: Record<string, unknown>) => SandboxResponse): SandboxResponse {
@@ -103,7 +140,7 @@ function transfer(state: VideoState, call: GraphCall, account: string, answer: (
   if ('status' in session) return session;
   const chunk = call.request.files?.video_file_chunk;
   if (!chunk) return graphError(100, '(#100) The parameter video_file_chunk is required');
-  const end = nextEnd(session);
+  const end = nextEnd(session, session.received);
   const offset = String(call.params.start_offset ?? '');
   if (offset !== String(session.received) || chunk.length !== end - session.received) {
     // the range it wants, as numbers (as observed)
@@ -115,9 +152,8 @@ function transfer(state: VideoState, call: GraphCall, account: string, answer: (
       error_data: { start_offset: session.received, end_offset: end },
     });
   }
-  session.digest.update(chunk);
-  session.received = end;
-  return answer(offsets(session.received, nextEnd(session)));
+  appendFileSync(partFile(state, session.id), chunk);
+  return answer(offsets(end, nextEnd(session, end)));
 }
 
 function finish(
@@ -133,18 +169,20 @@ function finish(
     return graphError(6001, `There was a problem uploading your video file: ${session.received} of ${session.fileSize} bytes received.`, {
       error_subcode: 1363040,
     });
-  const sessionId = String(call.params.upload_session_id);
-  state.sessions.delete(sessionId);
+  const bytes = readFileSync(partFile(state, session.id));
+  state.sessions.delete(session.id);
   const title = typeof call.params.title === 'string' ? call.params.title : undefined;
   state.uploaded.set(session.videoId, {
     account,
     videoId: session.videoId,
     bytes: session.fileSize,
-    sha256: session.digest.digest('hex'),
+    sha256: createHash('sha256').update(bytes).digest('hex'),
     ...(title ? { title } : {}),
     finishedAt: clock.now(),
     processing: state.processing.get(account) ?? { seconds: DEFAULT_PROCESSING_SECONDS },
   });
+  saveVideoState(state);
+  rmSync(partFile(state, session.id), { force: true });
   listVideo(account, { id: session.videoId, ...(title ? { title } : {}), format: [] });
   return answer({ success: true });
 }
@@ -195,5 +233,6 @@ export function setVideoProcessing(state: VideoState, fields: Record<string, unk
     return { status: 400, body: { error: 'send {account (digits), seconds? (≥ 0), error? (a message: processing fails with it)}' } };
   const processing = { seconds, ...(typeof fields.error === 'string' ? { error: fields.error } : {}) };
   state.processing.set(account, processing);
+  saveVideoState(state);
   return { status: 200, body: processing };
 }

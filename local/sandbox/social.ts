@@ -60,7 +60,7 @@ import {
 } from './social-graph.ts';
 import { type ReportRun, reportRunStatus, campaignInsightsNode, accountInsights } from './social-insights.ts';
 import { createLeadgenForm } from './social-leadgen.ts';
-import { newVideoState, setVideoProcessing, uploadedVideo, uploadedVideoStatus, type VideoState, videoUploadPhase } from './social-videos.ts';
+import { loadVideoState, setVideoProcessing, uploadedVideo, uploadedVideoStatus, type VideoState, videoUploadPhase } from './social-videos.ts';
 
 /**
  * The social platform sandbox: a Graph-style API as docs/platforms.md, "Social" describes it. It checks
@@ -89,17 +89,17 @@ export interface SocialState {
   world: CampaignWorld;
   /** asynchronous insights report runs, by id */
   reportRuns: Map<string, ReportRun>;
-  /** resumable video uploads, the videos they made and how each account's videos process */
+  /** resumable video uploads, the videos they made and how each account's videos process (kept in a folder) */
   videoUploads: VideoState;
 }
 
-function seedState(): SocialState {
+function seedState(videosDir?: string): SocialState {
   const tokenExpiries = new Map<string, number>();
   const campaigns = new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]);
   return {
     world: { campaigns, accounts: new Map([[DEMO_AD_ACCOUNT, { currency: 'USD', timezone: 'America/Los_Angeles' }]]), budgetChanges: new Map(), nextId: 1 },
     reportRuns: new Map(),
-    videoUploads: newVideoState(),
+    videoUploads: loadVideoState(videosDir),
     tokenExpiries,
     connect: newSocialConnectState(tokenExpiries),
     images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
@@ -288,9 +288,9 @@ const VIDEO_HOST = '/video-host';
  * folder); `campaignsFile`: where the campaigns and their budget changes are.
  */
 export async function startSocialSandbox(
-  options: { appId?: string; appSecret?: string; audiencesFile?: string; campaignsFile?: string } = {},
+  options: { appId?: string; appSecret?: string; audiencesFile?: string; campaignsFile?: string; videosDir?: string } = {},
 ): Promise<SocialSandbox> {
-  const state = seedState();
+  const state = seedState(options.videosDir);
   const { campaignsFile } = options;
   if (campaignsFile) {
     state.world = loadCampaignWorld(campaignsFile, state.world);
@@ -326,6 +326,9 @@ export async function startSocialSandbox(
     state.videos.set(account, videos);
     videos.unshift(row);
   };
+  // the videos uploaded before a restart, as the platform still has them
+  for (const video of state.videoUploads.uploaded.values())
+    listVideo(video.account, { id: video.videoId, ...(video.title ? { title: video.title } : {}), format: [] });
   const graph = (method: string, pattern: string, handle: GraphHandler, host = ''): SandboxRoute => ({
     method,
     path: new RegExp(`^${host}${VERSION}${pattern}$`),

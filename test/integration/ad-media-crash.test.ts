@@ -1,0 +1,81 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_AD_ACCOUNT } from '../../local/sandbox/social-data.ts';
+import { sampleMp4 } from '../../local/sandbox/sample-media.ts';
+import type { RecordedRequest } from '../../local/sandbox/server.ts';
+import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { jobToEnd, putFile } from '../helpers/uploads.ts';
+
+/**
+ * A video job survives a kill -9 of `npm start` (docs/decisions.md, "Media into an ad account"): the
+ * stack is killed while the platform holds a chunk whose answer has not come, and started again on its
+ * data folder (the sandbox keeps its upload sessions there too). The job goes on from its checkpoint:
+ * no chunk the platform had acknowledged is sent again, and the platform ends with exactly the file.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-video-'));
+const apiKey = 'video-crash-test-key-0123456789ab';
+const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', AUDIENCE_JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+const MiB = 1024 * 1024;
+let stack: ChildStack | undefined;
+beforeAll(async () => {
+  stack = await startChildStack(dataDir, apiKey, env);
+});
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const url = () => (stack as ChildStack).url;
+const sandbox = () => (stack as ChildStack).output().match(/social\s+(http:\/\/\S+)/)?.[1] as string;
+async function post(path: string, body: unknown): Promise<any> {
+  const response = await fetch(`${url()}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return response.json();
+}
+const control = (path: string, body: unknown) =>
+  fetch(`${sandbox()}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const transfers = async (): Promise<number[]> =>
+  ((await (await fetch(`${sandbox()}/__sandbox/requests?includes=upload_phase%3Dtransfer`)).json()) as RecordedRequest[]).map((request) =>
+    Number(new URLSearchParams(request.body).get('start_offset')),
+  );
+
+describe('a video job survives a kill -9 of the stack', () => {
+  it('goes on from its last acknowledged chunk after a restart: none sent again, the file whole on the platform', async () => {
+    const bytes = sampleMp4(6 * MiB);
+    await control('video-processing', { account: DEMO_AD_ACCOUNT, seconds: 0 });
+    const ticket = await post('/uploads/create_upload', {
+      userId: 'demo-user',
+      fileName: 'crash.mp4',
+      contentLength: bytes.length,
+      purpose: 'video',
+      contentType: 'video/mp4',
+    });
+    expect((await putFile(ticket.results, bytes)).status).toBe(200);
+    // every chunk is stored by the platform at once, and its answer comes a second later
+    await control('faults', { requestIncludes: 'upload_phase=transfer', pathIncludes: 'advideos', answerDelayMs: 1_000, times: 100 });
+    const started = await post('/social/upload_ad_media', { userId: 'demo-user', uploadId: ticket.results.uploadId });
+    const { jobId } = started.results;
+
+    // killed while the platform holds the third chunk and the job has not heard
+    while ((await transfers()).length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = await transfers();
+    await (stack as ChildStack).kill();
+    expect(before).toEqual([0, MiB, 2 * MiB]);
+
+    stack = await startChildStack(dataDir, apiKey, env);
+    const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
+    expect(job).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, totalBytes: bytes.length } });
+    const after = await transfers();
+    console.info(`chunk offsets (MiB) before the kill: ${before.map((offset) => offset / MiB)}; after: ${after.map((offset) => offset / MiB)}`);
+    // the acknowledged chunks (0 and 1 MiB) never again; the one in flight again once, answered with the next range
+    expect(after).toEqual([2 * MiB, 3 * MiB, 4 * MiB, 5 * MiB]);
+    const video = (await (await fetch(`${sandbox()}/__sandbox/videos/${job.result?.media.id}`)).json()) as { bytes: number; sha256: string };
+    expect(video).toMatchObject({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+  }, 120_000);
+});
