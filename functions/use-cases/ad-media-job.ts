@@ -3,6 +3,15 @@ import { MediaProcessingFailed, PlatformRejected, PlatformTimeout, PlatformUnava
 import { log } from '../../shared/core/logger.ts';
 import { finishVideoUpload, startVideoUpload, transferVideoChunk, videoStatus } from '../../shared/platforms/social/ad-videos.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
+import {
+  accountOrganization,
+  finalizeVideoUpload,
+  initializeVideoUpload,
+  mediaStatus,
+  type UploadPart,
+  uploadVideoPart,
+} from '../../shared/platforms/professional/media.ts';
+import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import type { MediaCheckpoint, MediaJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
 import { readStagedRange } from '../../shared/storage/staging.ts';
@@ -33,13 +42,21 @@ export interface VideoMedia {
   status: 'ready';
 }
 
-export async function runSocialVideoJob(run: JobRun, user: User): Promise<{ media: VideoMedia }> {
+/** The job of a video upload, on the platform it was made for. */
+export function runAdMediaJob(run: JobRun, user: User): Promise<{ media: VideoMedia }> {
+  return (run.job.request as MediaJobRequest).platform === 'social' ? runSocialVideoJob(run, user) : runProfessionalVideoJob(run, user);
+}
+
+/**
+ * The social platform's video: its resumable upload (start, the ranges it names, finish), then its status.
+ */
+async function runSocialVideoJob(run: JobRun, user: User): Promise<{ media: VideoMedia }> {
   const request = run.job.request as MediaJobRequest;
   const checkpoint = run.job.checkpoint as MediaCheckpoint;
   const session = socialSession(user, run.context);
   try {
     if (checkpoint.finishedAt === undefined) await sendVideo(run, session, request, checkpoint);
-    return await followProcessing(run, session, checkpoint);
+    return await followProcessing(run, checkpoint, () => videoStatus(session, checkpoint.videoId as string));
   } catch (error) {
     if (error instanceof PlatformRejected && MEDIA_CODES.has(Number(error.extra.platformCode))) {
       throw new MediaProcessingFailed(`The platform would not take the video: ${error.message}`);
@@ -66,8 +83,7 @@ async function sendVideo(run: JobRun, session: Session, request: MediaJobRequest
     run.checkTime();
     const chunk = await readStagedRange(request.objectKey, range.start, range.end, request.etag);
     const answer = await transferVideoChunk(session, request.adAccountId, sessionId, range.start, chunk);
-    if (!answer.corrected) progress.batchesSent += 1;
-    progress.bytesRead = answer.start;
+    acknowledged(run, answer.start, !answer.corrected);
     checkpoint.nextRange = wanted(answer, progress.totalBytes);
     await run.save();
   }
@@ -97,9 +113,16 @@ async function finish(session: Session, request: MediaJobRequest, checkpoint: Me
   }
 }
 
-async function followProcessing(run: JobRun, session: Session, checkpoint: MediaCheckpoint): Promise<{ media: VideoMedia }> {
+/** Where the platform's processing is, in our words. */
+interface Processing {
+  status: 'processing' | 'ready' | 'error';
+  percent?: number;
+  reason?: string;
+}
+
+async function followProcessing(run: JobRun, checkpoint: MediaCheckpoint, read: () => Promise<Processing>): Promise<{ media: VideoMedia }> {
   run.checkTime();
-  const status = await videoStatus(session, checkpoint.videoId as string);
+  const status = await read();
   checkpoint.polls += 1;
   checkpoint.processing = { status: status.status, ...(status.percent !== undefined ? { percent: status.percent } : {}) };
   if (status.status === 'ready') return { media: { type: 'VIDEO', id: checkpoint.videoId as string, status: 'ready' } };
@@ -108,4 +131,60 @@ async function followProcessing(run: JobRun, session: Session, checkpoint: Media
     throw new MediaProcessingFailed('The platform was still processing the video 30 minutes after it had every byte; upload it again later.');
   await run.save();
   throw new Pause(POLL_DELAYS_SECONDS[checkpoint.polls - 1] ?? POLL_EVERY_SECONDS);
+}
+
+/** The bytes and chunks the platform acknowledged, as get_job shows them. */
+function acknowledged(run: JobRun, bytes: number, chunk: boolean): void {
+  run.job.progress.bytesRead = bytes;
+  if (chunk) run.job.progress.batchesSent += 1;
+}
+
+/**
+ * The professional network's video: the upload instructions' parts in order, each to its pre-signed URL,
+ * its ETag kept in the checkpoint; finalize with the ETags in order (a lost answer read back: a video no
+ * longer WAITING_UPLOAD was finalized); then its status until AVAILABLE.
+ */
+async function runProfessionalVideoJob(run: JobRun, user: User): Promise<{ media: VideoMedia }> {
+  const request = run.job.request as MediaJobRequest;
+  const checkpoint = run.job.checkpoint as MediaCheckpoint;
+  const session = professionalSession(user, run.context);
+  if (checkpoint.finishedAt === undefined) {
+    if (checkpoint.parts === undefined) {
+      run.checkTime();
+      // an initialize whose answer was lost leaves an unused upload on the platform; the next run makes another
+      const owner = await accountOrganization(session, request.adAccountId);
+      const upload = await initializeVideoUpload(session, owner, run.job.progress.totalBytes);
+      Object.assign(checkpoint, { videoId: upload.video, uploadToken: upload.uploadToken, parts: upload.parts, etags: [] });
+      await run.save();
+    }
+    const parts = checkpoint.parts as UploadPart[];
+    const etags = checkpoint.etags as string[];
+    while (etags.length < parts.length) {
+      const part = parts[etags.length] as UploadPart;
+      run.checkTime();
+      const bytes = await readStagedRange(request.objectKey, part.firstByte, part.lastByte + 1, request.etag);
+      etags.push(await uploadVideoPart(session, part, bytes));
+      acknowledged(run, part.lastByte + 1, true);
+      await run.save();
+    }
+    run.checkTime();
+    try {
+      await finalizeVideoUpload(session, { video: checkpoint.videoId as string, uploadToken: checkpoint.uploadToken ?? '' }, etags);
+    } catch (error) {
+      if (!(error instanceof PlatformTimeout || error instanceof PlatformUnavailable)) throw error;
+      const read = await mediaStatus(session, checkpoint.videoId as string).catch(() => undefined);
+      if (!read || read.status === 'WAITING_UPLOAD') throw error;
+      log().warn('a video’s finalizeUpload lost its answer; read back, the platform had it');
+    }
+    checkpoint.finishedAt = clock.now();
+    checkpoint.processing = { status: 'processing' };
+    await run.save();
+  }
+  return followProcessing(run, checkpoint, async () => {
+    const { status, reason } = await mediaStatus(session, checkpoint.videoId as string);
+    return {
+      status: status === 'AVAILABLE' ? 'ready' : status === 'PROCESSING_FAILED' ? 'error' : 'processing',
+      ...(reason ? { reason } : {}),
+    };
+  });
 }

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import type { AuditUnit } from '../../shared/core/audit.ts';
-import { Conflict } from '../../shared/core/errors.ts';
+import { Conflict, PlatformRejected } from '../../shared/core/errors.ts';
 import { clock } from '../../shared/core/clock.ts';
-import { downloadMedia, imageFile, readUploadedMedia, tooLargeForAnImage, unsupported, uploadedKind } from '../../shared/media/source.ts';
+import { downloadMedia, type ImageFile, imageFile, readUploadedMedia, tooLargeForAnImage, unsupported, uploadedKind } from '../../shared/media/source.ts';
 import { MAX_IMAGE_BYTES } from '../../shared/media/kinds.ts';
 import { uploadAdImage } from '../../shared/platforms/social/ad-account-media.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
+import { accountOrganization, checkOrganizationScope, mediaStatus, uploadImage } from '../../shared/platforms/professional/media.ts';
+import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { budgetFrom } from '../../shared/platforms/upstream.ts';
 import { claimUpload, findUpload, releaseUpload, saveUploadMedia } from '../../shared/store/uploads.ts';
 import type { User } from '../../shared/store/users.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
-import type { JobStatus } from '../../shared/store/audience-jobs.ts';
+import type { JobStatus, MediaJobRequest } from '../../shared/store/audience-jobs.ts';
 import { jobOfUpload, newJob, startUploadJob } from './start-job.ts';
 
 /**
@@ -54,14 +56,53 @@ export interface MediaJobStarted {
   status: JobStatus;
 }
 
-export async function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdMedia } | MediaJobStarted> {
+/** Where the media goes: the platform, the ad account, and how an image is sent there. */
+interface MediaTarget {
+  platform: MediaJobRequest['platform'];
+  adAccountId: string;
+  sendImage: (image: ImageFile) => Promise<AdMedia>;
+}
+
+export function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdMedia } | MediaJobStarted> {
   const session = socialSession(call.user, call.context); // a user without a social connection is a 409
-  const send = async (bytes: Buffer): Promise<AdMedia> => {
-    const image = imageFile(bytes, call.input.url !== undefined ? 'url' : 'uploadId');
-    const { hash, url } = await uploadAdImage(session, session.connection.adAccountId, image.bytes, call.input.name);
-    return { type: 'IMAGE', id: hash, ...(url ? { url } : {}), width: image.width, height: image.height, status: 'ready' };
-  };
-  if (call.input.url !== undefined) return { media: await send(await downloadMedia(call.input.url, budgetFrom(call.context))) };
+  const adAccountId = session.connection.adAccountId;
+  return uploadAdMedia(call, {
+    platform: 'social',
+    adAccountId,
+    sendImage: async (image) => {
+      const { hash, url } = await uploadAdImage(session, adAccountId, image.bytes, call.input.name);
+      return { type: 'IMAGE', id: hash, ...(url ? { url } : {}), width: image.width, height: image.height, status: 'ready' };
+    },
+  });
+}
+
+/**
+ * The professional network: media belong to the organization the ad account advertises for, which the
+ * member must be allowed to post for (w_organization_social). An image is `processing` until the
+ * platform says AVAILABLE.
+ */
+export function uploadProfessionalAdMedia(call: MediaCall): Promise<{ media: AdMedia } | MediaJobStarted> {
+  const session = professionalSession(call.user, call.context); // a user without a professional connection is a 409
+  checkOrganizationScope(call.user.connections.professional?.scopes);
+  return uploadAdMedia(call, {
+    platform: 'professional',
+    adAccountId: session.adAccountId,
+    sendImage: async (image) => {
+      const owner = await accountOrganization(session, session.adAccountId);
+      const urn = await uploadImage(session, session.adAccountId, owner, image.bytes, call.input.name);
+      const { status, reason } = await mediaStatus(session, urn);
+      if (status === 'PROCESSING_FAILED')
+        throw new PlatformRejected('professional', `The platform could not process the image: ${reason ?? 'no reason given'}`);
+      return { type: 'IMAGE', id: urn, width: image.width, height: image.height, status: status === 'AVAILABLE' ? 'ready' : 'processing' };
+    },
+  });
+}
+
+async function uploadAdMedia(call: MediaCall, target: MediaTarget): Promise<{ media: AdMedia } | MediaJobStarted> {
+  if (call.input.url !== undefined) {
+    const bytes = await downloadMedia(call.input.url, budgetFrom(call.context));
+    return { media: await target.sendImage(imageFile(bytes, 'url')) };
+  }
   const uploadId = call.input.uploadId as string;
   // a video's upload already has its job (finished or not: a succeeded job's file is gone)
   const job = await jobOfUpload({ tenantId: call.tenantId, user: call.user, uploadId });
@@ -77,21 +118,21 @@ export async function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdM
   // a video is known by its first bytes without reading it whole; an image is read whole
   const kind = await uploadedKind(upload);
   if (!kind) return unsupported();
-  if (kind.type === 'VIDEO') return startVideoJob(call, session.connection.adAccountId);
+  if (kind.type === 'VIDEO') return startVideoJob(call, target);
   if (upload.contentLength > MAX_IMAGE_BYTES) return tooLargeForAnImage();
-  return { media: await fromUploadOnce(call, send) };
+  return { media: await fromUploadOnce(call, (bytes) => target.sendImage(imageFile(bytes))) };
 }
 
 /** A video goes in as a job (chunks, then processing): one job per upload. */
-async function startVideoJob(call: MediaCall, adAccountId: string): Promise<MediaJobStarted> {
+async function startVideoJob(call: MediaCall, target: MediaTarget): Promise<MediaJobStarted> {
   const start = { tenantId: call.tenantId, user: call.user, context: call.context, uploadId: call.input.uploadId as string, audit: call.audit };
   const job = await startUploadJob({ ...start, purposes: ['image', 'video'] }, async (jobId, upload) =>
     newJob(jobId, start, upload, 'ad_media', 'queued', {
       request: {
         objectKey: upload.objectKey,
         ...(upload.etag ? { etag: upload.etag } : {}),
-        platform: 'social',
-        adAccountId,
+        platform: target.platform,
+        adAccountId: target.adAccountId,
         ...(call.input.name ? { name: call.input.name } : {}),
       },
       checkpoint: { polls: 0 },

@@ -26,7 +26,7 @@ import { noteRefusedGrant } from '../../shared/webhooks/reconnect-required.ts';
 import { JobRun, LeaseLost, Pause } from './audience-job-run.ts';
 import { runProfessionalAudienceJob } from './audience-job-professional.ts';
 import { runSocialAudienceJob } from './audience-job-social.ts';
-import { runSocialVideoJob } from './ad-media-job.ts';
+import { runAdMediaJob } from './ad-media-job.ts';
 import type { User } from '../../shared/store/users.ts';
 
 /**
@@ -75,11 +75,11 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
   }
 }
 
-/** What runs each type of job (an ad_media job is a social video: professional videos are not taken yet). */
+/** What runs each type of job. */
 const RUNNERS: Record<AudienceJob['type'], (run: JobRun, user: User) => Promise<object>> = {
   social_audience: runSocialAudienceJob,
   professional_audience: runProfessionalAudienceJob,
-  ad_media: runSocialVideoJob,
+  ad_media: runAdMediaJob,
 };
 
 /** The webhook of a job's end, by type and outcome. */

@@ -31,7 +31,12 @@ const ALLOWED: Record<string, string[]> = {
   DRAFT: ['ACTIVE', 'ARCHIVED'],
 };
 
-const restliError = (status: number, body: Row): SandboxResponse => ({ status, body: { status, ...body }, headers: { 'x-restli-protocol-version': '2.0.0' } });
+/** A Rest.li error answer, as every professional route gives it. */
+export const restliError = (status: number, body: Row, headers: Record<string, string> = {}): SandboxResponse => ({
+  status,
+  body: { status, ...body },
+  headers: { 'x-restli-protocol-version': '2.0.0', ...headers },
+});
 const inputError = (code: string, message: string, fieldPath: string, serviceErrorCode = 10007) =>
   restliError(400, {
     serviceErrorCode,
@@ -96,9 +101,23 @@ export function addCampaigns(world: ProfessionalCampaigns, account: string, coun
   });
 }
 
+/** The organization an ad account of the sandbox belongs to. */
+export const organizationOf = (account: string) => `urn:li:organization:${2_400_000 + (Number(account) % 100_000)}`;
+
 export function getAccount(world: ProfessionalCampaigns, account: string): SandboxResponse {
   seedAccount(world, account);
-  return { status: 200, body: { id: Number(account), name: `Sandbox account ${account}`, currency: currencyOf(account), status: 'ACTIVE', type: 'BUSINESS' } };
+  return {
+    status: 200,
+    body: {
+      id: Number(account),
+      name: `Sandbox account ${account}`,
+      currency: currencyOf(account),
+      status: 'ACTIVE',
+      type: 'BUSINESS',
+      // the organization the account advertises for (what authors its ads and owns their media)
+      reference: organizationOf(account),
+    },
+  };
 }
 
 /** `GET …/adCampaigns?q=search&search=(status:(values:List(…)))&pageSize=&pageToken=`: the account's campaigns of those statuses, token-paged. */

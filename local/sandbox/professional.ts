@@ -23,9 +23,21 @@ import {
   searchCampaigns,
   seedAccount,
   updateCampaign,
+  restliError,
 } from './professional-campaigns.ts';
 import { adAnalytics } from './professional-analytics.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
+import {
+  finalizeVideoUpload,
+  getMedia,
+  initializeImageUpload,
+  initializeVideoUpload,
+  newMediaState,
+  putUpload,
+  setMediaProcessing,
+  storedMedia,
+  type MediaState,
+} from './professional-media.ts';
 
 /**
  * The professional network sandbox (docs/platforms.md, "Professional"): the list-upload flow with its
@@ -74,13 +86,9 @@ export interface ProfessionalState {
   issuedTokens: Set<string>;
   /** LinkedIn sign-in: codes, tokens and their members, revoked tokens */
   connect: ProfessionalConnectState;
+  /** images and videos uploaded for organizations */
+  media: MediaState;
 }
-
-const restliError = (status: number, body: Record<string, unknown>, headers: Record<string, string> = {}): SandboxResponse => ({
-  status,
-  body: { status, ...body },
-  headers: { 'x-restli-protocol-version': '2.0.0', ...headers },
-});
 
 function checkToken(request: SandboxRequest, state: ProfessionalState): SandboxResponse | undefined {
   const token = request.headers.authorization?.match(/^Bearer\s+(.+)$/)?.[1];
@@ -305,7 +313,25 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     segments: new Map(),
     issuedTokens: new Set(),
     connect: newProfessionalConnectState(),
+    media: newMediaState(),
   };
+  /** whether a token may act for organizations: one issued through consent if it was granted w_organization_social, one given as it is unless it says otherwise */
+  const canPost = (request: SandboxRequest) => {
+    const token = request.headers.authorization?.replace(/^Bearer\s+/, '') ?? '';
+    const granted = state.connect.tokenScopes.get(token);
+    return granted ? granted.includes('w_organization_social') : !token.includes('NOORGSOCIAL');
+  };
+  const mediaAction =
+    (kind: 'images' | 'videos'): Handler =>
+    (request, _state, _params, base) => {
+      const action = request.query.get('action');
+      if (action === 'initializeUpload')
+        return kind === 'images'
+          ? initializeImageUpload(state.media, request, base, canPost(request))
+          : initializeVideoUpload(state.media, request, base, canPost(request));
+      if (action === 'finalizeUpload' && kind === 'videos') return finalizeVideoUpload(state.media, request);
+      return restliError(400, { code: 'ACTION_NOT_FOUND', message: `Unknown action ${action}` });
+    };
   let base = '';
   const rest = (method: string, path: RegExp, handle: Handler, options: { restli?: boolean; action?: string } = {}): SandboxRoute => ({
     method,
@@ -389,6 +415,21 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     rest('DELETE', /^\/rest\/dmpSegments\/(?<id>\d+)$/, deleteSegment),
     rest('GET', /^\/rest\/dmpSegments$/, findSegments),
     rest('GET', /^\/rest\/adSegments\/(?<id>\d+)$/, getAdSegment),
+    rest('POST', /^\/rest\/images$/, mediaAction('images')),
+    rest('POST', /^\/rest\/videos$/, mediaAction('videos')),
+    rest('GET', /^\/rest\/(?:images|videos)\/(?<urn>[^/]+)$/, (_request, _state, { urn }) => getMedia(state.media, decodeURIComponent(urn as string))),
+    // an image's upload URL wants the bearer token; a video part's URL is pre-signed and takes none
+    rest(
+      'PUT',
+      /^\/dms-uploads\/sp\/v2\/(?<key>\w+)\/uploaded-image\/(?<index>\d+)$/,
+      (request, _state, { key, index }) => putUpload(state.media, request, key as string, 'image', Number(index)),
+      { restli: false },
+    ),
+    {
+      method: 'PUT',
+      path: /^\/dms-uploads\/sp\/v2\/(?<key>\w+)\/uploadedVideo\/(?<index>\d+)$/,
+      handle: (request, { key, index }) => putUpload(state.media, request, key as string, 'video', Number(index)),
+    },
   ];
   const seedCampaigns = (account: string, count: number) => {
     const ids = addCampaigns(campaigns, account, count);
@@ -401,6 +442,17 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     (request) => restliError(404, { code: 'NOT_FOUND', message: `No resource found for ${request.method} ${request.path}` }),
     0,
     seedCampaigns,
+    [
+      { method: 'POST', path: /^\/__sandbox\/media-processing$/, handle: (request) => setMediaProcessing(state.media, request.fields) },
+      {
+        method: 'GET',
+        path: /^\/__sandbox\/media\/(?<urn>[^/]+)$/,
+        handle: (_request, { urn }) => {
+          const media = storedMedia(state.media, decodeURIComponent(urn as string));
+          return media ? { status: 200, body: media } : { status: 404, body: { error: 'no such media' } };
+        },
+      },
+    ],
   );
   base = sandbox.url;
   return Object.assign(sandbox, { state });

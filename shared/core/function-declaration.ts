@@ -109,6 +109,22 @@ export const CSV_UPLOAD_FUNCTION = {
   nodeOptions: CSV_NODE_OPTIONS,
 } as const satisfies Partial<FunctionDeclaration>;
 
+/**
+ * upload_ad_media on either platform: it reads the user's upload, keeps what the platform made on it,
+ * and hands a video to the job worker. An image is recorded at once; a video's job records it at its end.
+ */
+export const AD_MEDIA_FUNCTION = {
+  usesUploadBucket: true,
+  writes: true,
+  idempotent: true,
+  sendsTo: ['AudienceJobs'],
+  audit: {
+    action: (_input, result) => (result?.jobId ? 'ad_media_job.started' : 'ad_media.uploaded'),
+    target: (_input, result) => (result?.jobId ? { type: 'ad_media_job', id: result.jobId } : { type: 'media', id: result?.media?.id ?? 'unknown' }),
+    changes: (input) => ({ source: { to: input.uploadId ? 'upload' : 'url' } }),
+  },
+} as const satisfies Partial<FunctionDeclaration>;
+
 /** What a declaration is granted, the facts it implies included: the CDK stack and its tests read this. */
 export function grantsOf(needs: Partial<FunctionNeeds>): {
   writes: boolean;

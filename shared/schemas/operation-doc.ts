@@ -16,6 +16,7 @@ export const API_TAGS = {
   Optimization: 'Campaign optimization history.',
   Social: 'The social platform: media, locations, campaigns, lead forms.',
   Audiences: 'Contact-list audiences from CSV uploads.',
+  'Ad media': 'Images and videos into users’ ad accounts, on the social and professional platforms.',
   'Campaign control':
     'Pause, resume, delete and re-budget campaigns on every platform; each applied change lands in the optimization history and the audit log.',
   'Search ads': 'Search campaigns and their statistics.',

@@ -102,12 +102,18 @@ export interface MediaJobRequest {
  * acknowledged; get_job shows them as `bytesSent` and `chunksSent`.
  */
 export interface MediaCheckpoint {
+  /** social: the upload session */
   sessionId?: string;
+  /** the video's id (social) or URN (professional) */
   videoId?: string;
   /** the range the platform wants next, [start, end) */
   nextRange?: { start: number; end: number };
   finishedAt?: number;
   polls: number;
+  /** professional: the upload instructions' parts, the ETags of those acknowledged (in order) and the token to send back */
+  parts?: Array<{ uploadUrl: string; firstByte: number; lastByte: number }>;
+  etags?: string[];
+  uploadToken?: string;
   processing?: { status: 'processing' | 'ready' | 'error'; percent?: number };
 }
 

@@ -37,7 +37,8 @@ export function loadEvent(name: string): APIGatewayProxyEventV2 {
     readFileSync(new URL(`../../functions/${folder}/events/${kind}.json`, import.meta.url), 'utf8')
       .replaceAll('{{API_KEY}}', stack().apiKey)
       // an image the social sandbox serves (loopback http is allowed to the local stack)
-      .replaceAll('{{SOCIAL_SANDBOX_URL}}', stack().sandboxes.social ?? ''),
+      .replaceAll('{{SOCIAL_SANDBOX_URL}}', stack().sandboxes.social ?? '')
+      .replaceAll('{{PROFESSIONAL_SANDBOX_URL}}', stack().sandboxes.professional ?? ''),
   );
   const event = JSON.parse(text) as APIGatewayProxyEventV2;
   event.requestContext.requestId = randomUUID();

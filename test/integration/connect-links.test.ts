@@ -168,7 +168,7 @@ describe('a whole connection, for each platform', () => {
       client_id: stack().env.PROFESSIONAL_CLIENT_ID,
       redirect_uri: `${stack().url}/auth/callback/professional`,
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      scope: 'r_ads rw_ads rw_dmp_segments r_ads_reporting',
+      scope: 'r_ads rw_ads rw_dmp_segments r_ads_reporting w_organization_social',
     });
     const upstream = await requestsSince('professional', since);
     const exchange = upstream.find((request) => request.path === '/oauth/v2/accessToken');
@@ -186,7 +186,7 @@ describe('a whole connection, for each platform', () => {
       status: 'active',
       connectedVia: 'link',
       adAccountId: '500000001',
-      scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting'],
+      scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting', 'w_organization_social'],
     });
     expect(Math.round((Date.parse(connection.expiresAt) - Date.now()) / 86_400_000)).toBe(60);
   });

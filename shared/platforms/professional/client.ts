@@ -122,9 +122,11 @@ export interface StreamedBody {
 
 export async function restliRequest(
   session: ProfessionalSession,
-  method: 'GET' | 'POST' | 'DELETE',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   url: string,
   options: {
+    /** a pre-signed upload URL: sent without the bearer token */
+    anonymous?: boolean;
     json?: unknown;
     rawBody?: { contentType: string; data: string | Buffer | StreamedBody };
     /** Rest.li's method header, for a POST that is not a create (PARTIAL_UPDATE) */
@@ -140,7 +142,7 @@ export async function restliRequest(
   const logPath = new URL(absolute).pathname;
   const callOptions: RestliCallOptions = { retrySafe: options.retrySafe ?? method === 'GET', notFoundIsTransient: options.notFoundIsTransient };
   const request = (): UpstreamRequest => {
-    const headers: Record<string, string> = { authorization: `Bearer ${session.accessToken}` };
+    const headers: Record<string, string> = options.anonymous ? {} : { authorization: `Bearer ${session.accessToken}` };
     if (options.restli !== false) {
       headers['linkedin-version'] = config().PROFESSIONAL_API_VERSION;
       headers['x-restli-protocol-version'] = '2.0.0';

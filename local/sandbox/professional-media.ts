@@ -1,0 +1,172 @@
+import { createHash } from 'node:crypto';
+import { clock } from '../../shared/core/clock.ts';
+import { restliError } from './professional-campaigns.ts';
+import type { SandboxRequest, SandboxResponse } from './server.ts';
+
+/**
+ * The professional sandbox's Images and Videos APIs (docs/platforms.md, "Professional: media"):
+ * `initializeUpload` for an organization (the member must hold w_organization_social), upload URLs on a
+ * `dms-uploads` path (an image PUT needs the bearer token; a video part URL is pre-signed and takes
+ * none), parts of 4 MiB whose answer carries an `ETag`, `finalizeUpload` that checks the ETags and their
+ * order, and `GET /rest/images|videos/{urn}` moving WAITING_UPLOAD → PROCESSING → AVAILABLE over clock
+ * time. How long processing takes, and whether it fails, is set per organization.
+ */
+export const VIDEO_PART_BYTES = 4_194_304;
+const DEFAULT_PROCESSING_SECONDS = 5;
+const URL_LIFETIME_MS = 60 * 60_000;
+
+interface Part {
+  firstByte: number;
+  lastByte: number;
+  etag?: string;
+  bytes?: Buffer;
+}
+
+interface Media {
+  kind: 'image' | 'video';
+  owner: string;
+  fileSize?: number;
+  parts: Part[];
+  /** when the platform had every byte (image PUT, video finalize) */
+  completedAt?: number;
+  processing: { seconds: number; error?: string };
+  sha256?: string;
+}
+
+export interface MediaState {
+  media: Map<string, Media>;
+  processing: Map<string, { seconds: number; error?: string }>;
+  nextId: number;
+}
+
+export const newMediaState = (): MediaState => ({ media: new Map(), processing: new Map(), nextId: 1 });
+
+const ORGANIZATION = /^urn:li:organization:\d+$/;
+
+function ownerOf(request: SandboxRequest, canPost: boolean): string | SandboxResponse {
+  const owner = (request.fields.initializeUploadRequest as { owner?: unknown } | undefined)?.owner;
+  if (typeof owner !== 'string' || !ORGANIZATION.test(owner))
+    return restliError(422, { code: 'UNPROCESSABLE_ENTITY', message: `initializeUploadRequest.owner must be an organization URN, got ${String(owner)}` });
+  if (!canPost) return restliError(403, { code: 'ACCESS_DENIED', message: `Not enough permissions to access: partnerApiImages.ACTION.initializeUpload` });
+  return owner;
+}
+
+export function initializeImageUpload(state: MediaState, request: SandboxRequest, base: string, canPost: boolean): SandboxResponse {
+  const owner = ownerOf(request, canPost);
+  if (typeof owner !== 'string') return owner;
+  const key = `D4E10AQSandboxImg${String(state.nextId++).padStart(6, '0')}`;
+  const urn = `urn:li:image:${key}`;
+  state.media.set(urn, { kind: 'image', owner, parts: [{ firstByte: 0, lastByte: -1 }], processing: processingOf(state, owner) });
+  return {
+    status: 200,
+    body: { value: { uploadUrlExpiresAt: clock.now() + URL_LIFETIME_MS, uploadUrl: `${base}/dms-uploads/sp/v2/${key}/uploaded-image/0`, image: urn } },
+  };
+}
+
+export function initializeVideoUpload(state: MediaState, request: SandboxRequest, base: string, canPost: boolean): SandboxResponse {
+  const owner = ownerOf(request, canPost);
+  if (typeof owner !== 'string') return owner;
+  const size = (request.fields.initializeUploadRequest as { fileSizeBytes?: unknown }).fileSizeBytes;
+  if (typeof size !== 'number' || !Number.isInteger(size) || size < 1)
+    return restliError(422, { code: 'UNPROCESSABLE_ENTITY', message: 'initializeUploadRequest.fileSizeBytes must be a positive integer' });
+  const key = `D5610AQSandboxVid${String(state.nextId++).padStart(6, '0')}`;
+  const urn = `urn:li:video:${key}`;
+  const parts: Part[] = [];
+  for (let first = 0; first < size; first += VIDEO_PART_BYTES) parts.push({ firstByte: first, lastByte: Math.min(size, first + VIDEO_PART_BYTES) - 1 });
+  state.media.set(urn, { kind: 'video', owner, fileSize: size, parts, processing: processingOf(state, owner) });
+  return {
+    status: 200,
+    body: {
+      value: {
+        uploadUrlsExpireAt: clock.now() + URL_LIFETIME_MS,
+        video: urn,
+        uploadInstructions: parts.map((part, index) => ({
+          uploadUrl: `${base}/dms-uploads/sp/v2/${key}/uploadedVideo/${index}`,
+          firstByte: part.firstByte,
+          lastByte: part.lastByte,
+        })),
+        uploadToken: '',
+      },
+    },
+  };
+}
+
+const processingOf = (state: MediaState, owner: string) => state.processing.get(owner) ?? { seconds: DEFAULT_PROCESSING_SECONDS };
+
+/** `PUT <uploadUrl>`: an image's bytes (with the bearer token: checked by the route), or one part of a video (no token needed). */
+export function putUpload(state: MediaState, request: SandboxRequest, key: string, kind: 'image' | 'video', index: number): SandboxResponse {
+  const urn = `urn:li:${kind}:${key}`;
+  const media = state.media.get(urn);
+  const part = media?.parts[index];
+  if (!media || media.kind !== kind || !part) return { status: 404, body: { message: 'Upload URL not found' } };
+  if (kind === 'image') {
+    if (request.body.length === 0) return { status: 400, body: { message: 'Empty upload' } };
+    part.bytes = request.body;
+    media.completedAt = clock.now();
+    media.sha256 = createHash('sha256').update(request.body).digest('hex');
+    return { status: 201, raw: '' };
+  }
+  const expected = part.lastByte - part.firstByte + 1;
+  if (request.body.length !== expected) return { status: 400, body: { message: `Part ${index} must be ${expected} bytes, got ${request.body.length}` } };
+  part.bytes = request.body;
+  part.etag = `/AQSandboxEtag${index}${createHash('md5').update(request.body).digest('base64')}`;
+  return { status: 200, raw: '', headers: { etag: part.etag } };
+}
+
+export function finalizeVideoUpload(state: MediaState, request: SandboxRequest): SandboxResponse {
+  const finalize = request.fields.finalizeUploadRequest as { video?: unknown; uploadToken?: unknown; uploadedPartIds?: unknown } | undefined;
+  const media = typeof finalize?.video === 'string' ? state.media.get(finalize.video) : undefined;
+  if (!media || media.kind !== 'video') return restliError(404, { code: 'NOT_FOUND', message: `No video ${String(finalize?.video)} waiting for upload` });
+  if (finalize?.uploadToken !== '') return restliError(400, { code: 'BAD_REQUEST', message: 'uploadToken must be sent back as it was given' });
+  const etags = media.parts.map((part) => part.etag);
+  const sent = finalize.uploadedPartIds;
+  if (etags.some((etag) => etag === undefined)) return restliError(400, { code: 'BAD_REQUEST', message: 'Not every part has been uploaded' });
+  if (!Array.isArray(sent) || sent.length !== etags.length || sent.some((etag, index) => etag !== etags[index]))
+    return restliError(400, { code: 'BAD_REQUEST', message: 'uploadedPartIds must be the ETags of every part, in order' });
+  media.completedAt = clock.now();
+  media.sha256 = createHash('sha256')
+    .update(Buffer.concat(media.parts.map((part) => part.bytes as Buffer)))
+    .digest('hex');
+  for (const part of media.parts) delete part.bytes;
+  return { status: 200, raw: '' };
+}
+
+export function getMedia(state: MediaState, urn: string): SandboxResponse {
+  const media = state.media.get(urn);
+  if (!media) return restliError(404, { code: 'NOT_FOUND', message: `No media ${urn}` });
+  const status = statusOf(media);
+  return {
+    status: 200,
+    body: {
+      owner: media.owner,
+      status,
+      id: urn,
+      ...(status === 'PROCESSING_FAILED' ? { processingFailureReason: media.processing.error } : {}),
+      ...(status === 'AVAILABLE'
+        ? { downloadUrl: `https://media.licdn.com/dms/${media.kind}/${encodeURIComponent(urn)}`, downloadUrlExpiresAt: clock.now() + URL_LIFETIME_MS }
+        : {}),
+    },
+  };
+}
+
+function statusOf(media: Media): 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' | 'PROCESSING_FAILED' {
+  if (media.completedAt === undefined) return 'WAITING_UPLOAD';
+  if ((clock.now() - media.completedAt) / 1000 < media.processing.seconds) return 'PROCESSING';
+  return media.processing.error ? 'PROCESSING_FAILED' : 'AVAILABLE';
+}
+
+/** For the tests: what the platform holds of a media item. */
+export function storedMedia(state: MediaState, urn: string): { owner: string; sha256?: string; parts: number } | undefined {
+  const media = state.media.get(urn);
+  return media ? { owner: media.owner, ...(media.sha256 ? { sha256: media.sha256 } : {}), parts: media.parts.length } : undefined;
+}
+
+/** `POST /__sandbox/media-processing {owner, seconds?, error?}`: how the organization's next media process. */
+export function setMediaProcessing(state: MediaState, fields: Record<string, unknown>): SandboxResponse {
+  const owner = String(fields.owner ?? '');
+  const seconds = fields.seconds === undefined ? DEFAULT_PROCESSING_SECONDS : Number(fields.seconds);
+  if (!ORGANIZATION.test(owner) || !Number.isFinite(seconds) || seconds < 0 || (fields.error !== undefined && typeof fields.error !== 'string'))
+    return { status: 400, body: { error: 'send {owner (an organization URN), seconds? (≥ 0), error? (a message: processing fails with it)}' } };
+  state.processing.set(owner, { seconds, ...(typeof fields.error === 'string' ? { error: fields.error } : {}) });
+  return { status: 200, body: state.processing.get(owner) };
+}
