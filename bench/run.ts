@@ -294,6 +294,17 @@ if (!only || only === 'jobs') {
   rows.push(...(JSON.parse(output.trim().split('\n').at(-1) as string) as Array<[string, string, string]>));
 }
 
+if (!only || only === 'media') {
+  // its own process too: it starts a local stack in process, with the social platform's URLs its own
+  const output = execFileSync(join('node_modules', '.bin', 'tsx'), ['bench/media-jobs.ts', workDir], {
+    encoding: 'utf8',
+    env: initialEnv,
+    maxBuffer: 16 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  rows.push(...(JSON.parse(output.trim().split('\n').at(-1) as string) as Array<[string, string, string]>));
+}
+
 const width = Math.max(...rows.map(([name]) => name.length));
 const figureWidth = Math.max(...rows.map(([, figure]) => figure.length));
 console.log(`\n${'benchmark'.padEnd(width)}  ${'figure'.padEnd(figureWidth)}  note`);

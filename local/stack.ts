@@ -244,10 +244,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const { handler: scheduleRules } = await import('../functions/workers/schedule-rules/handler.ts');
     const stopConsumers = startConsumers(queues, workers);
     await scheduleRules({ afterRestart: true });
-    closers.push(stopConsumers);
-    closers.push(startStreamPollers(workers));
+    const stopPollers = startStreamPollers(workers);
     const stopSchedules = startSchedules(workers);
-    closers.push(async () => stopSchedules());
+    // stopped together: each waits a moment for its runs in flight, and the waits need not add up
+    closers.push(() => Promise.all([stopConsumers(), stopPollers(), stopSchedules()]));
     const receiver = await startWebhookReceiver(options.webhookReceiverPort ?? Number(process.env.WEBHOOK_RECEIVER_PORT ?? (port === 0 ? 0 : port + 1)));
     closers.push(() => receiver.close());
     // `npm run admin` while this stack holds the folder: the command runs here

@@ -1,8 +1,5 @@
-import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
-import { idempotent } from '../../shared/http/idempotency.ts';
-import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
-import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
+import { IDEMPOTENT_PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
 import { declaration } from './declaration.ts';
 import { createLeadForm } from '../../shared/platforms/social/lead-forms.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
@@ -10,10 +7,7 @@ import { createLeadFormRequest } from '../../shared/schemas/lead-form.ts';
 
 export const handler = defineOperation({
   declaration,
-  recorder: recordAuditEvent,
-  credentials: loadAppCredentials,
-  connectionHealth,
-  idempotency: idempotent(),
+  ...IDEMPOTENT_PLATFORM_WRITE,
   request: createLeadFormRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);

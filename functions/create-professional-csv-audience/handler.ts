@@ -1,20 +1,16 @@
-import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { uploadProfessionalAudience } from '../use-cases/upload-audience-in-request.ts';
 import { config } from '../../shared/core/config.ts';
 import { startProfessionalAudienceJob } from '../use-cases/start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
-import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
-import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
+import { PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
 import { declaration } from './declaration.ts';
 import { createProfessionalAudienceFromUploadRequest, createProfessionalCsvAudienceRequest, PROFESSIONAL_AUDIENCE_FIELDS } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,
-  recorder: recordAuditEvent,
-  credentials: loadAppCredentials,
-  connectionHealth,
+  ...PLATFORM_WRITE,
   idempotency: idempotent({ inProgressMs: () => config().AUDIENCE_JOB_LEASE_MS }), // the job's own lease keeps two runs apart
   request: createProfessionalCsvAudienceRequest,
   jsonRequest: createProfessionalAudienceFromUploadRequest,

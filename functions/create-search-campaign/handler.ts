@@ -1,9 +1,6 @@
-import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { randomBytes } from 'node:crypto';
-import { idempotent } from '../../shared/http/idempotency.ts';
-import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
-import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
+import { IDEMPOTENT_PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
 import { declaration } from './declaration.ts';
 import { createSearchCampaign } from '../../shared/platforms/searchads/campaign-mutate.ts';
 import { searchadsSession } from '../../shared/platforms/searchads/client.ts';
@@ -12,10 +9,7 @@ import { createSearchCampaignRequest } from '../../shared/schemas/search-campaig
 
 export const handler = defineOperation({
   declaration,
-  recorder: recordAuditEvent,
-  credentials: loadAppCredentials,
-  connectionHealth,
-  idempotency: idempotent(),
+  ...IDEMPOTENT_PLATFORM_WRITE,
   request: createSearchCampaignRequest,
   run: async ({ input, user, context }) => {
     const session = searchadsSession(user, context);

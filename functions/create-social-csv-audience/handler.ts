@@ -1,20 +1,16 @@
-import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { uploadSocialAudience } from '../use-cases/upload-audience-in-request.ts';
 import { startSocialAudienceJob } from '../use-cases/start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
-import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
-import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
+import { PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
 import { declaration } from './declaration.ts';
 import { config } from '../../shared/core/config.ts';
 import { createSocialAudienceFromUploadRequest, createSocialCsvAudienceRequest, SOCIAL_AUDIENCE_FIELDS } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,
-  recorder: recordAuditEvent,
-  credentials: loadAppCredentials,
-  connectionHealth,
+  ...PLATFORM_WRITE,
   request: createSocialCsvAudienceRequest,
   jsonRequest: createSocialAudienceFromUploadRequest,
   body: multipartOrJsonBody({ fileField: 'csvFile', fields: SOCIAL_AUDIENCE_FIELDS }),

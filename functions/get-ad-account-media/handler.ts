@@ -1,6 +1,5 @@
-import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
-import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
+import { PLATFORM_READ } from '../../shared/http/operation-kits/platform-read.ts';
 import { declaration } from './declaration.ts';
 import { listAdImages, listAdVideos } from '../../shared/platforms/social/ad-account-media.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
@@ -8,8 +7,7 @@ import { getAdAccountMediaRequest } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,
-  credentials: loadAppCredentials,
-  connectionHealth,
+  ...PLATFORM_READ,
   request: getAdAccountMediaRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);

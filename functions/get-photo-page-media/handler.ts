@@ -1,6 +1,5 @@
-import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
-import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
+import { PLATFORM_READ } from '../../shared/http/operation-kits/platform-read.ts';
 import { declaration } from './declaration.ts';
 import { listPhotoPageMedia, photoAccountId } from '../../shared/platforms/social/photo-page-media.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
@@ -9,8 +8,7 @@ import { rememberConnectionField } from '../../shared/store/user-writes.ts';
 
 export const handler = defineOperation({
   declaration,
-  credentials: loadAppCredentials,
-  connectionHealth,
+  ...PLATFORM_READ,
   request: getPhotoPageMediaRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);

@@ -1,17 +1,15 @@
-import { connectionHealth } from '../../shared/http/middleware/connection-health.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
+import { PLATFORM_READ } from '../../shared/http/operation-kits/platform-read.ts';
 import { accountCurrency } from '../../shared/platforms/social/account.ts';
 import { campaignInsights } from '../../shared/platforms/social/insights.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import { campaignInsightsRequest } from '../../shared/schemas/performance.ts';
-import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { declaration } from './declaration.ts';
 
 /** POST /social/get_campaign_insights: a campaign's daily rows in our vocabulary, from one insights read. */
 export const handler = defineOperation({
   declaration,
-  credentials: loadAppCredentials,
-  connectionHealth,
+  ...PLATFORM_READ,
   request: campaignInsightsRequest,
   run: async ({ input, user, context }) => {
     const session = socialSession(user, context);
