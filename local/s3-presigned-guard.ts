@@ -180,7 +180,14 @@ export async function startPresignedGuard(
         });
         answer.pipe(response);
       });
-      upstream.on('error', () => s3Error(response, 502, 'InternalError', 'The local S3 did not answer'));
+      // a client that goes before the whole answer came (it read the first bytes it wanted) ends the
+      // request to S3 too, or S3 would wait forever to write the rest (and never close)
+      response.on('close', () => {
+        if (!response.writableFinished) upstream.destroy();
+      });
+      upstream.on('error', () => {
+        if (!response.headersSent) s3Error(response, 502, 'InternalError', 'The local S3 did not answer');
+      });
       incoming.pipe(upstream);
     })().catch(() => s3Error(response, 500, 'InternalError', 'The local S3 front failed'));
   });

@@ -77,11 +77,14 @@ async function sendVideo(run: JobRun, session: Session, request: MediaJobRequest
     await run.save();
   }
   const sessionId = checkpoint.sessionId as string;
+  const reader = new RangeReader(request);
   for (;;) {
     const range = checkpoint.nextRange as { start: number; end: number };
     if (range.start >= range.end) break; // the platform has every byte
     run.checkTime();
-    const chunk = await readStagedRange(request.objectKey, range.start, range.end, request.etag);
+    const chunk = await reader.get(range.start, range.end);
+    // the platform usually asks next for the range after this one, as long: read it while this one goes
+    reader.prefetch(range.end, Math.min(progress.totalBytes, range.end + (range.end - range.start)));
     const answer = await transferVideoChunk(session, request.adAccountId, sessionId, range.start, chunk);
     acknowledged(run, answer.start, !answer.corrected);
     checkpoint.nextRange = wanted(answer, progress.totalBytes);
@@ -92,6 +95,29 @@ async function sendVideo(run: JobRun, session: Session, request: MediaJobRequest
   checkpoint.finishedAt = clock.now();
   checkpoint.processing = { status: 'processing' };
   await run.save();
+}
+
+/**
+ * The upload's bytes by range, one range read ahead while the current one is sent (memory: two chunks).
+ * A range read ahead that is not the one asked for is dropped.
+ */
+class RangeReader {
+  private ahead?: { start: number; end: number; bytes: Promise<Buffer> };
+
+  constructor(private readonly request: MediaJobRequest) {}
+
+  get(start: number, end: number): Promise<Buffer> {
+    const ahead = this.ahead;
+    this.ahead = undefined;
+    return ahead?.start === start && ahead.end === end ? ahead.bytes : readStagedRange(this.request.objectKey, start, end, this.request.etag);
+  }
+
+  prefetch(start: number, end: number): void {
+    if (start >= end) return;
+    const bytes = readStagedRange(this.request.objectKey, start, end, this.request.etag);
+    bytes.catch(() => undefined); // a failed read ahead fails again when asked for, or is dropped
+    this.ahead = { start, end, bytes };
+  }
 }
 
 /** The range the platform named, checked against the file: one outside it is a refusal, never a read past the end. */
@@ -159,10 +185,13 @@ async function runProfessionalVideoJob(run: JobRun, user: User): Promise<{ media
     }
     const parts = checkpoint.parts as UploadPart[];
     const etags = checkpoint.etags as string[];
+    const reader = new RangeReader(request);
     while (etags.length < parts.length) {
       const part = parts[etags.length] as UploadPart;
       run.checkTime();
-      const bytes = await readStagedRange(request.objectKey, part.firstByte, part.lastByte + 1, request.etag);
+      const bytes = await reader.get(part.firstByte, part.lastByte + 1);
+      const next = parts[etags.length + 1];
+      if (next) reader.prefetch(next.firstByte, next.lastByte + 1);
       etags.push(await uploadVideoPart(session, part, bytes));
       acknowledged(run, part.lastByte + 1, true);
       await run.save();

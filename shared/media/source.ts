@@ -4,7 +4,7 @@ import { config } from '../core/config.ts';
 import { InvalidRequest, UnsupportedMedia } from '../core/errors.ts';
 import { DownloadRefused, downloadPublicUrl, type DownloadFailure } from '../net/public-download.ts';
 import type { CallBudget } from '../platforms/upstream.ts';
-import { readStagedUpload } from '../storage/staging.ts';
+import { readStagedRange, readStagedUpload } from '../storage/staging.ts';
 import type { DirectUpload } from '../store/uploads.ts';
 import { MAX_IMAGE_BYTES, type MediaKind, mediaKindOf, SNIFF_BYTES } from './kinds.ts';
 
@@ -52,17 +52,9 @@ export async function readUploadedMedia(upload: DirectUpload): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** The first bytes of an upload, enough to tell its kind. */
+/** The first bytes of an upload, enough to tell its kind: a ranged read of just those. */
 export async function uploadedKind(upload: DirectUpload): Promise<MediaKind | undefined> {
-  const chunks: Uint8Array[] = [];
-  let read = 0;
-  const stream = await readStagedUpload(upload.objectKey, 0, upload.etag);
-  for await (const chunk of stream) {
-    chunks.push(chunk);
-    read += chunk.length;
-    if (read >= SNIFF_BYTES) break;
-  }
-  return mediaKindOf(Buffer.concat(chunks));
+  return mediaKindOf(await readStagedRange(upload.objectKey, 0, Math.min(SNIFF_BYTES, upload.contentLength), upload.etag));
 }
 
 export function unsupported(): never {
