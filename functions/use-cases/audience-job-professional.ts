@@ -1,6 +1,8 @@
 import { clock } from '../../shared/core/clock.ts';
 import { checkProfessionalList, professionalListCsv } from '../../shared/audiences/professional-list.ts';
-import { attachListUpload, createSegment, generateUploadUrl, uploadFile } from '../../shared/platforms/professional/list-upload.ts';
+import { PlatformTimeout, PlatformUnavailable } from '../../shared/core/errors.ts';
+import { log } from '../../shared/core/logger.ts';
+import { attachListUpload, createSegment, findListSegment, generateUploadUrl, uploadFile } from '../../shared/platforms/professional/list-upload.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import type { ProfessionalCheckpoint, ProfessionalJobRequest } from '../../shared/store/audience-jobs.ts';
 import { recordProfessionalAudience } from '../../shared/store/professional-audiences.ts';
@@ -36,11 +38,13 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
   }
   if (!checkpoint.segmentId) {
     run.checkTime();
-    checkpoint.segmentId = await createSegment(session, session.adAccountId, request.type, request.audienceName);
+    checkpoint.segmentId = await createSegmentOnce(run, session);
     await run.save();
   }
   await attachListUpload(session, checkpoint.segmentId, checkpoint.inputFile).catch(async (error: unknown) => {
-    checkpoint.segmentId = undefined; // the failed attachment deleted the empty segment: a retry makes another
+    // the failed attachment deleted the empty segment: a retry makes another
+    checkpoint.segmentId = undefined;
+    checkpoint.segmentCreateSentAt = undefined;
     await run.save();
     throw error;
   });
@@ -55,4 +59,34 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
   });
   const warnings = checkpoint.warnings ?? [];
   return { audience: { csvFileId: checkpoint.inputFile }, ...(warnings.length > 0 ? { warnings } : {}) };
+}
+
+/**
+ * The segment made once: the create's intent is saved before it is sent, so a create whose answer was
+ * lost (a timeout, a 5xx, a run that died) is read back by name and type before another is sent.
+ */
+async function createSegmentOnce(run: JobRun, session: ReturnType<typeof professionalSession>): Promise<string> {
+  const request = run.job.request as ProfessionalJobRequest;
+  const checkpoint = run.job.checkpoint as ProfessionalCheckpoint;
+  const readBack = (since: number) => findListSegment(session, session.adAccountId, request.type, request.audienceName, since);
+  if (checkpoint.segmentCreateSentAt !== undefined) {
+    const made = await readBack(checkpoint.segmentCreateSentAt);
+    if (made) return made;
+  }
+  checkpoint.segmentCreateSentAt = clock.now();
+  await run.save();
+  try {
+    return await createSegment(session, session.adAccountId, request.type, request.audienceName);
+  } catch (error) {
+    if (!(error instanceof PlatformTimeout || error instanceof PlatformUnavailable)) {
+      checkpoint.segmentCreateSentAt = undefined; // refused: nothing was made
+      throw error;
+    }
+    const made = await readBack(checkpoint.segmentCreateSentAt);
+    if (made) {
+      log().warn('a segment create lost its answer; read back, the platform had made it');
+      return made;
+    }
+    throw error; // the next run reads back again before it creates
+  }
 }

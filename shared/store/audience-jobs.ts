@@ -83,6 +83,8 @@ export interface ProfessionalCheckpoint {
   csvBytes?: number;
   /** the uploaded file's media URN, once the platform has it */
   inputFile?: string;
+  /** when a segment create was sent (epoch ms): a run that finds it with no segmentId reads back before creating */
+  segmentCreateSentAt?: number;
   segmentId?: string;
 }
 

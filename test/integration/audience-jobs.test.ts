@@ -462,6 +462,24 @@ describe('operation 8 with an uploadId', () => {
     expect(await upstreamRequestsWith('professional', token)).toHaveLength(4);
   });
 
+  it('a segment create whose answer never came is read back by name and adopted: one segment, attached, the job done', async () => {
+    const { userId, token } = await professionalUser();
+    const name = `Lost answer ${randomBytes(4).toString('hex')}`;
+    const uploadId = await uploaded(apiKey, userId, professionalContacts(300));
+    // the platform makes the segment and its answer comes after our timeout
+    await injectFault('professional', { requestIncludes: `"name":"${name}"`, pathIncludes: '/rest/dmpSegments', answerDelayMs: LOST_ANSWER_DELAY_MS });
+    const started = await call(PROFESSIONAL, { userId, type: 'USER_LIST_UPLOAD', audienceName: name, uploadId }, { apiKey });
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job, JSON.stringify(job.error)).toMatchObject({ status: 'succeeded' });
+    const requests = await upstreamRequestsWith('professional', token);
+    const creates = requests.filter((request) => request.method === 'POST' && request.path === '/rest/dmpSegments' && !request.query.action);
+    expect(creates).toHaveLength(1);
+    const readBack = requests.find((request) => request.method === 'GET' && request.query.q === 'account');
+    expect(readBack?.query).toMatchObject({ sourcePlatform: 'LIST_UPLOAD', account: `urn:li:sponsoredAccount:${PROFESSIONAL_ACCOUNT}` });
+    const attach = requests.filter((request) => request.path.endsWith('/listUploads'));
+    expect(attach).toHaveLength(1);
+  });
+
   it('COMPANY_LIST_UPLOAD through an upload', async () => {
     const { userId, token } = await professionalUser();
     const lines = ['companyname,companywebsite,companycountry', ...Array.from({ length: 350 }, (_, index) => `Company ${index},company${index}.example,us`)];

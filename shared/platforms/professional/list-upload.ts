@@ -55,6 +55,43 @@ export async function createSegment(session: ProfessionalSession, adAccountId: s
   return id;
 }
 
+/** Pages of the account's list segments read back at most (the platform holds 1,000 a account). */
+const SEGMENT_PAGES = 10;
+const SEGMENT_PAGE_SIZE = 100;
+/** Our clock and the platform's may differ: a segment made up to this long before our mark is still ours to find. */
+const CLOCK_MARGIN_MS = 5 * 60_000;
+
+/**
+ * After a create whose answer was lost: the list segment of this name and type the account got at or
+ * after `since` (the earliest, the one that create made), or undefined when there is none.
+ */
+export async function findListSegment(
+  session: ProfessionalSession,
+  adAccountId: string,
+  type: ListType,
+  name: string,
+  since: number,
+): Promise<string | undefined> {
+  const found: Array<{ id: string; created: number }> = [];
+  for (let page = 0; page < SEGMENT_PAGES; page++) {
+    const query = new URLSearchParams({
+      q: 'account',
+      account: accountUrn(adAccountId),
+      sourcePlatform: 'LIST_UPLOAD',
+      start: String(page * SEGMENT_PAGE_SIZE),
+      count: String(SEGMENT_PAGE_SIZE),
+    });
+    const { body } = await restliRequest(session, 'GET', `/dmpSegments?${query}`);
+    const answer = (body ?? {}) as { elements?: Array<{ id?: number | string; name?: string; type?: string; created?: number }>; paging?: { total?: number } };
+    for (const segment of answer.elements ?? []) {
+      if (segment.name === name && segment.type === type && Number(segment.created) >= since - CLOCK_MARGIN_MS)
+        found.push({ id: String(segment.id), created: Number(segment.created) });
+    }
+    if ((page + 1) * SEGMENT_PAGE_SIZE >= (answer.paging?.total ?? 0)) break;
+  }
+  return found.sort((a, b) => a.created - b.created)[0]?.id;
+}
+
 export async function uploadContactList(
   session: ProfessionalSession,
   adAccountId: string,
