@@ -19,19 +19,20 @@ import { type JobRun, Pause } from './audience-job-run.ts';
 
 /**
  * An ad_media job (docs/decisions.md, "Media into an ad account"): a video from the user's upload into
- * their social ad account by the platform's resumable upload, then its processing followed to the end.
+ * their social or professional ad account, in the platform's chunks, then its processing followed to the end.
  *
- * Exactly once per chunk: the job's checkpoint is the step record. After every acknowledged chunk it
- * holds the range the platform asked for next (saved before the next chunk is read), so a redelivered or
- * restarted run sends only that range; a chunk whose answer never came is sent again at the same
- * offset, and the platform either takes it or names the offset it wants (1363037), which the run
- * follows. Processing is polled on queue delays (the run pauses; it never sleeps).
+ * Exactly once per chunk: the job's checkpoint is the step record, saved after every acknowledged chunk
+ * and before the next is sent (social: the range the platform asked for next; professional: the parts'
+ * ETags so far), so a redelivered or restarted run sends only what was not acknowledged. A social chunk
+ * whose answer never came is sent again at the same offset, and the platform either takes it or names
+ * the offset it wants (1363037), which the run follows. Processing is polled on queue delays (the run
+ * pauses; it never sleeps).
  */
 
 /** The waits between processing polls: 10 s, 20 s, 40 s, then every 60 s, for at most 30 minutes after finish. */
 const POLL_DELAYS_SECONDS = [10, 20, 40];
 const POLL_EVERY_SECONDS = 60;
-export const PROCESSING_LIMIT_MS = 30 * 60_000;
+const PROCESSING_LIMIT_MS = 30 * 60_000;
 
 /** The platform's codes for a file it will not take (docs/platforms.md, "Social: videos"). */
 const MEDIA_CODES = new Set([6000, 6001, 351, 352, 382, 389]);

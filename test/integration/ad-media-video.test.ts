@@ -170,6 +170,26 @@ describe('upload_ad_media with a video (social)', () => {
     expect(await sandboxVideo(job.result?.media.id)).toMatchObject({ sha256: sha256(bytes) });
   });
 
+  it('a chunk the platform keeps refusing as a problem with the file (6001) ends the job MEDIA_PROCESSING_FAILED, after it was tried again', async () => {
+    const { userId, token, adAccountId } = await videoUser();
+    const uploadId = await videoUpload(userId, sampleMp4(300_000));
+    await injectFault('social', {
+      requestIncludes: 'upload_phase=transfer',
+      pathIncludes: `act_${adAccountId}/advideos`,
+      status: 400,
+      body: {
+        error: { message: 'There was a problem uploading your video file. Please try again.', type: 'OAuthException', code: 6001, error_subcode: 1363019 },
+      },
+      times: 10,
+    });
+    const { jobId } = (await call(MEDIA, { userId, uploadId }, { apiKey })).body.results;
+    const { job } = await jobToEnd(apiKey, jobId);
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'MEDIA_PROCESSING_FAILED', message: expect.stringContaining('would not take the video') } });
+    const transfers = phases(await videoCalls(token)).filter((phase) => phase.phase === 'transfer');
+    expect(transfers.length).toBeGreaterThan(1); // tried again before the file was given up
+    expect(new Set(transfers.map((phase) => phase.offset))).toEqual(new Set([0]));
+  });
+
   it('a chunk whose answer never came is sent again at its offset; the platform names the next range and the job follows it', async () => {
     const { userId, token, adAccountId } = await videoUser();
     const bytes = sampleMp4(2 * MiB + 1000);
