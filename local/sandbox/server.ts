@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clock } from '../../shared/core/clock.ts';
@@ -15,6 +15,7 @@ import { isMultipart, readFormBody } from './multipart.ts';
  * Control endpoints (never part of a platform's API):
  *   POST   /__sandbox/faults    queue a fault: {status?, body?, headers?, delayMs?, answerDelayMs?, times?, pathIncludes?, kind?}
  *   DELETE /__sandbox/faults    clear queued faults
+ *   DELETE /__sandbox/faults/{id}  withdraw one queued fault (a test's leftover, so it cannot refuse another test's request)
  *   GET    /__sandbox/requests  the recorded requests, oldest first (?includes=x: only those carrying x, as faults
  *                                match; ?from=n: from the n-th on; ?count=1: only {count})
  *   DELETE /__sandbox/requests  forget them
@@ -59,12 +60,14 @@ export interface Fault {
   delayMs?: number;
   /** the request is handled as usual, and its answer held back this long (the platform did the work; the client has not heard) */
   answerDelayMs?: number;
+  /** given by the sandbox when the fault is queued */
+  id?: string;
   /** how many matching requests it applies to (default 1) */
   times?: number;
   /** only requests whose path contains this */
   pathIncludes?: string;
-  /** only requests whose query string, body or authorization header contains this (a test user's token, say) */
-  requestIncludes?: string;
+  /** only requests whose query string, body or authorization header contains this, or each of these (a test user's token, say) */
+  requestIncludes?: string | string[];
 }
 
 export interface RecordedRequest {
@@ -120,7 +123,7 @@ const searchableText = (request: RecordedRequest) => `${new URLSearchParams(requ
 function takeFault(faults: Fault[], request: RecordedRequest): Fault | undefined {
   const text = searchableText(request);
   const index = faults.findIndex(
-    (fault) => (!fault.pathIncludes || request.path.includes(fault.pathIncludes)) && (!fault.requestIncludes || text.includes(fault.requestIncludes)),
+    (fault) => (!fault.pathIncludes || request.path.includes(fault.pathIncludes)) && [fault.requestIncludes ?? []].flat().every((part) => text.includes(part)),
   );
   if (index < 0) return undefined;
   const fault = faults[index] as Fault;
@@ -150,9 +153,14 @@ async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?
     return { status: 200, raw: sampleMp4(bytes), headers: { 'content-type': 'video/mp4' } };
   }
   if (request.path === '/__sandbox/faults' && request.method === 'POST') {
-    const fault = request.fields as Fault;
+    const fault = { ...(request.fields as Fault), id: randomUUID() };
     sandbox.faults.push(fault);
-    return { status: 201, body: { queued: sandbox.faults.length } };
+    return { status: 201, body: { id: fault.id, queued: sandbox.faults.length } };
+  }
+  if (request.path.startsWith('/__sandbox/faults/') && request.method === 'DELETE') {
+    const index = sandbox.faults.findIndex((fault) => fault.id === request.path.slice('/__sandbox/faults/'.length));
+    if (index >= 0) sandbox.faults.splice(index, 1);
+    return { status: 204 };
   }
   if (request.path === '/__sandbox/faults' && request.method === 'DELETE') {
     sandbox.faults.length = 0;

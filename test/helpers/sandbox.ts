@@ -9,7 +9,7 @@ export type PlatformName = 'social' | 'searchads' | 'professional';
  * reads the recordings that carry its marker, and a fault it injects must name that scope; nothing
  * clears a sandbox for everyone.
  */
-export type ScopedFault = Fault & ({ requestIncludes: string } | { pathIncludes: string });
+export type ScopedFault = Fault & ({ requestIncludes: string | string[] } | { pathIncludes: string });
 
 /** Every request a sandbox recorded (from the `from`-th on); filter it by the test's own marker. */
 export async function upstreamRequests(platform: PlatformName, from = 0): Promise<RecordedRequest[]> {
@@ -23,13 +23,27 @@ export async function upstreamRequestCount(platform: PlatformName): Promise<numb
   return ((await response.json()) as { count: number }).count;
 }
 
+/** The faults this test file queued and no request has taken yet, by sandbox URL. */
+const queuedFaults: Array<{ sandbox: string; id: string }> = [];
+
 export async function injectFault(platform: PlatformName, fault: ScopedFault): Promise<void> {
   if (!fault.requestIncludes && !fault.pathIncludes) throw new Error('a fault must be scoped to the test’s own requests');
-  await fetch(`${stack().sandboxes[platform]}/__sandbox/faults`, {
+  const sandbox = stack().sandboxes[platform] as string;
+  const response = await fetch(`${sandbox}/__sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(fault),
   });
+  queuedFaults.push({ sandbox, id: ((await response.json()) as { id: string }).id });
+}
+
+/**
+ * Withdraws what the test's faults left queued (a fault for more requests than were made, say), run
+ * after each test: a leftover matched on a body fragment once refused another file's write.
+ */
+export async function withdrawLeftoverFaults(): Promise<void> {
+  const leftovers = queuedFaults.splice(0);
+  await Promise.all(leftovers.map(({ sandbox, id }) => fetch(`${sandbox}/__sandbox/faults/${id}`, { method: 'DELETE' })));
 }
 
 /** The requests that carried `marker` (a test user's token) in their query, body or authorization header; the sandbox filters them. */

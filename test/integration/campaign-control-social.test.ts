@@ -220,7 +220,13 @@ describe('social edit_campaign', () => {
   it('4 budget changes an hour: the 5th is 429 with Retry-After before any call, a refused change does not count', async () => {
     const { userId, token } = await userWith(USD_ACCOUNT);
     const campaignId = await campaignIn(USD_ACCOUNT, token, { daily_budget: '5000' });
-    await injectFault('social', { requestIncludes: '"daily_budget":"6100"', status: 500, body: { error: { message: 'boom', code: 1 } }, times: 10 });
+    // scoped to this campaign and to the one write it refuses: a fault left queued would refuse another test's write
+    await injectFault('social', {
+      requestIncludes: '"daily_budget":"6100"',
+      pathIncludes: campaignId,
+      status: 500,
+      body: { error: { message: 'boom', code: 1 } },
+    });
     expect((await budget(userId, campaignId, '61')).status).toBe(502);
     for (const amount of ['51', '52', '53', '54']) expect((await budget(userId, campaignId, amount)).body.results.changed).toBe(true);
     const posts = (await sent(token)).filter((request) => request.method === 'POST').length;

@@ -177,7 +177,7 @@ describe('create_social_csv_audience', () => {
     const headers = { 'idempotency-key': randomUUID() };
     const csv = contactsCsv(25_000);
     await injectFault('social', {
-      requestIncludes: '"batch_seq":2',
+      requestIncludes: ['"batch_seq":2', token],
       status: 500,
       body: { error: { message: 'An unexpected error has occurred.', code: 2, is_transient: true } },
       times: 3,
