@@ -84,7 +84,8 @@ export class JobRun {
    */
   async read({ countBytes = false, fromByte = 0 }: { countBytes?: boolean; fromByte?: number } = {}): Promise<AsyncIterable<Uint8Array>> {
     if (fromByte >= this.job.progress.totalBytes) return (async function* () {})(); // every row was sent: S3 refuses a range past the end
-    const bytes = this.source ? chunksOf(this.source.subarray(fromByte)) : await readStagedUpload(this.job.request.objectKey, fromByte, this.job.request.etag);
+    const { objectKey, etag } = this.job.request as { objectKey: string; etag?: string };
+    const bytes = this.source ? chunksOf(this.source.subarray(fromByte)) : await readStagedUpload(objectKey, fromByte, etag);
     if (!countBytes) return bytes;
     const progress = this.job.progress;
     let read = 0;

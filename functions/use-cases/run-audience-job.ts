@@ -12,6 +12,8 @@ import {
   viewOf,
   type AudienceJob,
   type JobError,
+  type LaunchCheckpoint,
+  type LaunchJobRequest,
   type MediaCheckpoint,
   type MediaJobRequest,
   type ProfessionalCheckpoint,
@@ -27,6 +29,7 @@ import { JobRun, LeaseLost, Pause } from './audience-job-run.ts';
 import { runProfessionalAudienceJob } from './audience-job-professional.ts';
 import { runSocialAudienceJob } from './audience-job-social.ts';
 import { runAdMediaJob } from './ad-media-job.ts';
+import { LaunchEnded, runSocialLaunchJob } from './social-launch-job.ts';
 import type { User } from '../../shared/store/users.ts';
 
 /**
@@ -55,6 +58,8 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
     }
   } catch (error) {
     if (error instanceof LeaseLost) return log().warn('audience job taken over by another run');
+    if (error instanceof LaunchEnded)
+      return end(job, owner, { status: 'failed', error: jobErrorOf(error.failure), rolledBack: error.rolledBack, orphans: error.orphans });
     if (error instanceof Pause || error instanceof PlatformRateLimited || (error instanceof PlatformError && !isFinal(error) && run.sliceIsOver())) {
       // the batch in flight, if any, is sent again (same number) by the continuation
       const delaySeconds = error instanceof Pause ? error.delaySeconds : error instanceof PlatformRateLimited ? error.retryAfterSeconds : 0;
@@ -80,6 +85,7 @@ const RUNNERS: Record<AudienceJob['type'], (run: JobRun, user: User) => Promise<
   social_audience: runSocialAudienceJob,
   professional_audience: runProfessionalAudienceJob,
   ad_media: runAdMediaJob,
+  campaign_launch: runSocialLaunchJob,
 };
 
 /** The webhook of a job's end, by type and outcome. */
@@ -87,6 +93,7 @@ const END_EVENTS = {
   social_audience: ['audience_job.succeeded', 'audience_job.failed'],
   professional_audience: ['audience_job.succeeded', 'audience_job.failed'],
   ad_media: ['ad_media.ready', 'ad_media.failed'],
+  campaign_launch: ['campaign_launch.succeeded', 'campaign_launch.failed'],
 } as const;
 
 /** A client's or a platform's refusal: the same request would fail the same way. */
@@ -99,18 +106,25 @@ export function isFinal(error: unknown): boolean {
 }
 
 export function jobErrorOf(error: unknown): JobError {
-  if (error instanceof ServiceError) return { code: error.code, message: error.message };
+  if (error instanceof ServiceError) {
+    const platform = error.extra.platformDetail as JobError['platform'];
+    return { code: error.code, message: error.message, ...(platform ? { platform } : {}) };
+  }
   return { code: 'INTERNAL', message: 'The job failed unexpectedly.' };
 }
 
-async function end(job: AudienceJob, owner: string | undefined, outcome: Pick<AudienceJob, 'status' | 'result' | 'error'>): Promise<void> {
+async function end(
+  job: AudienceJob,
+  owner: string | undefined,
+  outcome: Pick<AudienceJob, 'status' | 'result' | 'error' | 'rolledBack' | 'orphans'>,
+): Promise<void> {
   Object.assign(job, outcome);
   if (!(await finishJob(job, owner))) return;
   log().info('job ended', { type: job.type, status: job.status, bytesRead: job.progress.bytesRead, batchesSent: job.progress.batchesSent });
   // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
-  if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
+  if (job.status === 'succeeded' && 'objectKey' in job.request) await deleteStagedUpload(job.request.objectKey);
   await recordJobEnd(job);
-  const { jobId, userId, type, status, result, error } = viewOf(job);
+  const { jobId, userId, type, status, result, error, rolledBack, orphans } = viewOf(job);
   await emitWebhookEvent(job.tenantId, END_EVENTS[job.type][job.status === 'succeeded' ? 0 : 1], {
     jobId,
     userId,
@@ -118,6 +132,7 @@ async function end(job: AudienceJob, owner: string | undefined, outcome: Pick<Au
     status,
     ...(result ? { result } : {}),
     ...(error ? { error } : {}),
+    ...(rolledBack !== undefined ? { rolledBack, orphans } : {}),
   });
 }
 
@@ -126,9 +141,15 @@ export async function endAbandonedJob(ref: JobRef): Promise<void> {
   const job = await findJob(ref.tenantId, ref.jobId);
   if (!job) return;
   const reason = job.lastError ?? { code: 'INTERNAL', message: 'The job’s runs kept failing.' };
+  // a launch given up keeps what it made (PAUSED from its creation: it spends nothing), listed as orphans
+  const left =
+    job.type === 'campaign_launch' ? (job.checkpoint as LaunchCheckpoint).receipts.filter((receipt) => !receipt.undone && receipt.step !== 'activate') : [];
   await end(job, undefined, {
     status: 'failed',
     error: { code: reason.code, message: `${reason.message} The job was given up after ${audienceJobQueue.maxReceiveCount} attempts.` },
+    ...(job.type === 'campaign_launch'
+      ? { rolledBack: left.length === 0, orphans: left.map((receipt) => ({ type: receipt.type, id: receipt.platformId })) }
+      : {}),
   });
 }
 
@@ -149,6 +170,26 @@ async function recordJobEnd(job: AudienceJob): Promise<void> {
 
 function endEventOf(job: AudienceJob): AuditDraft {
   const outcome = job.status === 'failed' ? { outcome: 'failed' as const, error: { code: job.error?.code ?? 'INTERNAL' } } : {};
+  if (job.type === 'campaign_launch') {
+    const request = job.request as LaunchJobRequest;
+    const campaign = (job.checkpoint as LaunchCheckpoint).receipts.find((receipt) => receipt.step === 'campaign');
+    const result = job.result as { status?: string; ads?: unknown[] } | undefined;
+    return {
+      tenantId: job.tenantId,
+      action: job.status === 'succeeded' ? 'campaign.launched' : 'campaign.launch_failed',
+      target: { type: 'campaign', id: campaign?.platformId ?? job.jobId },
+      userId: job.userId,
+      platform: request.platform,
+      changes: {
+        job: { to: job.jobId },
+        name: { to: request.campaignName },
+        ...(result
+          ? { status: { to: result.status }, ads: { to: result.ads?.length } }
+          : { rolledBack: { to: job.rolledBack }, orphans: { to: job.orphans?.length ?? 0 } }),
+      },
+      ...outcome,
+    };
+  }
   if (job.type === 'ad_media') {
     const request = job.request as MediaJobRequest;
     return {

@@ -66,6 +66,8 @@ export interface Fault {
   times?: number;
   /** only requests whose path contains this */
   pathIncludes?: string;
+  /** only requests of this method */
+  method?: string;
   /** only requests whose query string, body or authorization header contains this, or each of these (a test user's token, say) */
   requestIncludes?: string | string[];
 }
@@ -123,7 +125,10 @@ const searchableText = (request: RecordedRequest) => `${new URLSearchParams(requ
 function takeFault(faults: Fault[], request: RecordedRequest): Fault | undefined {
   const text = searchableText(request);
   const index = faults.findIndex(
-    (fault) => (!fault.pathIncludes || request.path.includes(fault.pathIncludes)) && [fault.requestIncludes ?? []].flat().every((part) => text.includes(part)),
+    (fault) =>
+      (!fault.method || fault.method === request.method) &&
+      (!fault.pathIncludes || request.path.includes(fault.pathIncludes)) &&
+      [fault.requestIncludes ?? []].flat().every((part) => text.includes(part)),
   );
   if (index < 0) return undefined;
   const fault = faults[index] as Fault;

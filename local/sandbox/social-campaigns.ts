@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
 import type { SandboxResponse } from './server.ts';
 import type { Row } from './social-data.ts';
+import type { LaunchObject } from './social-launch.ts';
 
 /**
  * Campaign control on the social sandbox (docs/platforms.md, "Social: campaign control"): reading a campaign and its
@@ -21,6 +22,8 @@ export interface CampaignWorld {
   accounts: Map<string, { currency: string; timezone: string }>;
   /** campaign → when its budget was changed (epoch ms), and until when further changes are blocked */
   budgetChanges: Map<string, { at: number[]; blockedUntil?: number }>;
+  /** what launches made under the campaigns: ad sets, creatives and ads, by id (social-launch.ts) */
+  objects: Map<string, LaunchObject>;
   nextId: number;
 }
 
@@ -28,22 +31,25 @@ const HOUR_MS = 3_600_000;
 const CHANGES_PER_HOUR = 4;
 
 /** Extra accounts in other currencies, to exercise every minor unit (JPY whole units, KWD three decimals, HUF offset 1). */
-export const SANDBOX_SOCIAL_ACCOUNTS: Record<string, { currency: string; timezone: string }> = {
+export const SANDBOX_SOCIAL_ACCOUNTS: Record<string, { currency: string; timezone: string; accountStatus?: number }> = {
   '1200000000000002': { currency: 'JPY', timezone: 'Asia/Tokyo' },
   '1200000000000003': { currency: 'KWD', timezone: 'Asia/Kuwait' },
   '1200000000000004': { currency: 'HUF', timezone: 'Europe/Budapest' },
+  /** disabled (account_status 2): a launch is refused ACCOUNT_NOT_ELIGIBLE */
+  '1200000000000005': { currency: 'USD', timezone: 'America/New_York', accountStatus: 2 },
+  '1200000000000006': { currency: 'EUR', timezone: 'Europe/Berlin' },
 };
 
 const OFFSET_ONE = new Set(['CLP', 'COP', 'CRC', 'HUF', 'ISK', 'IDR', 'JPY', 'KRW', 'PYG', 'TWD', 'VND']);
 /** the smallest daily budget, in the currency's minor unit (1.00 of an offset-100 currency, 100 of an offset-1 one) */
-const minimumOf = (currency: string) => (OFFSET_ONE.has(currency) ? 100 : 100);
+export const minimumOf = (currency: string) => (OFFSET_ONE.has(currency) ? 100 : 100);
 const symbolOf = (currency: string) => (currency === 'USD' ? '$' : '');
 
 export function graphErrorBody(code: number, message: string, extra: Row = {}, status = 400): SandboxResponse {
   return { status, body: { error: { message, type: 'OAuthException', code, fbtrace_id: 'AxSANDBOXtrace', ...extra } } };
 }
 
-export function accountOf(world: CampaignWorld, account: string) {
+export function accountOf(world: CampaignWorld, account: string): { currency: string; timezone: string; accountStatus?: number } {
   return world.accounts.get(account) ?? SANDBOX_SOCIAL_ACCOUNTS[account] ?? { currency: 'USD', timezone: 'America/Los_Angeles' };
 }
 
@@ -167,6 +173,7 @@ export function createCampaign(world: CampaignWorld, account: string, params: Ro
     configured_status: status,
     effective_status: status,
     buying_type: 'AUCTION',
+    special_ad_categories: typeof params.special_ad_categories === 'string' ? params.special_ad_categories : JSON.stringify(params.special_ad_categories ?? []),
     created_time: nowStamp(),
     updated_time: nowStamp(),
     start_time: nowStamp(),
@@ -176,16 +183,34 @@ export function createCampaign(world: CampaignWorld, account: string, params: Ro
     if (!/^\d+$/.test(String(params[field]))) return graphErrorBody(100, `(#100) Param ${field} must be a non-negative integer.`);
     row[field] = String(params[field]);
   }
+  const { currency } = accountOf(world, account);
+  if (row.daily_budget !== undefined && Number(row.daily_budget) < minimumOf(currency))
+    return graphErrorBody(100, 'Invalid parameter', {
+      error_subcode: 1885272,
+      error_user_title: 'Budget Is Too Low',
+      error_user_msg: `Your budget must be at least ${symbolOf(currency)}${OFFSET_ONE.has(currency) ? minimumOf(currency) : (minimumOf(currency) / 100).toFixed(2)} ${currency} per day.`,
+    });
   const rows = world.campaigns.get(account) ?? [];
   rows.push(row);
   world.campaigns.set(account, rows);
   return { status: 200, body: { id } };
 }
 
-/** `GET act_{id}`: the account's currency and time zone. */
+/** `GET act_{id}`: the account's currency, time zone, status, minimum daily budget, payment method and the user's tasks. */
 export function adAccount(world: CampaignWorld, account: string, fields: string[]): SandboxResponse {
-  const { currency, timezone } = accountOf(world, account);
-  const row: Row = { id: `act_${account}`, account_id: account, currency, timezone_name: timezone, account_status: 1, name: `Sandbox account ${account}` };
+  const { currency, timezone, accountStatus = 1 } = accountOf(world, account);
+  const row: Row = {
+    id: `act_${account}`,
+    account_id: account,
+    currency,
+    timezone_name: timezone,
+    account_status: accountStatus,
+    disable_reason: accountStatus === 1 ? 0 : 1,
+    min_daily_budget: minimumOf(currency),
+    funding_source_details: { id: '4567890123456789', display_string: 'Visa *1234', type: 1 },
+    user_tasks: ['DRAFT', 'ANALYZE', 'ADVERTISE', 'MANAGE'],
+    name: `Sandbox account ${account}`,
+  };
   const shown: Row = { id: row.id };
   for (const field of fields) if (field in row) shown[field] = row[field];
   return { status: 200, body: shown };
@@ -195,7 +220,13 @@ export function adAccount(world: CampaignWorld, account: string, fields: string[
 export function saveCampaignWorld(file: string, world: CampaignWorld): void {
   writeFileSync(
     file,
-    JSON.stringify({ nextId: world.nextId, campaigns: [...world.campaigns], budgetChanges: [...world.budgetChanges], accounts: [...world.accounts] }),
+    JSON.stringify({
+      nextId: world.nextId,
+      campaigns: [...world.campaigns],
+      budgetChanges: [...world.budgetChanges],
+      accounts: [...world.accounts],
+      objects: [...world.objects],
+    }),
   );
 }
 
@@ -206,8 +237,15 @@ export function loadCampaignWorld(file: string, seed: CampaignWorld): CampaignWo
     campaigns: Array<[string, Row[]]>;
     budgetChanges: Array<[string, { at: number[]; blockedUntil?: number }]>;
     accounts: Array<[string, { currency: string; timezone: string }]>;
+    objects?: Array<[string, LaunchObject]>;
   };
-  return { nextId: saved.nextId, campaigns: new Map(saved.campaigns), budgetChanges: new Map(saved.budgetChanges), accounts: new Map(saved.accounts) };
+  return {
+    nextId: saved.nextId,
+    campaigns: new Map(saved.campaigns),
+    budgetChanges: new Map(saved.budgetChanges),
+    accounts: new Map(saved.accounts),
+    objects: new Map(saved.objects ?? []),
+  };
 }
 
 const noise = (seed: string) => createHash('md5').update(seed).digest().readUInt32BE(0) / 2 ** 32;

@@ -70,6 +70,26 @@ export const NODE_FIELDS = {
     'spend_cap',
   ],
   Page: ['id', 'name', 'access_token', 'instagram_business_account', 'category', 'tasks'],
+  AdSet: [
+    'id',
+    'name',
+    'account_id',
+    'campaign_id',
+    'status',
+    'configured_status',
+    'effective_status',
+    'optimization_goal',
+    'billing_event',
+    'destination_type',
+    'promoted_object',
+    'targeting',
+    'start_time',
+    'end_time',
+    'created_time',
+    'updated_time',
+  ],
+  AdCreative: ['id', 'name', 'account_id', 'object_story_spec', 'status', 'created_time'],
+  Ad: ['id', 'name', 'account_id', 'adset_id', 'campaign_id', 'creative', 'status', 'configured_status', 'effective_status', 'created_time', 'updated_time'],
   LeadgenForm: [
     'id',
     'name',
@@ -92,6 +112,9 @@ export const DEFAULT_FIELDS: Record<NodeType, string[]> = {
   Campaign: ['id'],
   Page: ['id', 'name'],
   LeadgenForm: ['id'],
+  AdSet: ['id'],
+  AdCreative: ['id'],
+  Ad: ['id'],
 };
 
 export const EFFECTIVE_STATUSES = [

@@ -60,6 +60,19 @@ import {
 } from './social-graph.ts';
 import { type ReportRun, reportRunStatus, campaignInsightsNode, accountInsights } from './social-insights.ts';
 import { createLeadgenForm } from './social-leadgen.ts';
+import {
+  campaignValidateOnly,
+  checkNewCampaign,
+  childrenOf,
+  createAd,
+  createAdSet,
+  createCreative,
+  deleteLaunchObject,
+  filtered,
+  launchObjectRow,
+  type MediaCheck,
+  updateLaunchObject,
+} from './social-launch.ts';
 import { loadVideoState, setVideoProcessing, uploadedVideo, uploadedVideoStatus, type VideoState, videoUploadPhase } from './social-videos.ts';
 
 /**
@@ -97,7 +110,13 @@ function seedState(videosDir?: string): SocialState {
   const tokenExpiries = new Map<string, number>();
   const campaigns = new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]);
   return {
-    world: { campaigns, accounts: new Map([[DEMO_AD_ACCOUNT, { currency: 'USD', timezone: 'America/Los_Angeles' }]]), budgetChanges: new Map(), nextId: 1 },
+    world: {
+      campaigns,
+      accounts: new Map([[DEMO_AD_ACCOUNT, { currency: 'USD', timezone: 'America/Los_Angeles' }]]),
+      budgetChanges: new Map(),
+      objects: new Map(),
+      nextId: 1,
+    },
     reportRuns: new Map(),
     videoUploads: loadVideoState(videosDir),
     tokenExpiries,
@@ -121,6 +140,11 @@ function accountEdge(edge: 'images' | 'videos' | 'campaigns', node: NodeType): G
     const fields = requestedFields(call, node);
     if (!Array.isArray(fields)) return fields;
     let selected = rows;
+    if (edge === 'images' && call.params.hashes !== undefined) {
+      const hashes = parseJsonArray(call.params.hashes, 'hashes');
+      if (!Array.isArray(hashes)) return hashes;
+      selected = rows.filter((row) => hashes.includes(String(row.hash)));
+    }
     if (edge === 'campaigns') {
       const filter =
         call.params.effective_status === undefined
@@ -130,6 +154,9 @@ function accountEdge(edge: 'images' | 'videos' | 'campaigns', node: NodeType): G
       const unknown = filter.find((status) => !EFFECTIVE_STATUSES.includes(status));
       if (unknown) return graphError(100, `(#100) Param effective_status[0] must be one of {${EFFECTIVE_STATUSES.join(', ')}}`);
       selected = rows.filter((row) => filter.includes(String(row.effective_status)));
+      const kept = filtered(selected, call.params.filtering);
+      if (!Array.isArray(kept)) return kept;
+      selected = kept;
     }
     return withHeaders(
       page(call, `act_${account}/${edge === 'images' ? 'adimages' : edge === 'videos' ? 'advideos' : 'campaigns'}`, selected, fields),
@@ -181,6 +208,52 @@ function pageToken(state: SocialState, pageId: string, userToken: string): strin
   return token;
 }
 
+const NODE_OF = { adset: 'AdSet', creative: 'AdCreative', ad: 'Ad' } as const;
+
+/** `GET /{campaign}/adsets` and `GET /{adset}/ads`: the children not deleted, with `filtering`. */
+function launchEdge(kind: 'adset' | 'ad'): GraphHandler {
+  return (call, state, { node }) => {
+    const parent = node as string;
+    const owner = kind === 'adset' ? findCampaign(state.world, parent)?.account : state.world.objects.get(parent)?.account;
+    if (!owner) return unknownObject('GET', parent);
+    const fields = requestedFields(call, NODE_OF[kind]);
+    if (!Array.isArray(fields)) return fields;
+    const kept = filtered(childrenOf(state.world, parent, kind), call.params.filtering);
+    if (!Array.isArray(kept)) return kept;
+    return withHeaders(page(call, `${parent}/${kind === 'adset' ? 'adsets' : 'ads'}`, kept, fields), usageHeaders(owner));
+  };
+}
+
+/** What a creative may name: the account's images, its videos once ready, the Pages the sandbox knows. */
+function mediaCheck(state: SocialState): MediaCheck {
+  return {
+    imageKnown: (account, hash) => (state.images.get(account) ?? []).some((image) => image.hash === hash),
+    videoReady: (account, id) => {
+      const status = uploadedVideoStatus(state.videoUploads, id);
+      if (status) return (status.body as { status?: { video_status?: string } }).status?.video_status === 'ready';
+      return (state.videos.get(account) ?? []).some((video) => video.id === id);
+    },
+    pageAllowed: (pageId) => state.pages.has(pageId),
+  };
+}
+
+/** `GET /{video}/thumbnails`: two frames of a processed video (none while it processes). */
+const videoThumbnails: GraphHandler = (_call, state, { node }) => {
+  const id = node as string;
+  const status = uploadedVideoStatus(state.videoUploads, id);
+  const known = status !== undefined || [...state.videos.values()].some((videos) => videos.some((video) => video.id === id));
+  if (!known) return unknownObject('GET', `${id}/thumbnails`);
+  const ready = !status || (status.body as { status?: { video_status?: string } }).status?.video_status === 'ready';
+  const frame = (index: number) => ({
+    id: `${id.slice(0, 10)}9${String(index).padStart(5, '0')}`,
+    uri: `https://scontent.xx.fbcdn.net/v/t15.5256-10/${id}_thumb_${index}.jpg`,
+    is_preferred: index === 1,
+    width: 1280,
+    height: 720,
+  });
+  return { status: 200, body: { data: ready ? [frame(1), frame(2)] : [] } };
+};
+
 const getNode: GraphHandler = (call, state, { node }) => {
   const id = node as string;
   const video = uploadedVideoStatus(state.videoUploads, id);
@@ -218,6 +291,12 @@ const getNode: GraphHandler = (call, state, { node }) => {
     const fields = requestedFields(call, 'LeadgenForm');
     if (!Array.isArray(fields)) return fields;
     return { status: 200, body: project(form, fields) };
+  }
+  const launched = state.world.objects.get(id);
+  if (launched) {
+    const fields = requestedFields(call, NODE_OF[launched.kind]);
+    if (!Array.isArray(fields)) return fields;
+    return withHeaders({ status: 200, body: project(launchObjectRow(state.world, launched), fields) }, usageHeaders(launched.account));
   }
   const campaign = findCampaign(state.world, id);
   if (campaign) {
@@ -376,17 +455,46 @@ export async function startSocialSandbox(
     graph(
       'POST',
       '/act_(?<account>[0-9]+)/campaigns',
-      campaignWrite((call, state, { account }) => createCampaign(state.world, account as string, call.params)),
+      campaignWrite(
+        (call, state, { account }) =>
+          checkNewCampaign(call.params) ?? campaignValidateOnly(call.params) ?? createCampaign(state.world, account as string, call.params),
+      ),
     ),
     graph(
       'POST',
+      '/act_(?<account>[0-9]+)/adsets',
+      campaignWrite((call, state, { account }) => createAdSet(state.world, account as string, call.params)),
+    ),
+    graph(
+      'POST',
+      '/act_(?<account>[0-9]+)/adcreatives',
+      campaignWrite((call, state, { account }) => createCreative(state.world, account as string, call.params, mediaCheck(state))),
+    ),
+    graph(
+      'POST',
+      '/act_(?<account>[0-9]+)/ads',
+      campaignWrite((call, state, { account }) => createAd(state.world, account as string, call.params)),
+    ),
+    graph('GET', `/${ID}/adsets`, launchEdge('adset')),
+    graph('GET', `/${ID}/thumbnails`, videoThumbnails),
+    graph('GET', `/${ID}/ads`, launchEdge('ad')),
+    graph(
+      'POST',
       `/${ID}`,
-      campaignWrite((call, state, { node }) => updateCampaign(state.world, node as string, call.params) ?? notACampaign('POST', node as string)),
+      campaignWrite(
+        (call, state, { node }) =>
+          updateCampaign(state.world, node as string, call.params) ??
+          updateLaunchObject(state.world, node as string, call.params) ??
+          notACampaign('POST', node as string),
+      ),
     ),
     graph(
       'DELETE',
       `/${ID}`,
-      campaignWrite((_call, state, { node }) => deleteCampaign(state.world, node as string) ?? notACampaign('DELETE', node as string)),
+      campaignWrite(
+        (_call, state, { node }) =>
+          deleteCampaign(state.world, node as string) ?? deleteLaunchObject(state.world, node as string) ?? notACampaign('DELETE', node as string),
+      ),
     ),
     graph('GET', `/${ID}`, getNode),
   ];

@@ -37,6 +37,9 @@ export const AUDIT_ACTIONS = [
   'api_key.revoked',
   'ad_media.uploaded',
   'ad_media_job.started',
+  'campaign_launch.started',
+  'campaign.launched',
+  'campaign.launch_failed',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -58,6 +61,7 @@ export const AUDIT_TARGET_TYPES = [
   'webhook_event',
   'media',
   'ad_media_job',
+  'campaign_launch_job',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

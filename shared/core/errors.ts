@@ -30,6 +30,13 @@ export const ERROR_CODES = [
   'INVALID_TRANSITION',
   'SCOPE_MISSING',
   'RULE_LIMIT_REACHED',
+  'INVALID_OPTIMIZATION_FOR_OBJECTIVE',
+  'DECLARATION_REQUIRED',
+  'CREATIVE_OPTION_REQUIRED',
+  'MEDIA_NOT_READY',
+  'ACCOUNT_NOT_ELIGIBLE',
+  'PAGE_NOT_AUTHORIZED',
+  'UNKNOWN_OUTCOME',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -267,5 +274,36 @@ export class ScopeMissing extends PlatformError {
       `The user’s ${platform} connection was not granted ${scope}, which this operation needs; a new connect link for the user (/auth/create_link) asks for it (get_profile lists the scopes a connection has).`,
       { extra: { platform, scope } },
     );
+  }
+}
+
+/** The codes a launch job ends with beside the platform-wide ones (docs/errors.md, "Launch errors"). */
+export type LaunchErrorCode =
+  | 'BUDGET_TOO_LOW'
+  | 'INVALID_OPTIMIZATION_FOR_OBJECTIVE'
+  | 'DECLARATION_REQUIRED'
+  | 'CREATIVE_OPTION_REQUIRED'
+  | 'MEDIA_NOT_READY'
+  | 'ACCOUNT_NOT_ELIGIBLE'
+  | 'PAGE_NOT_AUTHORIZED'
+  | 'PLATFORM_REJECTED'
+  | 'UNKNOWN_OUTCOME';
+
+/** What the platform said of a refusal: its code and subcode, and the title and message it shows its users. */
+export interface PlatformDetail {
+  code: number | string;
+  subcode?: number;
+  userTitle?: string;
+  userMessage?: string;
+  traceId?: string;
+}
+
+/**
+ * A launch step the platform refused in a way retrying cannot mend, or whose outcome could not be
+ * told: the job ends `failed` with this code (after undoing what it made).
+ */
+export class LaunchRefused extends PlatformError {
+  constructor(platform: Platform, code: LaunchErrorCode, message: string, detail?: PlatformDetail, cause?: unknown) {
+    super(platform, 200, code, message, { extra: { platform, ...(detail ? { platformDetail: detail } : {}) }, cause });
   }
 }

@@ -125,6 +125,22 @@ export const AD_MEDIA_FUNCTION = {
   },
 } as const satisfies Partial<FunctionDeclaration>;
 
+/**
+ * create_campaign on a platform: it reads the account, then stores the launch job and queues it (or,
+ * for a dry run, only asks the platform). The job records the launch at its end.
+ */
+export const LAUNCH_FUNCTION = {
+  writes: true,
+  idempotent: true,
+  sendsTo: ['AudienceJobs'],
+  audit: {
+    action: 'campaign_launch.started',
+    target: (_input, result) => ({ type: 'campaign_launch_job', id: result?.jobId ?? 'unknown' }),
+    changes: (input) => ({ name: { to: input.name }, objective: { to: input.objective }, ads: { to: input.ads.length } }),
+    writes: (input) => !input.validateOnly,
+  },
+} as const satisfies Partial<FunctionDeclaration>;
+
 /** What a declaration is granted, the facts it implies included: the CDK stack and its tests read this. */
 export function grantsOf(needs: Partial<FunctionNeeds>): {
   writes: boolean;

@@ -17,6 +17,7 @@ export const API_TAGS = {
   Social: 'The social platform: media, locations, campaigns, lead forms.',
   Audiences: 'Contact-list audiences from CSV uploads.',
   'Ad media': 'Images and videos into users’ ad accounts, on the social and professional platforms.',
+  'Launching campaigns': 'Whole campaigns made in one call by a job, all or nothing: what it made is undone when it cannot finish.',
   'Campaign control':
     'Pause, resume, delete and re-budget campaigns on every platform; each applied change lands in the optimization history and the audit log.',
   'Search ads': 'Search campaigns and their statistics.',
@@ -44,7 +45,7 @@ export interface OperationDoc {
   refusals?: readonly InBandRefusal[];
 }
 
-export type InBandRefusal = CampaignRefusalCode | 'SCOPE_MISSING';
+export type InBandRefusal = CampaignRefusalCode | 'SCOPE_MISSING' | 'ACCOUNT_NOT_ELIGIBLE';
 
 /** What campaign control refuses from the campaign's state. */
 export const STATUS_REFUSALS = ['CAMPAIGN_NOT_FOUND', 'CAMPAIGN_REMOVED', 'INVALID_TRANSITION'] as const satisfies readonly InBandRefusal[];
@@ -77,6 +78,20 @@ const audienceJobData = z.object({
   status: z.string(),
   result: z.record(z.string(), z.unknown()).optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+export const launchPlatformDetailSchema = z.object({
+  code: z.union([z.number(), z.string()]),
+  subcode: z.number().optional(),
+  userTitle: z.string().optional(),
+  userMessage: z.string().optional(),
+  traceId: z.string().optional(),
+});
+/** what a launch's end carries beside it: whether what it made was undone, and what was left */
+const launchJobData = audienceJobData.extend({
+  error: z.object({ code: z.string(), message: z.string(), platform: launchPlatformDetailSchema.optional() }).optional(),
+  rolledBack: z.boolean().optional(),
+  orphans: z.array(z.object({ type: z.enum(['campaign', 'adset', 'creative', 'ad']), id: z.string() })).optional(),
 });
 
 /** The body's `data` of each webhook event type (docs/decisions.md "Webhooks"), for the document's `webhooks`. */
@@ -141,6 +156,40 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       type: 'ad_media',
       status: 'failed',
       error: { code: 'MEDIA_PROCESSING_FAILED', message: 'The platform could not process the video: the file is in a format it does not support.' },
+    },
+  },
+  'campaign_launch.succeeded': {
+    summary: 'A launch made every object: `result` has the campaign, its ad set and each ad with its creative, and the campaign’s status.',
+    data: launchJobData,
+    example: {
+      jobId: 'job_3',
+      userId: 'alice',
+      type: 'campaign_launch',
+      status: 'succeeded',
+      result: {
+        campaignId: '120210987000300101',
+        adSetId: '120210987000300201',
+        ads: [{ adId: '120210987000300401', creativeId: '120210987000300301' }],
+        status: 'PAUSED',
+      },
+    },
+  },
+  'campaign_launch.failed': {
+    summary:
+      'A launch ended without its campaign: `error` says why (the platform’s code, subcode, title and message in `error.platform`), `rolledBack` whether everything it made is gone, `orphans` what could not be deleted (paused, spending nothing).',
+    data: launchJobData,
+    example: {
+      jobId: 'job_3',
+      userId: 'alice',
+      type: 'campaign_launch',
+      status: 'failed',
+      error: {
+        code: 'ACCOUNT_NOT_ELIGIBLE',
+        message: 'The platform refused the ad of ad 1: No Payment Method',
+        platform: { code: 100, subcode: 1359188, userTitle: 'No Payment Method', userMessage: 'Add a payment method to the ad account.' },
+      },
+      rolledBack: true,
+      orphans: [],
     },
   },
   'webhook.test': {

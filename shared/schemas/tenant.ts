@@ -9,6 +9,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'audience_job.failed',
   'ad_media.ready',
   'ad_media.failed',
+  'campaign_launch.succeeded',
+  'campaign_launch.failed',
   'optimization.applied',
   'optimization.rule_disabled',
 ] as const;

@@ -1,6 +1,8 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditActor } from '../core/audit.ts';
+import type { PlatformDetail } from '../core/errors.ts';
 import type { AudienceMode, ListType } from '../schemas/audiences.ts';
+import type { SocialLaunchPlan } from '../schemas/social-launch.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { keys } from './keys.ts';
 
@@ -14,7 +16,7 @@ import { keys } from './keys.ts';
  *   TENANT#<t>#JOB#<jobId> / JOB
  */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-export type JobType = 'social_audience' | 'professional_audience' | 'ad_media';
+export type JobType = 'social_audience' | 'professional_audience' | 'ad_media' | 'campaign_launch';
 
 export interface JobProgress {
   bytesRead: number;
@@ -122,6 +124,46 @@ export interface MediaCheckpoint {
 export interface JobError {
   code: string;
   message: string;
+  /** a launch's refusal: what the platform said */
+  platform?: PlatformDetail;
+}
+
+/** A whole-campaign launch (docs/decisions.md, "Launching a whole campaign"): the platform's params of every create, decided once at the request. */
+export interface LaunchJobRequest {
+  platform: 'social';
+  plan: SocialLaunchPlan;
+  activate: boolean;
+  /** what the history record shows of each ad: its texts and its image (for a video, the thumbnail the job reads) */
+  ads: Array<{ headline: string; primaryText: string; image?: { id: string; url: string; width: number; height: number } }>;
+  campaignName: string;
+  /** the campaign's start (ms), or undefined for "at activation" */
+  startMs?: number;
+}
+
+export type LaunchObjectType = 'campaign' | 'adset' | 'creative' | 'ad';
+
+/** An object the platform made for the job, stored before the next call. */
+export interface LaunchReceipt {
+  step: string;
+  type: LaunchObjectType;
+  platformId: string;
+  /** set once a rollback deleted it */
+  undone?: true;
+}
+
+/**
+ * The launch's receipts, the create in flight (a run that finds it without a receipt reads back by
+ * name before it sends anything), the thumbnails read for video ads, and once it is failing, its
+ * error: a run after a crash goes on with the rollback.
+ */
+export interface LaunchCheckpoint {
+  receipts: LaunchReceipt[];
+  pending?: { step: string; sends: number };
+  thumbnails?: Record<string, { url: string; width: number; height: number }>;
+  /** how many of the ads' history entries are stored */
+  historyEntries?: number;
+  failure?: JobError;
+  orphans?: Array<{ type: LaunchObjectType; id: string }>;
 }
 
 export interface AudienceJob {
@@ -135,8 +177,11 @@ export interface AudienceJob {
   error?: JobError;
   createdAt: string;
   updatedAt: string;
-  request: SocialJobRequest | ProfessionalJobRequest | MediaJobRequest;
-  checkpoint: SocialCheckpoint | ProfessionalCheckpoint | MediaCheckpoint;
+  request: SocialJobRequest | ProfessionalJobRequest | MediaJobRequest | LaunchJobRequest;
+  checkpoint: SocialCheckpoint | ProfessionalCheckpoint | MediaCheckpoint | LaunchCheckpoint;
+  /** a failed launch: whether everything it made is gone, and what could not be undone (paused) */
+  rolledBack?: boolean;
+  orphans?: Array<{ type: LaunchObjectType; id: string }>;
   /** the last failure of a run that will be retried: the reason the dead-letter path reports */
   lastError?: JobError;
   /** a run that waits for the platform resumes no sooner than this (epoch ms) */
@@ -157,12 +202,36 @@ export interface MediaProgress {
   processing?: MediaCheckpoint['processing'];
 }
 
+/** What a launch shows of its progress: each step, and the object it made. */
+export interface LaunchProgress {
+  steps: Array<{ step: string; status: 'pending' | 'done' | 'undone' | 'orphaned'; platformId?: string }>;
+}
+
 /** What get_job and the webhooks show. */
-export type JobView = Pick<AudienceJob, 'jobId' | 'type' | 'userId' | 'status' | 'result' | 'error' | 'createdAt' | 'updatedAt'> & {
-  progress: JobProgress | MediaProgress;
+export type JobView = Pick<AudienceJob, 'jobId' | 'type' | 'userId' | 'status' | 'result' | 'error' | 'createdAt' | 'updatedAt' | 'rolledBack' | 'orphans'> & {
+  progress: JobProgress | MediaProgress | LaunchProgress;
 };
 
-function progressOf(job: AudienceJob): JobProgress | MediaProgress {
+/** The steps of a launch, in order: campaign, ad set, then a creative and an ad per ad, then the activation when asked. */
+export function launchSteps(request: LaunchJobRequest): string[] {
+  return ['campaign', 'adset', ...request.plan.ads.flatMap((_ad, index) => [`creative:${index}`, `ad:${index}`]), ...(request.activate ? ['activate'] : [])];
+}
+
+function launchProgressOf(job: AudienceJob): LaunchProgress {
+  const checkpoint = job.checkpoint as LaunchCheckpoint;
+  const orphaned = new Set((checkpoint.orphans ?? job.orphans ?? []).map((orphan) => orphan.id));
+  return {
+    steps: launchSteps(job.request as LaunchJobRequest).map((step) => {
+      const receipt = checkpoint.receipts.find((candidate) => candidate.step === step);
+      if (!receipt) return { step, status: step === 'activate' && job.status === 'succeeded' ? ('done' as const) : ('pending' as const) };
+      const status = receipt.undone ? ('undone' as const) : orphaned.has(receipt.platformId) ? ('orphaned' as const) : ('done' as const);
+      return { step, status, platformId: receipt.platformId };
+    }),
+  };
+}
+
+function progressOf(job: AudienceJob): JobProgress | MediaProgress | LaunchProgress {
+  if (job.type === 'campaign_launch') return launchProgressOf(job);
   if (job.type !== 'ad_media') return job.progress;
   const { processing } = job.checkpoint as MediaCheckpoint;
   return {
@@ -191,6 +260,7 @@ export function viewOf(job: AudienceJob): JobView {
     progress: progressOf(job),
     ...(job.result ? { result: job.result } : {}),
     ...(job.error ? { error: job.error } : {}),
+    ...(job.rolledBack !== undefined ? { rolledBack: job.rolledBack, orphans: job.orphans ?? [] } : {}),
     createdAt: job.createdAt,
     updatedAt: job.updatedAt,
   };

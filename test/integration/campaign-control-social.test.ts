@@ -31,6 +31,8 @@ async function campaignIn(account: string, token: string, fields: Record<string,
       objective: 'OUTCOME_TRAFFIC',
       special_ad_categories: '[]',
       status: 'ACTIVE',
+      // a campaign without a campaign budget says whether its ad sets share theirs (the platform requires it)
+      ...(fields.daily_budget === undefined && fields.lifetime_budget === undefined ? { is_adset_budget_sharing_enabled: 'false' } : {}),
       ...fields,
     }),
   });

@@ -25,6 +25,7 @@ async function campaignIn(token: string): Promise<string> {
       access_token: token,
       appsecret_proof: expectedProof(token),
       name: `Insights ${randomUUID()}`,
+      objective: 'OUTCOME_TRAFFIC',
       special_ad_categories: '[]',
       status: 'ACTIVE',
       daily_budget: '5000',

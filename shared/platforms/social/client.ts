@@ -172,7 +172,12 @@ function classifyGraphError(error: GraphErrorBody, status: number, headers: Head
   }
   if (!Number.isFinite(code) && status >= 500) return retry(new PlatformUnavailable('social'));
   // the title ("Budget Is Too Low") goes with it for the callers that branch on it; it is never shown
-  return fail(new PlatformRejected('social', platformMessage, extra, { userTitle: error.error_user_title }));
+  return fail(
+    new PlatformRejected('social', platformMessage, extra, {
+      userTitle: error.error_user_title,
+      userMessage: error.error_user_msg === undefined ? undefined : redact(error.error_user_msg, accessToken),
+    }),
+  );
 }
 
 /**
