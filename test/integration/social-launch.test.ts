@@ -76,9 +76,7 @@ const launchCalls = async (token: string) =>
     .map((request) => `${request.method} ${request.path.replace(/^\/v\d+\.\d+\//, '')}`);
 
 const sandboxNode = async (token: string, id: string, fields = 'id,status') => {
-  const response = await fetch(
-    `${stack().sandboxes.social}/v26.0/${id}?fields=${fields}&access_token=${token}&appsecret_proof=${expectedProof(token)}`,
-  );
+  const response = await fetch(`${stack().sandboxes.social}/v26.0/${id}?fields=${fields}&access_token=${token}&appsecret_proof=${expectedProof(token)}`);
   return (await response.json()) as { id?: string; status?: string; effective_status?: string; error?: unknown };
 };
 
