@@ -1,0 +1,99 @@
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
+import type { RecordedRequest } from '../../local/sandbox/server.ts';
+import { DEMO_AD_ACCOUNT } from '../../local/sandbox/social-data.ts';
+import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { jobToEnd } from '../helpers/uploads.ts';
+
+/**
+ * A launch survives a kill -9 of `npm start` between two creates (docs/decisions.md, "Launching a whole
+ * campaign (social)"): the stack is killed while the platform has made the ad set and its answer has not
+ * come, then started again on its data folder (the sandbox keeps what it made there). The job reads the
+ * ad set back by its name, adopts it, and goes on: every object exactly once.
+ */
+const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-launch-'));
+const apiKey = 'launch-crash-test-key-0123456789ab';
+const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', AUDIENCE_JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+let stack: ChildStack | undefined;
+beforeAll(async () => {
+  stack = await startChildStack(dataDir, apiKey, env);
+});
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+const url = () => (stack as ChildStack).url;
+const sandbox = () => (stack as ChildStack).output().match(/social\s+(http:\/\/\S+)/)?.[1] as string;
+async function post(path: string, body: unknown): Promise<any> {
+  const response = await fetch(`${url()}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return response.json();
+}
+const launchRequests = async (name: string): Promise<string[]> =>
+  ((await (await fetch(`${sandbox()}/__sandbox/requests?includes=${encodeURIComponent(name)}`)).json()) as RecordedRequest[]).map(
+    (request) => `${request.method} ${request.path.replace(/^\/v\d+\.\d+\//, '')}`,
+  );
+const sandboxRequests = async (): Promise<string[]> =>
+  ((await (await fetch(`${sandbox()}/__sandbox/requests`)).json()) as RecordedRequest[])
+    .filter((request) => /\/(campaigns|adsets|adcreatives|ads)$/.test(request.path))
+    .map((request) => `${request.method} ${request.path.replace(/^\/v\d+\.\d+\//, '')}`);
+
+describe('a launch survives a kill -9 of the stack', () => {
+  it('reads back the ad set whose answer the kill lost, adopts it, and makes every object once', async () => {
+    const name = `Crash ${Date.now()}`;
+    // every create is made by the platform at once, and its answer comes two seconds later
+    await fetch(`${sandbox()}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestIncludes: name, method: 'POST', answerDelayMs: 2_000, times: 100 }),
+    });
+    const started = await post('/social/create_campaign', {
+      userId: 'demo-user',
+      name,
+      objective: 'TRAFFIC',
+      dailyBudget: '40',
+      targeting: { locations: [{ key: 'US', type: 'country' }] },
+      ads: [
+        {
+          name: `${name} ad`,
+          imageId: '53599e92b82cb16dc38bd65259fff0ea',
+          primaryText: 'Warm up your winter.',
+          headline: 'Tune-ups from $89',
+          link: 'https://www.example.com/winter',
+          callToAction: 'LEARN_MORE',
+        },
+      ],
+    });
+    const { jobId } = started.results;
+    // killed while the platform holds the ad set and the job has not heard
+    while (!(await launchRequests(name)).includes(`POST act_${DEMO_AD_ACCOUNT}/adsets`)) await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = await launchRequests(name);
+    await (stack as ChildStack).kill();
+    expect(before).toEqual([`POST act_${DEMO_AD_ACCOUNT}/campaigns`, `POST act_${DEMO_AD_ACCOUNT}/adsets`]);
+
+    stack = await startChildStack(dataDir, apiKey, env);
+    const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const after = await sandboxRequests();
+    console.info(`launch calls before the kill: ${before.join(', ')}; after: ${after.join(', ')}`);
+    const result = job.result as { campaignId: string; adSetId: string };
+    // the ad set read back under its campaign and adopted; then the creative and the ad, once each
+    expect(after).toEqual([`GET ${result.campaignId}/adsets`, `POST act_${DEMO_AD_ACCOUNT}/adcreatives`, `POST act_${DEMO_AD_ACCOUNT}/ads`]);
+    const token = DEMO_CONNECTIONS.social.accessToken;
+    const proof = createHmac('sha256', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET).update(token).digest('hex');
+    const adSets = (await (
+      await fetch(`${sandbox()}/v26.0/${result.campaignId}/adsets?fields=id,name&access_token=${token}&appsecret_proof=${proof}`)
+    ).json()) as {
+      data: Array<{ id: string }>;
+    };
+    expect(adSets.data).toEqual([expect.objectContaining({ id: result.adSetId })]);
+  }, 120_000);
+});
