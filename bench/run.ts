@@ -6,6 +6,7 @@ import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
 import { declaration as worker } from '../functions/workers/run-audience-jobs/declaration.ts';
 import { coldStart } from './cold-start.ts';
+import { launchCalls } from './launch-calls.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
 import { startStackProcess } from './stack-process.ts';
 
@@ -292,6 +293,17 @@ if (!only || only === 'jobs') {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   rows.push(...(JSON.parse(output.trim().split('\n').at(-1) as string) as Array<[string, string, string]>));
+}
+
+if (!only || only === 'launch') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-launch-'));
+  const stack = await startStackProcess({ ...initialEnv, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' });
+  try {
+    rows.push(...(await launchCalls(stack.url, stack.sandboxes.social as string, 'bench-api-key-0000000000000000')));
+  } finally {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 if (!only || only === 'media') {
