@@ -72,3 +72,16 @@ export function runAdmin(dataDir: string, args: string[]): Promise<{ code: numbe
     child.once('exit', (code) => resolve({ code, stdout, stderr }));
   });
 }
+
+/** The child stack's social sandbox, as its start-up output names it. */
+export const socialSandboxOf = (stack: ChildStack): string => stack.output().match(/social\s+(http:\/\/\S+)/)?.[1] as string;
+
+/** A JSON call to the child stack with an API key, answered as parsed JSON. */
+export async function postTo(stack: ChildStack, apiKey: string, path: string, body: unknown): Promise<any> {
+  const response = await fetch(`${stack.url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return response.json();
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_AD_ACCOUNT } from '../../local/sandbox/social-data.ts';
 import { sampleMp4 } from '../../local/sandbox/sample-media.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
-import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { postTo, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { jobToEnd, putFile } from '../helpers/uploads.ts';
 
 /**
@@ -29,15 +29,8 @@ afterAll(async () => {
 });
 
 const url = () => (stack as ChildStack).url;
-const sandbox = () => (stack as ChildStack).output().match(/social\s+(http:\/\/\S+)/)?.[1] as string;
-async function post(path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${url()}${path}`, {
-    method: 'POST',
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return response.json();
-}
+const sandbox = () => socialSandboxOf(stack as ChildStack);
+const post = (path: string, body: unknown) => postTo(stack as ChildStack, apiKey, path, body);
 const control = (path: string, body: unknown) =>
   fetch(`${sandbox()}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 const transfers = async (): Promise<number[]> =>

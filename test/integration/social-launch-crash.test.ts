@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
 import { DEMO_AD_ACCOUNT } from '../../local/sandbox/social-data.ts';
-import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { postTo, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
 
 /**
@@ -28,15 +28,8 @@ afterAll(async () => {
 });
 
 const url = () => (stack as ChildStack).url;
-const sandbox = () => (stack as ChildStack).output().match(/social\s+(http:\/\/\S+)/)?.[1] as string;
-async function post(path: string, body: unknown): Promise<any> {
-  const response = await fetch(`${url()}${path}`, {
-    method: 'POST',
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  return response.json();
-}
+const sandbox = () => socialSandboxOf(stack as ChildStack);
+const post = (path: string, body: unknown) => postTo(stack as ChildStack, apiKey, path, body);
 const launchRequests = async (name: string): Promise<string[]> =>
   ((await (await fetch(`${sandbox()}/__sandbox/requests?includes=${encodeURIComponent(name)}`)).json()) as RecordedRequest[]).map(
     (request) => `${request.method} ${request.path.replace(/^\/v\d+\.\d+\//, '')}`,
