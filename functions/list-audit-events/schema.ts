@@ -4,7 +4,7 @@ import { AUDIT_ACTIONS, AUDIT_ACTOR_TYPES, AUDIT_TARGET_TYPES } from '../../shar
 import { paginationSchema, userIdSchema } from '../../shared/schemas/common.ts';
 import { pagingSchema } from '../../shared/schemas/social.ts';
 
-const instant = z.iso.datetime({ offset: true }).describe('An ISO 8601 date-time with its offset, e.g. 2026-11-01T00:00:00Z.');
+const instant = z.iso.datetime({ offset: true }).describe('An ISO 8601 date-time with its offset, such as YYYY-MM-DDThh:mm:ssZ or with an offset (+02:00).');
 
 export const listAuditEventsRequest = z
   .strictObject({

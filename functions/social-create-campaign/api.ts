@@ -15,7 +15,6 @@ export const api: OperationDoc = {
     name: 'Winter Tune-Up 2026',
     objective: 'TRAFFIC',
     dailyBudget: '50',
-    startTime: '2026-12-01T09:00:00-08:00',
     targeting: { locations: [{ key: 'US', type: 'country' }], ageMin: 25 },
     ads: [
       {

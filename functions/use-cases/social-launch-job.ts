@@ -1,6 +1,6 @@
 import { AuditUnit, draftOf, runAudited, systemActor } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
-import { LaunchRefused, PlatformRateLimited, PlatformTimeout, PlatformUnavailable, ServiceError } from '../../shared/core/errors.ts';
+import { LaunchRefused, type PlatformDetail, PlatformRateLimited, PlatformTimeout, PlatformUnavailable, ServiceError } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
 import { socialCampaignControl } from '../../shared/platforms/social/campaign-control.ts';
 import type { GraphParams } from '../../shared/platforms/social/client.ts';
@@ -91,7 +91,7 @@ function isFinalForLaunch(error: ServiceError): boolean {
 }
 
 const platformOf = (error: ServiceError) => {
-  const detail = error.extra.platformDetail as LaunchCheckpoint['failure'] extends infer F ? (F extends { platform?: infer P } ? P : never) : never;
+  const detail = error.extra.platformDetail as PlatformDetail | undefined;
   return detail ? { platform: detail } : {};
 };
 

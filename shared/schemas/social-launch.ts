@@ -31,7 +31,7 @@ const HEADLINE_MAX = 255;
 const DESCRIPTION_MAX = 255;
 const NAME_MAX = 400;
 
-const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time with an offset, such as 2026-12-01T09:00:00-08:00' });
+const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time with an offset, such as YYYY-MM-DDT09:00:00-08:00' });
 const httpsLink = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(1024);
 
 const socialAd = z

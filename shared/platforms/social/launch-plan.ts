@@ -29,7 +29,7 @@ export const ENHANCEMENTS_OFF = JSON.stringify({
 /** What a lead ad's link is when the form, not a site, is where it goes. */
 const LEAD_FORM_LINK = 'http://fb.me/';
 
-/** An instant as the platform schedules it: the account's local time with its offset, `2026-12-01T09:00:00-0800`. */
+/** An instant as the platform schedules it: the account's local time with its offset, `YYYY-MM-DDThh:mm:ss-0800`. */
 export function inAccountTime(iso: string, timeZone: string): string {
   const at = new Date(iso);
   const parts = Object.fromEntries(
