@@ -29,7 +29,9 @@ import { JobRun, LeaseLost, Pause } from './audience-job-run.ts';
 import { runProfessionalAudienceJob } from './audience-job-professional.ts';
 import { runSocialAudienceJob } from './audience-job-social.ts';
 import { runAdMediaJob } from './ad-media-job.ts';
-import { LaunchEnded, runSocialLaunchJob } from './social-launch-job.ts';
+import { LaunchEnded } from './launch-job.ts';
+import { runProfessionalLaunchJob } from './professional-launch-job.ts';
+import { runSocialLaunchJob } from './social-launch-job.ts';
 import type { User } from '../../shared/store/users.ts';
 
 /**
@@ -85,7 +87,7 @@ const RUNNERS: Record<AudienceJob['type'], (run: JobRun, user: User) => Promise<
   social_audience: runSocialAudienceJob,
   professional_audience: runProfessionalAudienceJob,
   ad_media: runAdMediaJob,
-  campaign_launch: runSocialLaunchJob,
+  campaign_launch: (run, user) => ((run.job.request as LaunchJobRequest).platform === 'social' ? runSocialLaunchJob : runProfessionalLaunchJob)(run, user),
 };
 
 /** The webhook of a job's end, by type and outcome. */

@@ -2,6 +2,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditActor } from '../core/audit.ts';
 import type { PlatformDetail } from '../core/errors.ts';
 import type { AudienceMode, ListType } from '../schemas/audiences.ts';
+import type { ProfessionalLaunchPlan } from '../schemas/professional-launch.ts';
 import type { SocialLaunchPlan } from '../schemas/social-launch.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { keys } from './keys.ts';
@@ -129,18 +130,20 @@ export interface JobError {
 }
 
 /** A whole-campaign launch (docs/decisions.md, "Launching a whole campaign"): the platform's params of every create, decided once at the request. */
-export interface LaunchJobRequest {
-  platform: 'social';
-  plan: SocialLaunchPlan;
+export type LaunchJobRequest =
+  | (LaunchJobCommon & { platform: 'social'; plan: SocialLaunchPlan })
+  | (LaunchJobCommon & { platform: 'professional'; plan: ProfessionalLaunchPlan });
+
+interface LaunchJobCommon {
   activate: boolean;
-  /** what the history record shows of each ad: its texts and its image (for a video, the thumbnail the job reads) */
-  ads: Array<{ headline: string; primaryText: string; image?: { id: string; url: string; width: number; height: number } }>;
+  /** what the history record shows of each ad: its texts and its image (for a social video, the thumbnail the job reads) */
+  ads: Array<{ headline: string; primaryText: string; videoId?: string; image?: { id: string; url: string; width: number; height: number } }>;
   campaignName: string;
   /** the campaign's start (ms), or undefined for "at activation" */
   startMs?: number;
 }
 
-export type LaunchObjectType = 'campaign' | 'adset' | 'creative' | 'ad';
+export type LaunchObjectType = 'campaign_group' | 'campaign' | 'adset' | 'creative' | 'ad';
 
 /** An object the platform made for the job, stored before the next call. */
 export interface LaunchReceipt {
@@ -160,6 +163,10 @@ export interface LaunchCheckpoint {
   receipts: LaunchReceipt[];
   pending?: { step: string; sends: number };
   thumbnails?: Record<string, { url: string; width: number; height: number }>;
+  /** media a professional launch waited for and found ready */
+  mediaReady?: string[];
+  /** how often a professional launch was parked by throttling (its wait doubles) */
+  parks?: number;
   /** how many of the ads' history entries are stored */
   historyEntries?: number;
   failure?: JobError;
@@ -212,9 +219,16 @@ export type JobView = Pick<AudienceJob, 'jobId' | 'type' | 'userId' | 'status' |
   progress: JobProgress | MediaProgress | LaunchProgress;
 };
 
-/** The steps of a launch, in order: campaign, ad set, then a creative and an ad per ad, then the activation when asked. */
+/**
+ * The steps of a launch, in order, then the activation when asked. Social: campaign, ad set, then a
+ * creative and an ad per ad. Professional: campaign group, campaign, then a creative per ad.
+ */
 export function launchSteps(request: LaunchJobRequest): string[] {
-  return ['campaign', 'adset', ...request.plan.ads.flatMap((_ad, index) => [`creative:${index}`, `ad:${index}`]), ...(request.activate ? ['activate'] : [])];
+  const made =
+    request.platform === 'social'
+      ? ['campaign', 'adset', ...request.plan.ads.flatMap((_ad, index) => [`creative:${index}`, `ad:${index}`])]
+      : ['group', 'campaign', ...request.plan.creatives.map((_creative, index) => `creative:${index}`)];
+  return [...made, ...(request.activate ? ['activate'] : [])];
 }
 
 function launchProgressOf(job: AudienceJob): LaunchProgress {

@@ -3,6 +3,7 @@ import { fromUnits, isoDecimals, toUnits } from '../../core/money.ts';
 import type { CampaignControl, ControlledCampaign } from '../campaign-control.ts';
 import { accountCurrency } from './account.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
+import { draftCreatives, groupStatus, setLaunchObjectStatus } from './launch.ts';
 
 /**
  * Campaign control on the professional network (docs/platforms.md, "Professional: campaign control"):
@@ -21,6 +22,7 @@ interface CampaignBody {
   dailyBudget?: { amount?: string; currencyCode?: string };
   totalBudget?: { amount?: string; currencyCode?: string };
   runSchedule?: { start?: number };
+  campaignGroup?: string;
 }
 
 const REMOVED_STATUSES = new Set(['ARCHIVED', 'COMPLETED', 'CANCELED', 'PENDING_DELETION', 'REMOVED']);
@@ -53,6 +55,19 @@ export const dailyBudgetOf = (units: bigint, decimals: number, currency: string)
   dailyBudget: { amount: fromUnits(units, decimals), currencyCode: currency },
 });
 
+/**
+ * A draft campaign (a launch's) goes live as the platform wants it (docs/platforms.md, "Professional:
+ * launching a campaign"): its group first when that is a draft too, then each draft creative; the
+ * campaign itself last. Each of these writes sets a status and is safe to send again.
+ */
+async function activateDraftParts(session: Session, campaign: ControlledCampaign): Promise<void> {
+  const groupId = campaign.ref?.campaignGroup?.split(':').pop();
+  if (groupId && (await groupStatus(session, session.adAccountId, groupId)) === 'DRAFT')
+    await setLaunchObjectStatus(session, session.adAccountId, 'campaign_group', groupId, 'ACTIVE');
+  for (const creative of await draftCreatives(session, session.adAccountId, campaign.id))
+    await setLaunchObjectStatus(session, session.adAccountId, 'creative', creative, 'ACTIVE');
+}
+
 export const professionalCampaignControl: CampaignControl<Session> = {
   platform: 'professional',
 
@@ -77,6 +92,7 @@ export const professionalCampaignControl: CampaignControl<Session> = {
       decimals,
       budget: daily !== undefined ? { kind: 'daily', units: daily } : { kind: 'elsewhere', where: 'it has only a total budget' },
       ...(body.runSchedule?.start ? { startMs: body.runSchedule.start } : {}),
+      ...(body.campaignGroup ? { ref: { campaignGroup: body.campaignGroup } } : {}),
     };
   },
 
@@ -95,6 +111,7 @@ export const professionalCampaignControl: CampaignControl<Session> = {
       });
       return;
     }
+    if (wanted === 'ACTIVE' && campaign.platformStatus === 'DRAFT') await activateDraftParts(session, campaign);
     await partialUpdate(session, campaign, { status: wanted === 'DELETE' ? 'ARCHIVED' : wanted });
   },
 

@@ -1,0 +1,300 @@
+import { AuditUnit, draftOf, runAudited, systemActor } from '../../shared/core/audit.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { LaunchRefused, type PlatformDetail, PlatformRateLimited, PlatformTimeout, PlatformUnavailable, ServiceError } from '../../shared/core/errors.ts';
+import type { Platform } from '../../shared/core/errors.ts';
+import { log } from '../../shared/core/logger.ts';
+import type { CampaignControl } from '../../shared/platforms/campaign-control.ts';
+import { campaignStatusAudit } from '../../shared/schemas/campaign-control.ts';
+import type { LaunchCheckpoint, LaunchJobRequest, LaunchObjectType, LaunchReceipt } from '../../shared/store/audience-jobs.ts';
+import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
+import { appendHistoryEntry } from '../../shared/store/optimization-history-writes.ts';
+import type { JobRun } from './audience-job-run.ts';
+import { Pause } from './audience-job-run.ts';
+import { updateCampaignStatus } from './campaign-control.ts';
+
+/**
+ * The campaign_launch engine (docs/decisions.md, "Launching a whole campaign"), the same for every
+ * platform: a platform's script names the creates in order and how each is sent and found again; the
+ * engine makes each exactly once, records the history, activates through campaign control, and undoes.
+ *
+ * Exactly once per object: before a create is sent, the step is saved as pending; its id is saved as
+ * a receipt before the next call. A run that finds a step pending with no receipt (a crash, or an
+ * answer that never came) asks the script to find the object (its exact name under its parent,
+ * created since the job began less 5 minutes) and adopts it; it sends the create again only when the
+ * platform certainly has none, and ends UNKNOWN_OUTCOME when it cannot tell. A step the platform
+ * cannot find again is sent again: one lost unused creative never delivers.
+ * A refusal that retrying cannot mend undoes every receipt, newest first (docs/decisions.md, "Rollback").
+ */
+
+/** How long before the job began a read-back looks, for clocks that disagree. */
+export const READ_BACK_SLACK_MS = 300_000;
+/** How often one create may be sent after its answers were lost and the platform showed nothing. */
+const MAX_SENDS = 3;
+/** A launch parked by throttling longer than this fails PLATFORM_RATE_LIMITED, and is undone. */
+const PARK_LIMIT_MS = 24 * 3_600_000;
+
+/** What every launch answers; a platform adds its own levels (an ad set, a campaign group). */
+export interface LaunchResult {
+  campaignId: string;
+  ads: Array<{ adId: string; creativeId: string }>;
+  status: 'PAUSED' | 'ACTIVE';
+  /** social: the one ad set */
+  adSetId?: string;
+  /** professional: the campaign group */
+  campaignGroupId?: string;
+}
+
+/** One create as the engine makes it: how it is sent, and (when the platform can tell) how it is found again. */
+export interface LaunchCreate {
+  /** what must be known before the create is sent (a video's thumbnail): may wait (Pause) without counting as a send */
+  prepare?: () => Promise<void>;
+  send: () => Promise<string>;
+  /** the ids of objects the send may have made (exact name, under the parent, since the job began) */
+  find?: () => Promise<string[]>;
+}
+
+/** What a script's steps see: the job's run and checkpoint, and the one way to make an object. */
+export interface LaunchSteps {
+  run: JobRun;
+  request: LaunchJobRequest;
+  checkpoint: LaunchCheckpoint;
+  /** the earliest creation time (epoch ms) an object of this job can have */
+  sinceMs: number;
+  create(step: string, type: LaunchObjectType, create: LaunchCreate): Promise<string>;
+}
+
+/** A platform's side of a launch: its creates in order, its deletes, and its refusals in the launch's words. */
+export interface LaunchScript<Session = unknown> {
+  platform: Platform;
+  /** makes every object through `steps.create`; `historyAdSetId` is the level that holds budget and targeting */
+  make(steps: LaunchSteps): Promise<{ result: Omit<LaunchResult, 'status'>; historyAdSetId: string }>;
+  /** deletes what a receipt names (or sets it to the platform's deletion status); throws when it cannot */
+  remove(receipt: LaunchReceipt): Promise<void>;
+  /** what could not be removed spends nothing (best effort) */
+  leave(receipt: LaunchReceipt): Promise<void>;
+  /** a platform's refusal in the launch's words (docs/errors.md, "Launch errors") */
+  refusalOf(error: unknown, step: string): unknown;
+  control: CampaignControl<Session>;
+  session: Session;
+}
+
+/** The launch has ended failed: its error, whether it was undone, and what was left. */
+export class LaunchEnded extends Error {
+  constructor(
+    readonly failure: ServiceError,
+    readonly rolledBack: boolean,
+    readonly orphans: Array<{ type: LaunchObjectType; id: string }>,
+  ) {
+    super(failure.message);
+  }
+}
+
+const lostAnswer = (error: unknown) => error instanceof PlatformTimeout || error instanceof PlatformUnavailable;
+
+export async function runLaunch(run: JobRun, script: LaunchScript): Promise<LaunchResult> {
+  const checkpoint = run.job.checkpoint as LaunchCheckpoint;
+  const launch = new Launch(run, script);
+  if (checkpoint.failure) return launch.undo(checkpoint.failure);
+  try {
+    return await launch.make();
+  } catch (error) {
+    if (error instanceof Pause || error instanceof LaunchEnded) throw error;
+    if (error instanceof PlatformRateLimited && clock.now() - Date.parse(run.job.createdAt) < PARK_LIMIT_MS) throw error;
+    const final = error instanceof ServiceError ? error : new LaunchRefused(script.platform, 'PLATFORM_REJECTED', 'The launch failed unexpectedly.');
+    if (!isFinalForLaunch(final)) throw error; // the queue runs it again; the dead-letter path lists what it made
+    return launch.undo({ code: final.code, message: final.message, ...platformOf(final) });
+  }
+}
+
+/** A failure the same request would meet again: undo and end. Anything else (a platform outage on a read) goes back to the queue. */
+function isFinalForLaunch(error: ServiceError): boolean {
+  if (error instanceof PlatformRateLimited) return true; // parked past its limit
+  return error.status < 500 || error instanceof LaunchRefused;
+}
+
+const platformOf = (error: ServiceError) => {
+  const detail = error.extra.platformDetail as PlatformDetail | undefined;
+  return detail ? { platform: detail } : {};
+};
+
+class Launch implements LaunchSteps {
+  readonly request: LaunchJobRequest;
+  readonly checkpoint: LaunchCheckpoint;
+  readonly sinceMs: number;
+
+  constructor(
+    readonly run: JobRun,
+    private readonly script: LaunchScript,
+  ) {
+    this.request = run.job.request as LaunchJobRequest;
+    this.checkpoint = run.job.checkpoint as LaunchCheckpoint;
+    this.sinceMs = Date.parse(run.job.createdAt) - READ_BACK_SLACK_MS;
+  }
+
+  async make(): Promise<LaunchResult> {
+    const { result, historyAdSetId } = await this.script.make(this);
+    await this.recordHistory(result.campaignId, historyAdSetId, result.ads);
+    const status = this.request.activate ? await this.activate(result.campaignId) : 'PAUSED';
+    return { ...result, status };
+  }
+
+  /** One create, exactly once: its receipt if it has one, else a read-back of a create in flight, else the create. */
+  async create(step: string, type: LaunchObjectType, { prepare, send, find }: LaunchCreate): Promise<string> {
+    const done = this.checkpoint.receipts.find((receipt) => receipt.step === step);
+    if (done) return done.platformId;
+    this.run.checkTime();
+    if (this.checkpoint.pending?.step === step && find) {
+      const adopted = await this.readBack(step, find);
+      if (adopted) return this.receipt(step, type, adopted);
+    }
+    await prepare?.();
+    for (;;) {
+      const sends = this.checkpoint.pending?.step === step ? this.checkpoint.pending.sends + 1 : 1;
+      if (sends > MAX_SENDS) throw this.unknown(step, `its answer was lost ${MAX_SENDS} times`);
+      this.checkpoint.pending = { step, sends };
+      await this.run.save();
+      try {
+        return await this.receipt(step, type, await send());
+      } catch (error) {
+        if (!lostAnswer(error)) throw this.script.refusalOf(error, stepName(step));
+        log().warn('a launch create lost its answer; reading back', { step, sends });
+        if (find) {
+          const adopted = await this.readBack(step, find);
+          if (adopted) return this.receipt(step, type, adopted);
+        }
+      }
+    }
+  }
+
+  /** The object a lost create may have made: one match is it; none, it was not made; more, or no answer, cannot be told. */
+  private async readBack(step: string, find: () => Promise<string[]>): Promise<string | undefined> {
+    let found: string[];
+    try {
+      found = await find();
+    } catch (error) {
+      if (error instanceof PlatformRateLimited) throw error;
+      throw this.unknown(step, 'the read-back of the platform failed too');
+    }
+    if (found.length > 1) throw this.unknown(step, `${found.length} objects of that name were made since the launch began`);
+    return found[0];
+  }
+
+  private unknown(step: string, why: string): LaunchRefused {
+    return new LaunchRefused(
+      this.script.platform,
+      'UNKNOWN_OUTCOME',
+      `The platform may or may not have made the ${stepName(step)}: ${why}. Check the ad account; what the launch made is undone.`,
+    );
+  }
+
+  private async receipt(step: string, type: LaunchObjectType, platformId: string): Promise<string> {
+    this.checkpoint.receipts.push({ step, type, platformId });
+    delete this.checkpoint.pending;
+    await this.run.save();
+    return platformId;
+  }
+
+  /** The campaign's optimization-history record: one entry per ad, its texts and its image. Stored once. */
+  private async recordHistory(campaignId: string, adSetId: string, ads: LaunchResult['ads']): Promise<void> {
+    const { job } = this.run;
+    for (const [index, ad] of ads.entries()) {
+      if (index < (this.checkpoint.historyEntries ?? 0)) continue; // stored by a run before a crash
+      const about = this.request.ads[index];
+      const thumbnail = about?.videoId ? this.checkpoint.thumbnails?.[about.videoId] : undefined;
+      const image = about?.image ?? (thumbnail && about?.videoId ? { id: about.videoId, ...thumbnail } : undefined);
+      await appendHistoryEntry(
+        job.tenantId,
+        {
+          userId: job.userId,
+          campaignId,
+          entry: {
+            adId: ad.adId,
+            adSetId,
+            headlines: [{ newText: about?.headline ?? '', oldText: '' }],
+            primaryTexts: [{ newText: about?.primaryText ?? '', oldText: '' }],
+            images: image ? [image] : [],
+            timestamp: clock.now(),
+          },
+          campaign: () => ({
+            campaignName: this.request.campaignName,
+            platform: this.script.platform,
+            optimizationStatus: 'PAUSED',
+            startDate: this.request.startMs ?? Date.parse(job.createdAt),
+          }),
+        },
+        undefined,
+      );
+      this.checkpoint.historyEntries = index + 1;
+      await this.run.save();
+    }
+  }
+
+  /** The one switch: the campaign ACTIVE, through campaign control (its lease, its read-back, its history entry; on the professional network its cascade). */
+  private async activate(campaignId: string): Promise<'ACTIVE'> {
+    const { job } = this.run;
+    const { platform } = this.script;
+    const input = { userId: job.userId, campaignId, status: 'ACTIVE' as const, validateOnly: false };
+    // audited as update_campaign_status is, in the name of whoever started the launch
+    const audit = new AuditUnit((result, failure) =>
+      draftOf(campaignStatusAudit, { tenantId: job.tenantId, platform, input, result, ...(failure ? { failure } : {}) }),
+    );
+    const scope = {
+      actor: job.startedBy?.actor ?? systemActor('run-audience-jobs'),
+      ...(job.startedBy?.requestId ? { requestId: job.startedBy.requestId } : {}),
+    };
+    await runAudited(scope, audit, recordAuditEvent, () =>
+      updateCampaignStatus(this.script.control, this.script.session, { tenantId: job.tenantId, userId: job.userId, input, audit }),
+    );
+    if (!this.checkpoint.receipts.some((receipt) => receipt.step === 'activate'))
+      this.checkpoint.receipts.push({ step: 'activate', type: 'campaign', platformId: campaignId });
+    await this.run.save();
+    return 'ACTIVE';
+  }
+
+  /**
+   * Every receipt undone, newest first: removed, or (when that keeps failing) left spending nothing and
+   * listed as an orphan. Each is saved as it goes, so a run after a crash goes on where this one stopped.
+   */
+  async undo(failure: NonNullable<LaunchCheckpoint['failure']>): Promise<never> {
+    this.checkpoint.failure = failure;
+    this.checkpoint.orphans ??= [];
+    await this.run.save();
+    const made = this.checkpoint.receipts.filter((receipt) => receipt.step !== 'activate' && !receipt.undone);
+    for (const receipt of made.reverse()) {
+      if (this.checkpoint.orphans.some((orphan) => orphan.id === receipt.platformId)) continue;
+      await this.undoOne(receipt);
+      await this.run.save();
+    }
+    const orphans = this.checkpoint.orphans;
+    throw new LaunchEnded(new LaunchFailure(failure), orphans.length === 0, orphans);
+  }
+
+  private async undoOne(receipt: LaunchReceipt): Promise<void> {
+    try {
+      await this.script.remove(receipt);
+      receipt.undone = true;
+      return;
+    } catch (error) {
+      if (error instanceof PlatformRateLimited) throw error; // parked: the next run goes on undoing
+      log().warn('a launch object could not be removed; leaving it spending nothing', { type: receipt.type, reason: (error as Error).name });
+    }
+    await this.script.leave(receipt).catch(() => undefined);
+    (this.checkpoint.orphans as NonNullable<LaunchCheckpoint['orphans']>).push({ type: receipt.type, id: receipt.platformId });
+  }
+}
+
+/** A stored failure as the job's error. */
+class LaunchFailure extends ServiceError {
+  constructor(failure: NonNullable<LaunchCheckpoint['failure']>) {
+    super(422, failure.code as ServiceError['code'], failure.message, { extra: failure.platform ? { platformDetail: failure.platform } : {} });
+  }
+}
+
+const STEP_WORDS: Record<string, string> = { group: 'campaign group', campaign: 'campaign', adset: 'ad set', creative: 'creative', ad: 'ad' };
+
+/** A step as a person reads it: "creative of ad 2". */
+export const stepName = (step: string) => {
+  const [kind, index] = step.split(':');
+  const word = STEP_WORDS[kind as string] ?? kind;
+  return index === undefined ? String(word) : `${word} of ad ${Number(index) + 1}`;
+};

@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import { auditScope, type AuditUnit } from '../../shared/core/audit.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { InvalidRequest } from '../../shared/core/errors.ts';
+import { log } from '../../shared/core/logger.ts';
+import { isoDecimals, toUnits } from '../../shared/core/money.ts';
+import { queueJobRun } from '../../shared/jobs/job-queue.ts';
+import { createJob } from '../../shared/store/audience-job-writes.ts';
+import type { AudienceJob, LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
+import type { User } from '../../shared/store/users.ts';
+import { MAX_DAILY_BUDGET_MINOR_UNITS } from './campaign-control.ts';
+
+/** What both platforms' create_campaign share: the call, the answer, the budget check and the job they queue. */
+export interface LaunchCall<Input> {
+  tenantId: string;
+  user: User;
+  input: Input;
+  context: Context;
+  audit: AuditUnit;
+}
+
+export interface LaunchIssue {
+  field: string;
+  code: string;
+  message: string;
+}
+
+export type LaunchAnswer = { jobId: string; status: AudienceJob['status'] } | { valid: boolean; issues: LaunchIssue[]; checkedBy?: 'service' };
+
+/**
+ * The daily budget in the platform's units of the account's currency: refused (400, nothing made) when
+ * it has more decimals than the currency takes there, is above the largest budget, or below the minimum.
+ */
+export function dailyBudgetIn(amount: string, account: { currency: string; decimals: number; minimum?: string }): bigint {
+  const refuse = (message: string, detail: string): never => {
+    throw new InvalidRequest(message, [{ path: 'dailyBudget', message: detail }]);
+  };
+  const units = toUnits(amount, account.decimals);
+  if (units === undefined)
+    return refuse(
+      `dailyBudget: ${account.currency} budgets on this platform have ${account.decimals === 0 ? 'no decimals' : `at most ${account.decimals} decimals`}; ${amount} cannot be set exactly.`,
+      `has more decimals than ${account.currency} allows (${account.decimals})`,
+    );
+  if (units * 10n ** BigInt(isoDecimals(account.currency)) > MAX_DAILY_BUDGET_MINOR_UNITS * 10n ** BigInt(account.decimals))
+    return refuse(`dailyBudget: at most 1,000,000,000 minor units of ${account.currency}.`, 'is above the largest daily budget');
+  const minimum = account.minimum === undefined ? undefined : toUnits(account.minimum, account.decimals);
+  if (minimum !== undefined && units < minimum)
+    return refuse(
+      `dailyBudget: the ad account’s smallest daily budget is ${account.minimum} ${account.currency}.`,
+      `must be at least ${account.minimum} ${account.currency}`,
+    );
+  return units;
+}
+
+/** The campaign_launch job, stored with the request's audit event and queued; answered at once. */
+export async function startLaunchJob(call: LaunchCall<unknown>, request: LaunchJobRequest): Promise<LaunchAnswer> {
+  const job = newLaunchJob(call, request);
+  await createJob(job, call.audit.event({ jobId: job.jobId }));
+  await queueJobRun({ tenantId: job.tenantId, jobId: job.jobId }).catch((error: unknown) =>
+    log().warn('launch stored but not queued; the sweep will queue it', { jobId: job.jobId, reason: (error as Error).name }),
+  );
+  return { jobId: job.jobId, status: job.status };
+}
+
+function newLaunchJob(call: LaunchCall<unknown>, request: LaunchJobRequest): AudienceJob {
+  const now = clock.date().toISOString();
+  const scope = auditScope();
+  return {
+    jobId: `job_${randomBytes(16).toString('hex')}`,
+    tenantId: call.tenantId,
+    userId: call.user.userId,
+    type: 'campaign_launch',
+    status: 'queued',
+    progress: { bytesRead: 0, totalBytes: 0, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+    createdAt: now,
+    updatedAt: now,
+    request,
+    checkpoint: { receipts: [] },
+    ...(scope ? { startedBy: { actor: scope.actor, ...(scope.requestId ? { requestId: scope.requestId } : {}) } } : {}),
+  };
+}

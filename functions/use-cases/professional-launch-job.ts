@@ -1,0 +1,109 @@
+import { clock } from '../../shared/core/clock.ts';
+import { LaunchRefused, PlatformRateLimited } from '../../shared/core/errors.ts';
+import { professionalCampaignControl } from '../../shared/platforms/professional/campaign-control.ts';
+import {
+  createInlineCreative,
+  createLaunchObject,
+  findCampaigns,
+  findCreatives,
+  findGroups,
+  type LaunchObjectKind,
+  launchMediaStatus,
+  launchRefusalOf,
+  removeLaunchObject,
+  setLaunchObjectStatus,
+} from '../../shared/platforms/professional/launch.ts';
+import { professionalSession } from '../../shared/platforms/professional/session.ts';
+import type { LaunchCheckpoint, LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
+import type { User } from '../../shared/store/users.ts';
+import { type JobRun, Pause } from './audience-job-run.ts';
+import { type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch } from './launch-job.ts';
+
+/**
+ * The professional network's launch (docs/decisions.md, "Launching a whole campaign (professional)"):
+ * campaign group, campaign, then a creative with its post per ad, every one DRAFT (the only state a
+ * plain DELETE removes) until the activation. Each is found again by its exact name under its parent.
+ * The platform names no wait when it throttles: a parked launch waits 60 s, doubling up to an hour.
+ */
+
+/** Waits for an image or video the platform is still processing. */
+const MEDIA_WAIT_SECONDS = 30;
+const MEDIA_WAITS = 40;
+const FIRST_PARK_SECONDS = 60;
+const LONGEST_PARK_SECONDS = 3600;
+
+type Session = ReturnType<typeof professionalSession>;
+type ProfessionalRequest = Extract<LaunchJobRequest, { platform: 'professional' }>;
+
+export async function runProfessionalLaunchJob(run: JobRun, user: User): Promise<LaunchResult> {
+  const session = professionalSession(user, run.context);
+  const scopes = user.connections.professional?.scopes?.split(/[ ,]+/);
+  const { adAccountId } = (run.job.request as ProfessionalRequest).plan;
+  const script: LaunchScript<Session> = {
+    platform: 'professional',
+    control: professionalCampaignControl,
+    session,
+    make: (steps) => make(steps, session),
+    remove: (receipt) => removeLaunchObject(session, adAccountId, receipt.type as LaunchObjectKind, receipt.platformId),
+    leave: (receipt) => setLaunchObjectStatus(session, adAccountId, receipt.type as LaunchObjectKind, receipt.platformId, 'PAUSED'),
+    refusalOf: (error, step) => launchRefusalOf(error, step, scopes),
+  };
+  try {
+    return await runLaunch(run, script);
+  } catch (error) {
+    if (!(error instanceof PlatformRateLimited)) throw error;
+    const checkpoint = run.job.checkpoint as LaunchCheckpoint;
+    checkpoint.parks = (checkpoint.parks ?? 0) + 1;
+    await run.save();
+    throw new PlatformRateLimited('professional', Math.min(LONGEST_PARK_SECONDS, FIRST_PARK_SECONDS * 2 ** (checkpoint.parks - 1)));
+  }
+}
+
+async function make(steps: LaunchSteps, session: Session) {
+  const { plan } = steps.request as ProfessionalRequest;
+  const account = plan.adAccountId;
+  // no start asked: when the object is made (the platform refuses a start in the past)
+  const schedule = () => ({ start: Math.max(plan.startMs ?? 0, clock.now()), ...(plan.endMs ? { end: plan.endMs } : {}) });
+  const groupId = await steps.create('group', 'campaign_group', {
+    send: () => createLaunchObject(session, account, 'adCampaignGroups', { ...plan.group, runSchedule: { start: schedule().start } }),
+    find: () => findGroups(session, account, String(plan.group.name), steps.sinceMs),
+  });
+  const campaignId = await steps.create('campaign', 'campaign', {
+    send: () =>
+      createLaunchObject(session, account, 'adCampaigns', {
+        ...plan.campaign,
+        campaignGroup: `urn:li:sponsoredCampaignGroup:${groupId}`,
+        runSchedule: schedule(),
+      }),
+    find: () => findCampaigns(session, account, groupId, String(plan.campaign.name), steps.sinceMs),
+  });
+  const ads: LaunchResult['ads'] = [];
+  for (const [index, { name, creative }] of plan.creatives.entries()) {
+    const media = String((creative.inlineContent as { post: { content: { media: { id: string } } } }).post.content.media.id);
+    const creativeId = await steps.create(`creative:${index}`, 'creative', {
+      prepare: () => mediaReady(steps, session, media),
+      send: () => createInlineCreative(session, account, { ...creative, campaign: `urn:li:sponsoredCampaign:${campaignId}` }),
+      find: () => findCreatives(session, account, campaignId, name, steps.sinceMs),
+    });
+    ads.push({ adId: creativeId, creativeId });
+  }
+  return { result: { campaignId, campaignGroupId: groupId, ads }, historyAdSetId: campaignId };
+}
+
+/** Media the request found still processing: the job waits (queue delays) until the platform has it, or it fails. */
+async function mediaReady(steps: LaunchSteps, session: Session, urn: string): Promise<void> {
+  const { run, checkpoint, request } = steps;
+  const waitFor = (request as ProfessionalRequest).plan.mediaToWaitFor ?? [];
+  if (!waitFor.includes(urn) || checkpoint.mediaReady?.includes(urn)) return;
+  const status = await launchMediaStatus(session, urn);
+  if (status === 'AVAILABLE') {
+    checkpoint.mediaReady = [...(checkpoint.mediaReady ?? []), urn];
+    return run.save();
+  }
+  if (status === 'PROCESSING_FAILED') throw new LaunchRefused('professional', 'MEDIA_PROCESSING_FAILED', `The platform could not process ${urn}.`);
+  run.job.progress.batchesSent += 1; // the waits so far
+  if (run.job.progress.batchesSent > MEDIA_WAITS)
+    throw new LaunchRefused('professional', 'MEDIA_NOT_READY', `${urn} was still processing after ${(MEDIA_WAITS * MEDIA_WAIT_SECONDS) / 60} minutes.`);
+  await run.save();
+  throw new Pause(MEDIA_WAIT_SECONDS);
+}
