@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { launchPlatformDetailSchema } from '../../shared/schemas/operation-doc.ts';
+import { launchOrphanSchema, launchPlatformDetailSchema } from '../../shared/schemas/operation-doc.ts';
 import { jobErrorSchema, jobStatusSchema } from '../../shared/schemas/uploads.ts';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
@@ -43,16 +43,13 @@ export const jobViewSchema = z.object({
     .record(z.string(), z.unknown())
     .optional()
     .describe(
-      'The operation’s own result: operation 7’s audience fields with the platform’s final counts; operation 8’s `audience.csvFileId`; an ad_media job’s `media` `{type: VIDEO, id, status: ready}`; a campaign_launch’s `{campaignId, adSetId, ads: [{adId, creativeId}], status}`.',
+      'The operation’s own result: operation 7’s audience fields with the platform’s final counts; operation 8’s `audience.csvFileId`; an ad_media job’s `media` `{type: VIDEO, id, status: ready}`; a campaign_launch’s `{campaignId, adSetId (social) | campaignGroupId (professional), ads: [{adId, creativeId}], status}` (professional: `adId` is the creative’s URN, the platform has no separate ad).',
     ),
   error: jobErrorSchema
     .extend({ platform: launchPlatformDetailSchema.optional().describe('A launch’s refusal: the platform’s code, subcode, title and message.') })
     .optional(),
   rolledBack: z.boolean().optional().describe('A failed launch: true when everything it made was deleted.'),
-  orphans: z
-    .array(z.object({ type: z.enum(['campaign', 'adset', 'creative', 'ad']), id: z.string() }))
-    .optional()
-    .describe('A failed launch: what could not be deleted (paused, spending nothing).'),
+  orphans: z.array(launchOrphanSchema).optional().describe('A failed launch: what could not be deleted (paused, spending nothing).'),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

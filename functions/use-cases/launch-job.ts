@@ -23,7 +23,7 @@ import { updateCampaignStatus } from './campaign-control.ts';
  * created since the job began less 5 minutes) and adopts it; it sends the create again only when the
  * platform certainly has none, and ends UNKNOWN_OUTCOME when it cannot tell. A step the platform
  * cannot find again is sent again: one lost unused creative never delivers.
- * A refusal that retrying cannot mend undoes every receipt, newest first (docs/decisions.md, "Rollback").
+ * A refusal that retrying cannot mend undoes every receipt, newest first (docs/decisions.md, "Launching a whole campaign (social)", "Rollback").
  */
 
 /** How long before the job began a read-back looks, for clocks that disagree. */

@@ -10,8 +10,8 @@ import {
   type LaunchObjectKind,
   launchMediaStatus,
   launchRefusalOf,
+  leaveLaunchObject,
   removeLaunchObject,
-  setLaunchObjectStatus,
 } from '../../shared/platforms/professional/launch.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import type { LaunchCheckpoint, LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
@@ -45,7 +45,7 @@ export async function runProfessionalLaunchJob(run: JobRun, user: User): Promise
     session,
     make: (steps) => make(steps, session),
     remove: (receipt) => removeLaunchObject(session, adAccountId, receipt.type as LaunchObjectKind, receipt.platformId),
-    leave: (receipt) => setLaunchObjectStatus(session, adAccountId, receipt.type as LaunchObjectKind, receipt.platformId, 'PAUSED'),
+    leave: (receipt) => leaveLaunchObject(session, adAccountId, receipt.type as LaunchObjectKind, receipt.platformId),
     refusalOf: (error, step) => launchRefusalOf(error, step, scopes),
   };
   try {

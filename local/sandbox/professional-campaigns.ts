@@ -1,12 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
+import { activationRefusal, finderPage, matchCampaigns, parseSearch } from './professional-launch.ts';
+import type { SavedMedia } from './professional-media.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
  * Campaigns on the professional sandbox (docs/platforms.md, "Professional: campaign control"): `GET` of an ad account and of one
  * of its campaigns, `POST` with `X-RestLi-Method: PARTIAL_UPDATE` and `{"patch":{"$set":{…}}}` for
  * `status` and `dailyBudget` (204), `DELETE` (a DRAFT goes, any other becomes PENDING_DELETION), and
- * a create to make campaigns to control. The rules: the transition table, the account's currency,
+ * the launch's creates and finders (professional-launch.ts). The rules: the transition table, the account's currency,
  * the currency's decimals, a minimum daily budget (10.00 USD or the same in units), and a 400 for a
  * partial update without its method header. Campaigns live per account and survive a restart.
  */
@@ -15,12 +17,16 @@ type Row = Record<string, unknown>;
 export interface ProfessionalCampaigns {
   /** `${account}/${id}` → campaign */
   campaigns: Map<string, Row>;
+  /** `${account}/${id}` → campaign group (the launches'; the seeded campaigns' groups are not modelled) */
+  groups: Map<string, Row>;
+  /** `${account}/${urn}` → creative */
+  creatives: Map<string, Row>;
   nextId: number;
 }
 
 /** Accounts in other currencies (JPY whole units, KWD three decimals); any other account is USD. */
 export const SANDBOX_PROFESSIONAL_CURRENCIES: Record<string, string> = { '500000002': 'JPY', '500000003': 'KWD' };
-const currencyOf = (account: string) => SANDBOX_PROFESSIONAL_CURRENCIES[account] ?? 'USD';
+export const currencyOf = (account: string) => SANDBOX_PROFESSIONAL_CURRENCIES[account] ?? 'USD';
 const DECIMALS: Record<string, number> = { JPY: 0, KWD: 3 };
 const MINIMUM_DAILY: Record<string, number> = { USD: 10, JPY: 1000, KWD: 3 };
 const REMOVED = new Set(['COMPLETED', 'CANCELED', 'PENDING_DELETION', 'REMOVED']);
@@ -37,7 +43,7 @@ export const restliError = (status: number, body: Row, headers: Record<string, s
   body: { status, ...body },
   headers: { 'x-restli-protocol-version': '2.0.0', ...headers },
 });
-const inputError = (code: string, message: string, fieldPath: string, serviceErrorCode = 10007) =>
+export const inputError = (code: string, message: string, fieldPath: string, serviceErrorCode = 10007) =>
   restliError(400, {
     serviceErrorCode,
     code,
@@ -120,19 +126,16 @@ export function getAccount(world: ProfessionalCampaigns, account: string): Sandb
   };
 }
 
-/** `GET …/adCampaigns?q=search&search=(status:(values:List(…)))&pageSize=&pageToken=`: the account's campaigns of those statuses, token-paged. */
-export function searchCampaigns(world: ProfessionalCampaigns, account: string, query: URLSearchParams): SandboxResponse {
+/** `GET …/adCampaigns?q=search&search=(status:…,campaignGroup:…,name:…)&pageSize=&pageToken=`: the account's matching campaigns, token-paged. */
+export function searchCampaigns(world: ProfessionalCampaigns, account: string, request: SandboxRequest): SandboxResponse {
   seedAccount(world, account);
-  const statuses = /^\(status:\(values:List\(([A-Z_,]+)\)\)\)$/.exec(query.get('search') ?? '')?.[1]?.split(',');
-  if (query.get('q') !== 'search' || !statuses)
-    return restliError(400, { code: 'ILLEGAL_ARGUMENT', message: 'This sandbox answers q=search with search=(status:(values:List(…))).' });
-  const size = Math.min(1000, Number(query.get('pageSize') ?? '100') || 100);
-  const start = Number(query.get('pageToken') ?? '0') || 0;
-  const all = [...world.campaigns.entries()]
-    .filter(([key, campaign]) => key.startsWith(`${account}/`) && statuses.includes(String(campaign.status)))
-    .map(([, campaign]) => campaign);
-  const elements = all.slice(start, start + size);
-  return { status: 200, body: { elements, metadata: start + size < all.length ? { nextPageToken: String(start + size) } : {} } };
+  const search = parseSearch(request.rawQuery);
+  if (request.query.get('q') !== 'search' || !search || Object.keys(search).some((field) => !['status', 'campaignGroup', 'name'].includes(field)))
+    return restliError(400, {
+      code: 'ILLEGAL_ARGUMENT',
+      message: 'This sandbox answers q=search with search=(status|campaignGroup|name:(values:List(…))), values percent-encoded.',
+    });
+  return finderPage(matchCampaigns(world, account, search), request.query);
 }
 
 export function getCampaign(world: ProfessionalCampaigns, account: string, id: string): SandboxResponse {
@@ -142,7 +145,7 @@ export function getCampaign(world: ProfessionalCampaigns, account: string, id: s
   return { status: 200, body: campaign };
 }
 
-function checkBudget(value: unknown, account: string): SandboxResponse | string {
+export function checkBudget(value: unknown, account: string): SandboxResponse | string {
   const budget = value as { amount?: unknown; currencyCode?: unknown } | undefined;
   const currency = currencyOf(account);
   if (budget?.currencyCode !== currency)
@@ -172,6 +175,10 @@ export function updateCampaign(world: ProfessionalCampaigns, request: SandboxReq
     if (!(ALLOWED[current] ?? []).includes(String(set.status)))
       return inputError('INVALID_STATUS_TRANSITION', `Campaign status cannot be changed from ${current} to ${String(set.status)}`, '/status');
   }
+  if (set.status === 'ACTIVE' && current === 'DRAFT') {
+    const refused = activationRefusal(world, account, campaign);
+    if (refused) return refused;
+  }
   if (REMOVED.has(current) || current === 'ARCHIVED')
     return inputError('INVALID_STATUS_TRANSITION', `A ${current} campaign cannot be changed.`, set.status !== undefined ? '/status' : '/dailyBudget');
   let amount: string | undefined;
@@ -198,39 +205,26 @@ export function deleteCampaign(world: ProfessionalCampaigns, account: string, id
   return { status: 204, body: null };
 }
 
-/** `POST /rest/adAccounts/{a}/adCampaigns` (no method header): a new campaign, its id in `x-restli-id`. */
-export function createCampaign(world: ProfessionalCampaigns, request: SandboxRequest, account: string): SandboxResponse {
-  seedAccount(world, account);
-  const body = request.fields as Row;
-  if (!body.name) return inputError('REQUIRED_FIELD_MISSING', 'name is required', '/name');
-  const status = String(body.status ?? 'DRAFT');
-  if (!['ACTIVE', 'PAUSED', 'DRAFT'].includes(status)) return inputError('INVALID_VALUE', 'A new campaign is ACTIVE, PAUSED or DRAFT.', '/status');
-  const id = 610000000 + world.nextId++;
-  const campaign: Row = {
-    account: `urn:li:sponsoredAccount:${account}`,
-    id,
-    name: body.name,
-    status,
-    type: 'SPONSORED_UPDATES',
-    runSchedule: { start: clock.now() },
-    version: { versionTag: '1' },
+interface Saved {
+  campaigns: Array<[string, Row]>;
+  groups?: Array<[string, Row]>;
+  creatives?: Array<[string, Row]>;
+  media?: SavedMedia;
+  nextId: number;
+}
+
+/** The accounts' campaigns, groups and creatives, and the organizations' media, as a restart finds them. */
+export function loadProfessionalCampaigns(file: string | undefined): { world: ProfessionalCampaigns; media?: SavedMedia } {
+  if (!file || !existsSync(file)) return { world: { campaigns: new Map(), groups: new Map(), creatives: new Map(), nextId: 1 } };
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as Saved;
+  return {
+    world: { campaigns: new Map(saved.campaigns), groups: new Map(saved.groups ?? []), creatives: new Map(saved.creatives ?? []), nextId: saved.nextId },
+    ...(saved.media ? { media: saved.media } : {}),
   };
-  if (body.dailyBudget !== undefined) {
-    const checked = checkBudget(body.dailyBudget, account);
-    if (typeof checked !== 'string') return checked;
-    campaign.dailyBudget = { amount: checked, currencyCode: currencyOf(account) };
-  }
-  if (body.totalBudget !== undefined) campaign.totalBudget = body.totalBudget;
-  world.campaigns.set(`${account}/${id}`, campaign);
-  return { status: 201, body: null, headers: { 'x-restli-id': String(id), 'x-linkedin-id': String(id) } };
 }
 
-export function loadProfessionalCampaigns(file: string | undefined): ProfessionalCampaigns {
-  if (!file || !existsSync(file)) return { campaigns: new Map(), nextId: 1 };
-  const saved = JSON.parse(readFileSync(file, 'utf8')) as { campaigns: Array<[string, Row]>; nextId: number };
-  return { campaigns: new Map(saved.campaigns), nextId: saved.nextId };
-}
-
-export function saveProfessionalCampaigns(file: string | undefined, world: ProfessionalCampaigns): void {
-  if (file) writeFileSync(file, JSON.stringify({ campaigns: [...world.campaigns], nextId: world.nextId }));
+export function saveProfessionalCampaigns(file: string | undefined, world: ProfessionalCampaigns, media: SavedMedia): void {
+  if (!file) return;
+  const saved: Saved = { campaigns: [...world.campaigns], groups: [...world.groups], creatives: [...world.creatives], media, nextId: world.nextId };
+  writeFileSync(file, JSON.stringify(saved));
 }

@@ -39,7 +39,31 @@ export interface MediaState {
   nextId: number;
 }
 
-export const newMediaState = (): MediaState => ({ media: new Map(), processing: new Map(), nextId: 1 });
+/** The demo account's library, there from the start: two images and a video its organization owns, processed. */
+export const SANDBOX_LIBRARY = {
+  images: ['urn:li:image:D4E10AQSandboxLibrary01', 'urn:li:image:D4E10AQSandboxLibrary02'],
+  video: 'urn:li:video:D5610AQSandboxLibrary01',
+  /** the organization of the demo ad account 500000001 */
+  owner: 'urn:li:organization:2400001',
+};
+
+/** What a restart keeps of the media: everything but the bytes. */
+export type SavedMedia = { media: Array<[string, Media]>; nextId: number };
+
+export function newMediaState(saved?: SavedMedia): MediaState {
+  if (saved) return { media: new Map(saved.media), processing: new Map(), nextId: saved.nextId };
+  const ready = (kind: 'image' | 'video'): Media => ({ kind, owner: SANDBOX_LIBRARY.owner, parts: [], completedAt: 0, processing: { seconds: 0 } });
+  const media = new Map<string, Media>([
+    ...SANDBOX_LIBRARY.images.map((urn): [string, Media] => [urn, ready('image')]),
+    [SANDBOX_LIBRARY.video, ready('video')],
+  ]);
+  return { media, processing: new Map(), nextId: 1 };
+}
+
+export const savedMedia = (state: MediaState): SavedMedia => ({
+  media: [...state.media].map(([urn, media]) => [urn, { ...media, parts: media.parts.map(({ bytes: _bytes, ...part }) => part) }]),
+  nextId: state.nextId,
+});
 
 const ORGANIZATION = /^urn:li:organization:\d+$/;
 
@@ -132,11 +156,22 @@ export function finalizeVideoUpload(state: MediaState, request: SandboxRequest):
 }
 
 export function getMedia(state: MediaState, urn: string): SandboxResponse {
+  const view = mediaView(state, urn);
+  return view ? { status: 200, body: view.body } : restliError(404, { code: 'NOT_FOUND', message: `No media ${urn}` });
+}
+
+/** A media item as the platform shows it (what a GET answers), or undefined when there is none. */
+export function mediaView(
+  state: MediaState,
+  urn: string,
+): { kind: 'image' | 'video'; owner: string; status: string; body: Record<string, unknown> } | undefined {
   const media = state.media.get(urn);
-  if (!media) return restliError(404, { code: 'NOT_FOUND', message: `No media ${urn}` });
+  if (!media) return undefined;
   const status = statusOf(media);
   return {
-    status: 200,
+    kind: media.kind,
+    owner: media.owner,
+    status,
     body: {
       owner: media.owner,
       status,

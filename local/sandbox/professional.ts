@@ -13,7 +13,6 @@ import {
   type ProfessionalConnectState,
 } from './professional-connect.ts';
 import {
-  createCampaign,
   deleteCampaign,
   getAccount,
   getCampaign,
@@ -37,7 +36,22 @@ import {
   setMediaProcessing,
   storedMedia,
   type MediaState,
+  savedMedia,
 } from './professional-media.ts';
+import {
+  batchGetMedia,
+  createGroup,
+  createInline,
+  createLaunchCampaign,
+  deleteCreative,
+  deleteGroup,
+  findCreatives,
+  getCreative,
+  getGroup,
+  searchGroups,
+  updateCreative,
+  updateGroup,
+} from './professional-launch.ts';
 
 /**
  * The professional network sandbox (docs/platforms.md, "Professional"): the list-upload flow with its
@@ -299,12 +313,14 @@ export interface ProfessionalSandbox extends Sandbox {
 
 /** `campaignsFile`: where the ad accounts' campaigns are kept across restarts (the data folder). */
 export async function startProfessionalSandbox(options: { campaignsFile?: string } = {}): Promise<ProfessionalSandbox> {
-  const campaigns = loadProfessionalCampaigns(options.campaignsFile);
+  const loaded = loadProfessionalCampaigns(options.campaignsFile);
+  const campaigns = loaded.world;
+  const save = () => saveProfessionalCampaigns(options.campaignsFile, campaigns, savedMedia(state.media));
   const persisted =
     (handle: Handler): Handler =>
     (...args) => {
       const answer = handle(...args);
-      if (answer.status < 300) saveProfessionalCampaigns(options.campaignsFile, campaigns);
+      if (answer.status < 300) save();
       return answer;
     };
   const state: ProfessionalState = {
@@ -313,7 +329,7 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     segments: new Map(),
     issuedTokens: new Set(),
     connect: newProfessionalConnectState(),
-    media: newMediaState(),
+    media: newMediaState(loaded.media),
   };
   /** whether a token may act for organizations: one issued through consent if it was granted w_organization_social, one given as it is unless it says otherwise */
   const canPost = (request: SandboxRequest) => {
@@ -379,11 +395,51 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     rest(
       'POST',
       /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns$/,
-      persisted((request, _state, { account }) => createCampaign(campaigns, request, account as string)),
+      persisted((request, _state, { account }) => createLaunchCampaign(campaigns, request, account as string)),
     ),
-    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns$/, (request, _state, { account }) =>
-      searchCampaigns(campaigns, account as string, request.query),
+    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns$/, (request, _state, { account }) => searchCampaigns(campaigns, account as string, request)),
+    rest(
+      'POST',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaignGroups$/,
+      persisted((request, _state, { account }) => createGroup(campaigns, request, account as string)),
     ),
+    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaignGroups$/, (request, _state, { account }) =>
+      searchGroups(campaigns, account as string, request),
+    ),
+    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaignGroups\/(?<id>\d+)$/, (_request, _state, { account, id }) =>
+      getGroup(campaigns, account as string, id as string),
+    ),
+    rest(
+      'POST',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaignGroups\/(?<id>\d+)$/,
+      persisted((request, _state, { account, id }) => updateGroup(campaigns, request, account as string, id as string)),
+    ),
+    rest(
+      'DELETE',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaignGroups\/(?<id>\d+)$/,
+      persisted((_request, _state, { account, id }) => deleteGroup(campaigns, account as string, id as string)),
+    ),
+    rest(
+      'POST',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/creatives$/,
+      persisted((request, _state, { account }) => createInline(campaigns, state.media, request, account as string, canPost(request))),
+      { action: 'createInline' },
+    ),
+    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/creatives$/, (request, _state, { account }) => findCreatives(campaigns, account as string, request)),
+    rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/creatives\/(?<urn>[^/]+)$/, (_request, _state, { account, urn }) =>
+      getCreative(campaigns, account as string, decodeURIComponent(urn as string)),
+    ),
+    rest(
+      'POST',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/creatives\/(?<urn>[^/]+)$/,
+      persisted((request, _state, { account, urn }) => updateCreative(campaigns, request, account as string, decodeURIComponent(urn as string))),
+    ),
+    rest(
+      'DELETE',
+      /^\/rest\/adAccounts\/(?<account>\d+)\/creatives\/(?<urn>[^/]+)$/,
+      persisted((_request, _state, { account, urn }) => deleteCreative(campaigns, account as string, decodeURIComponent(urn as string))),
+    ),
+    rest('GET', /^\/rest\/(?:images|videos)$/, (request) => batchGetMedia(state.media, request)),
     rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns\/(?<id>\d+)$/, (_request, _state, { account, id }) =>
       getCampaign(campaigns, account as string, id as string),
     ),
@@ -415,25 +471,29 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     rest('DELETE', /^\/rest\/dmpSegments\/(?<id>\d+)$/, deleteSegment),
     rest('GET', /^\/rest\/dmpSegments$/, findSegments),
     rest('GET', /^\/rest\/adSegments\/(?<id>\d+)$/, getAdSegment),
-    rest('POST', /^\/rest\/images$/, mediaAction('images')),
-    rest('POST', /^\/rest\/videos$/, mediaAction('videos')),
+    rest('POST', /^\/rest\/images$/, persisted(mediaAction('images'))),
+    rest('POST', /^\/rest\/videos$/, persisted(mediaAction('videos'))),
     rest('GET', /^\/rest\/(?:images|videos)\/(?<urn>[^/]+)$/, (_request, _state, { urn }) => getMedia(state.media, decodeURIComponent(urn as string))),
     // an image's upload URL wants the bearer token; a video part's URL is pre-signed and takes none
     rest(
       'PUT',
       /^\/dms-uploads\/sp\/v2\/(?<key>\w+)\/uploaded-image\/(?<index>\d+)$/,
-      (request, _state, { key, index }) => putUpload(state.media, request, key as string, 'image', Number(index)),
+      persisted((request, _state, { key, index }) => putUpload(state.media, request, key as string, 'image', Number(index))),
       { restli: false },
     ),
     {
       method: 'PUT',
       path: /^\/dms-uploads\/sp\/v2\/(?<key>\w+)\/uploadedVideo\/(?<index>\d+)$/,
-      handle: (request, { key, index }) => putUpload(state.media, request, key as string, 'video', Number(index)),
+      handle: (request, { key, index }) => {
+        const answer = putUpload(state.media, request, key as string, 'video', Number(index));
+        if (answer.status < 300) save();
+        return answer;
+      },
     },
   ];
   const seedCampaigns = (account: string, count: number) => {
     const ids = addCampaigns(campaigns, account, count);
-    saveProfessionalCampaigns(options.campaignsFile, campaigns);
+    save();
     return ids;
   };
   const sandbox = await startSandbox(

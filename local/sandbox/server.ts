@@ -76,6 +76,8 @@ export interface RecordedRequest {
   method: string;
   path: string;
   query: Record<string, string>;
+  /** the query string as it came, encoding and all */
+  rawQuery: string;
   headers: Record<string, string>;
   body: string;
   /** a multipart form's files: their size and SHA-256 */
@@ -233,6 +235,7 @@ export async function startSandbox(
       method: request.method,
       path: request.path,
       query: Object.fromEntries(url.searchParams),
+      rawQuery: request.rawQuery,
       headers,
       // a form's text fields as a query string, its files by size and digest (a video chunk is megabytes)
       body: form ? new URLSearchParams(form.fields).toString() : body.toString('utf8'),

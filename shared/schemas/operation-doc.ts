@@ -87,11 +87,13 @@ export const launchPlatformDetailSchema = z.object({
   userMessage: z.string().optional(),
   traceId: z.string().optional(),
 });
+/** an object a failed launch could not undo */
+export const launchOrphanSchema = z.object({ type: z.enum(['campaign_group', 'campaign', 'adset', 'creative', 'ad']), id: z.string() });
 /** what a launch's end carries beside it: whether what it made was undone, and what was left */
 const launchJobData = audienceJobData.extend({
   error: z.object({ code: z.string(), message: z.string(), platform: launchPlatformDetailSchema.optional() }).optional(),
   rolledBack: z.boolean().optional(),
-  orphans: z.array(z.object({ type: z.enum(['campaign', 'adset', 'creative', 'ad']), id: z.string() })).optional(),
+  orphans: z.array(launchOrphanSchema).optional(),
 });
 
 /** The body's `data` of each webhook event type (docs/decisions.md "Webhooks"), for the document's `webhooks`. */

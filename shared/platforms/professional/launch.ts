@@ -230,6 +230,13 @@ export async function removeLaunchObject(session: ProfessionalSession, accountId
   }
 }
 
+/** What could not be undone spends nothing: a draft never runs and is left as it is; anything else is PAUSED. */
+export async function leaveLaunchObject(session: ProfessionalSession, accountId: string, kind: LaunchObjectKind, id: string): Promise<void> {
+  const { body } = await restliRequest(session, 'GET', objectPath(accountId, kind, id));
+  const status = (body as Record<string, unknown> | null)?.[statusField(kind)];
+  if (status !== 'DRAFT') await setLaunchObjectStatus(session, accountId, kind, id, 'PAUSED');
+}
+
 /** The platform's detail of a refusal, as the failed job shows it. */
 export function platformDetailOf(error: PlatformRejected): PlatformDetail {
   const { platformStatus, platformCode, serviceErrorCode } = error.extra;
