@@ -223,7 +223,7 @@ export function createInline(world: ProfessionalCampaigns, media: MediaState, re
   if (!creative) return inputError('REQUIRED_FIELD_MISSING', 'creative is required', '/creative');
   const campaignId = idOfUrn(creative.campaign, 'sponsoredCampaign');
   const found = campaignId ? getCampaign(world, account, campaignId) : undefined;
-  if (!found || found.status !== 200) return inputError('INVALID_VALUE', 'creative.campaign must be a campaign of this account', '/creative/campaign');
+  if (found?.status !== 200) return inputError('INVALID_VALUE', 'creative.campaign must be a campaign of this account', '/creative/campaign');
   const campaign = found.body as Row;
   if (!['DRAFT', 'ACTIVE', 'PAUSED'].includes(String(creative.intendedStatus))) return enumError('creative/intendedStatus', creative.intendedStatus);
   const post = (creative.inlineContent as { post?: Row } | undefined)?.post;

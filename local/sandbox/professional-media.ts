@@ -140,7 +140,7 @@ export function putUpload(state: MediaState, request: SandboxRequest, key: strin
 export function finalizeVideoUpload(state: MediaState, request: SandboxRequest): SandboxResponse {
   const finalize = request.fields.finalizeUploadRequest as { video?: unknown; uploadToken?: unknown; uploadedPartIds?: unknown } | undefined;
   const media = typeof finalize?.video === 'string' ? state.media.get(finalize.video) : undefined;
-  if (!media || media.kind !== 'video') return restliError(404, { code: 'NOT_FOUND', message: `No video ${String(finalize?.video)} waiting for upload` });
+  if (media?.kind !== 'video') return restliError(404, { code: 'NOT_FOUND', message: `No video ${String(finalize?.video)} waiting for upload` });
   if (finalize?.uploadToken !== '') return restliError(400, { code: 'BAD_REQUEST', message: 'uploadToken must be sent back as it was given' });
   const etags = media.parts.map((part) => part.etag);
   const sent = finalize.uploadedPartIds;
