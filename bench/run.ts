@@ -299,7 +299,13 @@ if (!only || only === 'launch') {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-launch-'));
   const stack = await startStackProcess({ ...initialEnv, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' });
   try {
-    rows.push(...(await launchCalls(stack.url, stack.sandboxes.social as string, 'bench-api-key-0000000000000000')));
+    rows.push(
+      ...(await launchCalls(
+        stack.url,
+        { social: stack.sandboxes.social as string, professional: stack.sandboxes.professional as string },
+        'bench-api-key-0000000000000000',
+      )),
+    );
   } finally {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });
