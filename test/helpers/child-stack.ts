@@ -73,8 +73,10 @@ export function runAdmin(dataDir: string, args: string[]): Promise<{ code: numbe
   });
 }
 
-/** The child stack's social sandbox, as its start-up output names it. */
-export const socialSandboxOf = (stack: ChildStack): string => stack.output().match(/social\s+(http:\/\/\S+)/)?.[1] as string;
+/** The child stack's sandbox of a platform, as its start-up output names it. */
+export const sandboxOf = (stack: ChildStack, platform: 'social' | 'professional'): string =>
+  stack.output().match(new RegExp(`${platform}\\s+(http://\\S+)`))?.[1] as string;
+export const socialSandboxOf = (stack: ChildStack): string => sandboxOf(stack, 'social');
 
 /** A JSON call to the child stack with an API key, answered as parsed JSON. */
 export async function postTo(stack: ChildStack, apiKey: string, path: string, body: unknown): Promise<any> {
