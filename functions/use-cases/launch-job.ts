@@ -156,7 +156,12 @@ class Launch implements LaunchSteps {
       try {
         return await this.receipt(step, type, await send());
       } catch (error) {
-        if (!lostAnswer(error)) throw this.script.refusalOf(error, stepName(step));
+        if (!lostAnswer(error)) {
+          // refused or throttled: the platform made nothing, and the next send is a first one
+          delete this.checkpoint.pending;
+          await this.run.save();
+          throw this.script.refusalOf(error, stepName(step));
+        }
         log().warn('a launch create lost its answer; reading back', { step, sends });
         if (find) {
           const adopted = await this.readBack(step, find);

@@ -23,7 +23,8 @@ import { type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch } fro
  * The professional network's launch (docs/decisions.md, "Launching a whole campaign (professional)"):
  * campaign group, campaign, then a creative with its post per ad, every one DRAFT (the only state a
  * plain DELETE removes) until the activation. Each is found again by its exact name under its parent.
- * The platform names no wait when it throttles: a parked launch waits 60 s, doubling up to an hour.
+ * The platform names no wait when it throttles: a parked launch waits 60 s, doubling up to an hour (or
+ * less, until the platform's daily quotas reset at midnight UTC, or a Retry-After it sends).
  */
 
 /** Waits for an image or video the platform is still processing. */
@@ -55,7 +56,9 @@ export async function runProfessionalLaunchJob(run: JobRun, user: User): Promise
     const checkpoint = run.job.checkpoint as LaunchCheckpoint;
     checkpoint.parks = (checkpoint.parks ?? 0) + 1;
     await run.save();
-    throw new PlatformRateLimited('professional', Math.min(LONGEST_PARK_SECONDS, FIRST_PARK_SECONDS * 2 ** (checkpoint.parks - 1)));
+    // our backoff, or sooner when the platform's quota resets sooner (or it names a wait)
+    const backoff = Math.min(LONGEST_PARK_SECONDS, FIRST_PARK_SECONDS * 2 ** (checkpoint.parks - 1));
+    throw new PlatformRateLimited('professional', Math.min(backoff, error.retryAfterSeconds), error);
   }
 }
 

@@ -387,6 +387,34 @@ describe('create_campaign on the professional network', () => {
     expect(encode(body.name)).toMatch(/%28Q1%29%2C%20north%3A/);
   });
 
+  it('throttled: the job parks (the platform’s Retry-After, when it sends one, sooner than our backoff) and goes on, one group made', async () => {
+    const { userId, token, adAccountId, media } = await launchUser(1);
+    // more 429s than the client's own retries: the job parks at least once
+    await injectFault('professional', {
+      requestIncludes: [token],
+      pathIncludes: `/adAccounts/${adAccountId}/adCampaignGroups`,
+      method: 'POST',
+      status: 429,
+      headers: { 'retry-after': '1' },
+      body: { status: 429, message: 'Resource level throttle APPLICATION DAY limit for calls to this resource is reached.' },
+      times: 4,
+    });
+    const started = await call(LAUNCH, launchOf(userId, media), { apiKey });
+    const { job, seen } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(seen.every((view) => view.status !== 'failed')).toBe(true);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const posts = (await upstreamRequestsWith('professional', token)).filter(
+      (request) => request.method === 'POST' && request.path.endsWith('/adCampaignGroups'),
+    );
+    expect(posts).toHaveLength(5);
+    // no read-back was needed: a 429 made nothing
+    expect((await upstreamRequestsWith('professional', token)).some((request) => request.method === 'GET' && request.path.endsWith('/adCampaignGroups'))).toBe(
+      false,
+    );
+    const groups = await platformGet(token, `/adAccounts/${adAccountId}/adCampaignGroups?q=search&search=(status:(values:List(DRAFT)))`);
+    expect((groups.body.elements as unknown[]).length).toBe(1);
+  });
+
   it('validateOnly: our checks and the account’s, labelled as such; nothing made, no job', async () => {
     const { userId, token, media } = await launchUser(1);
     const checked = await call(LAUNCH, launchOf(userId, media, { validateOnly: true }), { apiKey });

@@ -298,6 +298,28 @@ describe('create_campaign on the social platform', () => {
     await expect.poll(() => eventsOf(job.jobId)[0]?.data?.orphans).toHaveLength(3);
   });
 
+  it('throttled: the job parks for the time the platform names and goes on, one ad set made, no read-back', async () => {
+    const { userId, token, account, hashes } = await launchUser(1);
+    // more throttles than the client's own retries: the job parks at least once (the account's usage names a 1 s reset)
+    await injectFault('social', {
+      requestIncludes: [token, '"optimization_goal"'],
+      pathIncludes: `act_${account}/adsets`,
+      status: 400,
+      body: { error: { code: 80004, message: 'There have been too many calls to this ad account.', type: 'OAuthException' } },
+      headers: { 'x-ad-account-usage': JSON.stringify({ acc_id_util_pct: 100, reset_time_duration: 1 }) },
+      times: 4,
+    });
+    const started = await call(LAUNCH, launchOf(userId, hashes), { apiKey });
+    const { job, seen } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(seen.every((view) => view.status !== 'failed')).toBe(true);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const calls = await launchCalls(token);
+    expect(calls.filter((entry) => entry === `POST act_${account}/adsets`)).toHaveLength(5);
+    expect(calls.some((entry) => entry.endsWith('/adsets') && entry.startsWith('GET'))).toBe(false);
+    const result = job.result as { campaignId: string; adSetId: string };
+    expect((await sandboxNode(token, result.adSetId)).id).toBe(result.adSetId);
+  });
+
   it('a create whose answer never came is read back by its exact name and adopted: one ad set, no second create', async () => {
     const { userId, token, account, hashes } = await launchUser(1);
     await injectFault('social', {

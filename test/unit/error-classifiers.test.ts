@@ -142,6 +142,15 @@ describe('professional-network errors (docs/platforms.md, "Professional")', () =
     expect(classifyRestliResponse(503, { status: 503, message: 'Service Unavailable' }, { retrySafe: true }).outcome).toBe('retry');
     expect(classifyRestliResponse(503, { status: 503, message: 'Service Unavailable' }, { retrySafe: false }).outcome).toBe('fail');
   });
+
+  it('a 429 waits for the daily reset, or for the Retry-After the platform sends', () => {
+    const wait = (headers?: Headers) =>
+      (errorOf(classifyRestliResponse(429, { status: 429 }, { retrySafe: false }, headers)) as PlatformRateLimited).retryAfterSeconds;
+    expect(wait(new Headers({ 'retry-after': '7' }))).toBe(7);
+    expect(wait()).toBeGreaterThan(0);
+    expect(wait()).toBeLessThanOrEqual(86_400);
+    expect(wait(new Headers({ 'retry-after': 'soon' }))).toBe(wait());
+  });
 });
 
 describe('token endpoint answers (RFC 6749 §5)', () => {

@@ -58,7 +58,7 @@ export interface RestliCallOptions {
 const NOT_YET_VISIBLE_WAIT_MS = 2_000;
 
 /** One answer of the Rest.li API, dispatched on status and `code`/`serviceErrorCode`, never on wording. */
-export function classifyRestliResponse(status: number, error: RestliErrorBody, options: RestliCallOptions): Verdict<never> {
+export function classifyRestliResponse(status: number, error: RestliErrorBody, options: RestliCallOptions, headers?: Headers): Verdict<never> {
   const fieldPath = error.errorDetails?.inputErrors?.[0]?.input?.inputPath?.fieldPath;
   const extra = {
     platformStatus: status,
@@ -94,7 +94,9 @@ export function classifyRestliResponse(status: number, error: RestliErrorBody, o
   if (status === 429) {
     if (error.code === 'SEGMENT_LIMIT_EXCEEDED')
       return fail(new PlatformRejected('professional', `${describe(status, error)}. Delete unused audiences first.`, extra));
-    return retry(new PlatformRateLimited('professional', secondsUntilUtcMidnight()));
+    // the platform names no wait (its quotas reset at midnight UTC); a Retry-After, when one comes, is honoured
+    const named = Number(headers?.get('retry-after'));
+    return retry(new PlatformRateLimited('professional', named > 0 ? named : secondsUntilUtcMidnight()));
   }
   if (status >= 500) {
     const unavailable = new PlatformUnavailable('professional');
@@ -176,7 +178,7 @@ export async function restliRequest(
       const parsed = parseBody(response.text);
       if (response.status < 400) return ok({ status: response.status, headers: response.headers, body: parsed });
       log().warn('professional platform error', { path: logPath, status: response.status, platformCode: (parsed as RestliErrorBody | null)?.code });
-      return classifyRestliResponse(response.status, (parsed ?? {}) as RestliErrorBody, callOptions);
+      return classifyRestliResponse(response.status, (parsed ?? {}) as RestliErrorBody, callOptions, response.headers);
     },
     retrySafe: callOptions.retrySafe,
     secrets: () => [session.accessToken],
