@@ -177,6 +177,67 @@ describe('create_campaign on the social platform', () => {
     expect(eventsOf(job.jobId)[0].data).toMatchObject({ jobId: job.jobId, status: 'succeeded', result: { campaignId: result.campaignId } });
   });
 
+  it.each([
+    ['AWARENESS', {}, 'OUTCOME_AWARENESS', 'REACH'],
+    ['ENGAGEMENT', {}, 'OUTCOME_ENGAGEMENT', 'POST_ENGAGEMENT'],
+    ['LEADS', { leadFormId: '998877665544332' }, 'OUTCOME_LEADS', 'LEAD_GENERATION'],
+    ['LEADS', { conversion: { pixelId: '1234567890', event: 'LEAD' } }, 'OUTCOME_LEADS', 'OFFSITE_CONVERSIONS'],
+    ['SALES', { conversion: { pixelId: '1234567890', event: 'PURCHASE' } }, 'OUTCOME_SALES', 'OFFSITE_CONVERSIONS'],
+  ] as const)('%s %j through the stack: the platform’s objective %s and goal %s, made whole', async (objective, extra, platformObjective, goal) => {
+    const { userId, token, hashes } = await launchUser(1);
+    const started = await call(LAUNCH, launchOf(userId, hashes, { objective, ...extra }), { apiKey });
+    expect(started.status, started.text).toBe(200);
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const [campaign, adSet] = (await launchWrites(token)).map((request) => JSON.parse(request.body));
+    expect(campaign.objective).toBe(platformObjective);
+    expect(adSet.optimization_goal).toBe(goal);
+  });
+
+  it('a video ad: its creative names the video and its preferred thumbnail, read once; history shows the thumbnail', async () => {
+    // the demo account's library has processed videos
+    const { userId, token } = await newSocialUser(apiKey);
+    const videoId = '1298765432109870';
+    const body = launchOf(userId, [], { ads: [{ ...ad('Video ad', ''), imageId: undefined, videoId }] });
+    const started = await call(LAUNCH, body, { apiKey });
+    expect(started.status, started.text).toBe(200);
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const calls = await launchCalls(token);
+    expect(calls.filter((entry) => entry === `GET ${videoId}/thumbnails`)).toHaveLength(1);
+    const creative = (await launchWrites(token)).find((request) => request.path.endsWith('/adcreatives'));
+    const story = JSON.parse(JSON.parse(creative?.body as string).object_story_spec);
+    expect(story.video_data).toMatchObject({ video_id: videoId, image_url: expect.stringContaining(`${videoId}_thumb_1`) });
+    const result = job.result as { campaignId: string };
+    const history = await call('/optimize_me/get_campaign_optimization_history', { userId, campaignId: result.campaignId }, { apiKey });
+    expect(history.body.results.campaign.history[0].images).toEqual([expect.objectContaining({ id: videoId, width: 1280, height: 720 })]);
+  });
+
+  it.each([
+    ['campaign', '/campaigns', '"special_ad_categories"', [] as string[]],
+    ['ad set', '/adsets', '"optimization_goal"', ['campaign']],
+    ['creative', '/adcreatives', '"object_story_spec"', ['adset', 'campaign']],
+  ])('a refusal of the %s: exactly what was made deleted, newest first', async (_step, edge, marker, undone) => {
+    const { userId, token, account, hashes } = await launchUser(1);
+    await injectFault('social', {
+      requestIncludes: [token, marker],
+      pathIncludes: `act_${account}${edge}`,
+      method: 'POST',
+      status: 400,
+      body: { error: { message: 'Invalid parameter', type: 'OAuthException', code: 100, error_subcode: 1885183, fbtrace_id: 'AxSTEP' } },
+    });
+    const started = await call(LAUNCH, launchOf(userId, hashes), { apiKey });
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatchObject({ code: 'PLATFORM_REJECTED', platform: { code: 100, subcode: 1885183, traceId: 'AxSTEP' } });
+    expect((job as { rolledBack?: boolean }).rolledBack).toBe(true);
+    const steps = (job.progress as unknown as { steps: Array<{ step: string; platformId?: string }> }).steps;
+    const deletes = (await upstreamRequestsWith('social', token))
+      .filter((request) => request.method === 'DELETE')
+      .map((request) => request.path.split('/').pop());
+    expect(deletes).toEqual(undone.map((step) => steps.find((candidate) => candidate.step === step)?.platformId));
+  });
+
   it('activate: the campaign is turned on last, through campaign control (history entry, ACTIVE on the platform)', async () => {
     const { userId, token, hashes } = await launchUser(1);
     const started = await call(LAUNCH, launchOf(userId, hashes, { activate: true }), { apiKey });
