@@ -138,21 +138,54 @@ async function end(
   });
 }
 
-/** The dead-letter path: the queue gave up on the job's message; the job ends `failed` with its last reason. */
-export async function endAbandonedJob(ref: JobRef): Promise<void> {
+/**
+ * The dead-letter path: the queue gave up on the job's message; the job ends `failed` with its last
+ * reason. A launch is undone first (all or nothing), as a refusal would undo it.
+ */
+export async function endAbandonedJob(ref: JobRef, context: Context): Promise<void> {
   const job = await findJob(ref.tenantId, ref.jobId);
   if (!job) return;
   const reason = job.lastError ?? { code: 'INTERNAL', message: 'The job’s runs kept failing.' };
-  // a launch given up keeps what it made (PAUSED from its creation: it spends nothing), listed as orphans
+  const given = `${reason.message} The job was given up after ${audienceJobQueue.maxReceiveCount} attempts.`;
+  if (job.type === 'campaign_launch' && (await undoAbandonedLaunch(ref, { code: reason.code, message: given }, context))) return;
+  // a launch that could not be undone either keeps what it made (social: PAUSED from its creation;
+  // professional: drafts), listed as orphans
   const left =
     job.type === 'campaign_launch' ? (job.checkpoint as LaunchCheckpoint).receipts.filter((receipt) => !receipt.undone && receipt.step !== 'activate') : [];
   await end(job, undefined, {
     status: 'failed',
-    error: { code: reason.code, message: `${reason.message} The job was given up after ${audienceJobQueue.maxReceiveCount} attempts.` },
+    error: { code: reason.code, message: given },
     ...(job.type === 'campaign_launch'
       ? { rolledBack: left.length === 0, orphans: left.map((receipt) => ({ type: receipt.type, id: receipt.platformId })) }
       : {}),
   });
+}
+
+/** A given-up launch's rollback: true when it ran to its end (everything undone, or orphans named). */
+async function undoAbandonedLaunch(ref: JobRef, failure: JobError, context: Context): Promise<boolean> {
+  const owner = randomUUID();
+  const job = await takeJobLease(ref.tenantId, ref.jobId, owner);
+  if (!job) return false;
+  const run = new JobRun(job, owner, context);
+  try {
+    const user = await findUser(job.tenantId, job.userId);
+    if (!user) return false;
+    (job.checkpoint as LaunchCheckpoint).failure ??= failure;
+    await run.save();
+    await RUNNERS.campaign_launch(run, user); // with a failure stored, the run undoes and ends
+    return false;
+  } catch (error) {
+    if (!(error instanceof LaunchEnded)) {
+      log().warn('a given-up launch could not be undone; what it made is listed', { reason: (error as Error).name });
+      return false;
+    }
+    await run.end();
+    await end(job, owner, { status: 'failed', error: jobErrorOf(error.failure), rolledBack: error.rolledBack, orphans: error.orphans });
+    return true;
+  } finally {
+    await run.end();
+    await releaseJobLease(ref.tenantId, ref.jobId, owner).catch(() => undefined);
+  }
 }
 
 /**

@@ -17,7 +17,8 @@ import { jobToEnd } from '../helpers/uploads.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-professional-launch-'));
 const apiKey = 'professional-crash-test-key-0123456789';
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', AUDIENCE_JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+// a visibility above a run's length (the professional client's own retries take 2–3 s), so no run's message comes back while it runs
+const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', AUDIENCE_JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
 const ACCOUNT = DEMO_CONNECTIONS.professional.adAccountId;
 let stack: ChildStack | undefined;
 beforeAll(async () => {
@@ -84,4 +85,56 @@ describe('a professional launch survives a kill -9 of the stack', () => {
     );
     expect(((await campaigns.json()) as { elements: Array<{ id: number }> }).elements.map((campaign) => String(campaign.id))).toEqual([result.campaignId]);
   }, 120_000);
+});
+
+describe('a launch the queue gives up on', () => {
+  it('is undone by the dead-letter path: every draft deleted newest first, rolledBack, the last reason', async () => {
+    const name = `Given up ${Date.now()}`;
+    // the activation's read of the campaign never answers but 500: each run fails, the queue hands it back, then gives up
+    await fetch(`${sandbox()}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        method: 'GET',
+        pathIncludes: `/adAccounts/${ACCOUNT}/adCampaigns/61`,
+        status: 500,
+        body: { status: 500, message: 'boom' },
+        times: 1_000,
+      }),
+    });
+    const started = await postTo(stack as ChildStack, apiKey, '/professional/create_campaign', {
+      userId: 'demo-user',
+      name,
+      objective: 'WEBSITE_VISITS',
+      dailyBudget: '40.00',
+      targeting: { locations: ['urn:li:geo:103644278'] },
+      ads: [
+        {
+          name: `${name} ad`,
+          imageId: SANDBOX_LIBRARY.images[1],
+          commentary: 'Join our webinar.',
+          headline: 'Save your seat',
+          link: 'https://www.example.com/webinar',
+          callToAction: 'REGISTER',
+        },
+      ],
+      activate: true,
+    });
+    const { job, seen } = await jobToEnd(apiKey, started.results.jobId, { baseUrl: (stack as ChildStack).url, timeoutMs: 150_000 });
+    expect(seen.filter((view) => view.status === 'failed')).toHaveLength(1);
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'PLATFORM_UNAVAILABLE', message: expect.stringContaining('given up after 5 attempts') } });
+    expect((job as { rolledBack?: boolean }).rolledBack).toBe(true);
+    expect((job as { orphans?: unknown[] }).orphans).toEqual([]);
+    const steps = (job.progress as unknown as { steps: Array<{ step: string; status: string; platformId?: string }> }).steps;
+    expect(steps.map((step) => `${step.step}:${step.status}`)).toEqual(['group:undone', 'campaign:undone', 'creative:0:undone', 'activate:pending']);
+    const idOf = (step: string) => steps.find((candidate) => candidate.step === step)?.platformId as string;
+    const deletes = (await recorded())
+      .filter((request) => request.method === 'DELETE')
+      .map((request) => decodeURIComponent(request.path.replace(/^\/rest/, '')));
+    expect(deletes).toEqual([
+      `/adAccounts/${ACCOUNT}/creatives/${idOf('creative:0')}`,
+      `/adAccounts/${ACCOUNT}/adCampaigns/${idOf('campaign')}`,
+      `/adAccounts/${ACCOUNT}/adCampaignGroups/${idOf('group')}`,
+    ]);
+  }, 180_000);
 });
