@@ -110,6 +110,10 @@ export function addCampaigns(world: ProfessionalCampaigns, account: string, coun
 /** The organization an ad account of the sandbox belongs to. */
 export const organizationOf = (account: string) => `urn:li:organization:${2_400_000 + (Number(account) % 100_000)}`;
 
+/** Accounts that cannot launch: one on a billing hold, one canceled. */
+export const SANDBOX_HELD_ACCOUNT = '500000004';
+export const SANDBOX_CANCELED_ACCOUNT = '500000005';
+
 export function getAccount(world: ProfessionalCampaigns, account: string): SandboxResponse {
   seedAccount(world, account);
   return {
@@ -118,7 +122,8 @@ export function getAccount(world: ProfessionalCampaigns, account: string): Sandb
       id: Number(account),
       name: `Sandbox account ${account}`,
       currency: currencyOf(account),
-      status: 'ACTIVE',
+      status: account === SANDBOX_CANCELED_ACCOUNT ? 'CANCELED' : 'ACTIVE',
+      servingStatuses: account === SANDBOX_HELD_ACCOUNT ? ['BILLING_HOLD'] : ['RUNNABLE'],
       type: 'BUSINESS',
       // the organization the account advertises for (what authors its ads and owns their media)
       reference: organizationOf(account),

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationOf } from '../../local/sandbox/professional-campaigns.ts';
+import { organizationOf, SANDBOX_CANCELED_ACCOUNT, SANDBOX_HELD_ACCOUNT } from '../../local/sandbox/professional-campaigns.ts';
+import { SANDBOX_LIBRARY } from '../../local/sandbox/professional-media.ts';
 import { samplePng } from '../../local/sandbox/sample-media.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
@@ -450,6 +451,21 @@ describe('create_campaign on the professional network', () => {
       expect(refused.body.results.code).toBe('INVALID_REQUEST');
       expect(refused.body.results.details.map((detail: { path: string }) => detail.path)).toContain(path);
     }
+    expect((await launchCalls(token)).every((entry) => entry.startsWith('GET'))).toBe(true);
+  });
+
+  it.each([
+    [SANDBOX_HELD_ACCOUNT, 'BILLING_HOLD'],
+    [SANDBOX_CANCELED_ACCOUNT, 'CANCELED'],
+  ])('an account that cannot launch (%s, %s): ACCOUNT_NOT_ELIGIBLE in band, nothing made; a dry run lists it', async (adAccountId, why) => {
+    const token = `AQVheld${randomBytes(10).toString('hex')}`;
+    const userId = await newUser(apiKey, { professional: { accessToken: token, adAccountId } });
+    const body = launchOf(userId, [SANDBOX_LIBRARY.images[0]], { organizationId: '2400001' });
+    const refused = await call(LAUNCH, body, { apiKey });
+    expect(refused.status, refused.text).toBe(200);
+    expect(refused.body.results).toMatchObject({ success: false, code: 'ACCOUNT_NOT_ELIGIBLE', error: expect.stringContaining(why) });
+    const checked = await call(LAUNCH, { ...body, validateOnly: true }, { apiKey });
+    expect(checked.body.results).toMatchObject({ valid: false, issues: [{ field: 'userId', code: 'ACCOUNT_NOT_ELIGIBLE' }], checkedBy: 'service' });
     expect((await launchCalls(token)).every((entry) => entry.startsWith('GET'))).toBe(true);
   });
 
