@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
  * what it received, against `npm start`'s stack in its own process. Goals (the launch issues): social,
  * 1 account read + 1 campaign + 1 ad set + N creatives + N ads; professional, 1 account read + 1 group +
  * 1 campaign + N creatives. Beside the goal, each request reads the ads' media once (social: their URL
- * and size for the history; professional: one batch read per kind, status and owner), so that media
+ * and size for the history; professional: one read per distinct image or video, status and owner), so that media
  * the account lacks are a 400 before anything is made.
  */
 type Row = [string, string, string];
@@ -99,7 +99,7 @@ export async function launchCalls(url: string, sandboxes: { social: string; prof
       rows.push([
         `launch calls: ${launch.platform}, ${count} ad${count > 1 ? 's' : ''} (${status})`,
         `${requests.length} calls`,
-        `${[...tally].map(([request, times]) => `${times}× ${request}`).join(', ')}; goal ${goal} (account read + creates): ${made === goal ? 'met' : `MISSED (${made})`}, plus 1 media read`,
+        `${[...tally].map(([request, times]) => `${times}× ${request}`).join(', ')}; goal ${goal} (account read + creates): ${made === goal ? 'met' : `MISSED (${made})`}, plus ${requests.length - made} media read${requests.length - made === 1 ? '' : 's'}`,
       ]);
     }
   }

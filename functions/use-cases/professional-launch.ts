@@ -18,7 +18,7 @@ import { dailyBudgetIn, type LaunchAnswer, type LaunchCall, type LaunchIssue, st
 /**
  * create_campaign on the professional network (docs/decisions.md, "Launching a whole campaign
  * (professional)"): one read of the ad account (currency, status, holds, its organization) and one of
- * the ads' media per kind, every refusal we can tell from those before anything is queued (400), then
+ * each of the ads' media, every refusal we can tell from those before anything is queued (400), then
  * either `validateOnly` (our checks: the platform has no dry run) or the campaign_launch job.
  */
 export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLaunchInput>): Promise<LaunchAnswer> {
@@ -75,7 +75,7 @@ export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLa
 }
 
 /**
- * The ads' media as the platform has them (one read per kind): one it does not know, one another
+ * The ads' media as the platform has them (one read each, all at once): one it does not know, one another
  * organization owns (the post's author must own its media), or one it could not process is refused
  * before anything is made. One still processing is waited for by the job.
  */

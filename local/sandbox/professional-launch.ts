@@ -10,7 +10,7 @@ import type { SandboxRequest, SandboxResponse } from './server.ts';
  * `offsiteDeliveryEnabled` and `politicalIntent`, the currency's minimum), creatives made inline with
  * their post (`createInline`: 200 with `value.creative`, no id header), the finders a read-back uses,
  * DRAFT-only deletes and the activation rules (a campaign goes ACTIVE only under an ACTIVE group, with
- * a creative). Media are read in batches (`ids=List(…)`).
+ * a creative).
  */
 type Row = Record<string, unknown>;
 
@@ -311,18 +311,4 @@ export function deleteCreative(world: ProfessionalCampaigns, account: string, ur
     return inputError('INVALID_STATUS', 'Update the creative to PENDING_DELETION first', '/intendedStatus');
   world.creatives.delete(`${account}/${urn}`);
   return { status: 204, body: null };
-}
-
-/** `GET /rest/images|videos?ids=List(…)`: a Rest.li batch get, `results` by URN and `errors` for the unknown. */
-export function batchGetMedia(media: MediaState, request: SandboxRequest): SandboxResponse {
-  const raw = /(?:^|[?&])ids=List\(([^()&]*)\)/.exec(request.rawQuery)?.[1];
-  if (raw === undefined) return restliError(400, { code: 'ILLEGAL_ARGUMENT', message: 'ids=List(<encoded URNs>)' });
-  const results: Record<string, unknown> = {};
-  const errors: Record<string, unknown> = {};
-  for (const urn of raw.split(',').map(decodeURIComponent)) {
-    const item = mediaView(media, urn);
-    if (item) results[urn] = item.body;
-    else errors[urn] = { status: 404, message: `No media ${urn}` };
-  }
-  return { status: 200, body: { results, statuses: {}, errors } };
 }

@@ -180,6 +180,9 @@ export function mediaView(
       ...(status === 'AVAILABLE'
         ? { downloadUrl: `https://media.licdn.com/dms/${media.kind}/${encodeURIComponent(urn)}`, downloadUrlExpiresAt: clock.now() + URL_LIFETIME_MS }
         : {}),
+      ...(status === 'AVAILABLE' && media.kind === 'video'
+        ? { thumbnail: `https://media.licdn.com/dms/image/${encodeURIComponent(urn)}/videocover-high` }
+        : {}),
     },
   };
 }

@@ -39,7 +39,6 @@ import {
   savedMedia,
 } from './professional-media.ts';
 import {
-  batchGetMedia,
   createGroup,
   createInline,
   createLaunchCampaign,
@@ -439,7 +438,6 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
       /^\/rest\/adAccounts\/(?<account>\d+)\/creatives\/(?<urn>[^/]+)$/,
       persisted((_request, _state, { account, urn }) => deleteCreative(campaigns, account as string, decodeURIComponent(urn as string))),
     ),
-    rest('GET', /^\/rest\/(?:images|videos)$/, (request) => batchGetMedia(state.media, request)),
     rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns\/(?<id>\d+)$/, (_request, _state, { account, id }) =>
       getCampaign(campaigns, account as string, id as string),
     ),

@@ -31,7 +31,7 @@ const restli = (token: string) => ({ authorization: `Bearer ${token}`, 'linkedin
 
 let accounts = 0;
 /** A user on an ad account (and organization) of its own, with `images` processed images and `videos` videos its organization owns. */
-async function launchUser(images = 2, videos = 0) {
+async function launchUser(images = 2, videos = 0, processingSeconds = 0) {
   const adAccountId = String(520_000_000 + (Date.now() % 1_000) * 100 + accounts++);
   const token = `AQVlaunch${randomBytes(10).toString('hex')}`;
   const userId = await newUser(apiKey, { professional: { accessToken: token, adAccountId } });
@@ -39,7 +39,7 @@ async function launchUser(images = 2, videos = 0) {
   await fetch(`${sandbox()}/__sandbox/media-processing`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ owner, seconds: 0 }),
+    body: JSON.stringify({ owner, seconds: processingSeconds }),
   });
   const media: string[] = [];
   for (let index = 0; index < images + videos; index++) {
@@ -91,7 +91,7 @@ const launchOf = (userId: string, media: string[], overrides: Record<string, unk
 /** The launch's calls as the platform saw them (the test's own media uploads left out): method and path with its query. */
 const launchCalls = async (token: string) =>
   (await upstreamRequestsWith('professional', token))
-    .filter((request) => !/\/(images|videos)$/.test(request.path) || request.method === 'GET')
+    .filter((request) => !/\/(images|videos)$/.test(request.path))
     .filter((request) => !request.path.startsWith('/dms-uploads'))
     .map((request) => `${request.method} ${request.path.replace(/^\/rest/, '')}${request.query.action ? `?action=${request.query.action}` : ''}`);
 const writesOf = async (token: string) =>
@@ -124,16 +124,16 @@ describe('create_campaign on the professional network', () => {
       status: 'PAUSED',
     });
     expect(result.ads[0]?.adId).toBe(result.ads[0]?.creativeId);
-    expect(await launchCalls(token)).toEqual([
-      `GET /adAccounts/${adAccountId}`,
-      'GET /images',
+    const calls = await launchCalls(token);
+    // the account, then each image (read at once, in any order), then the creates in order
+    expect(calls.slice(0, 3).sort()).toEqual([`GET /adAccounts/${adAccountId}`, ...media.map((urn) => `GET /images/${encodeURIComponent(urn)}`)].sort());
+    expect(calls[0]).toBe(`GET /adAccounts/${adAccountId}`);
+    expect(calls.slice(3)).toEqual([
       `POST /adAccounts/${adAccountId}/adCampaignGroups`,
       `POST /adAccounts/${adAccountId}/adCampaigns`,
       `POST /adAccounts/${adAccountId}/creatives?action=createInline`,
       `POST /adAccounts/${adAccountId}/creatives?action=createInline`,
     ]);
-    const mediaRead = (await upstreamRequestsWith('professional', token)).find((request) => request.path === '/rest/images' && request.method === 'GET');
-    expect(mediaRead?.query.ids).toBe(`List(${media.join(',')})`);
     const sent = (await writesOf(token)).map((request) => JSON.parse(request.body));
     expect(sent[0]).toEqual({
       account: `urn:li:sponsoredAccount:${adAccountId}`,
@@ -424,6 +424,13 @@ describe('create_campaign on the professional network', () => {
     expect((await launchCalls(token)).every((entry) => entry.startsWith('GET'))).toBe(true);
   });
 
+  it('validateOnly with an image still processing: MEDIA_NOT_READY among the issues, nothing made', async () => {
+    const { userId, token, media } = await launchUser(1, 0, 3_600);
+    const checked = await call(LAUNCH, launchOf(userId, media, { validateOnly: true }), { apiKey });
+    expect(checked.body.results).toMatchObject({ valid: false, issues: [{ field: 'ads.0.imageId', code: 'MEDIA_NOT_READY' }], checkedBy: 'service' });
+    expect((await launchCalls(token)).every((entry) => entry.startsWith('GET'))).toBe(true);
+  });
+
   it('refused before anything is queued: cost type, lead form, mixed media, decimals, minimum, unknown and foreign media', async () => {
     const { userId, token, media } = await launchUser(1, 1);
     const other = await launchUser(1);
@@ -460,7 +467,7 @@ describe('create_campaign on the professional network', () => {
   ])('an account that cannot launch (%s, %s): ACCOUNT_NOT_ELIGIBLE in band, nothing made; a dry run lists it', async (adAccountId, why) => {
     const token = `AQVheld${randomBytes(10).toString('hex')}`;
     const userId = await newUser(apiKey, { professional: { accessToken: token, adAccountId } });
-    const body = launchOf(userId, [SANDBOX_LIBRARY.images[0]], { organizationId: '2400001' });
+    const body = launchOf(userId, [SANDBOX_LIBRARY.images[0] as string], { organizationId: '2400001' });
     const refused = await call(LAUNCH, body, { apiKey });
     expect(refused.status, refused.text).toBe(200);
     expect(refused.body.results).toMatchObject({ success: false, code: 'ACCOUNT_NOT_ELIGIBLE', error: expect.stringContaining(why) });

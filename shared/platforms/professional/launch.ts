@@ -63,25 +63,29 @@ export function accountIneligibility(account: LaunchAccount): string | undefined
 export interface LaunchMedia {
   status: MediaStatus;
   owner?: string;
+  /** an image's download URL, a video's thumbnail */
   url?: string;
 }
 
-/** The ads' images and videos in one batch read per kind: their status, owner and (when ready) where an image is. */
+/**
+ * The ads' images and videos, each read once (`GET /rest/images|videos/{urn}`, all at once): their
+ * status, owner and where they show. One the platform does not know is absent from the answer.
+ */
 export async function readLaunchMedia(session: ProfessionalSession, urns: string[]): Promise<Map<string, LaunchMedia>> {
-  const found = new Map<string, LaunchMedia>();
-  for (const kind of ['images', 'videos'] as const) {
-    const ofKind = urns.filter((urn) => urn.startsWith(kind === 'images' ? 'urn:li:image:' : 'urn:li:video:'));
-    if (ofKind.length === 0) continue;
-    const { body } = await restliRequest(session, 'GET', `/${kind}?ids=${restliList(ofKind)}`);
-    const results = ((body ?? {}) as { results?: Record<string, { status?: MediaStatus; owner?: string; downloadUrl?: string }> }).results ?? {};
-    for (const [urn, media] of Object.entries(results))
-      found.set(urn, {
-        status: media.status ?? 'PROCESSING',
-        ...(media.owner ? { owner: media.owner } : {}),
-        ...(media.downloadUrl ? { url: media.downloadUrl } : {}),
-      });
-  }
-  return found;
+  const read = async (urn: string): Promise<[string, LaunchMedia] | undefined> => {
+    const kind = urn.startsWith('urn:li:video:') ? 'videos' : 'images';
+    try {
+      const { body } = await restliRequest(session, 'GET', `/${kind}/${encodeURIComponent(urn)}`);
+      const media = (body ?? {}) as { status?: MediaStatus; owner?: string; downloadUrl?: string; thumbnail?: string };
+      const url = kind === 'videos' ? media.thumbnail : media.downloadUrl;
+      return [urn, { status: media.status ?? 'PROCESSING', ...(media.owner ? { owner: media.owner } : {}), ...(url ? { url } : {}) }];
+    } catch (error) {
+      if (error instanceof PlatformRejected && error.extra.platformStatus === 404) return undefined;
+      throw error;
+    }
+  };
+  const found = await Promise.all(urns.map(read));
+  return new Map(found.filter((entry): entry is [string, LaunchMedia] => entry !== undefined));
 }
 
 /** One media item's status, read while the job waits for it. */
