@@ -148,9 +148,11 @@ export function finalizeVideoUpload(state: MediaState, request: SandboxRequest):
   if (!Array.isArray(sent) || sent.length !== etags.length || sent.some((etag, index) => etag !== etags[index]))
     return restliError(400, { code: 'BAD_REQUEST', message: 'uploadedPartIds must be the ETags of every part, in order' });
   media.completedAt = clock.now();
-  media.sha256 = createHash('sha256')
-    .update(Buffer.concat(media.parts.map((part) => part.bytes as Buffer)))
-    .digest('hex');
+  // a restart keeps each part's ETag (its MD5) but not its bytes: the whole file's digest is known only without one
+  if (media.parts.every((part) => part.bytes))
+    media.sha256 = createHash('sha256')
+      .update(Buffer.concat(media.parts.map((part) => part.bytes as Buffer)))
+      .digest('hex');
   for (const part of media.parts) delete part.bytes;
   return { status: 200, raw: '' };
 }
@@ -193,10 +195,12 @@ function statusOf(media: Media): 'WAITING_UPLOAD' | 'PROCESSING' | 'AVAILABLE' |
   return media.processing.error ? 'PROCESSING_FAILED' : 'AVAILABLE';
 }
 
-/** For the tests: what the platform holds of a media item. */
-export function storedMedia(state: MediaState, urn: string): { owner: string; sha256?: string; parts: number } | undefined {
+/** For the tests: what the platform holds of a media item, and each part's ETag. */
+export function storedMedia(state: MediaState, urn: string): { owner: string; sha256?: string; parts: number; etags: Array<string | undefined> } | undefined {
   const media = state.media.get(urn);
-  return media ? { owner: media.owner, ...(media.sha256 ? { sha256: media.sha256 } : {}), parts: media.parts.length } : undefined;
+  return media
+    ? { owner: media.owner, ...(media.sha256 ? { sha256: media.sha256 } : {}), parts: media.parts.length, etags: media.parts.map((part) => part.etag) }
+    : undefined;
 }
 
 /** `POST /__sandbox/media-processing {owner, seconds?, error?}`: how the organization's next media process. */

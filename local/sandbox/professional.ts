@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { clock } from '../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
@@ -306,11 +307,18 @@ const accessToken: Handler = (request, state) => {
   return { status: 200, body: { access_token: token, expires_in: 5_184_000, refresh_token: form.refresh_token, refresh_token_expires_in: 26_438_400 } };
 };
 
+const savedPort = (campaignsFile: string | undefined) =>
+  campaignsFile && existsSync(`${campaignsFile}.port`) ? Number(readFileSync(`${campaignsFile}.port`, 'utf8')) || 0 : 0;
+
 export interface ProfessionalSandbox extends Sandbox {
   state: ProfessionalState;
 }
 
-/** `campaignsFile`: where the ad accounts' campaigns are kept across restarts (the data folder). */
+/**
+ * `campaignsFile`: where the ad accounts' campaigns, groups, creatives and media are kept across
+ * restarts (the data folder); the port is kept beside them, so the upload URLs the sandbox handed out
+ * before a restart still answer after it, as the platform's do.
+ */
 export async function startProfessionalSandbox(options: { campaignsFile?: string } = {}): Promise<ProfessionalSandbox> {
   const loaded = loadProfessionalCampaigns(options.campaignsFile);
   const campaigns = loaded.world;
@@ -498,7 +506,7 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     'professional',
     routes,
     (request) => restliError(404, { code: 'NOT_FOUND', message: `No resource found for ${request.method} ${request.path}` }),
-    0,
+    savedPort(options.campaignsFile),
     seedCampaigns,
     [
       { method: 'POST', path: /^\/__sandbox\/media-processing$/, handle: (request) => setMediaProcessing(state.media, request.fields) },
@@ -513,5 +521,6 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     ],
   );
   base = sandbox.url;
+  if (options.campaignsFile) writeFileSync(`${options.campaignsFile}.port`, new URL(sandbox.url).port);
   return Object.assign(sandbox, { state });
 }

@@ -269,9 +269,15 @@ export async function startSandbox(
     });
   });
   keepIdleConnections(server);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+  const listen = (on: number) =>
+    new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(on, '127.0.0.1', () => resolve());
+    });
+  // the port asked for (the one a sandbox had before a restart), or any when it is taken
+  await listen(port).catch((error: NodeJS.ErrnoException) => {
+    if (port === 0 || error.code !== 'EADDRINUSE') throw error;
+    return listen(0);
   });
   sandbox.server = server;
   sandbox.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -3,10 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SANDBOX_LIBRARY, VIDEO_PART_BYTES } from '../../local/sandbox/professional-media.ts';
 import { DEMO_AD_ACCOUNT } from '../../local/sandbox/social-data.ts';
 import { sampleMp4 } from '../../local/sandbox/sample-media.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
-import { postTo, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { postTo, sandboxOf, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { jobToEnd, putFile } from '../helpers/uploads.ts';
 
 /**
@@ -70,5 +71,64 @@ describe('a video job survives a kill -9 of the stack', () => {
     expect(after).toEqual([2 * MiB, 3 * MiB, 4 * MiB, 5 * MiB]);
     const video = (await (await fetch(`${sandbox()}/__sandbox/videos/${job.result?.media.id}`)).json()) as { bytes: number; sha256: string };
     expect(video).toMatchObject({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+  }, 120_000);
+});
+
+describe('a professional video job survives a kill -9 of the stack', () => {
+  const professional = () => sandboxOf(stack as ChildStack, 'professional');
+  const parts = async (): Promise<number[]> =>
+    ((await (await fetch(`${professional()}/__sandbox/requests`)).json()) as RecordedRequest[])
+      .filter((request) => request.method === 'PUT' && request.path.includes('/uploadedVideo/'))
+      .map((request) => Number(request.path.split('/').pop()));
+
+  it('goes on from the first part without an ETag: the acknowledged part never again, the ETags in order to finalize', async () => {
+    const bytes = sampleMp4(9 * MiB); // three parts: 4, 4 and 1 MiB
+    await fetch(`${professional()}/__sandbox/media-processing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ owner: SANDBOX_LIBRARY.owner, seconds: 0 }),
+    });
+    const ticket = await post('/uploads/create_upload', {
+      userId: 'demo-user',
+      fileName: 'crash.mp4',
+      contentLength: bytes.length,
+      purpose: 'video',
+      contentType: 'video/mp4',
+    });
+    expect((await putFile(ticket.results, bytes)).status).toBe(200);
+    // every part is stored by the platform at once, and its answer comes a second later
+    await fetch(`${professional()}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pathIncludes: '/uploadedVideo/', method: 'PUT', answerDelayMs: 1_000, times: 100 }),
+    });
+    const started = await post('/professional/upload_ad_media', { userId: 'demo-user', uploadId: ticket.results.uploadId });
+    const { jobId } = started.results;
+
+    // killed while the platform holds the second part and the job has not heard
+    while ((await parts()).length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    const before = await parts();
+    await (stack as ChildStack).kill();
+    expect(before).toEqual([0, 1]);
+
+    stack = await startChildStack(dataDir, apiKey, env);
+    const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, totalBytes: bytes.length } });
+    const after = await parts();
+    console.info(`video parts before the kill: ${before}; after: ${after}`);
+    // the acknowledged part (0) never again; the one in flight again, then the last
+    expect(after).toEqual([1, 2]);
+    const urn = (job.result as { media: { id: string } }).media.id;
+    const stored = (await (await fetch(`${professional()}/__sandbox/media/${encodeURIComponent(urn)}`)).json()) as { etags: string[] };
+    const md5 = (index: number) =>
+      createHash('md5')
+        .update(bytes.subarray(index * VIDEO_PART_BYTES, (index + 1) * VIDEO_PART_BYTES))
+        .digest('base64');
+    // each part the platform holds is exactly that part of the file
+    expect(stored.etags).toEqual([0, 1, 2].map((index) => `/AQSandboxEtag${index}${md5(index)}`));
+    const finalize = ((await (await fetch(`${professional()}/__sandbox/requests?includes=finalizeUploadRequest`)).json()) as RecordedRequest[]).map(
+      (request) => JSON.parse(request.body).finalizeUploadRequest.uploadedPartIds,
+    );
+    expect(finalize).toEqual([stored.etags]);
   }, 120_000);
 });
