@@ -13,6 +13,8 @@ const PROCESS = [
   'test/integration/*-crash.test.ts',
   'test/integration/campaign-control-restart.test.ts',
   'test/integration/clock-ahead.test.ts',
+  // timed against the stack's deadlines (a slice of seconds, answers of 1.5 s in a 2 s limit): not beside three other files
+  'test/integration/audience-jobs.test.ts',
 ];
 const withStack = { globalSetup: ['test/setup/global-stack.ts'], setupFiles: ['test/setup/stack-env.ts'] };
 
@@ -21,11 +23,15 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // the stack's tests mostly wait on the stack (another process's I/O): three files at a time keep two
+    // cores busy, where vitest's default (cores − 1) would run them one by one. The process tests (child
+    // stacks, kills, restarts, timings of their own) run after them, two files at a time.
+    maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'static', include: STATIC } },
       { extends: true, test: { name: 'stack', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', ...STATIC, ...PROCESS], ...withStack } },
-      { extends: true, test: { name: 'process', include: PROCESS, ...withStack } },
+      { extends: true, test: { name: 'process', include: PROCESS, ...withStack, maxWorkers: 2, sequence: { groupOrder: 1 } } },
     ],
   },
 });

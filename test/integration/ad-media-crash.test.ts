@@ -96,11 +96,12 @@ describe('a professional video job survives a kill -9 of the stack', () => {
       contentType: 'video/mp4',
     });
     expect((await putFile(ticket.results, bytes)).status).toBe(200);
-    // every part is stored by the platform at once, and its answer comes a second later
+    // every part is stored by the platform at once, and its answer comes five seconds later (long enough
+    // for the kill to land first on a busy machine; the restarted sandbox has no such fault)
     await fetch(`${professional()}/__sandbox/faults`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ pathIncludes: '/uploadedVideo/', method: 'PUT', answerDelayMs: 1_000, times: 100 }),
+      body: JSON.stringify({ pathIncludes: '/uploadedVideo/', method: 'PUT', answerDelayMs: 5_000, times: 100 }),
     });
     const started = await post('/professional/upload_ad_media', { userId: 'demo-user', uploadId: ticket.results.uploadId });
     const { jobId } = started.results;

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { samplePng } from '../../local/sandbox/sample-media.ts';
+import { sampleMp4, samplePng } from '../../local/sandbox/sample-media.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';
 import { LOST_ANSWER_DELAY_MS } from '../helpers/timing.ts';
-import { jobToEnd } from '../helpers/uploads.ts';
+import { jobToEnd, putFile } from '../helpers/uploads.ts';
 
 /**
  * A whole social campaign in one call (docs/decisions.md, "Launching a whole campaign"): the request
@@ -195,9 +195,22 @@ describe('create_campaign on the social platform', () => {
   });
 
   it('a video ad: its creative names the video and its preferred thumbnail, read once; history shows the thumbnail', async () => {
-    // the demo account's library has processed videos
-    const { userId, token } = await newSocialUser(apiKey);
-    const videoId = '1298765432109870';
+    // a video put into an account of its own through upload_ad_media, processed at once
+    const { userId, token, account } = await launchUser(0);
+    await fetch(`${stack().sandboxes.social}/__sandbox/video-processing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account, seconds: 0 }),
+    });
+    const bytes = sampleMp4(300_000);
+    const ticket = await call(
+      '/uploads/create_upload',
+      { userId, fileName: 'clip.mp4', contentLength: bytes.length, purpose: 'video', contentType: 'video/mp4' },
+      { apiKey },
+    );
+    expect((await putFile(ticket.body.results, bytes)).status).toBe(200);
+    const uploaded = await call('/social/upload_ad_media', { userId, uploadId: ticket.body.results.uploadId }, { apiKey });
+    const videoId = ((await jobToEnd(apiKey, uploaded.body.results.jobId)).job.result as { media: { id: string } }).media.id;
     const body = launchOf(userId, [], { ads: [{ ...ad('Video ad', ''), imageId: undefined, videoId }] });
     const started = await call(LAUNCH, body, { apiKey });
     expect(started.status, started.text).toBe(200);
