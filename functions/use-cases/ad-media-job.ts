@@ -1,5 +1,5 @@
 import { clock } from '../../shared/core/clock.ts';
-import { MediaProcessingFailed, PlatformRejected, PlatformTimeout, PlatformUnavailable } from '../../shared/core/errors.ts';
+import { MediaProcessingFailed, PlatformRejected, PlatformTimeout, PlatformUnavailable, UnsupportedMedia } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
 import { finishVideoUpload, startVideoUpload, transferVideoChunk, videoStatus } from '../../shared/platforms/social/ad-videos.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
@@ -14,7 +14,8 @@ import {
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import type { MediaCheckpoint, MediaJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
-import { readStagedRange } from '../../shared/storage/staging.ts';
+import { readStagedRange, stagedUploadKey } from '../../shared/storage/staging.ts';
+import { stageVideoFromUrl, uploadedKind } from '../../shared/media/source.ts';
 import { type JobRun, Pause } from './audience-job-run.ts';
 
 /**
@@ -43,9 +44,28 @@ export interface VideoMedia {
   status: 'ready';
 }
 
-/** The job of a video upload, on the platform it was made for. */
-export function runAdMediaJob(run: JobRun, user: User): Promise<{ media: VideoMedia }> {
-  return (run.job.request as MediaJobRequest).platform === 'social' ? runSocialVideoJob(run, user) : runProfessionalVideoJob(run, user);
+/** The job of a video upload (or of a video at a URL, fetched into the bucket first), on the platform it was made for. */
+export async function runAdMediaJob(run: JobRun, user: User): Promise<{ media: VideoMedia }> {
+  const request = run.job.request as MediaJobRequest;
+  if (request.sourceUrl && !request.objectKey) await stageFromUrl(run, request, request.sourceUrl);
+  return request.platform === 'social' ? runSocialVideoJob(run, user) : runProfessionalVideoJob(run, user);
+}
+
+/**
+ * A video at a URL, streamed into the bucket before anything goes to the platform; a run that dies
+ * during it fetches the file again from its start (nothing was sent upstream yet). Its first bytes
+ * are checked again: the URL may have changed since the call looked.
+ */
+async function stageFromUrl(run: JobRun, request: MediaJobRequest, url: string): Promise<void> {
+  run.checkTime();
+  const key = stagedUploadKey(run.job.tenantId, run.job.userId, run.job.jobId, 'video');
+  const deadline = run.context.getRemainingTimeInMillis();
+  const staged = await stageVideoFromUrl(url, key, AbortSignal.timeout(Math.max(1, deadline - 10_000)));
+  Object.assign(request, { objectKey: key, etag: staged.etag });
+  run.job.progress.totalBytes = staged.contentLength;
+  if ((await uploadedKind({ objectKey: key, etag: staged.etag, contentLength: staged.contentLength }))?.type !== 'VIDEO')
+    throw new UnsupportedMedia('The file at the URL is no longer an MP4 or QuickTime video (its first bytes say so); nothing was sent.');
+  await run.save();
 }
 
 /**

@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import type { AuditUnit } from '../../shared/core/audit.ts';
 import { Conflict, PlatformRejected } from '../../shared/core/errors.ts';
 import { clock } from '../../shared/core/clock.ts';
-import { downloadMedia, type ImageFile, imageFile, readUploadedMedia, tooLargeForAnImage, unsupported, uploadedKind } from '../../shared/media/source.ts';
+import { type ImageFile, imageFile, mediaAtUrl, readUploadedMedia, tooLargeForAnImage, unsupported, uploadedKind } from '../../shared/media/source.ts';
 import { MAX_IMAGE_BYTES } from '../../shared/media/kinds.ts';
 import { uploadAdImage } from '../../shared/platforms/social/ad-account-media.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
@@ -14,7 +14,7 @@ import { claimUpload, findUpload, releaseUpload, saveUploadMedia } from '../../s
 import type { User } from '../../shared/store/users.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import type { JobStatus, MediaJobRequest } from '../../shared/store/audience-jobs.ts';
-import { jobOfUpload, newJob, startUploadJob } from './start-job.ts';
+import { jobOfUpload, newJob, startJob, startUploadJob } from './start-job.ts';
 
 /**
  * upload_ad_media (docs/decisions.md, "Media into an ad account"): an image of the user's upload or at
@@ -100,8 +100,9 @@ export function uploadProfessionalAdMedia(call: MediaCall): Promise<{ media: AdM
 
 async function uploadAdMedia(call: MediaCall, target: MediaTarget): Promise<{ media: AdMedia } | MediaJobStarted> {
   if (call.input.url !== undefined) {
-    const bytes = await downloadMedia(call.input.url, budgetFrom(call.context));
-    return { media: await target.sendImage(imageFile(bytes, 'url')) };
+    const media = await mediaAtUrl(call.input.url, budgetFrom(call.context));
+    if (media.type === 'VIDEO') return startUrlVideoJob(call, target, call.input.url);
+    return { media: await target.sendImage(media.image) };
   }
   const uploadId = call.input.uploadId as string;
   // a video's upload already has its job (finished or not: a succeeded job's file is gone)
@@ -139,6 +140,24 @@ async function startVideoJob(call: MediaCall, target: MediaTarget): Promise<Medi
     }),
   );
   return { jobId: job.jobId, status: job.status };
+}
+
+/**
+ * A video at a URL is a job whose first step streams the file into the bucket (a gigabyte does not
+ * fit in a request); then it goes on as an uploaded video. An Idempotency-Key makes a repeat the same job.
+ */
+function startUrlVideoJob(call: MediaCall, target: MediaTarget, url: string): Promise<MediaJobStarted> {
+  return startJob(call, {
+    type: 'ad_media',
+    request: {
+      objectKey: '',
+      sourceUrl: url,
+      platform: target.platform,
+      adAccountId: target.adAccountId,
+      ...(call.input.name ? { name: call.input.name } : {}),
+    },
+    checkpoint: { polls: 0 },
+  });
 }
 
 /** The upload's image, made once: claimed, sent, kept on the upload; a call that finds it made answers it. */

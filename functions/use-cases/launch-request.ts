@@ -1,15 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { auditScope, type AuditUnit } from '../../shared/core/audit.ts';
-import { clock } from '../../shared/core/clock.ts';
+import type { AuditUnit } from '../../shared/core/audit.ts';
 import { InvalidRequest } from '../../shared/core/errors.ts';
-import { log } from '../../shared/core/logger.ts';
 import { isoDecimals, toUnits } from '../../shared/core/money.ts';
-import { queueJobRun } from '../../shared/jobs/job-queue.ts';
-import { createJob } from '../../shared/store/audience-job-writes.ts';
 import type { AudienceJob, LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
 import { MAX_DAILY_BUDGET_MINOR_UNITS } from './campaign-control.ts';
+import { startJob } from './start-job.ts';
 
 /** What both platforms' create_campaign share: the call, the answer, the budget check and the job they queue. */
 export interface LaunchCall<Input> {
@@ -54,29 +50,6 @@ export function dailyBudgetIn(amount: string, account: { currency: string; decim
 }
 
 /** The campaign_launch job, stored with the request's audit event and queued; answered at once. */
-export async function startLaunchJob(call: LaunchCall<unknown>, request: LaunchJobRequest): Promise<LaunchAnswer> {
-  const job = newLaunchJob(call, request);
-  await createJob(job, call.audit.event({ jobId: job.jobId }));
-  await queueJobRun({ tenantId: job.tenantId, jobId: job.jobId }).catch((error: unknown) =>
-    log().warn('launch stored but not queued; the sweep will queue it', { jobId: job.jobId, reason: (error as Error).name }),
-  );
-  return { jobId: job.jobId, status: job.status };
-}
-
-function newLaunchJob(call: LaunchCall<unknown>, request: LaunchJobRequest): AudienceJob {
-  const now = clock.date().toISOString();
-  const scope = auditScope();
-  return {
-    jobId: `job_${randomBytes(16).toString('hex')}`,
-    tenantId: call.tenantId,
-    userId: call.user.userId,
-    type: 'campaign_launch',
-    status: 'queued',
-    progress: { bytesRead: 0, totalBytes: 0, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
-    createdAt: now,
-    updatedAt: now,
-    request,
-    checkpoint: { receipts: [] },
-    ...(scope ? { startedBy: { actor: scope.actor, ...(scope.requestId ? { requestId: scope.requestId } : {}) } } : {}),
-  };
+export function startLaunchJob(call: LaunchCall<unknown>, request: LaunchJobRequest): Promise<LaunchAnswer> {
+  return startJob(call, { type: 'campaign_launch', request, checkpoint: { receipts: [] } });
 }

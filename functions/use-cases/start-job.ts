@@ -75,6 +75,32 @@ export async function startUploadJob(start: JobStart, begin: (jobId: string, upl
   throw new Conflict(`Another request is starting the job of upload ${start.uploadId}; retry in a few seconds to get its jobId.`);
 }
 
+/**
+ * A job no upload carries (a campaign launch, a video at a URL): stored with the call's audit event,
+ * in the name of whoever made the call, then queued. Answered at once.
+ */
+export async function startJob(
+  call: { tenantId: string; user: User; audit: AuditUnit },
+  work: Pick<AudienceJob, 'type' | 'request' | 'checkpoint'>,
+): Promise<{ jobId: string; status: JobStatus }> {
+  const now = clock.date().toISOString();
+  const scope = auditScope();
+  const job: AudienceJob = {
+    jobId: `job_${randomBytes(16).toString('hex')}`,
+    tenantId: call.tenantId,
+    userId: call.user.userId,
+    status: 'queued',
+    progress: { bytesRead: 0, totalBytes: 0, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+    createdAt: now,
+    updatedAt: now,
+    ...work,
+    ...(scope ? { startedBy: { actor: scope.actor, ...(scope.requestId ? { requestId: scope.requestId } : {}) } } : {}),
+  };
+  await createJob(job, call.audit.event({ jobId: job.jobId }));
+  await queueRun(job);
+  return { jobId: job.jobId, status: job.status };
+}
+
 /** The job that already holds the upload, when it is this user's. */
 export async function jobOfUpload(start: Pick<JobStart, 'tenantId' | 'uploadId' | 'user'>): Promise<AudienceJob | undefined> {
   const holder = await uploadHolder(start.tenantId, start.uploadId);

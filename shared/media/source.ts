@@ -2,9 +2,9 @@ import { imageSize } from 'image-size';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { InvalidRequest, UnsupportedMedia } from '../core/errors.ts';
-import { DownloadRefused, downloadPublicUrl, type DownloadFailure } from '../net/public-download.ts';
+import { cappedBody, DownloadRefused, type DownloadFailure, openPublicUrl } from '../net/public-download.ts';
 import type { CallBudget } from '../platforms/upstream.ts';
-import { readStagedRange, readStagedUpload } from '../storage/staging.ts';
+import { readStagedRange, readStagedUpload, stageStream } from '../storage/staging.ts';
 import type { DirectUpload } from '../store/uploads.ts';
 import { MAX_IMAGE_BYTES, type MediaKind, mediaKindOf, SNIFF_BYTES } from './kinds.ts';
 
@@ -22,7 +22,7 @@ export interface ImageFile {
 
 const DOWNLOAD_FAILURES: Record<DownloadFailure, string> = {
   'not-public': 'the URL must point to a public internet address',
-  'too-large': 'the file is larger than 30 MiB, the most an image may be; send a video with /uploads/create_upload',
+  'too-large': 'the file is larger than an image (30 MiB) or a video (1 GiB) may be',
   unreachable: 'the file could not be downloaded',
   'too-many-redirects': 'the URL redirects more than 3 times',
 };
@@ -31,17 +31,57 @@ const refuseUrl = (message: string): never => {
   throw new InvalidRequest(`url: ${message}.`, [{ path: 'url', message }]);
 };
 
-/** The whole file behind a URL, at most an image's size. */
-export async function downloadMedia(url: string, budget: CallBudget): Promise<Buffer> {
+/** The guarded request's options for a URL a client gave. */
+const fetchOptions = (maxBytes: number, signal: AbortSignal) => ({ maxBytes, signal, allowedNetworks: config().OUTBOUND_ALLOWED_NETWORKS.networks });
+
+const refusalOfDownload = (error: unknown): never => {
+  if (error instanceof DownloadRefused && error.status) return refuseUrl(`downloading the file answered HTTP ${error.status}`);
+  return refuseUrl(DOWNLOAD_FAILURES[error instanceof DownloadRefused ? error.reason : 'unreachable']);
+};
+
+/**
+ * What a URL holds, told from its first bytes: an image is read whole (at most 30 MiB) and answered; a
+ * video is left for its job to fetch (it may be a gigabyte: not inside one request).
+ */
+export async function mediaAtUrl(url: string, budget: CallBudget): Promise<{ type: 'IMAGE'; image: ImageFile } | { type: 'VIDEO' }> {
+  const signal = AbortSignal.timeout(Math.max(1, Math.min(config().UPSTREAM_TIMEOUT_MS * 4, budget.deadline - clock.now())));
+  const chunks: Buffer[] = [];
   try {
-    return await downloadPublicUrl(url, {
-      maxBytes: MAX_IMAGE_BYTES,
-      signal: AbortSignal.timeout(Math.max(1, Math.min(config().UPSTREAM_TIMEOUT_MS * 4, budget.deadline - clock.now()))),
-      allowedNetworks: config().OUTBOUND_ALLOWED_NETWORKS.networks,
-    });
+    const response = await openPublicUrl(url, fetchOptions(config().UPLOAD_MAX_BYTES, signal));
+    let size = 0;
+    let kind: MediaKind | undefined;
+    for await (const chunk of cappedBody(response, config().UPLOAD_MAX_BYTES)) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (kind === undefined && size >= SNIFF_BYTES) {
+        kind = mediaKindOf(Buffer.concat(chunks).subarray(0, SNIFF_BYTES));
+        if (kind?.type !== 'IMAGE') {
+          response.destroy();
+          break;
+        }
+      }
+      if (size > MAX_IMAGE_BYTES) {
+        response.destroy();
+        throw new DownloadRefused('too-large');
+      }
+    }
   } catch (error) {
-    if (error instanceof DownloadRefused && error.status) refuseUrl(`downloading the file answered HTTP ${error.status}`);
-    return refuseUrl(DOWNLOAD_FAILURES[error instanceof DownloadRefused ? error.reason : 'unreachable']);
+    return refusalOfDownload(error);
+  }
+  const head = Buffer.concat(chunks);
+  const kind = mediaKindOf(head.subarray(0, SNIFF_BYTES));
+  if (!kind) return unsupported();
+  return kind.type === 'VIDEO' ? { type: 'VIDEO' } : { type: 'IMAGE', image: imageFile(head) };
+}
+
+/** A video behind a URL, streamed into the bucket (its job's first step): its key, ETag and size. */
+export async function stageVideoFromUrl(url: string, key: string, signal: AbortSignal): Promise<{ etag: string; contentLength: number }> {
+  try {
+    const response = await openPublicUrl(url, fetchOptions(config().UPLOAD_MAX_BYTES, signal));
+    return await stageStream(key, cappedBody(response, config().UPLOAD_MAX_BYTES), 'video/mp4');
+  } catch (error) {
+    if (error instanceof DownloadRefused) return refusalOfDownload(error);
+    throw error;
   }
 }
 
@@ -53,21 +93,13 @@ export async function readUploadedMedia(upload: DirectUpload): Promise<Buffer> {
 }
 
 /** The first bytes of an upload, enough to tell its kind: a ranged read of just those. */
-export async function uploadedKind(upload: DirectUpload): Promise<MediaKind | undefined> {
+export async function uploadedKind(upload: Pick<DirectUpload, 'objectKey' | 'contentLength' | 'etag'>): Promise<MediaKind | undefined> {
   return mediaKindOf(await readStagedRange(upload.objectKey, 0, Math.min(SNIFF_BYTES, upload.contentLength), upload.etag));
 }
 
 export function unsupported(): never {
   throw new UnsupportedMedia(
     'The file is no JPEG, PNG or GIF image and no MP4 or QuickTime video (its first bytes say so, whatever its name); nothing was sent.',
-  );
-}
-
-/** A video at a URL: videos come by upload (create_upload, purpose video), which the job streams from storage in chunks. */
-export function refuseVideo(field: 'uploadId' | 'url' = 'url'): never {
-  throw new InvalidRequest(
-    'The file is a video; send a video by upload: /uploads/create_upload with purpose video, PUT the file, then upload_ad_media with its uploadId.',
-    [{ path: field, message: 'an image, or a video by uploadId' }],
   );
 }
 
@@ -79,10 +111,9 @@ export function tooLargeForAnImage(): never {
 }
 
 /** An image file as the platforms take it: its kind from its bytes, its size in pixels. */
-export function imageFile(bytes: Buffer, field: 'uploadId' | 'url' = 'uploadId'): ImageFile {
+export function imageFile(bytes: Buffer): ImageFile {
   const kind = mediaKindOf(bytes.subarray(0, SNIFF_BYTES));
-  if (!kind) return unsupported();
-  if (kind.type !== 'IMAGE') return refuseVideo(field);
+  if (kind?.type !== 'IMAGE') return unsupported();
   let size: { width?: number; height?: number };
   try {
     size = imageSize(bytes);

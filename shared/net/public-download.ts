@@ -31,7 +31,7 @@ async function get(url: URL, options: DownloadOptions): Promise<IncomingMessage>
   try {
     return await guardedRequest(url, {
       method: 'GET',
-      headers: { accept: 'image/png, image/jpeg', 'user-agent': 'ad-campaign-api image fetch' },
+      headers: { accept: 'image/png, image/jpeg, image/gif, video/mp4, video/quicktime', 'user-agent': 'ad-campaign-api media fetch' },
       signal: options.signal,
       ...(options.allowedNetworks ? { allowedNetworks: options.allowedNetworks } : {}),
     });
@@ -40,8 +40,8 @@ async function get(url: URL, options: DownloadOptions): Promise<IncomingMessage>
   }
 }
 
-/** The body of a 2xx answer, following at most `maxRedirects` redirects to http(s) URLs. */
-export async function downloadPublicUrl(address: string, options: DownloadOptions): Promise<Buffer> {
+/** A 2xx answer, its body not yet read, following at most `maxRedirects` redirects to http(s) URLs. */
+export async function openPublicUrl(address: string, options: DownloadOptions): Promise<IncomingMessage> {
   let url = new URL(address);
   for (let redirects = 0; ; redirects++) {
     const response = await get(url, options);
@@ -60,20 +60,30 @@ export async function downloadPublicUrl(address: string, options: DownloadOption
       response.destroy();
       throw new DownloadRefused('too-large');
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    try {
-      for await (const chunk of response) {
-        size += (chunk as Buffer).length;
-        if (size > options.maxBytes) {
-          response.destroy();
-          throw new DownloadRefused('too-large');
-        }
-        chunks.push(chunk as Buffer);
-      }
-    } catch (error) {
-      throw error instanceof DownloadRefused ? error : new DownloadRefused('unreachable');
-    }
-    return Buffer.concat(chunks);
+    return response;
   }
+}
+
+/** The body's bytes as they come, refused once they pass `maxBytes` (the stream is destroyed). */
+export async function* cappedBody(response: IncomingMessage, maxBytes: number): AsyncIterable<Buffer> {
+  let size = 0;
+  try {
+    for await (const chunk of response) {
+      size += (chunk as Buffer).length;
+      if (size > maxBytes) {
+        response.destroy();
+        throw new DownloadRefused('too-large');
+      }
+      yield chunk as Buffer;
+    }
+  } catch (error) {
+    throw error instanceof DownloadRefused ? error : new DownloadRefused('unreachable');
+  }
+}
+
+/** The whole body of a 2xx answer, at most `maxBytes`. */
+export async function downloadPublicUrl(address: string, options: DownloadOptions): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of cappedBody(await openPublicUrl(address, options), options.maxBytes)) chunks.push(chunk);
+  return Buffer.concat(chunks);
 }

@@ -1,4 +1,6 @@
 import { DeleteObjectCommand, GetObjectCommand, type GetObjectCommandOutput, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { Readable } from 'node:stream';
+import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { config } from '../core/config.ts';
 import { Conflict } from '../core/errors.ts';
@@ -35,6 +37,31 @@ export async function stageUpload(key: string, content: Buffer): Promise<void> {
       ...(kmsKey ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKey } : {}),
     }),
   );
+}
+
+/**
+ * A file of unknown length (a URL's body) streamed into the bucket in 8 MiB parts, one at a time, so
+ * memory stays flat whatever its size (@aws-sdk/lib-storage's multipart upload). A failed upload leaves
+ * its parts to the bucket's rule that aborts incomplete multipart uploads. Answers the object's ETag
+ * and size.
+ */
+export async function stageStream(key: string, body: AsyncIterable<Uint8Array>, contentType: string): Promise<{ etag: string; contentLength: number }> {
+  const kmsKey = config().UPLOAD_KMS_KEY_ID;
+  await new Upload({
+    client: s3(),
+    params: {
+      Bucket: config().UPLOAD_BUCKET,
+      Key: key,
+      Body: Readable.from(body),
+      ContentType: contentType,
+      ...(kmsKey ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKey } : {}),
+    },
+    partSize: 8 * 1024 * 1024,
+    queueSize: 1,
+    leavePartsOnError: true,
+  }).done();
+  const staged = await stagedObject(key);
+  return { etag: staged?.etag ?? '', contentLength: staged?.contentLength ?? 0 };
 }
 
 /**

@@ -93,7 +93,10 @@ export interface ProfessionalCheckpoint {
 
 /** A video on its way into an ad account (docs/decisions.md "Media into an ad account"). */
 export interface MediaJobRequest {
+  /** the staged file; empty until a URL's job has streamed it into the bucket */
   objectKey: string;
+  /** a video given by URL: the job's first step fetches it */
+  sourceUrl?: string;
   etag?: string;
   platform: 'social' | 'professional';
   adAccountId: string;

@@ -138,6 +138,16 @@ describe('upload_ad_media (professional)', () => {
     expect(events).toMatchObject([{ type: 'ad_media.ready', data: { jobId, type: 'ad_media', status: 'succeeded', result: job.result } }]);
   });
 
+  it('a video at a URL: the job streams it into the bucket, then sends its parts and finalizes; the same bytes on the platform', async () => {
+    const { userId, owner } = await mediaUser();
+    const size = 5 * 1024 * 1024; // two parts
+    const started = await call(MEDIA, { userId, url: `${stack().sandboxes.professional}/__sandbox/sample.mp4?bytes=${size}` }, { apiKey });
+    expect(started.body.results).toEqual({ success: true, jobId: expect.stringMatching(/^job_/), status: 'queued' });
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: size, totalBytes: size, chunksSent: 2 } });
+    expect(await stored(job.result?.media.id)).toMatchObject({ owner, sha256: sha256(sampleMp4(size)), parts: 2 });
+  });
+
   it('processing the platform fails ends the job MEDIA_PROCESSING_FAILED with the platform’s reason', async () => {
     const { userId } = await mediaUser({ seconds: 0, error: 'Video duration is below the minimum of 3 seconds' });
     const uploadId = await mediaUpload(userId, sampleMp4(200_000), 'video', 'video/mp4');

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { samplePng } from '../../local/sandbox/sample-media.ts';
+import { sampleMp4, samplePng } from '../../local/sandbox/sample-media.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { newSocialUser } from '../helpers/social.ts';
-import { putFile, uploaded } from '../helpers/uploads.ts';
+import { jobToEnd, putFile, uploaded } from '../helpers/uploads.ts';
 
 /**
  * Images into a user's social ad account (docs/decisions.md, "Media into an ad account"): from an upload
@@ -136,15 +136,33 @@ describe('upload_ad_media (social)', () => {
     expect(events.body.results.events.filter((event: { action: string }) => event.action === 'ad_media.uploaded')).toEqual([]);
   });
 
-  it('a video at a URL is refused with the way to send it (by upload), and nothing is sent', async () => {
+  it('a video at a URL is a job: the file streamed into the bucket, then to the platform in its chunks, ready; the same bytes', async () => {
     const { userId, token } = await mediaUser();
-    const response = await call(MEDIA, { userId, url: `${stack().sandboxes.social}/__sandbox/sample.mp4?bytes=4096` }, { apiKey });
-    expect(response.status).toBe(400);
-    expect(response.body.results).toMatchObject({
-      code: 'INVALID_REQUEST',
-      error: expect.stringContaining('purpose video'),
-      details: [{ path: 'url', message: 'an image, or a video by uploadId' }],
+    const account = (await call('/users/get_profile', { userId }, { apiKey })).body.results;
+    const adAccountId = String(JSON.stringify(account).match(/"adAccountId":"(\d+)"/)?.[1]);
+    await fetch(`${stack().sandboxes.social}/__sandbox/video-processing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: adAccountId, seconds: 0 }),
     });
+    const size = Math.round(2.5 * 1024 * 1024);
+    const started = await call(MEDIA, { userId, url: `${stack().sandboxes.social}/__sandbox/sample.mp4?bytes=${size}`, name: 'From a URL' }, { apiKey });
+    expect(started.status, started.text).toBe(200);
+    expect(started.body.results).toEqual({ success: true, jobId: expect.stringMatching(/^job_/), status: 'queued' });
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: size, totalBytes: size } });
+    const videoId = (job.result as { media: { id: string } }).media.id;
+    const video = (await (await fetch(`${stack().sandboxes.social}/__sandbox/videos/${videoId}`)).json()) as { bytes: number; sha256: string };
+    expect(video).toMatchObject({ bytes: size, sha256: createHash('sha256').update(sampleMp4(size)).digest('hex') });
+    const transfers = (await upstreamRequestsWith('social', token)).filter((request) => request.body.includes('upload_phase=transfer'));
+    expect(transfers.length).toBe(3);
+  });
+
+  it('a URL whose bytes are no image or video is UNSUPPORTED_MEDIA, and nothing is sent', async () => {
+    const { userId, token } = await mediaUser();
+    const response = await call(MEDIA, { userId, url: `${stack().sandboxes.social}/__sandbox/requests?count=1` }, { apiKey });
+    expect(response.status).toBe(400);
+    expect(response.body.results.code).toBe('UNSUPPORTED_MEDIA');
     expect(await upstreamRequestsWith('social', token)).toEqual([]);
   });
 
