@@ -24,12 +24,13 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     // the stack's tests mostly wait on the stack (another process's I/O): three files at a time keep two
-    // cores busy, where vitest's default (cores − 1) would run them one by one. The process tests (child
-    // stacks, kills, restarts, timings of their own) run after them, two files at a time.
+    // cores busy, where vitest's default (cores − 1) would run them one by one. The CPU-bound static
+    // tests (synth, bundling) and the process tests (child stacks, kills, restarts, timings of their own)
+    // run after them, two files at a time, so neither slows the shared stack's answers.
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'static', include: STATIC } },
+      { extends: true, test: { name: 'static', include: STATIC, maxWorkers: 2, sequence: { groupOrder: 1 } } },
       { extends: true, test: { name: 'stack', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', ...STATIC, ...PROCESS], ...withStack } },
       { extends: true, test: { name: 'process', include: PROCESS, ...withStack, maxWorkers: 2, sequence: { groupOrder: 1 } } },
     ],
