@@ -42,7 +42,7 @@ describe('the API reference page', () => {
     const summaries = Object.values(document.paths).flatMap((methods) => Object.values(methods).map((operation) => operation.summary));
     expect(summaries.length).toBeGreaterThanOrEqual(13);
     for (const summary of summaries) {
-      await expect.poll(() => page.getByRole('button', { name: summary }).count(), { message: summary }).toBeGreaterThan(0);
+      await expect.poll(() => page.getByRole('button', { name: summary }).count(), { message: summary, timeout: 30_000 }).toBeGreaterThan(0);
     }
   }, 90_000); // the renderer draws some 50 operations: about 28 s alone on this machine, more beside the rest of the suite
 
