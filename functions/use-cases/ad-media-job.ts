@@ -180,6 +180,12 @@ async function followProcessing(run: JobRun, checkpoint: MediaCheckpoint, read: 
   throw new Pause(POLL_DELAYS_SECONDS[checkpoint.polls - 1] ?? POLL_EVERY_SECONDS);
 }
 
+/** A part refused (4xx, not throttling) once its upload's URLs are past their time: the upload must start over. */
+function uploadExpired(error: unknown, checkpoint: MediaCheckpoint): boolean {
+  const status = error instanceof PlatformRejected ? Number(error.extra.platformStatus) : 0;
+  return status >= 400 && status < 500 && checkpoint.uploadExpiresAt !== undefined && clock.now() >= checkpoint.uploadExpiresAt;
+}
+
 /** The bytes and chunks the platform acknowledged, as get_job shows them. */
 function acknowledged(run: JobRun, bytes: number, chunk: boolean): void {
   run.job.progress.bytesRead = bytes;
@@ -201,7 +207,13 @@ async function runProfessionalVideoJob(run: JobRun, user: User): Promise<{ media
       // an initialize whose answer was lost leaves an unused upload on the platform; the next run makes another
       const owner = await accountOrganization(session, request.adAccountId);
       const upload = await initializeVideoUpload(session, owner, run.job.progress.totalBytes);
-      Object.assign(checkpoint, { videoId: upload.video, uploadToken: upload.uploadToken, parts: upload.parts, etags: [] });
+      Object.assign(checkpoint, {
+        videoId: upload.video,
+        uploadToken: upload.uploadToken,
+        parts: upload.parts,
+        etags: [],
+        ...(upload.expiresAt ? { uploadExpiresAt: upload.expiresAt } : {}),
+      });
       await run.save();
     }
     const parts = checkpoint.parts as UploadPart[];
@@ -213,7 +225,20 @@ async function runProfessionalVideoJob(run: JobRun, user: User): Promise<{ media
       const bytes = await reader.get(part.firstByte, part.lastByte + 1);
       const next = parts[etags.length + 1];
       if (next) reader.prefetch(next.firstByte, next.lastByte + 1);
-      etags.push(await uploadVideoPart(session, part, bytes));
+      let etag: string;
+      try {
+        etag = await uploadVideoPart(session, part, bytes);
+      } catch (error) {
+        if (!uploadExpired(error, checkpoint)) throw error;
+        // the platform's URLs have expired (a job resumed late): the upload starts over with new ones
+        log().warn('professional upload URLs expired; starting the upload over', { partsAcknowledged: etags.length });
+        for (const field of ['videoId', 'uploadToken', 'parts', 'etags', 'uploadExpiresAt'] as const) delete checkpoint[field];
+        run.job.progress.bytesRead = 0;
+        run.job.progress.batchesSent = 0;
+        await run.save();
+        return runProfessionalVideoJob(run, user);
+      }
+      etags.push(etag);
       acknowledged(run, part.lastByte + 1, true);
       await run.save();
     }

@@ -29,13 +29,22 @@ interface Media {
   parts: Part[];
   /** when the platform had every byte (image PUT, video finalize) */
   completedAt?: number;
-  processing: { seconds: number; error?: string };
+  processing: Processing;
   sha256?: string;
+  /** when its upload URLs stop answering (epoch ms) */
+  urlsExpireAt?: number;
+}
+
+/** How an organization's next media process, and how long the next video's upload URLs answer. */
+interface Processing {
+  seconds: number;
+  error?: string;
+  urlSeconds?: number;
 }
 
 export interface MediaState {
   media: Map<string, Media>;
-  processing: Map<string, { seconds: number; error?: string }>;
+  processing: Map<string, Processing>;
   nextId: number;
 }
 
@@ -97,12 +106,16 @@ export function initializeVideoUpload(state: MediaState, request: SandboxRequest
   const urn = `urn:li:video:${key}`;
   const parts: Part[] = [];
   for (let first = 0; first < size; first += VIDEO_PART_BYTES) parts.push({ firstByte: first, lastByte: Math.min(size, first + VIDEO_PART_BYTES) - 1 });
-  state.media.set(urn, { kind: 'video', owner, fileSize: size, parts, processing: processingOf(state, owner) });
+  const { urlSeconds, ...processing } = processingOf(state, owner);
+  // a short URL lifetime is for the next upload only (a test of an upload resumed after its URLs expired)
+  if (urlSeconds !== undefined) state.processing.set(owner, processing);
+  const urlsExpireAt = clock.now() + (urlSeconds !== undefined ? urlSeconds * 1000 : URL_LIFETIME_MS);
+  state.media.set(urn, { kind: 'video', owner, fileSize: size, parts, processing, urlsExpireAt });
   return {
     status: 200,
     body: {
       value: {
-        uploadUrlsExpireAt: clock.now() + URL_LIFETIME_MS,
+        uploadUrlsExpireAt: urlsExpireAt,
         video: urn,
         uploadInstructions: parts.map((part, index) => ({
           uploadUrl: `${base}/dms-uploads/sp/v2/${key}/uploadedVideo/${index}`,
@@ -123,6 +136,7 @@ export function putUpload(state: MediaState, request: SandboxRequest, key: strin
   const media = state.media.get(urn);
   const part = media?.parts[index];
   if (!media || media.kind !== kind || !part) return { status: 404, body: { message: 'Upload URL not found' } };
+  if (media.urlsExpireAt !== undefined && clock.now() > media.urlsExpireAt) return { status: 403, body: { message: 'Request has expired' } };
   if (kind === 'image') {
     if (request.body.length === 0) return { status: 400, body: { message: 'Empty upload' } };
     part.bytes = request.body;
@@ -203,12 +217,26 @@ export function storedMedia(state: MediaState, urn: string): { owner: string; sh
     : undefined;
 }
 
-/** `POST /__sandbox/media-processing {owner, seconds?, error?}`: how the organization's next media process. */
+/** `POST /__sandbox/media-processing {owner, seconds?, error?, urlSeconds?}`: how the organization's next media process, and how long their upload URLs answer. */
 export function setMediaProcessing(state: MediaState, fields: Record<string, unknown>): SandboxResponse {
   const owner = String(fields.owner ?? '');
   const seconds = fields.seconds === undefined ? DEFAULT_PROCESSING_SECONDS : Number(fields.seconds);
-  if (!ORGANIZATION.test(owner) || !Number.isFinite(seconds) || seconds < 0 || (fields.error !== undefined && typeof fields.error !== 'string'))
-    return { status: 400, body: { error: 'send {owner (an organization URN), seconds? (≥ 0), error? (a message: processing fails with it)}' } };
-  state.processing.set(owner, { seconds, ...(typeof fields.error === 'string' ? { error: fields.error } : {}) });
+  const urlSeconds = fields.urlSeconds === undefined ? undefined : Number(fields.urlSeconds);
+  if (
+    !ORGANIZATION.test(owner) ||
+    !Number.isFinite(seconds) ||
+    seconds < 0 ||
+    (fields.error !== undefined && typeof fields.error !== 'string') ||
+    (urlSeconds !== undefined && !(urlSeconds >= 0))
+  )
+    return {
+      status: 400,
+      body: { error: 'send {owner (an organization URN), seconds? (≥ 0), error? (a message: processing fails with it), urlSeconds? (≥ 0)}' },
+    };
+  state.processing.set(owner, {
+    seconds,
+    ...(typeof fields.error === 'string' ? { error: fields.error } : {}),
+    ...(urlSeconds !== undefined ? { urlSeconds } : {}),
+  });
   return { status: 200, body: state.processing.get(owner) };
 }

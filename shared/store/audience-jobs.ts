@@ -122,6 +122,8 @@ export interface MediaCheckpoint {
   parts?: Array<{ uploadUrl: string; firstByte: number; lastByte: number }>;
   etags?: string[];
   uploadToken?: string;
+  /** professional: when the parts' URLs stop answering (epoch ms); a part refused after it starts the upload over */
+  uploadExpiresAt?: number;
   processing?: { status: 'processing' | 'ready' | 'error'; percent?: number };
 }
 

@@ -30,7 +30,7 @@ afterAll(() => receiver.close());
 
 let accounts = 0;
 /** A user on an ad account (and so an organization) of its own, whose media process as told. */
-async function mediaUser(processing: { seconds?: number; error?: string } = { seconds: 0 }, marker = '') {
+async function mediaUser(processing: { seconds?: number; error?: string; urlSeconds?: number } = { seconds: 0 }, marker = '') {
   const adAccountId = String(510_000_000 + (Date.now() % 1_000) * 100 + accounts++);
   const token = `AQVmedia${marker}${randomBytes(10).toString('hex')}`;
   const userId = await newUser(apiKey, { professional: { accessToken: token, adAccountId } });
@@ -146,6 +146,30 @@ describe('upload_ad_media (professional)', () => {
     const { job } = await jobToEnd(apiKey, started.body.results.jobId);
     expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: size, totalBytes: size, chunksSent: 2 } });
     expect(await stored(job.result?.media.id)).toMatchObject({ owner, sha256: sha256(sampleMp4(size)), parts: 2 });
+  });
+
+  it('a part refused after the upload URLs expired: the upload starts over with a new initializeUpload, and the video arrives whole', async () => {
+    const { userId, owner } = await mediaUser({ seconds: 0, urlSeconds: 1 });
+    const bytes = sampleMp4(9 * 1024 * 1024);
+    const uploadId = await mediaUpload(userId, bytes, 'video', 'video/mp4');
+    // the second part waits two seconds at the platform: by then the first upload's URLs (one second) have expired
+    await fetch(`${stack().sandboxes.professional}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ pathIncludes: 'uploadedVideo/1', method: 'PUT', delayMs: 2_000, times: 1 }),
+    });
+    const started = await call(MEDIA, { userId, uploadId }, { apiKey });
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, chunksSent: 3 } });
+    const urn = job.result?.media.id as string;
+    expect(await stored(urn)).toMatchObject({ owner, sha256: sha256(bytes), parts: 3 });
+    const initializes = (
+      (await (await fetch(`${stack().sandboxes.professional}/__sandbox/requests?includes=${encodeURIComponent(owner)}`)).json()) as Array<{
+        path: string;
+        query: Record<string, string>;
+      }>
+    ).filter((request) => request.path === '/rest/videos' && request.query.action === 'initializeUpload');
+    expect(initializes).toHaveLength(2);
   });
 
   it('processing the platform fails ends the job MEDIA_PROCESSING_FAILED with the platform’s reason', async () => {

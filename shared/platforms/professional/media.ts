@@ -65,10 +65,12 @@ export interface VideoUpload {
   video: string;
   uploadToken: string;
   parts: UploadPart[];
+  /** when the parts' URLs stop answering (epoch ms), when the platform says */
+  expiresAt?: number;
 }
 
 export async function initializeVideoUpload(session: ProfessionalSession, owner: string, fileSizeBytes: number): Promise<VideoUpload> {
-  const value = await initialize<{ video: string; uploadToken?: string; uploadInstructions?: UploadPart[] }>(session, 'videos', {
+  const value = await initialize<{ video: string; uploadToken?: string; uploadInstructions?: UploadPart[]; uploadUrlsExpireAt?: number }>(session, 'videos', {
     owner,
     fileSizeBytes,
     uploadCaptions: false,
@@ -85,6 +87,7 @@ export async function initializeVideoUpload(session: ProfessionalSession, owner:
     video: value.video,
     uploadToken: value.uploadToken ?? '',
     parts: parts.map(({ uploadUrl, firstByte, lastByte }) => ({ uploadUrl, firstByte, lastByte })),
+    ...(typeof value.uploadUrlsExpireAt === 'number' ? { expiresAt: value.uploadUrlsExpireAt } : {}),
   };
 }
 
