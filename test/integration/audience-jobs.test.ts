@@ -310,7 +310,7 @@ describe('operation 7 with an uploadId', () => {
     const { userId, token } = await newSocialUser(apiKey);
     const { audienceId, skip } = await existingAudience(userId);
     // the job operation 7 would store, run here by hand with 10 s left (a slice of 7 s), while each batch
-    // takes the platform 1.5 s (inside our 2 s limit): the five cannot all go in the slice, and the check of
+    // takes the platform 1.5 s (inside our 3 s limit): the five cannot all go in the slice, and the check of
     // the file leaves time for one
     const sessionId = Date.now() * 1000;
     const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, contactsCsv(50_000)), audienceId, { sessionId, at: new Date().toISOString() });
