@@ -83,7 +83,12 @@ const sandboxNode = async (token: string, id: string, fields = 'id,status') => {
 describe('create_campaign on the social platform', () => {
   it('a traffic campaign with two ads: the exact creates in order, the job’s result, history, audit and webhook', async () => {
     const { userId, token, account, hashes } = await launchUser(2);
-    const body = launchOf(userId, hashes, { startTime: '2026-12-01T09:00:00-08:00', targeting: { locations: [{ key: 'US', type: 'country' }], ageMin: 25 } });
+    // a start in the January after next: always ahead, and always standard time in the account's Los Angeles
+    const year = new Date().getUTCFullYear() + 1;
+    const body = launchOf(userId, hashes, {
+      startTime: `${year}-01-15T09:00:00-08:00`,
+      targeting: { locations: [{ key: 'US', type: 'country' }], ageMin: 25 },
+    });
     const started = await call(LAUNCH, body, { apiKey });
     expect(started.status, started.text).toBe(200);
     expect(started.body.results).toEqual({ success: true, jobId: expect.stringMatching(/^job_/), status: 'queued' });
@@ -126,7 +131,7 @@ describe('create_campaign on the social platform', () => {
       optimization_goal: 'LINK_CLICKS',
       billing_event: 'IMPRESSIONS',
       destination_type: 'WEBSITE',
-      start_time: '2026-12-01T09:00:00-0800',
+      start_time: `${year}-01-15T09:00:00-0800`,
     });
     expect(sent[1].daily_budget).toBeUndefined();
     expect(JSON.parse(sent[1].targeting)).toEqual({ geo_locations: { countries: ['US'] }, age_min: 25, targeting_automation: { advantage_audience: 1 } });

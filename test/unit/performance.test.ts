@@ -49,8 +49,8 @@ describe('the social platform’s insights', () => {
   it('counts the conversion action types, and their values', () => {
     const { data } = fixture<{ data: InsightRow[] }>('meta-insights-campaign-daily.json');
     expect(data.map((row) => countsOfInsight(row, DEFAULT_CONVERSION_TYPES))).toEqual([
-      { date: '2026-11-01', impressions: '15234', clicks: '312', spend: '48.27', conversions: '14', conversionValue: '0', reach: '9876' },
-      { date: '2026-11-02', impressions: '14011', clicks: '298', spend: '49.90', conversions: '11', conversionValue: '0', reach: '9120' },
+      { date: '2024-11-01', impressions: '15234', clicks: '312', spend: '48.27', conversions: '14', conversionValue: '0', reach: '9876' },
+      { date: '2024-11-02', impressions: '14011', clicks: '298', spend: '49.90', conversions: '11', conversionValue: '0', reach: '9120' },
     ]);
     expect(countsOfInsight(data[0] as InsightRow, ['link_click']).conversions).toBe('303');
   });
