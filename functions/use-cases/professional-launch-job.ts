@@ -81,8 +81,7 @@ async function make(steps: LaunchSteps, session: Session) {
     find: () => findCampaigns(session, account, groupId, String(plan.campaign.name), steps.sinceMs),
   });
   const ads: LaunchResult['ads'] = [];
-  for (const [index, { name, creative }] of plan.creatives.entries()) {
-    const media = String((creative.inlineContent as { post: { content: { media: { id: string } } } }).post.content.media.id);
+  for (const [index, { name, media, creative }] of plan.creatives.entries()) {
     const creativeId = await steps.create(`creative:${index}`, 'creative', {
       prepare: () => mediaReady(steps, session, media),
       send: () => createInlineCreative(session, account, { ...creative, campaign: `urn:li:sponsoredCampaign:${campaignId}` }),

@@ -143,11 +143,13 @@ async function end(
  * reason. A launch is undone first (all or nothing), as a refusal would undo it.
  */
 export async function endAbandonedJob(ref: JobRef, context: Context): Promise<void> {
-  const job = await findJob(ref.tenantId, ref.jobId);
-  if (!job) return;
-  const reason = job.lastError ?? { code: 'INTERNAL', message: 'The job’s runs kept failing.' };
+  const found = await findJob(ref.tenantId, ref.jobId);
+  if (!found) return;
+  const reason = found.lastError ?? { code: 'INTERNAL', message: 'The job’s runs kept failing.' };
   const given = `${reason.message} The job was given up after ${audienceJobQueue.maxReceiveCount} attempts.`;
-  if (job.type === 'campaign_launch' && (await undoAbandonedLaunch(ref, { code: reason.code, message: given }, context))) return;
+  if (found.type === 'campaign_launch' && (await undoAbandonedLaunch(ref, { code: reason.code, message: given }, context))) return;
+  // read again: an undo that stopped part-way has marked what it did remove
+  const job = found.type === 'campaign_launch' ? ((await findJob(ref.tenantId, ref.jobId)) ?? found) : found;
   // a launch that could not be undone either keeps what it made (social: PAUSED from its creation;
   // professional: drafts), listed as orphans
   const left =

@@ -19,6 +19,12 @@ export const paginationSchema = z
   .default('')
   .describe('Opaque cursor from a previous response’s results.paging.next or .previous; empty for the first page.');
 
+/** An instant with its offset (what a schedule takes). */
+export const instantSchema = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time with an offset, such as YYYY-MM-DDT09:00:00-08:00' });
+
+/** An https address a platform sends people to, at most `max` characters. */
+export const httpsUrlSchema = (max: number) => z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(max);
+
 export const dateSchema = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date in YYYY-MM-DD format')

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { amountSchema } from './campaign-control.ts';
-import { numericIdSchema, userIdSchema } from './common.ts';
+import { httpsUrlSchema, instantSchema, numericIdSchema, userIdSchema } from './common.ts';
 import { launchIssueSchema } from './social-launch.ts';
 import { jobStatusSchema } from './uploads.ts';
 
@@ -67,8 +67,8 @@ const NAME_MAX = 100;
 const COMMENTARY_MAX = 600;
 const HEADLINE_MAX = 200;
 
-const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time with an offset, such as YYYY-MM-DDT09:00:00Z' });
-const httpsLink = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(2000);
+const instant = instantSchema;
+const httpsLink = httpsUrlSchema(2000);
 const urnList = (pattern: RegExp, example: string) =>
   z
     .array(z.string().regex(pattern, `must be a URN such as ${example}`))
@@ -171,8 +171,8 @@ export interface ProfessionalLaunchPlan {
   group: RestliBody;
   /** without `campaignGroup` and `runSchedule` */
   campaign: RestliBody;
-  /** one per ad: the createInline body without `campaign` */
-  creatives: Array<{ name: string; creative: RestliBody }>;
+  /** one per ad: its name, its image or video URN, and the createInline body without `campaign` */
+  creatives: Array<{ name: string; media: string; creative: RestliBody }>;
   /** media the request found still processing: the job waits for each before its creative */
   mediaToWaitFor?: string[];
   /** the schedule asked for (epoch ms); no start: when the object is made */

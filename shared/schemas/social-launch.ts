@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { amountSchema } from './campaign-control.ts';
-import { numericIdSchema, userIdSchema } from './common.ts';
+import { httpsUrlSchema, instantSchema, numericIdSchema, userIdSchema } from './common.ts';
 import { jobStatusSchema } from './uploads.ts';
 
 /**
@@ -31,8 +31,8 @@ const HEADLINE_MAX = 255;
 const DESCRIPTION_MAX = 255;
 const NAME_MAX = 400;
 
-const instant = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time with an offset, such as YYYY-MM-DDT09:00:00-08:00' });
-const httpsLink = z.url({ protocol: /^https$/, error: 'must be an https URL' }).max(1024);
+const instant = instantSchema;
+const httpsLink = httpsUrlSchema(1024);
 
 const socialAd = z
   .strictObject({

@@ -63,6 +63,7 @@ export function professionalLaunchPlan(
     },
     creatives: input.ads.map((ad) => ({
       name: ad.name,
+      media: (ad.imageId ?? ad.videoId) as string,
       creative: {
         intendedStatus: 'DRAFT',
         name: ad.name,
