@@ -525,6 +525,16 @@ export async function startSocialSandbox(
     [
       { method: 'POST', path: /^\/__sandbox\/video-processing$/, handle: (request) => setVideoProcessing(state.videoUploads, request.fields) },
       {
+        // for the tests: the tokens issued to one person through consent (a test scopes what it saw by them)
+        method: 'GET',
+        path: /^\/__sandbox\/tokens$/,
+        handle: (request) => {
+          const person = request.query.get('person');
+          const tokens = [...state.connect.tokenPeople].filter(([, signer]) => signer === person).map(([token]) => token);
+          return { status: 200, body: { tokens } };
+        },
+      },
+      {
         method: 'GET',
         path: /^\/__sandbox\/videos\/(?<id>[0-9]+)$/,
         handle: (_request, { id }) => {

@@ -2,7 +2,7 @@ import { clock } from '../../shared/core/clock.ts';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
-import { BrowserSession, connectThroughLink, createLink, type Platform } from '../helpers/connect.ts';
+import { BrowserSession, connectThroughLink, createLink, type Person, type Platform } from '../helpers/connect.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { upstreamRequestCount, upstreamRequests } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
@@ -30,6 +30,16 @@ const requestsSince = (platform: Platform, since: number) => upstreamRequests(pl
 /** a distinct upstream identity for a test that revokes its grant (the seeded people are shared by every test) */
 const tag = () => randomBytes(6).toString('hex');
 const recordedCount = (platform: Platform) => upstreamRequestCount(platform);
+/** The requests since `since` made with a token the platform issued to one of these people (other files' requests run beside). */
+async function requestsWithTokensOf(platform: Platform, since: number, people: string[]) {
+  const tokens: string[] = [];
+  for (const person of people)
+    tokens.push(
+      ...((await (await fetch(`${stack().sandboxes[platform]}/__sandbox/tokens?person=${encodeURIComponent(person)}`)).json()) as { tokens: string[] }).tokens,
+    );
+  expect(tokens.length).toBeGreaterThan(0);
+  return (await requestsSince(platform, since)).filter((request) => tokens.some((token) => JSON.stringify(request).includes(token)));
+}
 
 describe('create_link', () => {
   it('answers a link on this API valid 24 hours', async () => {
@@ -450,7 +460,9 @@ describe('state, codes and browsers', () => {
 describe('reconnect and disconnect', () => {
   it('a reconnect replaces the connection and revokes nothing', async () => {
     const userId = await newUser(apiKey);
-    await connectThroughLink({ apiKey, userId, platform: 'social', redirectUri: REDIRECT, person: 'ana' });
+    const ana: Person = `ana+${tag()}`;
+    const ben: Person = `ben+${tag()}`;
+    await connectThroughLink({ apiKey, userId, platform: 'social', redirectUri: REDIRECT, person: ana });
     const before = (await profileOf(userId)).connections.social;
     const since = await recordedCount('social');
     await connectThroughLink({
@@ -458,13 +470,15 @@ describe('reconnect and disconnect', () => {
       userId,
       platform: 'social',
       redirectUri: REDIRECT,
-      person: 'ben',
+      person: ben,
       choose: { accountId: '384756109384757', pageId: '104857392018465' },
     });
     const after = (await profileOf(userId)).connections.social;
     expect(after).toMatchObject({ adAccountId: '384756109384757', connectedVia: 'link' });
     expect(Date.parse(after.connectedAt)).toBeGreaterThanOrEqual(Date.parse(before.connectedAt));
-    expect((await requestsSince('social', since)).filter((request) => request.method === 'DELETE')).toEqual([]);
+    // what this user's grants sent (other files' requests run beside it)
+    const deletions = (await requestsWithTokensOf('social', since, [ana, ben])).filter((request) => request.method === 'DELETE');
+    expect(deletions).toEqual([]);
   });
 
   it('a disconnect revokes a linked search-ads grant upstream, after which the platform refuses it', async () => {
@@ -523,17 +537,18 @@ describe('reconnect and disconnect', () => {
 
   it('a social disconnect removes the app’s permissions with the user token', async () => {
     const userId = await newUser(apiKey);
+    const ben: Person = `ben+${tag()}`;
     const since = await recordedCount('social');
     await connectThroughLink({
       apiKey,
       userId,
       platform: 'social',
       redirectUri: REDIRECT,
-      person: `ben+${tag()}`,
+      person: ben,
       choose: { accountId: '284756109384756', pageId: '204857392018466' },
     });
     await call('/users/disconnect', { userId, platform: 'social' }, { apiKey });
-    const deletions = (await requestsSince('social', since)).filter((request) => request.method === 'DELETE');
+    const deletions = (await requestsWithTokensOf('social', since, [ben])).filter((request) => request.method === 'DELETE');
     expect(deletions.map((request) => request.path)).toEqual(['/v26.0/me/permissions']);
   });
 });
