@@ -14,7 +14,8 @@ import {
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import type { MediaCheckpoint, MediaJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
-import { readStagedRange, stagedUploadKey } from '../../shared/storage/staging.ts';
+import { StagedRanges } from '../../shared/storage/staged-ranges.ts';
+import { stagedUploadKey } from '../../shared/storage/staging.ts';
 import { stageVideoFromUrl, uploadedKind } from '../../shared/media/source.ts';
 import { type JobRun, Pause } from './audience-job-run.ts';
 
@@ -87,6 +88,7 @@ async function runSocialVideoJob(run: JobRun, user: User): Promise<{ media: Vide
 }
 
 type Session = ReturnType<typeof socialSession>;
+type ProfessionalSession = ReturnType<typeof professionalSession>;
 
 async function sendVideo(run: JobRun, session: Session, request: MediaJobRequest, checkpoint: MediaCheckpoint): Promise<void> {
   const progress = run.job.progress;
@@ -98,47 +100,28 @@ async function sendVideo(run: JobRun, session: Session, request: MediaJobRequest
     await run.save();
   }
   const sessionId = checkpoint.sessionId as string;
-  const reader = new RangeReader(request);
-  for (;;) {
-    const range = checkpoint.nextRange as { start: number; end: number };
-    if (range.start >= range.end) break; // the platform has every byte
-    run.checkTime();
-    const chunk = await reader.get(range.start, range.end);
-    // the platform usually asks next for the range after this one, as long: read it while this one goes
-    reader.prefetch(range.end, Math.min(progress.totalBytes, range.end + (range.end - range.start)));
-    const answer = await transferVideoChunk(session, request.adAccountId, sessionId, range.start, chunk);
-    acknowledged(run, answer.start, !answer.corrected);
-    checkpoint.nextRange = wanted(answer, progress.totalBytes);
-    await run.save();
+  const file = StagedRanges.ofUpload(request.objectKey, request.etag);
+  try {
+    for (;;) {
+      const range = checkpoint.nextRange as { start: number; end: number };
+      if (range.start >= range.end) break; // the platform has every byte
+      run.checkTime();
+      const chunk = await file.get(range.start, range.end);
+      // the platform usually asks next for the range after this one, as long: read it while this one goes
+      file.readAhead(range.end, Math.min(progress.totalBytes, range.end + (range.end - range.start)));
+      const answer = await transferVideoChunk(session, request.adAccountId, sessionId, range.start, chunk);
+      acknowledged(run, answer.start, !answer.corrected);
+      checkpoint.nextRange = wanted(answer, progress.totalBytes);
+      await run.save();
+    }
+  } finally {
+    await file.close();
   }
   run.checkTime();
   await finish(session, request, checkpoint);
   checkpoint.finishedAt = clock.now();
   checkpoint.processing = { status: 'processing' };
   await run.save();
-}
-
-/**
- * The upload's bytes by range, one range read ahead while the current one is sent (memory: two chunks).
- * A range read ahead that is not the one asked for is dropped.
- */
-class RangeReader {
-  private ahead?: { start: number; end: number; bytes: Promise<Buffer> };
-
-  constructor(private readonly request: MediaJobRequest) {}
-
-  get(start: number, end: number): Promise<Buffer> {
-    const ahead = this.ahead;
-    this.ahead = undefined;
-    return ahead?.start === start && ahead.end === end ? ahead.bytes : readStagedRange(this.request.objectKey, start, end, this.request.etag);
-  }
-
-  prefetch(start: number, end: number): void {
-    if (start >= end) return;
-    const bytes = readStagedRange(this.request.objectKey, start, end, this.request.etag);
-    bytes.catch(() => undefined); // a failed read ahead fails again when asked for, or is dropped
-    this.ahead = { start, end, bytes };
-  }
 }
 
 /** The range the platform named, checked against the file: one outside it is a refusal, never a read past the end. */
@@ -186,6 +169,35 @@ function uploadExpired(error: unknown, checkpoint: MediaCheckpoint): boolean {
   return status >= 400 && status < 500 && checkpoint.uploadExpiresAt !== undefined && clock.now() >= checkpoint.uploadExpiresAt;
 }
 
+/** The parts not yet acknowledged, in order, each ETag saved before the next is sent; false when the upload's URLs have expired. */
+async function sendParts(run: JobRun, session: ProfessionalSession, request: MediaJobRequest, checkpoint: MediaCheckpoint): Promise<boolean> {
+  const parts = checkpoint.parts as UploadPart[];
+  const etags = checkpoint.etags as string[];
+  const file = StagedRanges.ofUpload(request.objectKey, request.etag);
+  try {
+    while (etags.length < parts.length) {
+      const part = parts[etags.length] as UploadPart;
+      run.checkTime();
+      const bytes = await file.get(part.firstByte, part.lastByte + 1);
+      const next = parts[etags.length + 1];
+      if (next) file.readAhead(next.firstByte, next.lastByte + 1);
+      let etag: string;
+      try {
+        etag = await uploadVideoPart(session, part, bytes);
+      } catch (error) {
+        if (uploadExpired(error, checkpoint)) return false;
+        throw error;
+      }
+      etags.push(etag);
+      acknowledged(run, part.lastByte + 1, true);
+      await run.save();
+    }
+    return true;
+  } finally {
+    await file.close();
+  }
+}
+
 /** The bytes and chunks the platform acknowledged, as get_job shows them. */
 function acknowledged(run: JobRun, bytes: number, chunk: boolean): void {
   run.job.progress.bytesRead = bytes;
@@ -216,32 +228,16 @@ async function runProfessionalVideoJob(run: JobRun, user: User): Promise<{ media
       });
       await run.save();
     }
-    const parts = checkpoint.parts as UploadPart[];
-    const etags = checkpoint.etags as string[];
-    const reader = new RangeReader(request);
-    while (etags.length < parts.length) {
-      const part = parts[etags.length] as UploadPart;
-      run.checkTime();
-      const bytes = await reader.get(part.firstByte, part.lastByte + 1);
-      const next = parts[etags.length + 1];
-      if (next) reader.prefetch(next.firstByte, next.lastByte + 1);
-      let etag: string;
-      try {
-        etag = await uploadVideoPart(session, part, bytes);
-      } catch (error) {
-        if (!uploadExpired(error, checkpoint)) throw error;
-        // the platform's URLs have expired (a job resumed late): the upload starts over with new ones
-        log().warn('professional upload URLs expired; starting the upload over', { partsAcknowledged: etags.length });
-        for (const field of ['videoId', 'uploadToken', 'parts', 'etags', 'uploadExpiresAt'] as const) delete checkpoint[field];
-        run.job.progress.bytesRead = 0;
-        run.job.progress.batchesSent = 0;
-        await run.save();
-        return runProfessionalVideoJob(run, user);
-      }
-      etags.push(etag);
-      acknowledged(run, part.lastByte + 1, true);
+    if (!(await sendParts(run, session, request, checkpoint))) {
+      // the platform's URLs have expired (a job resumed late): the upload starts over with new ones
+      log().warn('professional upload URLs expired; starting the upload over', { partsAcknowledged: checkpoint.etags?.length ?? 0 });
+      for (const field of ['videoId', 'uploadToken', 'parts', 'etags', 'uploadExpiresAt'] as const) delete checkpoint[field];
+      run.job.progress.bytesRead = 0;
+      run.job.progress.batchesSent = 0;
       await run.save();
+      return runProfessionalVideoJob(run, user);
     }
+    const etags = checkpoint.etags as string[];
     run.checkTime();
     try {
       await finalizeVideoUpload(session, { video: checkpoint.videoId as string, uploadToken: checkpoint.uploadToken ?? '' }, etags);
