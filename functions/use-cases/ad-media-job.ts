@@ -27,8 +27,9 @@ import { type JobRun, Pause } from './audience-job-run.ts';
  * and before the next is sent (social: the range the platform asked for next; professional: the parts'
  * ETags so far), so a redelivered or restarted run sends only what was not acknowledged. A social chunk
  * whose answer never came is sent again at the same offset, and the platform either takes it or names
- * the offset it wants (1363037), which the run follows. Processing is polled on queue delays (the run
- * pauses; it never sleeps).
+ * the offset it wants (1363037), which the run follows. An upload the platform no longer takes (a social
+ * session that ended, professional URLs past their time) starts over. Processing is polled on queue
+ * delays (the run pauses; it never sleeps).
  */
 
 /** The waits between processing polls: 10 s, 20 s, 40 s, then every 60 s, for at most 30 minutes after finish. */
@@ -38,6 +39,18 @@ const PROCESSING_LIMIT_MS = 30 * 60_000;
 
 /** The platform's codes for a file it will not take (docs/platforms.md, "Social: videos"). */
 const MEDIA_CODES = new Set([6000, 6001, 351, 352, 382, 389]);
+/** "There was a problem uploading your video": also what a session that has ended answers. */
+const UPLOAD_PROBLEM_CODES = new Set([6000, 6001]);
+
+/**
+ * A social upload session resumed this long after it was opened is not sent to: the platform does not
+ * say how long one lives (hours, it seems), so the upload starts over (docs/decisions.md).
+ */
+const SESSION_TRUSTED_MS = 24 * 3600_000;
+/** The upload sessions one job opens at most before it gives the video up. */
+const MAX_SESSIONS = 3;
+const SOCIAL_SESSION_FIELDS = ['sessionId', 'videoId', 'nextRange', 'sessionOpenedAt'] as const;
+const PROFESSIONAL_UPLOAD_FIELDS = ['videoId', 'uploadToken', 'parts', 'etags', 'uploadExpiresAt'] as const;
 
 export interface VideoMedia {
   type: 'VIDEO';
@@ -91,36 +104,75 @@ type Session = ReturnType<typeof socialSession>;
 type ProfessionalSession = ReturnType<typeof professionalSession>;
 
 async function sendVideo(run: JobRun, session: Session, request: MediaJobRequest, checkpoint: MediaCheckpoint): Promise<void> {
-  const progress = run.job.progress;
+  if (checkpoint.sessionId !== undefined && clock.now() - (checkpoint.sessionOpenedAt ?? clock.now()) >= SESSION_TRUSTED_MS)
+    await startOver(run, checkpoint, SOCIAL_SESSION_FIELDS, 'the social upload session was opened a day ago or more; starting the upload over');
   if (checkpoint.sessionId === undefined) {
+    if ((checkpoint.sessionsOpened ?? 0) >= MAX_SESSIONS)
+      throw new MediaProcessingFailed(`The platform let ${MAX_SESSIONS} upload sessions end before it had the whole video; upload it again later.`);
     run.checkTime();
     // a start whose answer was lost leaves an unused session on the platform (it expires); the next run opens another
-    const opened = await startVideoUpload(session, request.adAccountId, progress.totalBytes);
-    Object.assign(checkpoint, { sessionId: opened.sessionId, videoId: opened.videoId, nextRange: wanted(opened, progress.totalBytes) });
+    const opened = await startVideoUpload(session, request.adAccountId, run.job.progress.totalBytes);
+    Object.assign(checkpoint, {
+      sessionId: opened.sessionId,
+      videoId: opened.videoId,
+      nextRange: wanted(opened, run.job.progress.totalBytes),
+      sessionOpenedAt: clock.now(),
+      sessionsOpened: (checkpoint.sessionsOpened ?? 0) + 1,
+    });
     await run.save();
   }
-  const sessionId = checkpoint.sessionId as string;
+  try {
+    await sendChunks(run, session, request, checkpoint);
+    run.checkTime();
+    await finish(session, request, checkpoint);
+  } catch (error) {
+    if (!(await sessionExpired(error, session, checkpoint))) throw error;
+    await startOver(run, checkpoint, SOCIAL_SESSION_FIELDS, 'the platform let the social upload session expire; starting the upload over');
+    return sendVideo(run, session, request, checkpoint);
+  }
+  checkpoint.finishedAt = clock.now();
+  checkpoint.processing = { status: 'processing' };
+  await run.save();
+}
+
+/** The ranges the platform names, each sent once its predecessor's acknowledgement is saved. */
+async function sendChunks(run: JobRun, session: Session, request: MediaJobRequest, checkpoint: MediaCheckpoint): Promise<void> {
+  const totalBytes = run.job.progress.totalBytes;
   const file = StagedRanges.ofUpload(request.objectKey, request.etag);
   try {
     for (;;) {
       const range = checkpoint.nextRange as { start: number; end: number };
-      if (range.start >= range.end) break; // the platform has every byte
+      if (range.start >= range.end) return; // the platform has every byte
       run.checkTime();
       const chunk = await file.get(range.start, range.end);
       // the platform usually asks next for the range after this one, as long: read it while this one goes
-      file.readAhead(range.end, Math.min(progress.totalBytes, range.end + (range.end - range.start)));
-      const answer = await transferVideoChunk(session, request.adAccountId, sessionId, range.start, chunk);
+      file.readAhead(range.end, Math.min(totalBytes, range.end + (range.end - range.start)));
+      const answer = await transferVideoChunk(session, request.adAccountId, checkpoint.sessionId as string, range.start, chunk);
       acknowledged(run, answer.start, !answer.corrected);
-      checkpoint.nextRange = wanted(answer, progress.totalBytes);
+      checkpoint.nextRange = wanted(answer, totalBytes);
       await run.save();
     }
   } finally {
     await file.close();
   }
-  run.checkTime();
-  await finish(session, request, checkpoint);
-  checkpoint.finishedAt = clock.now();
-  checkpoint.processing = { status: 'processing' };
+}
+
+/**
+ * Whether a refused transfer or finish ("a problem uploading", 6000/6001) was the session's end: the
+ * platform names no such error, so the video is read back, and only `expired` counts.
+ */
+async function sessionExpired(error: unknown, session: Session, checkpoint: MediaCheckpoint): Promise<boolean> {
+  if (!(error instanceof PlatformRejected) || !UPLOAD_PROBLEM_CODES.has(Number(error.extra.platformCode))) return false;
+  const status = await videoStatus(session, checkpoint.videoId as string).catch(() => undefined);
+  return status?.expired === true;
+}
+
+/** An upload the platform no longer takes (its session or URLs ended): what it had is forgotten, and the next step opens a new one. */
+async function startOver(run: JobRun, checkpoint: MediaCheckpoint, fields: ReadonlyArray<keyof MediaCheckpoint>, why: string): Promise<void> {
+  log().warn(why, { chunksAcknowledged: run.job.progress.batchesSent });
+  for (const field of fields) delete checkpoint[field];
+  run.job.progress.bytesRead = 0;
+  run.job.progress.batchesSent = 0;
   await run.save();
 }
 
@@ -230,11 +282,7 @@ async function runProfessionalVideoJob(run: JobRun, user: User): Promise<{ media
     }
     if (!(await sendParts(run, session, request, checkpoint))) {
       // the platform's URLs have expired (a job resumed late): the upload starts over with new ones
-      log().warn('professional upload URLs expired; starting the upload over', { partsAcknowledged: checkpoint.etags?.length ?? 0 });
-      for (const field of ['videoId', 'uploadToken', 'parts', 'etags', 'uploadExpiresAt'] as const) delete checkpoint[field];
-      run.job.progress.bytesRead = 0;
-      run.job.progress.batchesSent = 0;
-      await run.save();
+      await startOver(run, checkpoint, PROFESSIONAL_UPLOAD_FIELDS, 'professional upload URLs expired; starting the upload over');
       return runProfessionalVideoJob(run, user);
     }
     const etags = checkpoint.etags as string[];

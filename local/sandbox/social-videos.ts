@@ -13,22 +13,31 @@ import { type GraphCall, type GraphHandler, graphError, usageHeaders, withHeader
  * offset is 6001/1363037 with the offsets it wants, as JSON numbers), and processes a finished video over
  * clock time: `GET /{video_id}?fields=status` goes processing → ready. How long processing takes, and
  * whether it fails, is set per ad account (`POST /__sandbox/video-processing`).
+ *
+ * An upload session lives SESSION_LIFETIME_MS (the platform does not say how long: hours, assumed), or
+ * the `sessionSeconds` set for the account's next session. Past it, the session is gone: a transfer or
+ * finish is answered as for an unknown session, and the video's status reads `expired`.
  */
 export const VIDEO_CHUNK_BYTES = 1024 * 1024;
 /** processing time when an account has no setting */
 const DEFAULT_PROCESSING_SECONDS = 20;
 const MAX_VIDEO_BYTES = 4 * 1024 ** 3;
+const SESSION_LIFETIME_MS = 6 * 3600_000;
 
 export interface VideoProcessing {
   seconds: number;
   /** processing fails with this message */
   error?: string;
+  /** the account's next upload session lives this long (once; then the default again) */
+  sessionSeconds?: number;
 }
 
 interface UploadSession {
   account: string;
   videoId: string;
   fileSize: number;
+  /** epoch ms; absent in a state saved before sessions expired: such a session never does */
+  expiresAt?: number;
 }
 
 interface UploadedVideo {
@@ -51,6 +60,8 @@ export interface VideoState {
   sessions: Map<string, UploadSession>;
   uploaded: Map<string, UploadedVideo>;
   processing: Map<string, VideoProcessing>;
+  /** the videos whose session expired before they were finished */
+  expired: Set<string>;
   nextId: number;
 }
 
@@ -59,22 +70,36 @@ const partFile = (state: Pick<VideoState, 'dir'>, sessionId: string) => join(sta
 
 export function loadVideoState(dir = mkdtempSync(join(tmpdir(), 'sandbox-videos-'))): VideoState {
   mkdirSync(dir, { recursive: true });
-  const state: VideoState = { dir, sessions: new Map(), uploaded: new Map(), processing: new Map(), nextId: 1 };
+  const state: VideoState = { dir, sessions: new Map(), uploaded: new Map(), processing: new Map(), expired: new Set(), nextId: 1 };
   if (!existsSync(stateFile(state))) return state;
   const saved = JSON.parse(readFileSync(stateFile(state), 'utf8')) as {
     sessions: Array<[string, UploadSession]>;
     uploaded: Array<[string, UploadedVideo]>;
     processing: Array<[string, VideoProcessing]>;
+    expired?: string[];
     nextId: number;
   };
-  return { dir, sessions: new Map(saved.sessions), uploaded: new Map(saved.uploaded), processing: new Map(saved.processing), nextId: saved.nextId };
+  return {
+    dir,
+    sessions: new Map(saved.sessions),
+    uploaded: new Map(saved.uploaded),
+    processing: new Map(saved.processing),
+    expired: new Set(saved.expired ?? []),
+    nextId: saved.nextId,
+  };
 }
 
 function saveVideoState(state: VideoState): void {
   const temporary = `${stateFile(state)}.${process.pid}.tmp`;
   writeFileSync(
     temporary,
-    JSON.stringify({ sessions: [...state.sessions], uploaded: [...state.uploaded], processing: [...state.processing], nextId: state.nextId }),
+    JSON.stringify({
+      sessions: [...state.sessions],
+      uploaded: [...state.uploaded],
+      processing: [...state.processing],
+      expired: [...state.expired],
+      nextId: state.nextId,
+    }),
   );
   renameSync(temporary, stateFile(state)); // whole or not at all, whenever the process dies
 }
@@ -121,13 +146,29 @@ function start(state: VideoState, call: GraphCall, account: string, answer: (bod
   if (fileSize > MAX_VIDEO_BYTES) return graphError(100, '(#100) The video file is larger than 4 GB');
   const sessionId = String(2870011223000000 + state.nextId);
   const videoId = String(1209876543000000 + state.nextId++);
-  const session: UploadSession = { account, videoId, fileSize };
+  const { sessionSeconds, ...processing } = state.processing.get(account) ?? { seconds: DEFAULT_PROCESSING_SECONDS };
+  if (sessionSeconds !== undefined) state.processing.set(account, processing);
+  const session: UploadSession = { account, videoId, fileSize, expiresAt: clock.now() + (sessionSeconds ?? SESSION_LIFETIME_MS / 1000) * 1000 };
   state.sessions.set(sessionId, session);
   saveVideoState(state);
   return answer({ video_id: videoId, upload_session_id: sessionId, ...offsets(0, nextEnd(session, 0)) });
 }
 
+/** A session past its time is gone: its bytes dropped, its video `expired`. */
+function expireSessions(state: VideoState): void {
+  let changed = false;
+  for (const [id, session] of state.sessions) {
+    if (session.expiresAt === undefined || clock.now() < session.expiresAt) continue;
+    state.sessions.delete(id);
+    state.expired.add(session.videoId);
+    rmSync(partFile(state, id), { force: true });
+    changed = true;
+  }
+  if (changed) saveVideoState(state);
+}
+
 function sessionOf(state: VideoState, call: GraphCall, account: string): (UploadSession & { id: string; received: number }) | SandboxResponse {
+  expireSessions(state);
   const id = String(call.params.upload_session_id ?? '');
   const session = state.sessions.get(id);
   if (!session || session.account !== account)
@@ -189,6 +230,26 @@ function finish(
 
 /** `GET /{video_id}?fields=status` for a video uploaded here; undefined for any other node. */
 export function uploadedVideoStatus(state: VideoState, id: string): SandboxResponse | undefined {
+  expireSessions(state);
+  if (state.expired.has(id)) {
+    const status = {
+      video_status: 'expired',
+      uploading_phase: { status: 'error' },
+      processing_phase: { status: 'not_started' },
+      publishing_phase: { status: 'not_started' },
+    };
+    return { status: 200, body: { status, id } };
+  }
+  const open = [...state.sessions.entries()].find(([, session]) => session.videoId === id);
+  if (open) {
+    const status = {
+      video_status: 'processing',
+      uploading_phase: { status: 'in_progress', bytes_transferred: receivedOf(state, open[0]) },
+      processing_phase: { status: 'not_started' },
+      publishing_phase: { status: 'not_started' },
+    };
+    return { status: 200, body: { status, id } };
+  }
   const video = state.uploaded.get(id);
   if (!video) return undefined;
   const elapsed = (clock.now() - video.finishedAt) / 1000;
@@ -225,13 +286,30 @@ export function uploadedVideo(state: VideoState, id: string): Pick<UploadedVideo
   return video ? { bytes: video.bytes, sha256: video.sha256, ...(video.title ? { title: video.title } : {}) } : undefined;
 }
 
-/** `POST /__sandbox/video-processing {account, seconds?, error?}`: how the account's next finished videos process. */
+/**
+ * `POST /__sandbox/video-processing {account, seconds?, error?, sessionSeconds?}`: how the account's next
+ * finished videos process, and how long its next upload session lives.
+ */
 export function setVideoProcessing(state: VideoState, fields: Record<string, unknown>): SandboxResponse {
   const account = String(fields.account ?? '');
   const seconds = fields.seconds === undefined ? DEFAULT_PROCESSING_SECONDS : Number(fields.seconds);
-  if (!/^[0-9]+$/.test(account) || !Number.isFinite(seconds) || seconds < 0 || (fields.error !== undefined && typeof fields.error !== 'string'))
-    return { status: 400, body: { error: 'send {account (digits), seconds? (≥ 0), error? (a message: processing fails with it)}' } };
-  const processing = { seconds, ...(typeof fields.error === 'string' ? { error: fields.error } : {}) };
+  const sessionSeconds = fields.sessionSeconds === undefined ? undefined : Number(fields.sessionSeconds);
+  if (
+    !/^[0-9]+$/.test(account) ||
+    !Number.isFinite(seconds) ||
+    seconds < 0 ||
+    (fields.error !== undefined && typeof fields.error !== 'string') ||
+    (sessionSeconds !== undefined && !(sessionSeconds >= 0))
+  )
+    return {
+      status: 400,
+      body: { error: 'send {account (digits), seconds? (≥ 0), error? (a message: processing fails with it), sessionSeconds? (≥ 0)}' },
+    };
+  const processing = {
+    seconds,
+    ...(typeof fields.error === 'string' ? { error: fields.error } : {}),
+    ...(sessionSeconds !== undefined ? { sessionSeconds } : {}),
+  };
   state.processing.set(account, processing);
   saveVideoState(state);
   return { status: 200, body: processing };

@@ -110,8 +110,10 @@ export interface MediaJobRequest {
  * acknowledged; get_job shows them as `bytesSent` and `chunksSent`.
  */
 export interface MediaCheckpoint {
-  /** social: the upload session */
+  /** social: the upload session, when it was opened (epoch ms) and how many the job has opened */
   sessionId?: string;
+  sessionOpenedAt?: number;
+  sessionsOpened?: number;
   /** the video's id (social) or URN (professional) */
   videoId?: string;
   /** the range the platform wants next, [start, end) */

@@ -133,3 +133,41 @@ describe('a professional video job survives a kill -9 of the stack', () => {
     expect(finalize).toEqual([stored.etags]);
   }, 120_000);
 });
+
+describe('a video job resumed a day after its upload session opened', () => {
+  it('starts over in a new session without sending to the old one; the file whole on the platform', async () => {
+    const bytes = sampleMp4(4 * MiB);
+    await control('video-processing', { account: DEMO_AD_ACCOUNT, seconds: 0 });
+    const ticket = await post('/uploads/create_upload', {
+      userId: 'demo-user',
+      fileName: 'late.mp4',
+      contentLength: bytes.length,
+      purpose: 'video',
+      contentType: 'video/mp4',
+    });
+    expect((await putFile(ticket.results, bytes)).status).toBe(200);
+    await control('faults', { requestIncludes: 'upload_phase=transfer', pathIncludes: 'advideos', answerDelayMs: 1_000, times: 100 });
+    const { jobId } = (await post('/social/upload_ad_media', { userId: 'demo-user', uploadId: ticket.results.uploadId })).results;
+    while ((await transfers()).length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
+    const oldSession = await sessionsOfTransfers();
+    await (stack as ChildStack).kill();
+
+    // the stack comes back a day and some hours later
+    stack = await startChildStack(dataDir, apiKey, { ...env, LOCAL_CLOCK_OFFSET_DAYS: '1.2' });
+    const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, chunksSent: 4 } });
+    const starts = (await (await fetch(`${sandbox()}/__sandbox/requests?includes=upload_phase%3Dstart`)).json()) as RecordedRequest[];
+    expect(starts).toHaveLength(1);
+    // nothing to the old session: the whole file again in the new one
+    const sessions = await sessionsOfTransfers();
+    expect(sessions.filter((session) => oldSession.includes(session))).toEqual([]);
+    expect(await transfers()).toEqual([0, MiB, 2 * MiB, 3 * MiB]);
+    const video = (await (await fetch(`${sandbox()}/__sandbox/videos/${job.result?.media.id}`)).json()) as { bytes: number; sha256: string };
+    expect(video).toMatchObject({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+  }, 120_000);
+});
+
+async function sessionsOfTransfers(): Promise<string[]> {
+  const requests = (await (await fetch(`${sandbox()}/__sandbox/requests?includes=upload_phase%3Dtransfer`)).json()) as RecordedRequest[];
+  return [...new Set(requests.map((request) => new URLSearchParams(request.body).get('upload_session_id') as string))];
+}

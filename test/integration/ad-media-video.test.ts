@@ -29,7 +29,7 @@ afterAll(() => receiver.close());
 const eventsOf = (jobId: string) => receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data?.jobId === jobId);
 
 /** A user on an ad account of its own, whose videos process as told (seconds, or fail with a message). */
-async function videoUser(processing: { seconds?: number; error?: string } = { seconds: 0 }) {
+async function videoUser(processing: { seconds?: number; error?: string; sessionSeconds?: number } = { seconds: 0 }) {
   const adAccountId = `8${String(Date.now()).slice(-8)}${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`;
   const user = await newSocialUser(apiKey, { adAccountId });
   const set = await fetch(`${stack().sandboxes.social}/__sandbox/video-processing`, {
@@ -201,6 +201,39 @@ describe('upload_ad_media with a video (social)', () => {
     expect(job).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length } });
     // the resend of [1 MiB, 2 MiB) is answered 1363037 with the range it wants next: 2 MiB on
     expect(phases(await videoCalls(token)).map((phase) => phase.offset ?? phase.phase)).toEqual(['start', 0, MiB, MiB, 2 * MiB, 'finish']);
+    expect(await sandboxVideo(job.result?.media.id)).toMatchObject({ bytes: bytes.length, sha256: sha256(bytes) });
+  });
+
+  it('a session that ended before the file was whole (its video reads expired) is started over in a new one; the video arrives whole', async () => {
+    const { userId, token, adAccountId } = await videoUser({ seconds: 0, sessionSeconds: 1 });
+    const bytes = sampleMp4(2 * MiB + 1000);
+    const uploadId = await videoUpload(userId, bytes);
+    // the second chunk reaches the platform two seconds late: its session (one second) has ended by then
+    await injectFault('social', { requestIncludes: `start_offset=${MiB}`, pathIncludes: `act_${adAccountId}/advideos`, delayMs: 2_000 });
+    const { jobId } = (await call(MEDIA, { userId, uploadId }, { apiKey })).body.results;
+    const { job } = await jobToEnd(apiKey, jobId);
+    expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, chunksSent: 3 } });
+
+    const requests = await videoCalls(token);
+    const fields = (request: { body: string }) => new URLSearchParams(request.body);
+    const starts = requests.filter((request) => fields(request).get('upload_phase') === 'start');
+    expect(starts).toHaveLength(2);
+    const sessions = [...new Set(requests.map((request) => fields(request).get('upload_session_id')).filter(Boolean))];
+    expect(sessions).toHaveLength(2);
+    const inSession = (id: string | null | undefined) => phases(requests.filter((request) => fields(request).get('upload_session_id') === id));
+    // the first session: the first chunk taken, the second refused (tried again, then given up)
+    expect(inSession(sessions[0]).map((phase) => phase.offset)).toEqual([
+      0,
+      ...inSession(sessions[0])
+        .slice(1)
+        .map(() => MiB),
+    ]);
+    // before a new session, the video was read back: expired
+    const readBack = requests.findIndex((request) => request.method === 'GET' && !request.path.endsWith(`/${job.result?.media.id}`));
+    expect(readBack).toBeGreaterThan(-1);
+    expect(readBack).toBeLessThan(requests.indexOf(starts[1] as (typeof requests)[number]));
+    // the second: the whole file from its start, then finish
+    expect(inSession(sessions[1]).map((phase) => phase.offset ?? phase.phase)).toEqual([0, MiB, 2 * MiB, 'finish']);
     expect(await sandboxVideo(job.result?.media.id)).toMatchObject({ bytes: bytes.length, sha256: sha256(bytes) });
   });
 

@@ -160,6 +160,8 @@ export interface VideoStatus {
   status: 'ready' | 'processing' | 'error';
   /** whether the platform has the whole file (its uploading phase is complete) */
   uploaded: boolean;
+  /** the upload session ended before the file was whole: the video will never be (`video_status: expired`) */
+  expired: boolean;
   percent?: number;
   /** the platform's reason when processing failed */
   reason?: string;
@@ -181,6 +183,7 @@ export async function videoStatus(session: SocialSession, videoId: string): Prom
   return {
     status: failed || status.processing_phase?.status === 'error' ? 'error' : status.video_status === 'ready' ? 'ready' : 'processing',
     uploaded: status.uploading_phase?.status === 'complete' || status.video_status === 'ready',
+    expired: status.video_status === 'expired',
     ...(typeof status.processing_progress === 'number' ? { percent: status.processing_progress } : {}),
     ...(failed || reason ? { reason: reason ?? `The platform reports the video as ${status.video_status ?? 'failed'}.` } : {}),
   };
