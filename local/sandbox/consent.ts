@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { clock } from '../../shared/core/clock.ts';
-import type { SandboxRequest, SandboxResponse } from './server.ts';
+import type { SandboxRequest, SandboxResponse, SandboxRoute } from './server.ts';
 
 /**
  * What the three sandboxes' consent screens share (docs/platforms.md "What every connect round trip shares"): the seeded people a
@@ -139,4 +139,21 @@ export function readConsent(
 export function redirectBack(redirectUri: string, params: Record<string, string>, fragment = ''): SandboxResponse {
   const query = new URLSearchParams(params).toString();
   return { status: 302, headers: { location: `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${query}${fragment}` }, raw: '' };
+}
+
+/**
+ * `GET /__sandbox/tokens?person=ben+t1`, for the tests: the tokens issued to one signer, from the
+ * sandbox's token-to-signer maps, so a test counts only the requests its own grants made while other
+ * files' requests arrive beside them.
+ */
+export function signerTokensRoute(...issued: Array<() => Iterable<[string, Signer]>>): SandboxRoute {
+  return {
+    method: 'GET',
+    path: /^\/__sandbox\/tokens$/,
+    handle: (request) => {
+      const person = request.query.get('person');
+      const tokens = issued.flatMap((tokensOf) => [...tokensOf()].filter(([, signer]) => signer === person).map(([token]) => token));
+      return { status: 200, body: { tokens } };
+    },
+  };
 }

@@ -1,3 +1,4 @@
+import { signerTokensRoute } from './consent.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
@@ -510,6 +511,7 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     seedCampaigns,
     [
       { method: 'POST', path: /^\/__sandbox\/media-processing$/, handle: (request) => setMediaProcessing(state.media, request.fields) },
+      signerTokensRoute(() => state.connect.tokenPeople),
       {
         method: 'GET',
         path: /^\/__sandbox\/media\/(?<urn>[^/]+)$/,

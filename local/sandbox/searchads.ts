@@ -1,4 +1,4 @@
-import type { Signer } from './consent.ts';
+import { type Signer, signerTokensRoute } from './consent.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
@@ -311,6 +311,12 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
     }),
     0,
     seedCampaigns,
+    [
+      signerTokensRoute(
+        () => state.connect.refreshPeople,
+        () => state.connect.accessPeople,
+      ),
+    ],
   );
   return Object.assign(sandbox, { state });
 }

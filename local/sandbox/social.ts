@@ -1,3 +1,4 @@
+import { signerTokensRoute } from './consent.ts';
 import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, truncateSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
@@ -524,16 +525,7 @@ export async function startSocialSandbox(
     seedCampaigns,
     [
       { method: 'POST', path: /^\/__sandbox\/video-processing$/, handle: (request) => setVideoProcessing(state.videoUploads, request.fields) },
-      {
-        // for the tests: the tokens issued to one person through consent (a test scopes what it saw by them)
-        method: 'GET',
-        path: /^\/__sandbox\/tokens$/,
-        handle: (request) => {
-          const person = request.query.get('person');
-          const tokens = [...state.connect.tokenPeople].filter(([, signer]) => signer === person).map(([token]) => token);
-          return { status: 200, body: { tokens } };
-        },
-      },
+      signerTokensRoute(() => state.connect.tokenPeople),
       {
         method: 'GET',
         path: /^\/__sandbox\/videos\/(?<id>[0-9]+)$/,

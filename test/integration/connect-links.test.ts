@@ -30,15 +30,31 @@ const requestsSince = (platform: Platform, since: number) => upstreamRequests(pl
 /** a distinct upstream identity for a test that revokes its grant (the seeded people are shared by every test) */
 const tag = () => randomBytes(6).toString('hex');
 const recordedCount = (platform: Platform) => upstreamRequestCount(platform);
-/** The requests since `since` made with a token the platform issued to one of these people (other files' requests run beside). */
-async function requestsWithTokensOf(platform: Platform, since: number, people: string[]) {
+/** The tokens a sandbox issued to these people (tagged people are this test's own). */
+async function tokensOf(platform: Platform, people: string[]): Promise<string[]> {
   const tokens: string[] = [];
   for (const person of people)
     tokens.push(
       ...((await (await fetch(`${stack().sandboxes[platform]}/__sandbox/tokens?person=${encodeURIComponent(person)}`)).json()) as { tokens: string[] }).tokens,
     );
   expect(tokens.length).toBeGreaterThan(0);
-  return (await requestsSince(platform, since)).filter((request) => tokens.some((token) => JSON.stringify(request).includes(token)));
+  return tokens;
+}
+
+/** The requests since `since` that carried one of these markers, as it is or form-encoded (other files' requests run beside). */
+const requestsCarrying = async (platform: Platform, since: number, markers: string[]) => {
+  const forms = markers.flatMap((marker) => [marker, encodeURIComponent(marker)]);
+  return (await requestsSince(platform, since)).filter((request) => forms.some((form) => JSON.stringify(request).includes(form)));
+};
+
+/** The requests since `since` made with a token the platform issued to one of these people. */
+const requestsWithTokensOf = async (platform: Platform, since: number, people: string[]) => requestsCarrying(platform, since, await tokensOf(platform, people));
+
+/** The requests since `since` of one grant: its code's exchange (the code our callback received) and every call with a token issued for it. */
+async function requestsOfGrant(platform: Platform, since: number, person: string, callbackUrl: URL) {
+  const code = callbackUrl.searchParams.get('code');
+  expect(code).toBeTruthy();
+  return requestsCarrying(platform, since, [code as string, ...(await tokensOf(platform, [person]))]);
 }
 
 describe('create_link', () => {
@@ -74,12 +90,13 @@ describe('a whole connection, for each platform', () => {
   it('social: consent with our app id and the permissions, the code and long-lived exchanges, the account and its Page stored', async () => {
     const userId = await newUser(apiKey);
     const since = await recordedCount('social');
-    const { outcome, consentUrl, browser } = await connectThroughLink({
+    const person: Person = `ana+${tag()}`;
+    const { outcome, consentUrl, browser, callbackUrl } = await connectThroughLink({
       apiKey,
       userId,
       platform: 'social',
       redirectUri: REDIRECT,
-      person: 'ana',
+      person,
       state: 'tenant-state',
     });
     expect(outcomeOf(outcome)).toEqual({ status: 'connected', platform: 'social', userId, state: 'tenant-state' });
@@ -93,7 +110,8 @@ describe('a whole connection, for each platform', () => {
     });
     const start = browser.hops[0];
     expect(start?.status).toBe(302);
-    const upstream = await requestsSince('social', since);
+    // this grant's requests (other files' connections and refreshes run beside it)
+    const upstream = await requestsOfGrant('social', since, person, callbackUrl);
     const exchanges = upstream.filter((request) => request.path.endsWith('/oauth/access_token'));
     expect(exchanges.map((request) => request.query)).toEqual([
       {
@@ -130,7 +148,8 @@ describe('a whole connection, for each platform', () => {
   it('search ads: PKCE S256, offline access and consent, the verifier in the exchange, the OpenID subject, no expiry', async () => {
     const userId = await newUser(apiKey);
     const since = await recordedCount('searchads');
-    const { outcome, consentUrl } = await connectThroughLink({ apiKey, userId, platform: 'searchads', redirectUri: REDIRECT, person: 'ana' });
+    const person: Person = `ana+${tag()}`;
+    const { outcome, consentUrl, callbackUrl } = await connectThroughLink({ apiKey, userId, platform: 'searchads', redirectUri: REDIRECT, person });
     expect(outcomeOf(outcome)).toEqual({ status: 'connected', platform: 'searchads', userId });
     const consent = Object.fromEntries(consentUrl.searchParams);
     expect(consent).toMatchObject({
@@ -144,7 +163,7 @@ describe('a whole connection, for each platform', () => {
       code_challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     expect(consentUrl.search).toContain('scope=openid%20email%20https');
-    const exchange = (await requestsSince('searchads', since)).find(
+    const exchange = (await requestsOfGrant('searchads', since, person, callbackUrl)).find(
       (request) => request.path === '/token' && request.body.includes('grant_type=authorization_code'),
     );
     const form = Object.fromEntries(new URLSearchParams(exchange?.body));
@@ -171,7 +190,8 @@ describe('a whole connection, for each platform', () => {
   it('professional: the constant scope set, the exchange, the member’s usable account, a 60-day expiry', async () => {
     const userId = await newUser(apiKey);
     const since = await recordedCount('professional');
-    const { outcome, consentUrl } = await connectThroughLink({ apiKey, userId, platform: 'professional', redirectUri: REDIRECT, person: 'ana' });
+    const person: Person = `ana+${tag()}`;
+    const { outcome, consentUrl, callbackUrl } = await connectThroughLink({ apiKey, userId, platform: 'professional', redirectUri: REDIRECT, person });
     expect(outcomeOf(outcome)).toEqual({ status: 'connected', platform: 'professional', userId });
     expect(Object.fromEntries(consentUrl.searchParams)).toEqual({
       response_type: 'code',
@@ -180,7 +200,7 @@ describe('a whole connection, for each platform', () => {
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       scope: 'r_ads rw_ads rw_dmp_segments r_ads_reporting w_organization_social',
     });
-    const upstream = await requestsSince('professional', since);
+    const upstream = await requestsOfGrant('professional', since, person, callbackUrl);
     const exchange = upstream.find((request) => request.path === '/oauth/v2/accessToken');
     expect(Object.fromEntries(new URLSearchParams(exchange?.body))).toEqual({
       grant_type: 'authorization_code',
@@ -234,9 +254,17 @@ describe('several accounts: the picker', () => {
   it('search ads: client accounts under managers, stored with the root manager as loginCustomerId', async () => {
     const userId = await newUser(apiKey);
     const since = await recordedCount('searchads');
-    await connectThroughLink({ apiKey, userId, platform: 'searchads', redirectUri: REDIRECT, person: 'ben', choose: { accountId: '3456789012' } });
+    const person: Person = `ben+${tag()}`;
+    const { callbackUrl } = await connectThroughLink({
+      apiKey,
+      userId,
+      platform: 'searchads',
+      redirectUri: REDIRECT,
+      person,
+      choose: { accountId: '3456789012' },
+    });
     expect((await profileOf(userId)).connections.searchads).toMatchObject({ customerId: '3456789012', loginCustomerId: '9876543210' });
-    const upstream = await requestsSince('searchads', since);
+    const upstream = await requestsOfGrant('searchads', since, person, callbackUrl);
     const clientQueries = upstream.filter((request) => request.path.endsWith('googleAds:search') && request.body.includes('FROM customer_client'));
     expect(clientQueries.map((request) => [request.path, request.headers['login-customer-id']])).toEqual([
       ['/v26/customers/9876543210/googleAds:search', '9876543210'],
@@ -484,12 +512,14 @@ describe('reconnect and disconnect', () => {
   it('a disconnect revokes a linked search-ads grant upstream, after which the platform refuses it', async () => {
     const userId = await newUser(apiKey);
     const since = await recordedCount('searchads');
-    await connectThroughLink({ apiKey, userId, platform: 'searchads', redirectUri: REDIRECT, person: `ana+${tag()}` });
+    const ana: Person = `ana+${tag()}`;
+    await connectThroughLink({ apiKey, userId, platform: 'searchads', redirectUri: REDIRECT, person: ana });
     const exchange = (await requestsSince('searchads', since)).find((request) => request.body.includes('grant_type=authorization_code'));
     expect(exchange).toBeDefined();
     const disconnected = await call('/users/disconnect', { userId, platform: 'searchads' }, { apiKey });
     expect(disconnected.body.results).toMatchObject({ success: true, status: 'disconnected' });
-    const revocations = (await requestsSince('searchads', since)).filter((request) => request.path === '/revoke');
+    // what this user's grant sent (other files' disconnects run beside it)
+    const revocations = (await requestsWithTokensOf('searchads', since, [ana])).filter((request) => request.path === '/revoke');
     expect(revocations).toHaveLength(1);
     const revoked = new URLSearchParams(revocations[0]?.body).get('token') as string;
     expect(revoked).toMatch(/^1\/\//);
@@ -523,7 +553,7 @@ describe('reconnect and disconnect', () => {
     const person = `ben+${tag()}` as const;
     await connectThroughLink({ apiKey, userId: first, platform: 'professional', redirectUri: REDIRECT, person, choose: { accountId: '500000001' } });
     await connectThroughLink({ apiKey: otherKey, userId: second, platform: 'professional', redirectUri: REDIRECT, person, choose: { accountId: '500000002' } });
-    const revocations = async () => (await requestsSince('professional', since)).filter((request) => request.path === '/oauth/v2/revoke');
+    const revocations = async () => (await requestsWithTokensOf('professional', since, [person])).filter((request) => request.path === '/oauth/v2/revoke');
     await call('/users/disconnect', { userId: first, platform: 'professional' }, { apiKey });
     expect(await revocations()).toHaveLength(0);
     await call('/users/disconnect', { userId: second, platform: 'professional' }, { apiKey: otherKey });
