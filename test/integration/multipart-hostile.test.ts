@@ -128,11 +128,13 @@ describe('property: no generated multipart body answers 5xx or hangs', () => {
           if (cut !== undefined) raw = raw.slice(0, cut % (raw.length + 1));
           const started = performance.now();
           const response = await send(path, raw, type);
-          expect(performance.now() - started, `${type} ${JSON.stringify(raw.slice(0, 300))}`).toBeLessThan(2_000);
+          // not a stalled function: answered well inside the 29 s the gateway would wait (a bound a busy machine cannot trip)
+          expect(performance.now() - started, `${type} ${JSON.stringify(raw.slice(0, 300))}`).toBeLessThan(10_000);
           expect(response.status, `${type} ${JSON.stringify(raw.slice(0, 300))}`).toBeLessThan(500);
           expect(response.body.success).toBe(false);
         }),
-        { numRuns: 1_000 },
+        // a failing body is reported as it was found: shrinking it would send hundreds more through the stack first
+        { numRuns: 1_000, endOnFailure: true },
       );
       await expectAlive();
     },
