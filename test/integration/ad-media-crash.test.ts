@@ -34,6 +34,18 @@ const sandbox = () => socialSandboxOf(stack as ChildStack);
 const post = (path: string, body: unknown) => postTo(stack as ChildStack, apiKey, path, body);
 const control = (path: string, body: unknown) =>
   fetch(`${sandbox()}/__sandbox/${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+/** A video the demo user uploaded, as a client does: create_upload, then the PUT. */
+async function videoUpload(bytes: Buffer, fileName: string): Promise<string> {
+  const ticket = await post('/uploads/create_upload', {
+    userId: 'demo-user',
+    fileName,
+    contentLength: bytes.length,
+    purpose: 'video',
+    contentType: 'video/mp4',
+  });
+  expect((await putFile(ticket.results, bytes)).status).toBe(200);
+  return ticket.results.uploadId;
+}
 const transfers = async (): Promise<number[]> =>
   ((await (await fetch(`${sandbox()}/__sandbox/requests?includes=upload_phase%3Dtransfer`)).json()) as RecordedRequest[]).map((request) =>
     Number(new URLSearchParams(request.body).get('start_offset')),
@@ -43,17 +55,10 @@ describe('a video job survives a kill -9 of the stack', () => {
   it('goes on from its last acknowledged chunk after a restart: none sent again, the file whole on the platform', async () => {
     const bytes = sampleMp4(6 * MiB);
     await control('video-processing', { account: DEMO_AD_ACCOUNT, seconds: 0 });
-    const ticket = await post('/uploads/create_upload', {
-      userId: 'demo-user',
-      fileName: 'crash.mp4',
-      contentLength: bytes.length,
-      purpose: 'video',
-      contentType: 'video/mp4',
-    });
-    expect((await putFile(ticket.results, bytes)).status).toBe(200);
+    const uploadId = await videoUpload(bytes, 'crash.mp4');
     // every chunk is stored by the platform at once, and its answer comes a second later
     await control('faults', { requestIncludes: 'upload_phase=transfer', pathIncludes: 'advideos', answerDelayMs: 1_000, times: 100 });
-    const started = await post('/social/upload_ad_media', { userId: 'demo-user', uploadId: ticket.results.uploadId });
+    const started = await post('/social/upload_ad_media', { userId: 'demo-user', uploadId });
     const { jobId } = started.results;
 
     // killed while the platform holds the third chunk and the job has not heard
@@ -88,14 +93,7 @@ describe('a professional video job survives a kill -9 of the stack', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ owner: SANDBOX_LIBRARY.owner, seconds: 0 }),
     });
-    const ticket = await post('/uploads/create_upload', {
-      userId: 'demo-user',
-      fileName: 'crash.mp4',
-      contentLength: bytes.length,
-      purpose: 'video',
-      contentType: 'video/mp4',
-    });
-    expect((await putFile(ticket.results, bytes)).status).toBe(200);
+    const uploadId = await videoUpload(bytes, 'crash.mp4');
     // every part is stored by the platform at once, and its answer comes five seconds later (long enough
     // for the kill to land first on a busy machine; the restarted sandbox has no such fault)
     await fetch(`${professional()}/__sandbox/faults`, {
@@ -103,7 +101,7 @@ describe('a professional video job survives a kill -9 of the stack', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ pathIncludes: '/uploadedVideo/', method: 'PUT', answerDelayMs: 5_000, times: 100 }),
     });
-    const started = await post('/professional/upload_ad_media', { userId: 'demo-user', uploadId: ticket.results.uploadId });
+    const started = await post('/professional/upload_ad_media', { userId: 'demo-user', uploadId });
     const { jobId } = started.results;
 
     // killed while the platform holds the second part and the job has not heard
@@ -138,16 +136,9 @@ describe('a video job resumed a day after its upload session opened', () => {
   it('starts over in a new session without sending to the old one; the file whole on the platform', async () => {
     const bytes = sampleMp4(4 * MiB);
     await control('video-processing', { account: DEMO_AD_ACCOUNT, seconds: 0 });
-    const ticket = await post('/uploads/create_upload', {
-      userId: 'demo-user',
-      fileName: 'late.mp4',
-      contentLength: bytes.length,
-      purpose: 'video',
-      contentType: 'video/mp4',
-    });
-    expect((await putFile(ticket.results, bytes)).status).toBe(200);
+    const uploadId = await videoUpload(bytes, 'late.mp4');
     await control('faults', { requestIncludes: 'upload_phase=transfer', pathIncludes: 'advideos', answerDelayMs: 1_000, times: 100 });
-    const { jobId } = (await post('/social/upload_ad_media', { userId: 'demo-user', uploadId: ticket.results.uploadId })).results;
+    const { jobId } = (await post('/social/upload_ad_media', { userId: 'demo-user', uploadId })).results;
     while ((await transfers()).length < 2) await new Promise((resolve) => setTimeout(resolve, 20));
     const oldSession = await sessionsOfTransfers();
     await (stack as ChildStack).kill();
