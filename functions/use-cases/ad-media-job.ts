@@ -39,8 +39,6 @@ const PROCESSING_LIMIT_MS = 30 * 60_000;
 
 /** The platform's codes for a file it will not take (docs/platforms.md, "Social: videos"). */
 const MEDIA_CODES = new Set([6000, 6001, 351, 352, 382, 389]);
-/** "There was a problem uploading your video": also what a session that has ended answers. */
-const UPLOAD_PROBLEM_CODES = new Set([6000, 6001]);
 
 /**
  * A social upload session resumed this long after it was opened is not sent to: the platform does not
@@ -158,11 +156,12 @@ async function sendChunks(run: JobRun, session: Session, request: MediaJobReques
 }
 
 /**
- * Whether a refused transfer or finish ("a problem uploading", 6000/6001) was the session's end: the
- * platform names no such error, so the video is read back, and only `expired` counts.
+ * Whether a refused transfer or finish was the session's end. The platform names no error for it (a
+ * "problem uploading your video", 6000/6001, most likely), so whatever the refusal's code, the video is
+ * read back, and only `expired` counts.
  */
 async function sessionExpired(error: unknown, session: Session, checkpoint: MediaCheckpoint): Promise<boolean> {
-  if (!(error instanceof PlatformRejected) || !UPLOAD_PROBLEM_CODES.has(Number(error.extra.platformCode))) return false;
+  if (!(error instanceof PlatformRejected) || checkpoint.videoId === undefined) return false;
   const status = await videoStatus(session, checkpoint.videoId as string).catch(() => undefined);
   return status?.expired === true;
 }

@@ -204,12 +204,15 @@ describe('upload_ad_media with a video (social)', () => {
     expect(await sandboxVideo(job.result?.media.id)).toMatchObject({ bytes: bytes.length, sha256: sha256(bytes) });
   });
 
-  it('a session that ended before the file was whole (its video reads expired) is started over in a new one; the video arrives whole', async () => {
+  it.each([
+    ['as a problem uploading (6001, the sandbox’s own answer)', {}],
+    ['with another code (100)', { status: 400, body: { error: { message: '(#100) Invalid upload session', type: 'OAuthException', code: 100 } } }],
+  ])('a session that ended before the file was whole, refused %s: its video reads expired, so a new session takes the whole file', async (_label, refusal) => {
     const { userId, token, adAccountId } = await videoUser({ seconds: 0, sessionSeconds: 1 });
     const bytes = sampleMp4(2 * MiB + 1000);
     const uploadId = await videoUpload(userId, bytes);
     // the second chunk reaches the platform two seconds late: its session (one second) has ended by then
-    await injectFault('social', { requestIncludes: `start_offset=${MiB}`, pathIncludes: `act_${adAccountId}/advideos`, delayMs: 2_000 });
+    await injectFault('social', { requestIncludes: `start_offset=${MiB}`, pathIncludes: `act_${adAccountId}/advideos`, delayMs: 2_000, ...refusal });
     const { jobId } = (await call(MEDIA, { userId, uploadId }, { apiKey })).body.results;
     const { job } = await jobToEnd(apiKey, jobId);
     expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, chunksSent: 3 } });
