@@ -101,6 +101,7 @@ async function runSocialVideoJob(run: JobRun, user: User): Promise<{ media: Vide
 type Session = ReturnType<typeof socialSession>;
 type ProfessionalSession = ReturnType<typeof professionalSession>;
 
+/** The upload: a session (opened once, its answer saved), the chunks, finish; a session that has ended, or is a day old, is started over. */
 async function sendVideo(run: JobRun, session: Session, request: MediaJobRequest, checkpoint: MediaCheckpoint): Promise<void> {
   if (checkpoint.sessionId !== undefined && clock.now() - (checkpoint.sessionOpenedAt ?? clock.now()) >= SESSION_TRUSTED_MS)
     await startOver(run, checkpoint, SOCIAL_SESSION_FIELDS, 'the social upload session was opened a day ago or more; starting the upload over');
