@@ -15,6 +15,8 @@ const PROCESS = [
   'test/integration/clock-ahead.test.ts',
   // timed against the stack's deadlines (a slice of seconds, answers of 1.5 s in a 2 s limit): not beside three other files
   'test/integration/audience-jobs.test.ts',
+  // bundles every function (esbuild on every core for two minutes): not beside the shared stack's timed answers
+  'test/integration/bundles.test.ts',
 ];
 const withStack = { globalSetup: ['test/setup/global-stack.ts'], setupFiles: ['test/setup/stack-env.ts'] };
 
