@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { clock } from '../../shared/core/clock.ts';
 import { scanItems } from '../../shared/store/client.ts';
 import { findApiKey, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { call, newTenant, newUser, stack, upload } from '../helpers/api.ts';
@@ -442,7 +443,11 @@ describe('listing', () => {
       { apiKey: tenant },
     );
     expect(forged.status).toBe(400);
-    const reversed = await call('/tenant/list_audit_events', { since: '2026-02-01T00:00:00Z', until: '2026-01-01T00:00:00Z' }, { apiKey: tenant });
+    const reversed = await call(
+      '/tenant/list_audit_events',
+      { since: new Date(clock.now() - 86_400_000).toISOString(), until: new Date(clock.now() - 31 * 86_400_000).toISOString() },
+      { apiKey: tenant },
+    );
     expect(reversed.status).toBe(400);
     expect(reversed.body.results.details).toEqual([{ path: 'until', message: 'must be later than since' }]);
     const unknownAction = await call('/tenant/list_audit_events', { action: 'user.deleted' }, { apiKey: tenant });

@@ -2,6 +2,7 @@ import Big from 'big.js';
 import { randomBytes, randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { dailyAnalytics } from '../../local/sandbox/professional-analytics.ts';
+import { clock } from '../../shared/core/clock.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { saveConnectionHealth } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
@@ -91,7 +92,7 @@ describe('professional get_campaign_analytics', () => {
     const refused = await professionalUser('NOREPORTING');
     const answer = await call(
       '/professional/get_campaign_analytics',
-      { userId: refused.userId, campaignId: CAMPAIGN, startDate: '2026-11-01', endDate: '2026-11-02' },
+      { userId: refused.userId, campaignId: CAMPAIGN, startDate: clock.today(-30), endDate: clock.today(-29) },
       { apiKey },
     );
     expect(answer.body.results).toMatchObject({ success: false, code: 'SCOPE_MISSING', scope: 'r_ads_reporting' });
@@ -102,7 +103,7 @@ describe('professional get_campaign_analytics', () => {
     await saveConnectionHealth(user as NonNullable<typeof user>, 'professional', { scopes: 'r_ads rw_ads rw_dmp_segments' });
     const known = await call(
       '/professional/get_campaign_analytics',
-      { userId: granted.userId, campaignId: CAMPAIGN, startDate: '2026-11-01', endDate: '2026-11-02' },
+      { userId: granted.userId, campaignId: CAMPAIGN, startDate: clock.today(-30), endDate: clock.today(-29) },
       { apiKey },
     );
     expect(known.body.results).toMatchObject({ success: false, code: 'SCOPE_MISSING' });
@@ -114,7 +115,7 @@ describe('professional get_campaign_analytics', () => {
     const { userId, token } = await professionalUser();
     const reversed = await call(
       '/professional/get_campaign_analytics',
-      { userId, campaignId: CAMPAIGN, startDate: '2026-11-08', endDate: '2026-11-01' },
+      { userId, campaignId: CAMPAIGN, startDate: clock.today(-23), endDate: clock.today(-30) },
       { apiKey },
     );
     expect(reversed.status).toBe(400);
@@ -122,7 +123,7 @@ describe('professional get_campaign_analytics', () => {
     const expiredUser = await newUser(apiKey, { professional: { accessToken: `AQVEXPIRED${randomBytes(6).toString('hex')}`, adAccountId: '500000001' } });
     const expired = await call(
       '/professional/get_campaign_analytics',
-      { userId: expiredUser, campaignId: CAMPAIGN, startDate: '2026-11-01', endDate: '2026-11-02' },
+      { userId: expiredUser, campaignId: CAMPAIGN, startDate: clock.today(-30), endDate: clock.today(-29) },
       { apiKey },
     );
     expect(expired.body.results).toMatchObject({ success: false, code: 'PLATFORM_AUTH_EXPIRED' });

@@ -103,9 +103,13 @@ describe('social get_campaign_insights', () => {
 
   it('dates are checked before any call; an unknown campaign is CAMPAIGN_NOT_FOUND; an expired token as everywhere', async () => {
     const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
-    const reversed = await call('/social/get_campaign_insights', { userId, campaignId: '1', startDate: '2026-11-08', endDate: '2026-11-01' }, { apiKey });
+    const reversed = await call(
+      '/social/get_campaign_insights',
+      { userId, campaignId: '1', startDate: clock.today(-23), endDate: clock.today(-30) },
+      { apiKey },
+    );
     expect(reversed.status).toBe(400);
-    const long = await call('/social/get_campaign_insights', { userId, campaignId: '1', startDate: '2025-01-01', endDate: '2026-11-01' }, { apiKey });
+    const long = await call('/social/get_campaign_insights', { userId, campaignId: '1', startDate: clock.today(-400), endDate: clock.today(-30) }, { apiKey });
     expect(long.body.results.details).toEqual([{ path: 'endDate', message: 'the range may cover at most 366 days' }]);
     expect(await upstreamRequestsWith('social', token)).toEqual([]);
     const unknown = await call(
