@@ -163,7 +163,7 @@ async function sendChunks(run: JobRun, session: Session, request: MediaJobReques
  */
 async function sessionExpired(error: unknown, session: Session, checkpoint: MediaCheckpoint): Promise<boolean> {
   if (!(error instanceof PlatformRejected) || checkpoint.videoId === undefined) return false;
-  const status = await videoStatus(session, checkpoint.videoId as string).catch(() => undefined);
+  const status = await videoStatus(session, checkpoint.videoId).catch(() => undefined);
   return status?.expired === true;
 }
 

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { clock } from '../../shared/core/clock.ts';
+import { type MediaProcessing, mediaProcessingOf, mediaProcessingUsage } from './media-processing.ts';
 import { restliError } from './professional-campaigns.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
@@ -36,11 +37,7 @@ interface Media {
 }
 
 /** How an organization's next media process, and how long the next video's upload URLs answer. */
-interface Processing {
-  seconds: number;
-  error?: string;
-  urlSeconds?: number;
-}
+type Processing = MediaProcessing<'urlSeconds'>;
 
 export interface MediaState {
   media: Map<string, Media>;
@@ -220,23 +217,8 @@ export function storedMedia(state: MediaState, urn: string): { owner: string; sh
 /** `POST /__sandbox/media-processing {owner, seconds?, error?, urlSeconds?}`: how the organization's next media process, and how long their upload URLs answer. */
 export function setMediaProcessing(state: MediaState, fields: Record<string, unknown>): SandboxResponse {
   const owner = String(fields.owner ?? '');
-  const seconds = fields.seconds === undefined ? DEFAULT_PROCESSING_SECONDS : Number(fields.seconds);
-  const urlSeconds = fields.urlSeconds === undefined ? undefined : Number(fields.urlSeconds);
-  if (
-    !ORGANIZATION.test(owner) ||
-    !Number.isFinite(seconds) ||
-    seconds < 0 ||
-    (fields.error !== undefined && typeof fields.error !== 'string') ||
-    (urlSeconds !== undefined && !(urlSeconds >= 0))
-  )
-    return {
-      status: 400,
-      body: { error: 'send {owner (an organization URN), seconds? (≥ 0), error? (a message: processing fails with it), urlSeconds? (≥ 0)}' },
-    };
-  state.processing.set(owner, {
-    seconds,
-    ...(typeof fields.error === 'string' ? { error: fields.error } : {}),
-    ...(urlSeconds !== undefined ? { urlSeconds } : {}),
-  });
-  return { status: 200, body: state.processing.get(owner) };
+  const processing = mediaProcessingOf(fields, DEFAULT_PROCESSING_SECONDS, 'urlSeconds');
+  if (!ORGANIZATION.test(owner) || !processing) return { status: 400, body: { error: mediaProcessingUsage('owner (an organization URN)', 'urlSeconds') } };
+  state.processing.set(owner, processing);
+  return { status: 200, body: processing };
 }

@@ -3,6 +3,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renam
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { clock } from '../../shared/core/clock.ts';
+import { type MediaProcessing, mediaProcessingOf, mediaProcessingUsage } from './media-processing.ts';
 import type { SandboxResponse } from './server.ts';
 import { type GraphCall, type GraphHandler, graphError, usageHeaders, withHeaders } from './social-graph.ts';
 
@@ -24,13 +25,8 @@ const DEFAULT_PROCESSING_SECONDS = 20;
 const MAX_VIDEO_BYTES = 4 * 1024 ** 3;
 const SESSION_LIFETIME_MS = 6 * 3600_000;
 
-export interface VideoProcessing {
-  seconds: number;
-  /** processing fails with this message */
-  error?: string;
-  /** the account's next upload session lives this long (once; then the default again) */
-  sessionSeconds?: number;
-}
+/** processing time, the message it fails with, and how long the account's next upload session lives (once) */
+export type VideoProcessing = MediaProcessing<'sessionSeconds'>;
 
 interface UploadSession {
   account: string;
@@ -292,24 +288,8 @@ export function uploadedVideo(state: VideoState, id: string): Pick<UploadedVideo
  */
 export function setVideoProcessing(state: VideoState, fields: Record<string, unknown>): SandboxResponse {
   const account = String(fields.account ?? '');
-  const seconds = fields.seconds === undefined ? DEFAULT_PROCESSING_SECONDS : Number(fields.seconds);
-  const sessionSeconds = fields.sessionSeconds === undefined ? undefined : Number(fields.sessionSeconds);
-  if (
-    !/^[0-9]+$/.test(account) ||
-    !Number.isFinite(seconds) ||
-    seconds < 0 ||
-    (fields.error !== undefined && typeof fields.error !== 'string') ||
-    (sessionSeconds !== undefined && !(sessionSeconds >= 0))
-  )
-    return {
-      status: 400,
-      body: { error: 'send {account (digits), seconds? (≥ 0), error? (a message: processing fails with it), sessionSeconds? (≥ 0)}' },
-    };
-  const processing = {
-    seconds,
-    ...(typeof fields.error === 'string' ? { error: fields.error } : {}),
-    ...(sessionSeconds !== undefined ? { sessionSeconds } : {}),
-  };
+  const processing = mediaProcessingOf(fields, DEFAULT_PROCESSING_SECONDS, 'sessionSeconds');
+  if (!/^[0-9]+$/.test(account) || !processing) return { status: 400, body: { error: mediaProcessingUsage('account (digits)', 'sessionSeconds') } };
   state.processing.set(account, processing);
   saveVideoState(state);
   return { status: 200, body: processing };
