@@ -399,7 +399,12 @@ describe('platform errors map onto the error table', () => {
     const response = await imagesOf(userId);
     expect(response.status).toBe(504);
     expect(response.body.results.code).toBe('PLATFORM_TIMEOUT');
-    expect(await upstreamRequestsWith('social', token)).toHaveLength(3);
+    // a read is tried again, three times at most, and only while the function's time holds a whole
+    // attempt: on a busy machine the third may not fit
+    const attempts = await upstreamRequestsWith('social', token);
+    expect(attempts.length).toBeGreaterThanOrEqual(2);
+    expect(attempts.length).toBeLessThanOrEqual(3);
+    expect(new Set(attempts.map((request) => `${request.method} ${request.path}`)).size).toBe(1);
   });
 
   it('a deprecated version → PLATFORM_REJECTED naming the version', async () => {
