@@ -1,11 +1,12 @@
 import type { Context } from 'aws-lambda';
 import type { AuditUnit } from '../../shared/core/audit.ts';
-import { InvalidRequest } from '../../shared/core/errors.ts';
+import { InvalidRequest, LaunchInProgress } from '../../shared/core/errors.ts';
 import { isoDecimals, toUnits } from '../../shared/core/money.ts';
 import type { AudienceJob, LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
+import { claimLaunchName, type LaunchName, releaseLaunchName } from '../../shared/store/launch-claims.ts';
 import type { User } from '../../shared/store/users.ts';
 import { MAX_DAILY_BUDGET_MINOR_UNITS } from './campaign-control.ts';
-import { startJob } from './start-job.ts';
+import { newJobId, startJob } from './start-job.ts';
 
 /** What both platforms' create_campaign share: the call, the answer, the budget check and the job they queue. */
 export interface LaunchCall<Input> {
@@ -49,7 +50,29 @@ export function dailyBudgetIn(amount: string, account: { currency: string; decim
   return units;
 }
 
-/** The campaign_launch job, stored with the request's audit event and queued; answered at once. */
-export function startLaunchJob(call: LaunchCall<unknown>, request: LaunchJobRequest): Promise<LaunchAnswer> {
-  return startJob(call, { type: 'campaign_launch', request, checkpoint: { receipts: [] } });
+/** The name a launch holds while it runs: its campaign's, in its ad account. */
+export const launchNameOf = (request: LaunchJobRequest): LaunchName => ({
+  platform: request.platform,
+  adAccountId: request.plan.adAccountId,
+  name: request.campaignName,
+});
+
+/**
+ * The campaign_launch job, stored with the request's audit event and queued; answered at once. It holds
+ * its name in its ad account first: a second launch of that name while it runs is 409 LAUNCH_IN_PROGRESS.
+ */
+export async function startLaunchJob(call: LaunchCall<unknown>, request: LaunchJobRequest): Promise<LaunchAnswer> {
+  const jobId = newJobId();
+  const name = launchNameOf(request);
+  const running = await claimLaunchName(name, { tenantId: call.tenantId, jobId });
+  if (running) {
+    call.audit.nothingWritten();
+    throw new LaunchInProgress(request.campaignName, running.tenantId === call.tenantId ? running.jobId : undefined);
+  }
+  try {
+    return await startJob(call, { type: 'campaign_launch', request, checkpoint: { receipts: [] } }, jobId);
+  } catch (error) {
+    await releaseLaunchName(name, jobId).catch(() => undefined);
+    throw error;
+  }
 }

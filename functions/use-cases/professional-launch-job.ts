@@ -7,6 +7,7 @@ import {
   findCampaigns,
   findCreatives,
   findGroups,
+  type FoundObject,
   type LaunchObjectKind,
   launchMediaStatus,
   launchRefusalOf,
@@ -17,7 +18,7 @@ import { professionalSession } from '../../shared/platforms/professional/session
 import type { LaunchCheckpoint, LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
 import { type JobRun, Pause } from './audience-job-run.ts';
-import { type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch } from './launch-job.ts';
+import { type Candidate, type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch } from './launch-job.ts';
 
 /**
  * The professional network's launch (docs/decisions.md, "Launching a whole campaign (professional)"):
@@ -67,30 +68,56 @@ async function make(steps: LaunchSteps, session: Session) {
   const account = plan.adAccountId;
   // no start asked: when the object is made (the platform refuses a start in the past)
   const schedule = () => ({ start: Math.max(plan.startMs ?? 0, clock.now()), ...(plan.endMs ? { end: plan.endMs } : {}) });
+  const groupName = String(plan.group.name);
   const groupId = await steps.create('group', 'campaign_group', {
+    name: groupName,
     send: () => createLaunchObject(session, account, 'adCampaignGroups', { ...plan.group, runSchedule: { start: schedule().start } }),
-    find: () => findGroups(session, account, String(plan.group.name), steps.sinceMs),
+    find: async (since) => candidates(await findGroups(session, account, groupName, since), (row) => same(row.status, plan.group.status)),
   });
+  const campaignName = String(plan.campaign.name);
+  const budget = plan.campaign.dailyBudget as { amount: string; currencyCode: string };
   const campaignId = await steps.create('campaign', 'campaign', {
+    name: campaignName,
     send: () =>
       createLaunchObject(session, account, 'adCampaigns', {
         ...plan.campaign,
         campaignGroup: `urn:li:sponsoredCampaignGroup:${groupId}`,
         runSchedule: schedule(),
       }),
-    find: () => findCampaigns(session, account, groupId, String(plan.campaign.name), steps.sinceMs),
+    find: async (since) =>
+      candidates(
+        await findCampaigns(session, account, groupId, campaignName, since),
+        (row) =>
+          same(row.objectiveType, plan.campaign.objectiveType) &&
+          same(row.status, plan.campaign.status) &&
+          same(row.dailyBudget?.currencyCode, budget.currencyCode) &&
+          Number(row.dailyBudget?.amount) === Number(budget.amount),
+      ),
   });
   const ads: LaunchResult['ads'] = [];
   for (const [index, { name, media, creative }] of plan.creatives.entries()) {
     const creativeId = await steps.create(`creative:${index}`, 'creative', {
+      name,
       prepare: () => mediaReady(steps, session, media),
       send: () => createInlineCreative(session, account, { ...creative, campaign: `urn:li:sponsoredCampaign:${campaignId}` }),
-      find: () => findCreatives(session, account, campaignId, name, steps.sinceMs),
+      find: async (since) =>
+        candidates(await findCreatives(session, account, campaignId, name, since), (row) => same(row.intendedStatus, creative.intendedStatus)).map(
+          (candidate) => ({ ...candidate, id: urnOf(candidate.id) }),
+        ),
     });
     ads.push({ adId: creativeId, creativeId });
   }
   return { result: { campaignId, campaignGroupId: groupId, ads }, historyAdSetId: campaignId };
 }
+
+/** Two values the same as the platform writes them; a field the platform left out is no match. */
+const same = (found: unknown, sent: unknown) => found !== undefined && found !== null && String(found) === String(sent);
+
+/** A creative's id is its URN wherever it is named. */
+const urnOf = (id: string | number) => (String(id).startsWith('urn:') ? String(id) : `urn:li:sponsoredCreative:${id}`);
+
+const candidates = (rows: FoundObject[], matches: (row: FoundObject) => boolean): Candidate[] =>
+  rows.map((row) => ({ id: String(row.id), matches: matches(row) }));
 
 /** Media the request found still processing: the job waits (queue delays) until the platform has it, or it fails. */
 async function mediaReady(steps: LaunchSteps, session: Session, urn: string): Promise<void> {

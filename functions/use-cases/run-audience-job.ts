@@ -30,6 +30,8 @@ import { runProfessionalAudienceJob } from './audience-job-professional.ts';
 import { runSocialAudienceJob } from './audience-job-social.ts';
 import { runAdMediaJob } from './ad-media-job.ts';
 import { LaunchEnded } from './launch-job.ts';
+import { launchNameOf } from './launch-request.ts';
+import { releaseLaunchName } from '../../shared/store/launch-claims.ts';
 import { runProfessionalLaunchJob } from './professional-launch-job.ts';
 import { runSocialLaunchJob } from './social-launch-job.ts';
 import type { User } from '../../shared/store/users.ts';
@@ -123,6 +125,8 @@ async function end(
   Object.assign(job, outcome);
   if (!(await finishJob(job, owner))) return;
   log().info('job ended', { type: job.type, status: job.status, bytesRead: job.progress.bytesRead, batchesSent: job.progress.batchesSent });
+  // the launch's name is free again (a crash before this leaves it to the next launch of the name, which finds this job ended)
+  if (job.type === 'campaign_launch') await releaseLaunchName(launchNameOf(job.request as LaunchJobRequest), job.jobId).catch(() => undefined);
   // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
   if (job.status === 'succeeded' && 'objectKey' in job.request) await deleteStagedUpload(job.request.objectKey);
   await recordJobEnd(job);

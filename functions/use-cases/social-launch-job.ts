@@ -1,18 +1,27 @@
 import { LaunchRefused } from '../../shared/core/errors.ts';
 import { socialCampaignControl } from '../../shared/platforms/social/campaign-control.ts';
 import { creativeParams } from '../../shared/platforms/social/launch-plan.ts';
-import { createObject, deleteObject, findByName, launchRefusalOf, pauseObject, videoThumbnail } from '../../shared/platforms/social/launch.ts';
+import {
+  createObject,
+  deleteObject,
+  type FoundObject,
+  findByName,
+  launchRefusalOf,
+  pauseObject,
+  videoThumbnail,
+} from '../../shared/platforms/social/launch.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import type { LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
 import { type JobRun, Pause } from './audience-job-run.ts';
-import { type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch } from './launch-job.ts';
+import { type Candidate, type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch } from './launch-job.ts';
 
 /**
  * The social platform's launch (docs/decisions.md, "Launching a whole campaign"): campaign (PAUSED,
- * holding the daily budget), ad set, then a creative and an ad per ad. Campaigns, ad sets and ads are
- * found again by exact name under their parent; a creative is not (the platform keeps no creation
- * time and names repeat): it is made again, and one lost unused creative never delivers.
+ * holding the daily budget), ad set, then a creative and an ad per ad. Each is found again by its exact
+ * name under its parent (a creative among the account's newest) and adopted only when it is what was
+ * sent: the campaign's objective, budget and status, the ad set's goal and status, the ad's creative and
+ * status, the creative's story.
  */
 
 /** Waits for a video's thumbnails (it is still processing). */
@@ -41,34 +50,60 @@ type Session = ReturnType<typeof socialSession>;
 async function make(steps: LaunchSteps, session: Session) {
   const { plan } = steps.request as Extract<LaunchJobRequest, { platform: 'social' }>;
   const account = plan.adAccountId;
-  const since = Math.floor(steps.sinceMs / 1000);
+  const campaignName = String(plan.campaign.name);
   const campaignId = await steps.create('campaign', 'campaign', {
+    name: campaignName,
     send: () => createObject(session, account, 'campaigns', plan.campaign),
-    find: () => ids(findByName(session, { edge: 'campaigns', adAccountId: account }, String(plan.campaign.name), since)),
+    find: async (since) =>
+      candidates(
+        await findByName(session, { edge: 'campaigns', adAccountId: account }, campaignName, since),
+        (row) => same(row.objective, plan.campaign.objective) && same(row.daily_budget, plan.campaign.daily_budget) && same(row.status, plan.campaign.status),
+      ),
   });
+  const adSetName = String(plan.adSet.name);
   const adSetId = await steps.create('adset', 'adset', {
+    name: adSetName,
     send: () => createObject(session, account, 'adsets', { ...plan.adSet, campaign_id: campaignId }),
-    find: () => ids(findByName(session, { edge: 'adsets', campaignId }, String(plan.adSet.name), since)),
+    find: async (since) =>
+      candidates(
+        await findByName(session, { edge: 'adsets', campaignId }, adSetName, since),
+        (row) => same(row.optimization_goal, plan.adSet.optimization_goal) && same(row.status, plan.adSet.status),
+      ),
   });
   const ads: LaunchResult['ads'] = [];
   for (const [index, ad] of plan.ads.entries()) {
     const { videoId } = ad.media;
+    const pageId = ad.creative.story.page_id;
     const creativeId = await steps.create(`creative:${index}`, 'creative', {
+      name: ad.creative.name,
       prepare: async () => {
         if (videoId) await thumbnailOf(steps, session, videoId);
       },
       send: () => createObject(session, account, 'adcreatives', creativeParams(ad.creative, videoId ? steps.checkpoint.thumbnails?.[videoId]?.url : undefined)),
+      find: async (since) =>
+        candidates(await findByName(session, { edge: 'adcreatives', adAccountId: account }, ad.creative.name, since), (row) =>
+          same(row.object_story_spec?.page_id, pageId),
+        ),
     });
+    const adName = String(ad.ad.name);
     const adId = await steps.create(`ad:${index}`, 'ad', {
+      name: adName,
       send: () => createObject(session, account, 'ads', { ...ad.ad, adset_id: adSetId, creative: JSON.stringify({ creative_id: creativeId }) }),
-      find: () => ids(findByName(session, { edge: 'ads', adSetId }, String(ad.ad.name), since)),
+      find: async (since) =>
+        candidates(
+          await findByName(session, { edge: 'ads', adSetId }, adName, since),
+          (row) => same(row.creative?.id, creativeId) && same(row.status, ad.ad.status),
+        ),
     });
     ads.push({ adId, creativeId });
   }
   return { result: { campaignId, adSetId, ads }, historyAdSetId: adSetId };
 }
 
-const ids = async (found: Promise<Array<{ id: string }>>) => (await found).map((row) => row.id);
+/** Two values the same as the platform writes them (numbers come back as numbers or strings); a field the platform left out is no match. */
+const same = (found: unknown, sent: unknown) => found !== undefined && found !== null && String(found) === String(sent);
+
+const candidates = (rows: FoundObject[], matches: (row: FoundObject) => boolean): Candidate[] => rows.map((row) => ({ id: row.id, matches: matches(row) }));
 
 /** A video's thumbnail (read once, kept in the checkpoint): the job waits on queue delays while the video processes. */
 async function thumbnailOf(steps: LaunchSteps, session: Session, videoId: string): Promise<{ url: string; width: number; height: number }> {

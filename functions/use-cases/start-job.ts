@@ -42,7 +42,7 @@ export async function startUploadJob(start: JobStart, begin: (jobId: string, upl
     return earlier;
   }
   const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId, start.purposes);
-  const jobId = `job_${randomBytes(16).toString('hex')}`;
+  const jobId = newJobId();
   const waitUntil = performance.now() + CONCURRENT_START_WAIT_MS;
   while (performance.now() < waitUntil) {
     const holder = await claimUpload(start.tenantId, start.uploadId, jobId);
@@ -82,11 +82,12 @@ export async function startUploadJob(start: JobStart, begin: (jobId: string, upl
 export async function startJob(
   call: { tenantId: string; user: User; audit: AuditUnit },
   work: Pick<AudienceJob, 'type' | 'request' | 'checkpoint'>,
+  jobId = newJobId(),
 ): Promise<{ jobId: string; status: JobStatus }> {
   const now = clock.date().toISOString();
   const scope = auditScope();
   const job: AudienceJob = {
-    jobId: `job_${randomBytes(16).toString('hex')}`,
+    jobId,
     tenantId: call.tenantId,
     userId: call.user.userId,
     status: 'queued',
@@ -100,6 +101,8 @@ export async function startJob(
   await queueRun(job);
   return { jobId: job.jobId, status: job.status };
 }
+
+export const newJobId = () => `job_${randomBytes(16).toString('hex')}`;
 
 /** The job that already holds the upload, when it is this user's. */
 export async function jobOfUpload(start: Pick<JobStart, 'tenantId' | 'uploadId' | 'user'>): Promise<AudienceJob | undefined> {

@@ -225,6 +225,20 @@ function launchEdge(kind: 'adset' | 'ad'): GraphHandler {
   };
 }
 
+/** `GET act_{id}/adcreatives`: the account's creatives, newest first, with `filtering` (name). */
+const accountCreatives: GraphHandler = (call, state, { account }) => {
+  if (!state.campaigns.has(account as string)) return unknownObject('GET', `act_${account}`);
+  const fields = requestedFields(call, 'AdCreative');
+  if (!Array.isArray(fields)) return fields;
+  const rows = [...state.world.objects.values()]
+    .filter((object) => object.kind === 'creative' && object.account === account && object.status !== 'DELETED')
+    .sort((a, b) => b.createdAtMs - a.createdAtMs)
+    .map((object) => launchObjectRow(state.world, object));
+  const kept = filtered(rows, call.params.filtering);
+  if (!Array.isArray(kept)) return kept;
+  return withHeaders(page(call, `act_${account}/adcreatives`, kept, fields), usageHeaders(account as string));
+};
+
 /** What a creative may name: the account's images, its videos once ready, the Pages the sandbox knows. */
 function mediaCheck(state: SocialState): MediaCheck {
   return {
@@ -476,6 +490,7 @@ export async function startSocialSandbox(
       '/act_(?<account>[0-9]+)/ads',
       campaignWrite((call, state, { account }) => createAd(state.world, account as string, call.params)),
     ),
+    graph('GET', '/act_(?<account>[0-9]+)/adcreatives', accountCreatives),
     graph('GET', `/${ID}/adsets`, launchEdge('adset')),
     graph('GET', `/${ID}/thumbnails`, videoThumbnails),
     graph('GET', `/${ID}/ads`, launchEdge('ad')),

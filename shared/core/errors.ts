@@ -12,6 +12,7 @@ export const ERROR_CODES = [
   'METHOD_NOT_ALLOWED',
   'IDEMPOTENCY_CONFLICT',
   'CONFLICT',
+  'LAUNCH_IN_PROGRESS',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
   'UNSUPPORTED_MEDIA',
@@ -134,6 +135,18 @@ export class RuleLimitReached extends ServiceError {
 export class Conflict extends ServiceError {
   constructor(message: string) {
     super(409, 'CONFLICT', message);
+  }
+}
+
+/** A second launch of one name in one ad account while the first still runs (docs/decisions.md, "Launch identity"). */
+export class LaunchInProgress extends ServiceError {
+  constructor(name: string, runningJobId: string | undefined) {
+    super(
+      409,
+      'LAUNCH_IN_PROGRESS',
+      `A launch of a campaign named "${name}" in this ad account is still running${runningJobId ? ` (job ${runningJobId})` : ''}; nothing was started. Wait for it to end, or use another name.`,
+      { extra: runningJobId ? { runningJobId } : {} },
+    );
   }
 }
 

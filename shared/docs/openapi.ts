@@ -21,9 +21,9 @@ const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: s
   },
   {
     status: '409',
-    codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT', 'CONFLICT', 'RULE_LIMIT_REACHED'],
+    codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT', 'CONFLICT', 'RULE_LIMIT_REACHED', 'LAUNCH_IN_PROGRESS'],
     description:
-      'The user has no connection for this platform, the userId exists, the Idempotency-Key was used with another body, a record kept changing under concurrent requests (nothing written: retry), or the user has 100 rules already.',
+      'The user has no connection for this platform, the userId exists, the Idempotency-Key was used with another body, a record kept changing under concurrent requests (nothing written: retry), the user has 100 rules already, or a launch of the same name in the same ad account is still running (`runningJobId` names it when it is this tenant’s).',
   },
   {
     status: '413',

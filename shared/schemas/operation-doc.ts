@@ -88,7 +88,23 @@ export const launchPlatformDetailSchema = z.object({
   traceId: z.string().optional(),
 });
 /** an object a failed launch could not undo */
-export const launchOrphanSchema = z.object({ type: z.enum(['campaign_group', 'campaign', 'adset', 'creative', 'ad']), id: z.string() });
+const launchObjectTypeSchema = z.enum(['campaign_group', 'campaign', 'adset', 'creative', 'ad']);
+export const launchOrphanSchema = z.union([
+  z
+    .object({
+      type: launchObjectTypeSchema,
+      id: z.string().describe('An object the launch made and could not remove: left paused (or a draft), spending nothing.'),
+    })
+    .strict(),
+  z
+    .object({
+      type: launchObjectTypeSchema,
+      id: z.null().describe('No id: a create whose answer was lost may have made this object, and no read-back found it.'),
+      name: z.string().describe('The name it would have: look for it in the ad account.'),
+      possible: z.literal(true),
+    })
+    .strict(),
+]);
 /** what a launch's end carries beside it: whether what it made was undone, and what was left */
 const launchJobData = audienceJobData.extend({
   error: z.object({ code: z.string(), message: z.string(), platform: launchPlatformDetailSchema.optional() }).optional(),
@@ -178,7 +194,7 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
   },
   'campaign_launch.failed': {
     summary:
-      'A launch ended without its campaign: `error` says why (the platform’s code, subcode, title and message in `error.platform`), `rolledBack` whether everything it made is gone, `orphans` what could not be deleted (paused, spending nothing).',
+      'A launch ended without its campaign: `error` says why (the platform’s code, subcode, title and message in `error.platform`), `rolledBack` whether everything it made is gone, `orphans` what could not be deleted (paused, spending nothing) and what a create whose answer was lost may have made (`id: null`, `possible: true`).',
     data: launchJobData,
     example: {
       jobId: 'job_3',

@@ -168,7 +168,13 @@ export interface LaunchReceipt {
  */
 export interface LaunchCheckpoint {
   receipts: LaunchReceipt[];
-  pending?: { step: string; sends: number };
+  /**
+   * The create in flight: what it makes, how often it was sent, and when it was first sent (epoch ms): a
+   * read-back adopts only an object made after that (less the platform's clock slack).
+   */
+  pending?: { step: string; sends: number; type?: LaunchObjectType; name?: string; firstSentAt?: number };
+  /** the activation, decided before its write: a run after a crash records it once, whatever the platform shows */
+  activation?: 'decided';
   thumbnails?: Record<string, { url: string; width: number; height: number }>;
   /** media a professional launch waited for and found ready */
   mediaReady?: string[];
@@ -177,8 +183,14 @@ export interface LaunchCheckpoint {
   /** how many of the ads' history entries are stored */
   historyEntries?: number;
   failure?: JobError;
-  orphans?: Array<{ type: LaunchObjectType; id: string }>;
+  orphans?: LaunchOrphan[];
 }
+
+/**
+ * What a failed launch left in the account: an object it made and could not remove (paused), or one a
+ * create whose answer was lost may have made and no read-back found (`id: null`, `possible: true`).
+ */
+export type LaunchOrphan = { type: LaunchObjectType; id: string } | { type: LaunchObjectType; id: null; name: string; possible: true };
 
 export interface AudienceJob {
   jobId: string;
@@ -195,7 +207,7 @@ export interface AudienceJob {
   checkpoint: SocialCheckpoint | ProfessionalCheckpoint | MediaCheckpoint | LaunchCheckpoint;
   /** a failed launch: whether everything it made is gone, and what could not be undone (paused) */
   rolledBack?: boolean;
-  orphans?: Array<{ type: LaunchObjectType; id: string }>;
+  orphans?: LaunchOrphan[];
   /** the last failure of a run that will be retried: the reason the dead-letter path reports */
   lastError?: JobError;
   /** a run that waits for the platform resumes no sooner than this (epoch ms) */

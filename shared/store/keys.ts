@@ -99,6 +99,15 @@ export const keys = {
   }),
   /** the upstream calls the optimizer made for a tenant on a platform in a UTC day */
   rulesQuota: (tenantId: string, platform: Platform, day: string): Key => ({ pk: `${tenant(tenantId)}#RULES_QUOTA`, sk: `${platform}#${day}` }),
+  /** an object a launch made on a platform, by its platform id: which job holds it (ids are the platform's, so the key is global) */
+  launchObject: (platform: Platform, platformId: string): Key => ({ pk: `LAUNCH_OBJECT#${platform}#${platformId}`, sk: 'RECEIPT' }),
+  /** the one running launch of a name in an ad account (the name as a digest) */
+  launchName: (platform: Platform, adAccountId: string, nameDigest: string): Key => ({
+    pk: `LAUNCH_NAME#${platform}#${adAccountId}#${nameDigest}`,
+    sk: 'LAUNCH',
+  }),
+  /** a launch's activation decided: the history entry and audit event of it are recorded once */
+  launchActivation: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'ACTIVATION' }),
   /** the pending events of every tenant, so that a sweep finds the ones whose message was lost */
   pendingWebhooksPk: 'WEBHOOKS#PENDING',
 } as const;

@@ -126,23 +126,29 @@ export async function createInlineCreative(session: ProfessionalSession, account
   return urn.startsWith('urn:') ? urn : `urn:li:sponsoredCreative:${urn}`;
 }
 
-interface Found {
+/** A row a read-back found: what is compared with what the create sent. */
+export interface FoundObject {
   id: string | number;
   name?: string;
+  status?: string;
+  intendedStatus?: string;
+  objectiveType?: string;
+  dailyBudget?: { amount?: string; currencyCode?: string };
+  campaign?: string;
   createdAt?: number;
   changeAuditStamps?: { created?: { time?: number } };
 }
 
-const madeSince = (row: Found, name: string, sinceMs: number) =>
+const madeSince = (row: FoundObject, name: string, sinceMs: number) =>
   row.name === name && (row.createdAt ?? row.changeAuditStamps?.created?.time ?? Number.POSITIVE_INFINITY) >= sinceMs;
 
 /** Every page of a finder (`metadata.nextPageToken` → `pageToken`). */
-async function findAll(session: ProfessionalSession, path: string): Promise<Found[]> {
-  const rows: Found[] = [];
+async function findAll(session: ProfessionalSession, path: string): Promise<FoundObject[]> {
+  const rows: FoundObject[] = [];
   let token: string | undefined;
   do {
     const { body } = await restliRequest(session, 'GET', `${path}${token ? `&pageToken=${encodeURIComponent(token)}` : ''}`);
-    const page = (body ?? {}) as { elements?: Found[]; metadata?: { nextPageToken?: string } };
+    const page = (body ?? {}) as { elements?: FoundObject[]; metadata?: { nextPageToken?: string } };
     rows.push(...(page.elements ?? []));
     token = page.metadata?.nextPageToken || undefined;
   } while (token);
@@ -150,32 +156,36 @@ async function findAll(session: ProfessionalSession, path: string): Promise<Foun
 }
 
 /** The account's groups of this exact name made since `sinceMs`. */
-export async function findGroups(session: ProfessionalSession, accountId: string, name: string, sinceMs: number): Promise<string[]> {
+export async function findGroups(session: ProfessionalSession, accountId: string, name: string, sinceMs: number): Promise<FoundObject[]> {
   const search = `(name:(values:${restliList([name])}),status:(values:List(DRAFT,ACTIVE)))`;
   const rows = await findAll(session, `/adAccounts/${accountId}/adCampaignGroups?q=search&search=${search}&sortOrder=DESCENDING&pageSize=50`);
-  return rows.filter((row) => madeSince(row, name, sinceMs)).map((row) => String(row.id));
+  return rows.filter((row) => madeSince(row, name, sinceMs));
 }
 
 /** The group's campaigns of this exact name made since `sinceMs`. */
-export async function findCampaigns(session: ProfessionalSession, accountId: string, groupId: string, name: string, sinceMs: number): Promise<string[]> {
+export async function findCampaigns(session: ProfessionalSession, accountId: string, groupId: string, name: string, sinceMs: number): Promise<FoundObject[]> {
   const search = `(campaignGroup:(values:${restliList([`urn:li:sponsoredCampaignGroup:${groupId}`])}),name:(values:${restliList([name])}))`;
   const rows = await findAll(session, `/adAccounts/${accountId}/adCampaigns?q=search&search=${search}&sortOrder=DESCENDING&pageSize=100`);
-  return rows.filter((row) => madeSince(row, name, sinceMs)).map((row) => String(row.id));
+  return rows.filter((row) => madeSince(row, name, sinceMs));
 }
 
 /** The campaign's creatives of this exact name made since `sinceMs`. */
-export async function findCreatives(session: ProfessionalSession, accountId: string, campaignId: string, name: string, sinceMs: number): Promise<string[]> {
+export async function findCreatives(
+  session: ProfessionalSession,
+  accountId: string,
+  campaignId: string,
+  name: string,
+  sinceMs: number,
+): Promise<FoundObject[]> {
   const campaigns = restliList([`urn:li:sponsoredCampaign:${campaignId}`]);
   const rows = await findAll(session, `/adAccounts/${accountId}/creatives?q=criteria&campaigns=${campaigns}&sortOrder=DESCENDING&pageSize=100`);
-  return rows.filter((row) => madeSince(row, name, sinceMs)).map((row) => String(row.id));
+  return rows.filter((row) => madeSince(row, name, sinceMs));
 }
 
 /** The campaign's creatives still DRAFT: what an activation turns on before the campaign. */
 export async function draftCreatives(session: ProfessionalSession, accountId: string, campaignId: string): Promise<string[]> {
   const campaigns = restliList([`urn:li:sponsoredCampaign:${campaignId}`]);
-  const rows = (await findAll(session, `/adAccounts/${accountId}/creatives?q=criteria&campaigns=${campaigns}&pageSize=100`)) as Array<
-    Found & { intendedStatus?: string }
-  >;
+  const rows = await findAll(session, `/adAccounts/${accountId}/creatives?q=criteria&campaigns=${campaigns}&pageSize=100`);
   return rows.filter((row) => row.intendedStatus === 'DRAFT').map((row) => String(row.id));
 }
 

@@ -75,38 +75,61 @@ export async function validateObject(session: SocialSession, adAccountId: string
   await graphRequest(session, 'POST', `act_${adAccountId}/${edge}`, { ...params, execution_options: JSON.stringify(['validate_only']) }, { retrySafe: true });
 }
 
-/** Where a read-back looks for an object: the account's campaigns, a campaign's ad sets, an ad set's ads. */
-export type Parent = { edge: 'campaigns'; adAccountId: string } | { edge: 'adsets'; campaignId: string } | { edge: 'ads'; adSetId: string };
+/** Where a read-back looks for an object: the account's campaigns or creatives, a campaign's ad sets, an ad set's ads. */
+export type Parent =
+  | { edge: 'campaigns'; adAccountId: string }
+  | { edge: 'adcreatives'; adAccountId: string }
+  | { edge: 'adsets'; campaignId: string }
+  | { edge: 'ads'; adSetId: string };
 
 const READ_BACK_FIELDS = {
-  campaigns: 'id,name,status,effective_status,objective,created_time',
-  adsets: 'id,name,status,effective_status,created_time',
+  campaigns: 'id,name,status,effective_status,objective,daily_budget,created_time',
+  adcreatives: 'id,name,object_story_spec,created_time',
+  adsets: 'id,name,status,effective_status,optimization_goal,billing_event,created_time',
   ads: 'id,name,status,effective_status,creative{id},created_time',
 };
 
+/** A row a read-back found: what is compared with what the create sent. */
+export interface FoundObject {
+  id: string;
+  name?: string;
+  status?: string;
+  objective?: string;
+  daily_budget?: string | number;
+  optimization_goal?: string;
+  creative?: { id?: string };
+  object_story_spec?: Record<string, unknown>;
+  created_time?: string;
+}
+
+/** `created_time` as epoch ms (the platform writes `2026-11-27T02:15:05-0800`); undefined when it is not given. */
+const createdMs = (row: FoundObject) => (row.created_time ? Date.parse(row.created_time.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : undefined);
+
 /**
- * The objects under `parent` with exactly this name, made after `sinceSeconds` (UNIX seconds): the
- * platform filters on the name (EQUAL) and the time, and the name is compared again here.
+ * The objects under `parent` with exactly this name, made since `sinceMs`: the platform filters on the
+ * name (EQUAL) and the time (UNIX seconds), and both are checked again here. Creatives are read as the
+ * account's newest (the edge takes no time filter), matched by name and, when the platform gives it,
+ * created time.
  */
-export async function findByName(
-  session: SocialSession,
-  parent: Parent,
-  name: string,
-  sinceSeconds: number,
-): Promise<Array<{ id: string; creativeId?: string }>> {
+export async function findByName(session: SocialSession, parent: Parent, name: string, sinceMs: number): Promise<FoundObject[]> {
   const path =
-    parent.edge === 'campaigns' ? `act_${parent.adAccountId}/campaigns` : parent.edge === 'adsets' ? `${parent.campaignId}/adsets` : `${parent.adSetId}/ads`;
-  const { body } = await graphRequest<{ data?: Array<{ id: string; name?: string; creative?: { id?: string } }> }>(session, 'GET', path, {
+    parent.edge === 'campaigns' || parent.edge === 'adcreatives'
+      ? `act_${parent.adAccountId}/${parent.edge}`
+      : parent.edge === 'adsets'
+        ? `${parent.campaignId}/adsets`
+        : `${parent.adSetId}/ads`;
+  const filters = [
+    { field: 'name', operator: 'EQUAL', value: name },
+    ...(parent.edge === 'adcreatives' ? [] : [{ field: 'created_time', operator: 'GREATER_THAN', value: Math.floor(sinceMs / 1000) }]),
+  ];
+  const { body } = await graphRequest<{ data?: FoundObject[] }>(session, 'GET', path, {
     fields: READ_BACK_FIELDS[parent.edge],
-    filtering: JSON.stringify([
-      { field: 'name', operator: 'EQUAL', value: name },
-      { field: 'created_time', operator: 'GREATER_THAN', value: sinceSeconds },
-    ]),
+    filtering: JSON.stringify(filters),
     limit: 50,
   });
   return (body.data ?? [])
-    .filter((row) => row.name === name)
-    .map((row) => ({ id: String(row.id), ...(row.creative?.id ? { creativeId: String(row.creative.id) } : {}) }));
+    .filter((row) => row.name === name && (createdMs(row) ?? Number.POSITIVE_INFINITY) >= sinceMs - 999)
+    .map((row) => ({ ...row, id: String(row.id) }));
 }
 
 /** `DELETE /{id}`: safe to send again (a delete of a deleted object is refused, and counts as done). */
