@@ -89,4 +89,65 @@ describe('a launch survives a kill -9 of the stack', () => {
     };
     expect(adSets.data).toEqual([expect.objectContaining({ id: result.adSetId })]);
   }, 120_000);
+
+  it('killed while the platform turns the campaign on: the run after restarts at once, takes its lease back and records the change once', async () => {
+    const name = `Activate ${Date.now()}`;
+    const token = DEMO_CONNECTIONS.social.accessToken;
+    const started = await post('/social/create_campaign', {
+      userId: 'demo-user',
+      name,
+      objective: 'TRAFFIC',
+      dailyBudget: '40',
+      targeting: { locations: [{ key: 'US', type: 'country' }] },
+      ads: [
+        {
+          name: `${name} ad`,
+          imageId: '53599e92b82cb16dc38bd65259fff0ea',
+          primaryText: 'Warm up your winter.',
+          headline: 'Tune-ups from $89',
+          link: 'https://www.example.com/winter',
+          callToAction: 'LEARN_MORE',
+        },
+      ],
+      activate: true,
+    });
+    const { jobId } = started.results;
+    // the campaign's status write is made by the platform at once, and its answer comes two seconds later
+    const fault = await fetch(`${sandbox()}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestIncludes: 'ACTIVE', method: 'POST', pathIncludes: '/120', answerDelayMs: 2_000, times: 1 }),
+    });
+    expect(fault.status).toBe(201);
+    const statusWrites = async () =>
+      ((await (await fetch(`${sandbox()}/__sandbox/requests`)).json()) as RecordedRequest[]).filter(
+        (request) => request.method === 'POST' && /^\/v\d+\.\d+\/\d+$/.test(request.path) && request.body.includes('ACTIVE'),
+      );
+    const before = (await statusWrites()).length;
+    while ((await statusWrites()).length === before) await new Promise((resolve) => setTimeout(resolve, 20));
+    await (stack as ChildStack).kill();
+
+    stack = await startChildStack(dataDir, apiKey, env);
+    const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const result = job.result as { campaignId: string; status: string };
+    expect(result.status).toBe('ACTIVE');
+    const proof = createHmac('sha256', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET).update(token).digest('hex');
+    const campaign = (await (
+      await fetch(`${sandbox()}/v26.0/${result.campaignId}?fields=id,status&access_token=${token}&appsecret_proof=${proof}`)
+    ).json()) as {
+      status: string;
+    };
+    expect(campaign.status).toBe('ACTIVE');
+    const history = await post('/optimize_me/get_campaign_optimization_history', { userId: 'demo-user', campaignId: result.campaignId });
+    expect(history.results.campaign.optimizationStatus).toBe('ACTIVE');
+    const changes = (history.results.campaign.history as Array<{ change?: { field: string; from: string; to: string } }>).filter((entry) => entry.change);
+    expect(changes.map((entry) => entry.change)).toEqual([{ field: 'status', from: 'PAUSED', to: 'ACTIVE' }]);
+    const audit = await post('/tenant/list_audit_events', { userId: 'demo-user', action: 'campaign.status_changed' });
+    const ofCampaign = (audit.results.events as Array<{ target: { id: string } }>).filter((event) => event.target.id === result.campaignId);
+    expect(ofCampaign).toHaveLength(1);
+    // nothing undone
+    const deletes = ((await (await fetch(`${sandbox()}/__sandbox/requests`)).json()) as RecordedRequest[]).filter((request) => request.method === 'DELETE');
+    expect(deletes).toEqual([]);
+  }, 120_000);
 });
