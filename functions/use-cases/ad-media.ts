@@ -10,7 +10,7 @@ import { socialSession } from '../../shared/platforms/social/session.ts';
 import { accountOrganization, checkOrganizationScope, mediaStatus, uploadImage } from '../../shared/platforms/professional/media.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { budgetFrom } from '../../shared/platforms/upstream.ts';
-import { claimUpload, findUpload, releaseUpload, saveUploadMedia } from '../../shared/store/uploads.ts';
+import { claimUpload, findUpload, mediaSlot, releaseUpload, saveUploadMedia, uploadMedia } from '../../shared/store/uploads.ts';
 import type { User } from '../../shared/store/users.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import type { JobStatus, MediaJobRequest } from '../../shared/store/audience-jobs.ts';
@@ -19,8 +19,10 @@ import { jobOfUpload, newJob, startJob, startUploadJob } from './start-job.ts';
 /**
  * upload_ad_media (docs/decisions.md, "Media into an ad account"): an image of the user's upload or at
  * a URL into their ad account. The kind comes from the file's first bytes, so a file that is no image
- * or video is refused before anything is sent. An upload makes one platform object however often it is
- * sent: the first call claims it and keeps what the platform made on it; a later call answers that.
+ * or video is refused before anything is sent. An upload makes one platform object per (platform, ad
+ * account) however often it is sent there: the first call claims that slot of it and keeps what the
+ * platform made on it; a later call to the same place answers that (docs/decisions.md, "Media per
+ * platform and account").
  */
 export interface AdMediaRequest {
   userId: string;
@@ -105,28 +107,30 @@ async function uploadAdMedia(call: MediaCall, target: MediaTarget): Promise<{ me
     return { media: await target.sendImage(media.image) };
   }
   const uploadId = call.input.uploadId as string;
-  // a video's upload already has its job (finished or not: a succeeded job's file is gone)
-  const job = await jobOfUpload({ tenantId: call.tenantId, user: call.user, uploadId });
+  const slot = mediaSlot(target.platform, target.adAccountId);
+  // a video's upload already has its job here (finished or not: a succeeded job's file is gone)
+  const job = await jobOfUpload({ tenantId: call.tenantId, user: call.user, uploadId, slot });
   if (job) {
     call.audit.nothingWritten(); // the call that started it recorded it
     return { jobId: job.jobId, status: job.status };
   }
   const upload = await findCompletedUpload(call.tenantId, call.user.userId, uploadId, ['image', 'video']);
-  if (upload.media) {
+  const made = uploadMedia(upload, slot);
+  if (made) {
     call.audit.nothingWritten(); // the call that made it recorded it
-    return { media: upload.media as unknown as AdMedia };
+    return { media: made as unknown as AdMedia };
   }
   // a video is known by its first bytes without reading it whole; an image is read whole
   const kind = await uploadedKind(upload);
   if (!kind) return unsupported();
-  if (kind.type === 'VIDEO') return startVideoJob(call, target);
+  if (kind.type === 'VIDEO') return startVideoJob(call, target, slot);
   if (upload.contentLength > MAX_IMAGE_BYTES) return tooLargeForAnImage();
-  return { media: await fromUploadOnce(call, (bytes) => target.sendImage(imageFile(bytes))) };
+  return { media: await fromUploadOnce(call, slot, (bytes) => target.sendImage(imageFile(bytes))) };
 }
 
 /** A video goes in as a job (chunks, then processing): one job per upload. */
-async function startVideoJob(call: MediaCall, target: MediaTarget): Promise<MediaJobStarted> {
-  const start = { tenantId: call.tenantId, user: call.user, context: call.context, uploadId: call.input.uploadId as string, audit: call.audit };
+async function startVideoJob(call: MediaCall, target: MediaTarget, slot: string): Promise<MediaJobStarted> {
+  const start = { tenantId: call.tenantId, user: call.user, context: call.context, uploadId: call.input.uploadId as string, audit: call.audit, slot };
   const job = await startUploadJob({ ...start, purposes: ['image', 'video'] }, async (jobId, upload) =>
     newJob(jobId, start, upload, 'ad_media', 'queued', {
       request: {
@@ -160,15 +164,16 @@ function startUrlVideoJob(call: MediaCall, target: MediaTarget, url: string): Pr
   });
 }
 
-/** The upload's image, made once: claimed, sent, kept on the upload; a call that finds it made answers it. */
-async function fromUploadOnce(call: MediaCall, send: (bytes: Buffer) => Promise<AdMedia>): Promise<AdMedia> {
+/** The upload's image in `slot`, made once: claimed, sent, kept on the upload; a call that finds it made answers it. */
+async function fromUploadOnce(call: MediaCall, slot: string, send: (bytes: Buffer) => Promise<AdMedia>): Promise<AdMedia> {
   const { tenantId, user, input } = call;
   const uploadId = input.uploadId as string;
   const upload = await findCompletedUpload(tenantId, user.userId, uploadId, ['image', 'video']);
   const holder = `media_${randomBytes(12).toString('hex')}`;
   const waitUntil = performance.now() + CONCURRENT_WAIT_MS;
-  while ((await claimUpload(tenantId, uploadId, holder)) !== holder) {
-    const made = (await findUpload(tenantId, uploadId))?.media;
+  while ((await claimUpload(tenantId, uploadId, holder, slot)) !== holder) {
+    const stored = await findUpload(tenantId, uploadId);
+    const made = stored && uploadMedia(stored, slot);
     if (made) {
       call.audit.nothingWritten();
       return made as unknown as AdMedia;
@@ -178,10 +183,10 @@ async function fromUploadOnce(call: MediaCall, send: (bytes: Buffer) => Promise<
   }
   try {
     const media = await send(await readUploadedMedia(upload));
-    await saveUploadMedia(tenantId, uploadId, holder, media as unknown as Record<string, unknown>);
+    await saveUploadMedia(tenantId, uploadId, slot, holder, media as unknown as Record<string, unknown>);
     return media;
   } catch (error) {
-    await releaseUpload(tenantId, uploadId, holder);
+    await releaseUpload(tenantId, uploadId, holder, slot);
     throw error;
   }
 }

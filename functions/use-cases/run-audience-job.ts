@@ -127,8 +127,9 @@ async function end(
   log().info('job ended', { type: job.type, status: job.status, bytesRead: job.progress.bytesRead, batchesSent: job.progress.batchesSent });
   // the launch's name is free again (a crash before this leaves it to the next launch of the name, which finds this job ended)
   if (job.type === 'campaign_launch') await releaseLaunchName(launchNameOf(job.request as LaunchJobRequest), job.jobId).catch(() => undefined);
-  // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
-  if (job.status === 'succeeded' && 'objectKey' in job.request) await deleteStagedUpload(job.request.objectKey);
+  // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can
+  // start again. A media file stays too: it may still go to another platform or ad account
+  if (job.status === 'succeeded' && job.type !== 'ad_media' && 'objectKey' in job.request) await deleteStagedUpload(job.request.objectKey);
   await recordJobEnd(job);
   const { jobId, userId, type, status, result, error, rolledBack, orphans } = viewOf(job);
   await emitWebhookEvent(job.tenantId, END_EVENTS[job.type][job.status === 'succeeded' ? 0 : 1], {

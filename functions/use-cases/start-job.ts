@@ -23,6 +23,8 @@ export interface JobStart {
   audit: AuditUnit;
   /** what the upload must have been made for (default: a contact list) */
   purposes?: readonly UploadPurpose[];
+  /** a media file's (platform, ad account): it has one job there, beside any other platform's */
+  slot?: string;
 }
 
 /** How long a start waits for a concurrent start of the same upload to store its job (real time: it waits on another request). */
@@ -45,7 +47,7 @@ export async function startUploadJob(start: JobStart, begin: (jobId: string, upl
   const jobId = newJobId();
   const waitUntil = performance.now() + CONCURRENT_START_WAIT_MS;
   while (performance.now() < waitUntil) {
-    const holder = await claimUpload(start.tenantId, start.uploadId, jobId);
+    const holder = await claimUpload(start.tenantId, start.uploadId, jobId, start.slot);
     if (holder === jobId) {
       let job: AudienceJob;
       try {
@@ -55,7 +57,7 @@ export async function startUploadJob(start: JobStart, begin: (jobId: string, upl
         const request = job.request as { audienceId?: string };
         await createJob(job, start.audit.event({ jobId, ...(request.audienceId ? { audienceId: request.audienceId } : {}) }));
       } catch (error) {
-        await releaseUpload(start.tenantId, start.uploadId, jobId);
+        await releaseUpload(start.tenantId, start.uploadId, jobId, start.slot);
         throw error;
       }
       await queueRun(job);
@@ -68,7 +70,7 @@ export async function startUploadJob(start: JobStart, begin: (jobId: string, upl
         start.audit.nothingWritten(); // the job another start stored: that start recorded it
         return job;
       }
-      if ((await uploadHolder(start.tenantId, start.uploadId)) !== holder) break;
+      if ((await uploadHolder(start.tenantId, start.uploadId, start.slot)) !== holder) break;
       await clock.sleep(POLL_MS);
     }
   }
@@ -105,8 +107,8 @@ export async function startJob(
 export const newJobId = () => `job_${randomBytes(16).toString('hex')}`;
 
 /** The job that already holds the upload, when it is this user's. */
-export async function jobOfUpload(start: Pick<JobStart, 'tenantId' | 'uploadId' | 'user'>): Promise<AudienceJob | undefined> {
-  const holder = await uploadHolder(start.tenantId, start.uploadId);
+export async function jobOfUpload(start: Pick<JobStart, 'tenantId' | 'uploadId' | 'user' | 'slot'>): Promise<AudienceJob | undefined> {
+  const holder = await uploadHolder(start.tenantId, start.uploadId, start.slot);
   const job = holder ? await findJob(start.tenantId, holder) : undefined;
   return job?.userId === start.user.userId ? job : undefined;
 }

@@ -19,8 +19,6 @@ export interface DirectUpload {
   contentType?: string;
   /** the version of the file that was found: a job reads only this one */
   etag?: string;
-  /** what the platform made of a media upload: a second call answers it without sending the file again */
-  media?: Record<string, unknown>;
 }
 
 export type UploadPurpose = 'contact_list' | 'image' | 'video';
@@ -37,49 +35,64 @@ export async function findUpload(tenantId: string, uploadId: string): Promise<(D
 }
 
 /**
- * An upload starts one job: the first start claims it for its job id, by a conditional write. Answers
- * the id of the job that holds the upload (this one's when the claim was won).
+ * Where an upload's claim and result are kept: a contact list has one (its job); a media file has one
+ * per (platform, ad account) it is sent to (docs/decisions.md, "Media per platform and account"), so
+ * the same file sent to a second platform makes that platform's upload.
  */
-export async function claimUpload(tenantId: string, uploadId: string, jobId: string): Promise<string> {
+export const mediaSlot = (platform: string, adAccountId: string) => `${platform}#${adAccountId}`;
+const claimNames = (slot?: string) => ({ '#claim': slot ? `jobId#${slot}` : 'jobId' });
+
+/**
+ * An upload starts one job (one per slot for media): the first start claims it for its job id, by a
+ * conditional write. Answers the id of the job that holds it (this one's when the claim was won).
+ */
+export async function claimUpload(tenantId: string, uploadId: string, jobId: string, slot?: string): Promise<string> {
   const claimed = await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
       Key: keys.directUpload(tenantId, uploadId),
-      UpdateExpression: 'SET jobId = :jobId',
-      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(jobId)',
+      UpdateExpression: 'SET #claim = :jobId',
+      ConditionExpression: 'attribute_exists(pk) AND attribute_not_exists(#claim)',
+      ExpressionAttributeNames: claimNames(slot),
       ExpressionAttributeValues: { ':jobId': jobId },
     }),
   );
-  return claimed ? jobId : ((await uploadHolder(tenantId, uploadId)) ?? '');
+  return claimed ? jobId : ((await uploadHolder(tenantId, uploadId, slot)) ?? '');
 }
 
-/** The job that holds the upload, if any. */
-export async function uploadHolder(tenantId: string, uploadId: string): Promise<string | undefined> {
+/** The job that holds the upload (in `slot`), if any. */
+export async function uploadHolder(tenantId: string, uploadId: string, slot?: string): Promise<string | undefined> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.directUpload(tenantId, uploadId), ConsistentRead: true }));
-  return Item?.jobId as string | undefined;
+  return Item?.[claimNames(slot)['#claim']] as string | undefined;
 }
 
 /** A start that failed before its job was stored lets the upload go, so that a retry can start it. */
-export async function releaseUpload(tenantId: string, uploadId: string, jobId: string): Promise<void> {
+export async function releaseUpload(tenantId: string, uploadId: string, jobId: string, slot?: string): Promise<void> {
   await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
       Key: keys.directUpload(tenantId, uploadId),
-      UpdateExpression: 'REMOVE jobId',
-      ConditionExpression: 'jobId = :jobId',
+      UpdateExpression: 'REMOVE #claim',
+      ConditionExpression: '#claim = :jobId',
+      ExpressionAttributeNames: claimNames(slot),
       ExpressionAttributeValues: { ':jobId': jobId },
     }),
   );
 }
 
-/** A media upload's platform object, kept on the upload by the call that holds it. */
-export async function saveUploadMedia(tenantId: string, uploadId: string, holder: string, media: Record<string, unknown>): Promise<void> {
+/** What the platform made of a media upload in `slot`, if a call made it. */
+export const uploadMedia = (upload: DirectUpload, slot: string): Record<string, unknown> | undefined =>
+  (upload as unknown as Record<string, Record<string, unknown> | undefined>)[`media#${slot}`];
+
+/** A media upload's platform object in `slot`, kept on the upload by the call that holds it. */
+export async function saveUploadMedia(tenantId: string, uploadId: string, slot: string, holder: string, media: Record<string, unknown>): Promise<void> {
   await writeIfConditionHolds(
     new UpdateCommand({
       TableName: mainTableName(),
       Key: keys.directUpload(tenantId, uploadId),
-      UpdateExpression: 'SET media = :media',
-      ConditionExpression: 'jobId = :holder',
+      UpdateExpression: 'SET #media = :media',
+      ConditionExpression: '#claim = :holder',
+      ExpressionAttributeNames: { ...claimNames(slot), '#media': `media#${slot}` },
       ExpressionAttributeValues: { ':media': media, ':holder': holder },
     }),
   );

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { organizationOf } from '../../local/sandbox/professional-campaigns.ts';
 import { VIDEO_PART_BYTES } from '../../local/sandbox/professional-media.ts';
 import { sampleMp4, samplePng } from '../../local/sandbox/sample-media.ts';
@@ -199,4 +200,41 @@ describe('upload_ad_media (professional)', () => {
     expect(before.body.results.error).toContain('/auth/create_link');
     expect(await upstreamRequestsWith('professional', known.token)).toEqual([]);
   });
+
+  it('one upload sent to both platforms makes each platform’s own media: an image and a video, in either order, never the other’s id', async () => {
+    const { token, adAccountId } = await mediaUser();
+    const socialToken = `EAAboth${randomBytes(10).toString('hex')}`;
+    const socialAccount = `9${String(Date.now()).slice(-8)}${String(accounts).padStart(6, '0')}`;
+    const userId = await newUser(apiKey, {
+      professional: { accessToken: token, adAccountId },
+      social: { accessToken: socialToken, adAccountId: socialAccount, pageId: DEMO_CONNECTIONS.social.pageId },
+    });
+    await fetch(`${stack().sandboxes.social}/__sandbox/video-processing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ account: socialAccount, seconds: 0 }),
+    });
+    const image = await mediaUpload(userId, samplePng(640, 640), 'image', 'image/png');
+    const social = await call('/social/upload_ad_media', { userId, uploadId: image }, { apiKey });
+    expect(social.body.results.media.id, social.text).toMatch(/^[0-9a-f]{32}$/);
+    const professional = await call(MEDIA, { userId, uploadId: image }, { apiKey });
+    expect(professional.body.results.media.id, professional.text).toMatch(/^urn:li:image:/);
+    // each platform got the file once; a repeat on either answers its own again
+    expect((await call('/social/upload_ad_media', { userId, uploadId: image }, { apiKey })).body.results.media).toEqual(social.body.results.media);
+    expect((await call(MEDIA, { userId, uploadId: image }, { apiKey })).body.results.media).toEqual(professional.body.results.media);
+    const professionalImages = (await upstreamRequestsWith('professional', token)).filter((request) => request.query.action === 'initializeUpload');
+    expect(professionalImages).toHaveLength(1);
+
+    // a video the other way round: professional first, then social, two jobs, each ready on its platform
+    const video = await mediaUpload(userId, sampleMp4(1024 * 1024), 'video', 'video/mp4');
+    const first = await call(MEDIA, { userId, uploadId: video }, { apiKey });
+    const firstJob = (await jobToEnd(apiKey, first.body.results.jobId)).job;
+    expect(firstJob.status, JSON.stringify(firstJob)).toBe('succeeded');
+    const second = await call('/social/upload_ad_media', { userId, uploadId: video }, { apiKey });
+    expect(second.body.results.jobId).not.toBe(first.body.results.jobId);
+    const secondJob = (await jobToEnd(apiKey, second.body.results.jobId)).job;
+    expect(secondJob.status, JSON.stringify(secondJob)).toBe('succeeded');
+    expect((firstJob.result as { media: { id: string } }).media.id).toMatch(/^urn:li:video:/);
+    expect((secondJob.result as { media: { id: string } }).media.id).toMatch(/^\d+$/);
+  }, 60_000);
 });
