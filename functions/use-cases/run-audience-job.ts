@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Context } from 'aws-lambda';
 import { type AuditDraft, systemActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
+import { redactDeep } from '../../shared/core/redaction.ts';
 import { PlatformError, PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
 import { queueJobRun, type JobRef } from '../../shared/jobs/job-queue.ts';
@@ -112,7 +113,7 @@ export function isFinal(error: unknown): boolean {
 export function jobErrorOf(error: unknown): JobError {
   if (error instanceof ServiceError) {
     const platform = error.extra.platformDetail as JobError['platform'];
-    return { code: error.code, message: error.message, ...(platform ? { platform } : {}) };
+    return redactDeep({ code: error.code, message: error.message, ...(platform ? { platform } : {}) });
   }
   return { code: 'INTERNAL', message: 'The job failed unexpectedly.' };
 }
@@ -122,7 +123,8 @@ async function end(
   owner: string | undefined,
   outcome: Pick<AudienceJob, 'status' | 'result' | 'error' | 'rolledBack' | 'orphans'>,
 ): Promise<void> {
-  Object.assign(job, outcome);
+  // a platform's words in the error (its message, title, user message) never carry a credential into get_job or a webhook
+  Object.assign(job, outcome.error ? { ...outcome, error: redactDeep(outcome.error) } : outcome);
   if (!(await finishJob(job, owner))) return;
   log().info('job ended', { type: job.type, status: job.status, bytesRead: job.progress.bytesRead, batchesSent: job.progress.batchesSent });
   // the launch's name is free again (a crash before this leaves it to the next launch of the name, which finds this job ended)

@@ -1,3 +1,4 @@
+import { redactCredentials, redactDeep } from '../core/redaction.ts';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { ServiceError } from '../core/errors.ts';
 
@@ -25,5 +26,7 @@ export function successResponse(result: object): HttpResponse {
  */
 export function errorResponse(error: ServiceError): HttpResponse {
   const httpOk = error.status === 200;
-  return jsonResponse(error.status, { success: httpOk, results: { success: false, error: error.message, code: error.code, ...error.extra } }, error.headers);
+  // a platform's words may quote a credential: none leaves in an answer, whatever path the error took
+  const results = { success: false, error: redactCredentials(error.message), code: error.code, ...redactDeep(error.extra) };
+  return jsonResponse(error.status, { success: httpOk, results }, error.headers);
 }

@@ -1,3 +1,4 @@
+import { redactCredentials, redactDeep } from '../core/redaction.ts';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { PlatformTimeout, PlatformUnavailable, type Platform, type PlatformError } from '../core/errors.ts';
@@ -73,17 +74,17 @@ export interface PlatformCall<T> {
   secrets?: () => Array<string | undefined>;
 }
 
-const REDACTED = '[redacted]';
-
 /**
- * A platform's refusal as it may be shown: without the session's tokens nor our apps' secrets, which a
- * platform may echo in its message (a token in an "invalid token …" text, a client secret in an OAuth error).
+ * A platform's refusal as it may be shown: its message, what it carries for the callers (a title and a
+ * user message, the platform's detail) without the session's tokens, our apps' secrets or anything
+ * shaped like a credential, which a platform may echo (a token in an "invalid token …" text, a client
+ * secret or refresh token in an OAuth error).
  */
 export function redactSecrets<E extends Error>(error: E, secrets: Array<string | undefined>): E {
-  const { SOCIAL_APP_SECRET, SEARCHADS_CLIENT_SECRET, PROFESSIONAL_CLIENT_SECRET, SEARCHADS_DEVELOPER_TOKEN } = config();
-  for (const secret of [...secrets, SOCIAL_APP_SECRET, SEARCHADS_CLIENT_SECRET, PROFESSIONAL_CLIENT_SECRET, SEARCHADS_DEVELOPER_TOKEN]) {
-    if (secret && secret.length >= 8 && error.message.includes(secret)) error.message = error.message.split(secret).join(REDACTED);
-  }
+  error.message = redactCredentials(error.message, secrets);
+  const carried = error as unknown as { cause?: unknown; extra?: Record<string, unknown> };
+  if (carried.cause !== undefined && !(carried.cause instanceof Error)) carried.cause = redactDeep(carried.cause, secrets);
+  if (carried.extra) Object.assign(carried.extra, redactDeep(carried.extra, secrets));
   return error;
 }
 

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
 import { samplePng } from '../../local/sandbox/sample-media.ts';
-import { call, newTenant, stack } from '../helpers/api.ts';
+import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { scriptedServer } from '../helpers/scripted-server.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';
 import { LOST_ANSWER_DELAY_MS } from '../helpers/timing.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
@@ -161,5 +164,69 @@ describe('launch identity', () => {
     expect(requests.filter((request) => request.method === 'POST' && request.path.endsWith('/adcreatives'))).toHaveLength(1);
     const readBack = requests.find((request) => request.method === 'GET' && request.path.endsWith(`act_${account}/adcreatives`));
     expect(JSON.parse(String(readBack?.query.filtering))).toEqual([{ field: 'name', operator: 'EQUAL', value: `${name} ad` }]);
+  });
+});
+
+describe('platform words carry no credential', () => {
+  it('a social launch refused with the user’s token and the app secret in its title and message: both redacted in get_job and the webhook', async () => {
+    const receiver = await scriptedServer(() => ({ status: 200 }));
+    try {
+      await call('/tenant/update_settings', { webhook: { url: `${receiver.url}/redaction` } }, { apiKey });
+      const { userId, token, account, hash } = await launchUser();
+      const secret = SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET;
+      await injectFault('social', {
+        requestIncludes: [token, '"object_story_spec"'],
+        pathIncludes: `act_${account}/adcreatives`,
+        status: 400,
+        body: {
+          error: {
+            message: `Invalid parameter (access_token=${token})`,
+            type: 'OAuthException',
+            code: 100,
+            error_subcode: 1487202,
+            error_user_title: `Token ${token} may not post`,
+            error_user_msg: `The app ${secret} cannot act for this Page; retry with client_secret=${secret}`,
+            fbtrace_id: 'Atrace',
+          },
+        },
+      });
+      const started = await call(LAUNCH, launchOf(userId, hash, `Secret ${randomUUID().slice(0, 8)}`), { apiKey });
+      const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+      expect(job.status).toBe('failed');
+      const seen = JSON.stringify(job);
+      expect(seen).not.toContain(token);
+      expect(seen).not.toContain(secret);
+      expect((job.error as { platform: { userTitle: string; userMessage: string } }).platform).toMatchObject({
+        userTitle: 'Token [redacted] may not post',
+        userMessage: 'The app [redacted] cannot act for this Page; retry with client_secret=[redacted]',
+      });
+      const deadline = Date.now() + 10_000;
+      let event: string | undefined;
+      while (!event && Date.now() < deadline) {
+        event = receiver.received.map((request) => request.body).find((body) => body.includes(started.body.results.jobId));
+        if (!event) await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(event).toContain('[redacted]');
+      expect(event).not.toContain(token);
+      expect(event).not.toContain(secret);
+    } finally {
+      await call('/tenant/update_settings', { webhook: null }, { apiKey });
+      await receiver.close();
+    }
+  });
+
+  it('a professional refusal that echoes refresh_token=… and a bearer token answers without them', async () => {
+    const token = `AQVredact${randomBytes(8).toString('hex')}`;
+    const userId = await newUser(apiKey, { professional: { accessToken: token, adAccountId: '512345678' } });
+    await injectFault('professional', {
+      requestIncludes: token,
+      status: 400,
+      body: { status: 400, code: 'ILLEGAL_ARGUMENT', message: `refresh failed: refresh_token=AQXrefreshsecret42 sent with Authorization: Bearer ${token}` },
+    });
+    const answer = await call('/professional/update_campaign_status', { userId, campaignId: '600000101', status: 'PAUSED' }, { apiKey });
+    expect(answer.body.results.success).toBe(false);
+    expect(answer.text).not.toContain('AQXrefreshsecret42');
+    expect(answer.text).not.toContain(token);
+    expect(answer.body.results.error).toContain('refresh_token=[redacted]');
   });
 });
