@@ -196,7 +196,7 @@ describe('platform words carry no credential', () => {
       const seen = JSON.stringify(job);
       expect(seen).not.toContain(token);
       expect(seen).not.toContain(secret);
-      expect((job.error as { platform: { userTitle: string; userMessage: string } }).platform).toMatchObject({
+      expect((job.error as unknown as { platform: { userTitle: string; userMessage: string } }).platform).toMatchObject({
         userTitle: 'Token [redacted] may not post',
         userMessage: 'The app [redacted] cannot act for this Page; retry with client_secret=[redacted]',
       });
