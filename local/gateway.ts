@@ -171,23 +171,36 @@ async function serve(request: IncomingMessage, response: ServerResponse): Promis
 export interface Gateway {
   server: Server;
   url: string;
+  /** from now on requests are served; one that came before waited for this */
+  open(): void;
   close(): Promise<void>;
 }
 
+/**
+ * The gateway listens at once (links and callbacks are built on its URL) but holds every request until
+ * `open()`: the stack opens it once the demo tenant exists, so a client polling from the first second
+ * never meets a key the store does not know yet.
+ */
 export async function startGateway(port: number, host = '127.0.0.1'): Promise<Gateway> {
+  let open: () => void = () => undefined;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
   const server = createServer((request, response) => {
-    serve(request, response).catch((error: unknown) => {
-      console.error(
-        JSON.stringify({
-          level: 'ERROR',
-          message: 'gateway failure',
-          error: (error as Error).name,
-          stack: (error as Error).stack?.split('\n').slice(0, 6).join(' | '),
-        }),
-      );
-      if (!response.headersSent) sendEnvelope(response, 500, 'INTERNAL', 'An internal error occurred.');
-      else response.destroy();
-    });
+    opened
+      .then(() => serve(request, response))
+      .catch((error: unknown) => {
+        console.error(
+          JSON.stringify({
+            level: 'ERROR',
+            message: 'gateway failure',
+            error: (error as Error).name,
+            stack: (error as Error).stack?.split('\n').slice(0, 6).join(' | '),
+          }),
+        );
+        if (!response.headersSent) sendEnvelope(response, 500, 'INTERNAL', 'An internal error occurred.');
+        else response.destroy();
+      });
   });
   server.keepAliveTimeout = 5_000;
   keepIdleConnections(server);
@@ -199,6 +212,7 @@ export async function startGateway(port: number, host = '127.0.0.1'): Promise<Ga
   return {
     server,
     url: `http://${host}:${boundPort}`,
+    open,
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -235,6 +235,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     Object.assign(process.env, env);
     await ensureTables(new DynamoDBClient({}));
     await seedDemo(apiKey);
+    gateway.open();
 
     // no run of the last process can be alive: its unfinished audience jobs go on from their checkpoints
     // (imported here: the functions read their configuration on load, which the environment above sets)

@@ -4,7 +4,7 @@ import { getJobRequest } from './schema.ts';
 import { findJob, viewOf } from '../../shared/store/audience-jobs.ts';
 import { declaration } from './declaration.ts';
 
-/** POST /jobs/get_job: an audience job's status and live progress; another tenant's job is as unknown as a missing one. */
+/** POST /jobs/get_job: a job's status and live progress (an audience, a video, a launch); another tenant's job is as unknown as a missing one. */
 export const handler = defineOperation({
   declaration,
   request: getJobRequest,

@@ -282,7 +282,7 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         '',
         `**Errors**: a request that fails validation never reaches a platform. \`results.code\` is one of: ${ERROR_CODES.join(', ')}.`,
       ].join('\n'),
-      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      license: { name: 'Apache License 2.0', identifier: 'Apache-2.0' },
     },
     servers: [{ url: serverUrl ?? 'http://localhost:3000', description: serverUrl ? 'This server' : 'The local stack (`npm start`)' }],
     security: [{ apiKey: [] }],

@@ -21,6 +21,7 @@ export const API_TAGS = {
   'Campaign control':
     'Pause, resume, delete and re-budget campaigns on every platform; each applied change lands in the optimization history and the audit log.',
   'Search ads': 'Search campaigns and their statistics.',
+  Jobs: 'Long-running work started by another operation (a contact list, a video, a launch): its status, progress and outcome.',
   Tenant: 'Your settings: connect-link redirect URIs and the webhook.',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;

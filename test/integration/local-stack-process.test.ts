@@ -193,6 +193,36 @@ describe('the local stack and the admin CLI as processes', () => {
     }
   });
 
+  it('a client polling with the demo key from the first moment never meets a 401: the gateway holds requests until the demo tenant exists', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'ad-api-first-second-'));
+    const probe = (await import('node:net')).createServer();
+    const port = await new Promise<number>((resolve) => probe.listen(0, '127.0.0.1', () => resolve((probe.address() as { port: number }).port)));
+    await new Promise((resolve) => probe.close(resolve));
+    const key = 'first-second-demo-key-0123456789';
+    const statuses: number[] = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        try {
+          statuses.push((await post(`http://127.0.0.1:${port}`, '/users/get_profile', key, '{"userId":"demo-user"}')).status);
+        } catch {
+          // not listening yet
+        }
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const stack = await startChildStack(fresh, key, { PORT: String(port), WEBHOOK_RECEIVER_PORT: '0' });
+    try {
+      while (!statuses.includes(200)) await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      polling = false;
+      await poller;
+      await stack.stop();
+      rmSync(fresh, { recursive: true, force: true });
+    }
+    expect(statuses).not.toContain(401);
+  }, 90_000);
+
   it('starts no sandbox for a platform whose API URL is configured', async () => {
     const stack = await startChildStack(dataDir, demoKey, { SOCIAL_API_URL: 'http://127.0.0.1:9/v26.0' });
     try {

@@ -9,6 +9,8 @@ import type { OperationContext } from '../operation-context.ts';
 import type { RequestPorts } from '../request-ports.ts';
 
 const MAX_CACHED_KEYS = 1000;
+/** An unknown key is remembered at most this long (docs/decisions.md, "Details decided after the launch"): a key made a moment ago works within a second. */
+export const UNKNOWN_KEY_CACHE_MS = 1_000;
 
 /** `x-api-key` → the key's tenant and id; a missing, unknown or revoked key is 401. */
 export function apiKeyAuth(ports: Pick<RequestPorts, 'findApiKey'>): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext> {
@@ -21,7 +23,8 @@ export function apiKeyAuth(ports: Pick<RequestPorts, 'findApiKey'>): middy.Middl
     if (cached && cached.expiresAt > now) return cached.owner;
     const owner = (await ports.findApiKey(keyHash)) ?? null;
     if (cache.size >= MAX_CACHED_KEYS) cache.delete(cache.keys().next().value as string);
-    cache.set(keyHash, { owner, expiresAt: now + config().API_KEY_CACHE_TTL_MS });
+    const ttl = owner ? config().API_KEY_CACHE_TTL_MS : Math.min(UNKNOWN_KEY_CACHE_MS, config().API_KEY_CACHE_TTL_MS);
+    cache.set(keyHash, { owner, expiresAt: now + ttl });
     return owner;
   }
   return {
