@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { ERROR_CODES } from '../../shared/core/errors.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/tenant.ts';
 
 /**
  * The README's route and error tables are kept by hand for people to read; these tests hold them equal
@@ -39,4 +40,11 @@ describe('the README', () => {
     const table = readme.slice(readme.indexOf('## Envelope and errors'), readme.indexOf('## API keys'));
     for (const code of ERROR_CODES) expect(table, code).toContain(code);
   });
+
+  it('the webhooks walk-through names every event type a webhook can receive', () => {
+    const walkthroughs = readFileSync(new URL('../../docs/walkthroughs.md', import.meta.url), 'utf8');
+    const section = walkthroughs.slice(walkthroughs.indexOf('## Webhooks'), walkthroughs.indexOf('```', walkthroughs.indexOf('## Webhooks')));
+    for (const type of [...WEBHOOK_EVENT_TYPES, 'webhook.test']) expect(section, type).toContain(`\`${type}\``);
+  });
 });
+
