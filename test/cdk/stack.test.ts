@@ -107,6 +107,15 @@ describe('routes and functions', () => {
     expect(alarms.some(([, alarm]) => alarm.Properties.MetricName === '5xx')).toBe(true);
     expect(alarms.filter(([, alarm]) => alarm.Properties.MetricName === 'Throttles')).toHaveLength(routes.length + 1 + workers.length);
   });
+
+  it('is what docs/deploying.md says: its alarm count (and their cost), and how many functions may touch the bucket', () => {
+    const doc = readFileSync(new URL('../../docs/deploying.md', import.meta.url), 'utf8');
+    const alarms = resources(prod.template, 'AWS::CloudWatch::Alarm').length;
+    expect(doc).toContain(`${alarms} alarms in all`);
+    expect(doc).toContain(`${alarms} of them\n($${(alarms / 10).toFixed(2)})`);
+    const bucketUsers = resources(prod.template, 'AWS::IAM::Policy').filter(([, policy]) => JSON.stringify(policy.Properties.PolicyDocument).includes('"s3:'));
+    expect(doc).toContain(`for the ${bucketUsers.length} functions that stage or read uploaded files`);
+  });
 });
 
 describe('data stores', () => {

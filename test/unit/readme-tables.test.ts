@@ -47,4 +47,3 @@ describe('the README', () => {
     for (const type of [...WEBHOOK_EVENT_TYPES, 'webhook.test']) expect(section, type).toContain(`\`${type}\``);
   });
 });
-
