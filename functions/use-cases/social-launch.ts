@@ -21,9 +21,9 @@ import { dailyBudgetIn, type LaunchAnswer, type LaunchCall, type LaunchIssue, st
  * (`validateOnly`: `{valid, issues}`, nothing made) or the campaign_launch job, answered at once.
  */
 export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>): Promise<LaunchAnswer> {
-  const { input } = call;
   const session = socialSession(call.user, call.context);
   const adAccountId = session.connection.adAccountId;
+  const input = withImageHashes(call.input, adAccountId);
   const pageId = input.pageId ?? session.connection.pageId;
   if (!pageId)
     throw new InvalidRequest('The ads need a Page to run as: send pageId (the user’s connection names none).', [
@@ -91,4 +91,20 @@ async function imagesOf(session: ReturnType<typeof socialSession>, adAccountId: 
   );
   if (missing.length > 0) throw new InvalidRequest('Some ads name images the ad account does not have.', missing);
   return images;
+}
+
+/**
+ * The ads' images by hash: an image id as get_ad_account_media lists it (`<ad account id>:<hash>`) is
+ * taken when its account is the user's connected one; another account's is refused (400, nothing read).
+ */
+function withImageHashes(input: SocialLaunchInput, adAccountId: string): SocialLaunchInput {
+  const elsewhere: ProblemDetail[] = [];
+  const ads = input.ads.map((ad, index) => {
+    const [account, hash] = ad.imageId?.includes(':') ? (ad.imageId.split(':') as [string, string]) : [undefined, ad.imageId];
+    if (account !== undefined && account !== adAccountId)
+      elsewhere.push({ path: `ads.${index}.imageId`, message: `is an image of ad account ${account}, not of the user’s connected ad account` });
+    return hash === ad.imageId ? ad : { ...ad, imageId: hash };
+  });
+  if (elsewhere.length > 0) throw new InvalidRequest('Some ads name images of another ad account.', elsewhere);
+  return { ...input, ads };
 }

@@ -39,8 +39,12 @@ const socialAd = z
     name: z.string().trim().min(1).max(NAME_MAX),
     imageId: z
       .string()
-      .regex(/^[0-9a-f]{32}$/, 'must be an image hash (32 hex characters) from upload_ad_media or get_ad_account_media')
-      .optional(),
+      .regex(
+        /^(?:\d+:)?[0-9a-f]{32}$/,
+        'must be an image hash (32 hex characters) or an image id (<ad account id>:<hash>) from upload_ad_media or get_ad_account_media',
+      )
+      .optional()
+      .describe('An image of the user’s ad account: its hash, or its id as get_ad_account_media lists it (`<ad account id>:<hash>`).'),
     videoId: numericIdSchema('videoId').optional().describe('A video of the ad account that the platform has processed (upload_ad_media).'),
     primaryText: z.string().trim().min(1).max(PRIMARY_TEXT_MAX),
     headline: z.string().trim().min(1).max(HEADLINE_MAX),

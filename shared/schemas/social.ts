@@ -8,7 +8,13 @@ export const pagingSchema = z
   .object({ next: z.string().optional(), previous: z.string().optional() })
   .describe('Send `next` or `previous` back as `pagination` for the following or preceding page.');
 
-export const imageMediaSchema = z.object({ id: z.string(), url: z.string(), width: z.number(), height: z.number() });
+export const imageMediaSchema = z.object({
+  id: z.string().describe('The platform’s id of the image: `<ad account id>:<hash>`.'),
+  hash: z.string().optional().describe('The image’s hash: what a creative names (create_campaign takes it, or the id).'),
+  url: z.string(),
+  width: z.number(),
+  height: z.number(),
+});
 
 export const videoFormatSchema = z.object({
   embed_html: z.string(),

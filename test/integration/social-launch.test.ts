@@ -440,6 +440,23 @@ describe('create_campaign on the social platform', () => {
     expect(await launchWrites(token)).toEqual([]);
   });
 
+  it('an image named by its id as get_ad_account_media lists it (<account>:<hash>) is taken; another account’s is refused, nothing made', async () => {
+    const { userId, token, account, hashes } = await launchUser(1);
+    const listed = await call('/social/get_ad_account_media', { userId, type: 'IMAGE' }, { apiKey });
+    const image = (listed.body.results.media as Array<{ id: string; hash: string }>).find((item) => item.hash === hashes[0]);
+    expect(image?.id).toBe(`${account}:${hashes[0]}`);
+    const other = await call(LAUNCH, launchOf(userId, [`1234567:${hashes[0]}`]), { apiKey });
+    expect(other.status).toBe(400);
+    expect(other.body.results.details).toEqual([{ path: 'ads.0.imageId', message: expect.stringContaining('not of the user’s connected ad account') }]);
+    expect(await launchWrites(token)).toEqual([]);
+    const started = await call(LAUNCH, launchOf(userId, [image?.id as string]), { apiKey });
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const creative = (await launchWrites(token)).find((request) => request.path.endsWith('/adcreatives'));
+    expect(creative?.body).toContain(hashes[0] as string);
+    expect(creative?.body).not.toContain(`${account}:`);
+  });
+
   it('an Idempotency-Key replay answers the same job; two launches without a key are two jobs', async () => {
     const { userId, hashes } = await launchUser(1);
     const body = launchOf(userId, hashes);

@@ -16,7 +16,7 @@ beforeAll(async () => {
 });
 
 describe('get_ad_account_media', () => {
-  it('IMAGE: asks for exactly the spec fields and maps them', async () => {
+  it('IMAGE: asks for exactly the spec fields and the hash a launch names, and maps them', async () => {
     const { userId, token } = await newSocialUser(apiKey);
     const response = await call('/social/get_ad_account_media', { userId, type: 'IMAGE' }, { apiKey });
     expect(response.status).toBe(200);
@@ -24,18 +24,20 @@ describe('get_ad_account_media', () => {
     expect(media).toHaveLength(25);
     expect(media[0]).toEqual({
       id: expect.stringMatching(new RegExp(`^${ACCOUNT}:[0-9a-f]{32}$`)),
+      hash: expect.stringMatching(/^[0-9a-f]{32}$/),
       url: expect.stringMatching(/^https:/),
       width: 1200,
       height: 628,
     });
-    for (const item of media) expect(Object.keys(item).sort()).toEqual(['height', 'id', 'url', 'width']);
+    for (const item of media) expect(Object.keys(item).sort()).toEqual(['hash', 'height', 'id', 'url', 'width']);
+    for (const item of media) expect(item.id).toBe(`${ACCOUNT}:${item.hash}`);
     expect(paging).toEqual({ next: expect.stringMatching(/^after:/) });
 
     const [upstream, ...others] = await upstreamRequestsWith('social', token);
     expect(others).toEqual([]);
     expect(upstream?.method).toBe('GET');
     expect(upstream?.path).toBe(`/v26.0/act_${ACCOUNT}/adimages`);
-    expect(upstream?.query).toEqual({ fields: 'id,url,width,height', limit: '25', access_token: token, appsecret_proof: expectedProof(token) });
+    expect(upstream?.query).toEqual({ fields: 'id,hash,url,width,height', limit: '25', access_token: token, appsecret_proof: expectedProof(token) });
   });
 
   it('VIDEO: every format with its five fields', async () => {

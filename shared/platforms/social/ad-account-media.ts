@@ -6,7 +6,7 @@ import { pickPresent } from './pick.ts';
 
 /** docs/platforms.md, "Social": `act_{id}/adimages` and `act_{id}/advideos`, asking for exactly the fields the spec returns. */
 export const PAGE_SIZE = 25;
-export const IMAGE_FIELDS = ['id', 'url', 'width', 'height'] as const;
+export const IMAGE_FIELDS = ['id', 'hash', 'url', 'width', 'height'] as const;
 export const VIDEO_FIELDS = ['id', 'format'] as const;
 const FORMAT_FIELDS = ['embed_html', 'filter', 'width', 'height', 'picture'] as const;
 
