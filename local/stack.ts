@@ -180,6 +180,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         audiencesFile: join(dataDir, 'sandbox-social-audiences.json'),
         campaignsFile: join(dataDir, 'sandbox-social-campaigns.json'),
         videosDir: join(dataDir, 'sandbox-social-videos'),
+        imagesFile: join(dataDir, 'sandbox-social-images.json'),
       });
       closers.push(() => social.close());
       sandboxes.social = social;

@@ -1,6 +1,6 @@
 import { signerTokensRoute } from './consent.ts';
 import { createHmac } from 'node:crypto';
-import { existsSync, readFileSync, truncateSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
@@ -379,12 +379,26 @@ const VIDEO_HOST = '/video-host';
 
 /**
  * `audiencesFile`: where audiences and their upload sessions are kept across restarts (the data
- * folder); `campaignsFile`: where the campaigns and their budget changes are.
+ * folder); `campaignsFile`: where the campaigns and their budget changes are; `imagesFile`: the ad
+ * accounts' image libraries, so an image uploaded before a restart is still there after it.
  */
 export async function startSocialSandbox(
-  options: { appId?: string; appSecret?: string; audiencesFile?: string; campaignsFile?: string; videosDir?: string } = {},
+  options: { appId?: string; appSecret?: string; audiencesFile?: string; campaignsFile?: string; videosDir?: string; imagesFile?: string } = {},
 ): Promise<SocialSandbox> {
   const state = seedState(options.videosDir);
+  const { imagesFile } = options;
+  if (imagesFile && existsSync(imagesFile)) state.images = new Map(JSON.parse(readFileSync(imagesFile, 'utf8')) as Array<[string, Row[]]>);
+  /** an image upload, kept in the data folder once it is made (written whole, then renamed) */
+  const imageWrite =
+    (handle: GraphHandler): GraphHandler =>
+    (call, state, params) => {
+      const answer = handle(call, state, params);
+      if (imagesFile && 'status' in answer && answer.status === 200) {
+        writeFileSync(`${imagesFile}.tmp`, JSON.stringify([...state.images]));
+        renameSync(`${imagesFile}.tmp`, imagesFile);
+      }
+      return answer;
+    };
   const { campaignsFile } = options;
   if (campaignsFile) {
     state.world = loadCampaignWorld(campaignsFile, state.world);
@@ -448,7 +462,7 @@ export async function startSocialSandbox(
     graph('DELETE', '/me/permissions', (call) => revokePermissions(call.token, state.connect)),
     { method: 'GET', path: new RegExp(`^${VERSION}/debug_token$`), handle: (request) => debugToken(request, state, appId, appSecret) },
     graph('GET', '/act_(?<account>[0-9]+)/adimages', accountEdge('images', 'AdImage')),
-    graph('POST', '/act_(?<account>[0-9]+)/adimages', uploadAdImage),
+    graph('POST', '/act_(?<account>[0-9]+)/adimages', imageWrite(uploadAdImage)),
     graph('GET', '/act_(?<account>[0-9]+)/advideos', accountEdge('videos', 'AdVideo')),
     // the resumable upload is on the video host only (SOCIAL_VIDEO_API_URL), as the platform's is
     graph('POST', '/act_(?<account>[0-9]+)/advideos', videoUploadPhase(state.videoUploads, listVideo), VIDEO_HOST),

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
 import { DEMO_AD_ACCOUNT } from '../../local/sandbox/social-data.ts';
+import { samplePng } from '../../local/sandbox/sample-media.ts';
 import { postTo, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
 
@@ -150,4 +151,23 @@ describe('a launch survives a kill -9 of the stack', () => {
     const deletes = ((await (await fetch(`${sandbox()}/__sandbox/requests`)).json()) as RecordedRequest[]).filter((request) => request.method === 'DELETE');
     expect(deletes).toEqual([]);
   }, 120_000);
+
+  it('the social sandbox keeps an image uploaded before a restart: the ad account still lists it after', async () => {
+    const token = DEMO_CONNECTIONS.social.accessToken;
+    const proof = createHmac('sha256', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET).update(token).digest('hex');
+    const uploaded = await fetch(`${sandbox()}/v26.0/act_${DEMO_AD_ACCOUNT}/adimages`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ access_token: token, appsecret_proof: proof, bytes: samplePng(777, 411).toString('base64') }),
+    });
+    const hash = (Object.values(((await uploaded.json()) as { images: Record<string, { hash: string }> }).images)[0] as { hash: string }).hash;
+    await (stack as ChildStack).stop();
+    stack = await startChildStack(dataDir, apiKey, env);
+    const listed = (await (
+      await fetch(
+        `${sandbox()}/v26.0/act_${DEMO_AD_ACCOUNT}/adimages?hashes=${encodeURIComponent(JSON.stringify([hash]))}&fields=hash&access_token=${token}&appsecret_proof=${proof}`,
+      )
+    ).json()) as { data: Array<{ hash: string }> };
+    expect(listed.data).toEqual([expect.objectContaining({ hash })]);
+  }, 60_000);
 });
