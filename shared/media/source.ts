@@ -22,6 +22,7 @@ export interface ImageFile {
 
 const DOWNLOAD_FAILURES: Record<DownloadFailure, string> = {
   'not-public': 'the URL must point to a public internet address',
+  'not-https': 'the URL must be https (a plain http URL, or a redirect to one, is not fetched)',
   'too-large': 'the file is larger than an image (30 MiB) or a video (1 GiB) may be',
   unreachable: 'the file could not be downloaded',
   'too-many-redirects': 'the URL redirects more than 3 times',

@@ -7,7 +7,7 @@ import { GuardedRequestFailed, guardedRequest } from './guarded-request.ts';
  * public addresses only, checked at connect time), following each redirect as a guarded request of its
  * own; the size is capped while streaming.
  */
-export type DownloadFailure = 'not-public' | 'too-large' | 'unreachable' | 'too-many-redirects';
+export type DownloadFailure = 'not-public' | 'not-https' | 'too-large' | 'unreachable' | 'too-many-redirects';
 
 export class DownloadRefused extends Error {
   constructor(
@@ -36,7 +36,9 @@ async function get(url: URL, options: DownloadOptions): Promise<IncomingMessage>
       ...(options.allowedNetworks ? { allowedNetworks: options.allowedNetworks } : {}),
     });
   } catch (error) {
-    throw new DownloadRefused(error instanceof GuardedRequestFailed && error.reason === 'not-public' ? 'not-public' : 'unreachable');
+    throw new DownloadRefused(
+      error instanceof GuardedRequestFailed && (error.reason === 'not-public' || error.reason === 'not-https') ? error.reason : 'unreachable',
+    );
   }
 }
 

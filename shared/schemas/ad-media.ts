@@ -11,7 +11,9 @@ export const uploadAdMediaRequest = z
       .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
       .max(2048)
       .optional()
-      .describe('An https URL of the file on a public address: an image (at most 30 MiB) is fetched at once; a video (at most 1 GiB) by its job.'),
+      .describe(
+        'An https URL of the file on a public address (plain http, and redirects to it, only to the local stack’s loopback): an image (at most 30 MiB) is fetched at once; a video (at most 1 GiB) by its job.',
+      ),
     name: z.string().trim().min(1).max(100).optional().describe('The name the ad account shows for it.'),
   })
   .refine((input) => (input.uploadId === undefined) !== (input.url === undefined), { message: 'send exactly one of uploadId and url', path: ['uploadId'] });

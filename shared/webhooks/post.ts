@@ -5,7 +5,7 @@ import { GuardedRequestFailed, guardedRequest } from '../net/guarded-request.ts'
 /** One delivery attempt's answer: the receiver's status, or null when it never answered (timeout, refused, unreachable). */
 export interface PostOutcome {
   status: number | null;
-  reason?: 'timeout' | 'unreachable' | 'not-public';
+  reason?: 'timeout' | 'unreachable' | 'not-public' | 'not-https';
 }
 
 /**

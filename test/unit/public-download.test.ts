@@ -109,6 +109,13 @@ describe('downloadPublicUrl', () => {
     expect(await reason(downloadPublicUrl(`${base}/hop/5`, options(true)))).toBe('too-many-redirects');
   });
 
+  it('calls a public host over https only: plain http to a public address is refused before anything is sent, with or without allowed networks', async () => {
+    for (const allow of [false, true]) {
+      expect(await reason(downloadPublicUrl('http://8.8.8.8/image.png', options(allow)))).toBe('not-https');
+      expect(await reason(downloadPublicUrl('http://[2606:4700:4700::1111]/image.png', options(allow)))).toBe('not-https');
+    }
+  });
+
   it('refuses a redirect to anything but http(s), a body over the cap and an error status', async () => {
     expect(await reason(downloadPublicUrl(`${base}/to-file`, options(true)))).toBe('unreachable');
     expect(await reason(downloadPublicUrl(`${base}/big`, options(true)))).toBe('too-large');

@@ -45,6 +45,7 @@ export function checkImage(bytes: Buffer, index: number): void {
 
 const DOWNLOAD_FAILURES: Record<DownloadFailure, string> = {
   'not-public': 'the image URL must point to a public internet address',
+  'not-https': 'the image URL must be https',
   'too-large': 'the image is larger than 5 MB',
   unreachable: 'the image could not be downloaded',
   'too-many-redirects': 'the image URL redirects more than 3 times',
