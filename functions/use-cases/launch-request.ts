@@ -21,33 +21,41 @@ export interface LaunchIssue {
   field: string;
   code: string;
   message: string;
+  minimum?: { amount: string; currency: string };
 }
 
 export type LaunchAnswer = { jobId: string; status: AudienceJob['status'] } | { valid: boolean; issues: LaunchIssue[]; checkedBy?: 'service' };
 
 /**
- * The daily budget in the platform's units of the account's currency: refused (400, nothing made) when
- * it has more decimals than the currency takes there, is above the largest budget, or below the minimum.
+ * The daily budget in the platform's units of the account's currency, and what is wrong with it
+ * (docs/decisions.md, "One dry-run shape"): INVALID_AMOUNT for more decimals than the currency takes
+ * there or more than the largest budget; BUDGET_TOO_LOW, with the minimum, below the account's minimum.
  */
-export function dailyBudgetIn(amount: string, account: { currency: string; decimals: number; minimum?: string }): bigint {
-  const refuse = (message: string, detail: string): never => {
-    throw new InvalidRequest(message, [{ path: 'dailyBudget', message: detail }]);
-  };
+export function budgetIssues(amount: string, account: { currency: string; decimals: number; minimum?: string }): { units?: bigint; issues: LaunchIssue[] } {
+  const issue = (code: string, message: string, extra: Partial<LaunchIssue> = {}) => ({ issues: [{ field: 'dailyBudget', code, message, ...extra }] });
   const units = toUnits(amount, account.decimals);
   if (units === undefined)
-    return refuse(
-      `dailyBudget: ${account.currency} budgets on this platform have ${account.decimals === 0 ? 'no decimals' : `at most ${account.decimals} decimals`}; ${amount} cannot be set exactly.`,
-      `has more decimals than ${account.currency} allows (${account.decimals})`,
+    return issue(
+      'INVALID_AMOUNT',
+      `${account.currency} budgets on this platform have ${account.decimals === 0 ? 'no decimals' : `at most ${account.decimals} decimals`}; ${amount} cannot be set exactly.`,
     );
   if (units * 10n ** BigInt(isoDecimals(account.currency)) > MAX_DAILY_BUDGET_MINOR_UNITS * 10n ** BigInt(account.decimals))
-    return refuse(`dailyBudget: at most 1,000,000,000 minor units of ${account.currency}.`, 'is above the largest daily budget');
+    return issue('INVALID_AMOUNT', `A daily budget is at most 1,000,000,000 minor units of ${account.currency}.`);
   const minimum = account.minimum === undefined ? undefined : toUnits(account.minimum, account.decimals);
   if (minimum !== undefined && units < minimum)
-    return refuse(
-      `dailyBudget: the ad account’s smallest daily budget is ${account.minimum} ${account.currency}.`,
-      `must be at least ${account.minimum} ${account.currency}`,
-    );
-  return units;
+    return issue('BUDGET_TOO_LOW', `The ad account’s smallest daily budget is ${account.minimum} ${account.currency}.`, {
+      minimum: { amount: account.minimum as string, currency: account.currency },
+    });
+  return { units, issues: [] };
+}
+
+/** A real launch refuses what its dry run would list, before any job: 400 with each issue's code (and minimum) in `details`. */
+export function refuseIssues(message: string, issues: LaunchIssue[]): void {
+  if (issues.length === 0) return;
+  throw new InvalidRequest(
+    `${message} ${issues.map((issue) => `${issue.field}: ${issue.message}`).join(' ')}`,
+    issues.map(({ field, ...rest }) => ({ path: field, ...rest })),
+  );
 }
 
 /** The name a launch holds while it runs: its campaign's, in its ad account. */

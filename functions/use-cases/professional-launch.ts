@@ -1,4 +1,4 @@
-import { InvalidRequest, LaunchRefused, type ProblemDetail } from '../../shared/core/errors.ts';
+import { InvalidRequest, LaunchRefused } from '../../shared/core/errors.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { fromUnits } from '../../shared/core/money.ts';
 import { checkOrganizationScope } from '../../shared/platforms/professional/media.ts';
@@ -13,13 +13,14 @@ import {
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import type { ProfessionalLaunchInput } from '../../shared/schemas/professional-launch.ts';
 import type { LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
-import { dailyBudgetIn, type LaunchAnswer, type LaunchCall, type LaunchIssue, startLaunchJob } from './launch-request.ts';
+import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from './launch-request.ts';
 
 /**
  * create_campaign on the professional network (docs/decisions.md, "Launching a whole campaign
- * (professional)"): one read of the ad account (currency, status, holds, its organization) and one of
- * each of the ads' media, every refusal we can tell from those before anything is queued (400), then
- * either `validateOnly` (our checks: the platform has no dry run) or the campaign_launch job.
+ * (professional)" and "One dry-run shape"): one read of the ad account (currency, status, holds, its
+ * organization) and one of each of the ads' media, then either `validateOnly` (our checks: the platform
+ * has no dry run) or, when nothing is wrong, the campaign_launch job. A real launch refuses what the dry
+ * run would list before anything is queued: 400 with each issue's code (and minimum), or ACCOUNT_NOT_ELIGIBLE.
  */
 export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLaunchInput>): Promise<LaunchAnswer> {
   const { input } = call;
@@ -39,24 +40,27 @@ export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLa
       { path: 'organizationId', message: 'is required: the ad account names no organization' },
     ]);
   const minimum = MINIMUM_DAILY_BUDGET[account.currency];
-  const units = dailyBudgetIn(input.dailyBudget, { ...account, ...(minimum ? { minimum } : {}) });
-  const media = await mediaOf(session, input, author);
+  const budget = budgetIssues(input.dailyBudget, { ...account, ...(minimum ? { minimum } : {}) });
+  const media = await readLaunchMedia(session, [...new Set(input.ads.map((ad) => (ad.imageId ?? ad.videoId) as string))]);
+  const issues: LaunchIssue[] = [
+    ...(ineligible ? [{ field: 'userId', code: 'ACCOUNT_NOT_ELIGIBLE', message: ineligible }] : []),
+    ...budget.issues,
+    ...mediaIssues(input, media, author),
+  ];
+  if (!input.validateOnly) refuseIssues('The launch cannot start.', issues);
+  const units = budget.units ?? 0n;
   const plan = professionalLaunchPlan(input, { adAccountId, author, currency: account.currency, budget: fromUnits(units, account.decimals) });
   const waiting = [...media].filter(([, item]) => item.status !== 'AVAILABLE').map(([urn]) => urn);
   if (waiting.length > 0) plan.mediaToWaitFor = waiting;
 
   if (input.validateOnly) {
     call.audit.nothingWritten();
-    const issues: LaunchIssue[] = [];
-    if (ineligible) issues.push({ field: 'userId', code: 'ACCOUNT_NOT_ELIGIBLE', message: ineligible });
     input.ads.forEach((ad, index) => {
       const urn = (ad.imageId ?? ad.videoId) as string;
-      if (media.get(urn)?.status !== 'AVAILABLE')
-        issues.push({
-          field: `ads.${index}.${ad.imageId ? 'imageId' : 'videoId'}`,
-          code: 'MEDIA_NOT_READY',
-          message: `${urn} is still processing; a launch waits for it.`,
-        });
+      const field = `ads.${index}.${ad.imageId ? 'imageId' : 'videoId'}`;
+      const status = media.get(urn)?.status;
+      if (status && status !== 'AVAILABLE' && status !== 'PROCESSING_FAILED' && !issues.some((issue) => issue.field === field))
+        issues.push({ field, code: 'MEDIA_NOT_READY', message: `${urn} is still processing; a launch waits for it.` });
     });
     return { valid: issues.length === 0, issues, checkedBy: 'service' };
   }
@@ -75,22 +79,19 @@ export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLa
 }
 
 /**
- * The ads' media as the platform has them (one read each, all at once): one it does not know, one another
- * organization owns (the post's author must own its media), or one it could not process is refused
- * before anything is made. One still processing is waited for by the job.
+ * What the ads' media forbid (one read each, all at once): one the platform does not know or another
+ * organization owns (the post's author must own its media) is MEDIA_NOT_FOUND; one it could not process
+ * MEDIA_PROCESSING_FAILED. One still processing is waited for by the job.
  */
-async function mediaOf(session: ReturnType<typeof professionalSession>, input: ProfessionalLaunchInput, author: string): Promise<Map<string, LaunchMedia>> {
-  const urns = [...new Set(input.ads.map((ad) => (ad.imageId ?? ad.videoId) as string))];
-  const media = await readLaunchMedia(session, urns);
-  const problems: ProblemDetail[] = input.ads.flatMap((ad, index) => {
-    const field = ad.imageId ? 'imageId' : 'videoId';
+function mediaIssues(input: ProfessionalLaunchInput, media: Map<string, LaunchMedia>, author: string): LaunchIssue[] {
+  return input.ads.flatMap((ad, index) => {
+    const field = `ads.${index}.${ad.imageId ? 'imageId' : 'videoId'}`;
     const item = media.get((ad.imageId ?? ad.videoId) as string);
-    const path = `ads.${index}.${field}`;
-    if (!item) return [{ path, message: 'is not media the platform knows (upload it with upload_ad_media)' }];
-    if (item.owner && item.owner !== author) return [{ path, message: `is owned by ${item.owner}, not by the posts’ author ${author}` }];
-    if (item.status === 'PROCESSING_FAILED') return [{ path, message: 'could not be processed by the platform; upload it again' }];
+    if (!item) return [{ field, code: 'MEDIA_NOT_FOUND', message: 'is not media the platform knows (upload it with upload_ad_media)' }];
+    if (item.owner && item.owner !== author)
+      return [{ field, code: 'MEDIA_NOT_FOUND', message: `is owned by ${item.owner}, not by the posts’ author ${author}` }];
+    if (item.status === 'PROCESSING_FAILED')
+      return [{ field, code: 'MEDIA_PROCESSING_FAILED', message: 'could not be processed by the platform; upload it again' }];
     return [];
   });
-  if (problems.length > 0) throw new InvalidRequest('Some ads name media the launch cannot use.', problems);
-  return media;
 }

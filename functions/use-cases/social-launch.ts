@@ -12,13 +12,15 @@ import {
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import type { SocialLaunchInput } from '../../shared/schemas/social-launch.ts';
 import type { LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
-import { dailyBudgetIn, type LaunchAnswer, type LaunchCall, type LaunchIssue, startLaunchJob } from './launch-request.ts';
+import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from './launch-request.ts';
 
 /**
- * create_campaign on the social platform (docs/decisions.md, "Launching a whole campaign"): one read
- * of the ad account (currency, minimum, status) and one of the ads' images, every refusal we can
- * tell from those before anything is queued (400), then either the platform's own dry run
- * (`validateOnly`: `{valid, issues}`, nothing made) or the campaign_launch job, answered at once.
+ * create_campaign on the social platform (docs/decisions.md, "Launching a whole campaign" and "One
+ * dry-run shape"): one read of the ad account (currency, minimum, status) and one of the ads' images,
+ * then either the dry run (`validateOnly`: `{valid, issues}` with our checks and the platform's own
+ * validate-only creates, nothing made) or, when nothing is wrong, the campaign_launch job, answered at
+ * once. A real launch refuses what the dry run would list before anything is queued: 400 with each
+ * issue's code (and minimum), or ACCOUNT_NOT_ELIGIBLE.
  */
 export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>): Promise<LaunchAnswer> {
   const session = socialSession(call.user, call.context);
@@ -32,14 +34,23 @@ export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>):
   const account = await readLaunchAccount(session, adAccountId);
   const ineligible = accountIneligibility(account);
   if (ineligible && !input.validateOnly) throw new LaunchRefused('social', 'ACCOUNT_NOT_ELIGIBLE', ineligible);
-  const budgetUnits = dailyBudgetIn(input.dailyBudget, { ...account, minimum: fromUnits(account.minimumUnits, account.decimals) });
-  const images = await imagesOf(session, adAccountId, input);
-  const plan = socialLaunchPlan(input, { adAccountId, pageId, timeZone: account.timeZone, budgetUnits });
+  const budget = budgetIssues(input.dailyBudget, { ...account, minimum: fromUnits(account.minimumUnits, account.decimals) });
+  const hashes = [...new Set(input.ads.flatMap((ad) => (ad.imageId ? [ad.imageId] : [])))];
+  const images = hashes.length > 0 ? await imagesByHash(session, adAccountId, hashes) : new Map<string, { url: string; width: number; height: number }>();
+  const issues: LaunchIssue[] = [
+    ...(ineligible ? [{ field: 'userId', code: 'ACCOUNT_NOT_ELIGIBLE', message: ineligible }] : []),
+    ...budget.issues,
+    ...input.ads.flatMap((ad, index) =>
+      ad.imageId && !images.has(ad.imageId)
+        ? [{ field: `ads.${index}.imageId`, code: 'MEDIA_NOT_FOUND', message: 'is not an image of the user’s ad account (upload it with upload_ad_media)' }]
+        : [],
+    ),
+  ];
+  if (!input.validateOnly) refuseIssues('The launch cannot start.', issues);
+  const plan = socialLaunchPlan(input, { adAccountId, pageId, timeZone: account.timeZone, budgetUnits: budget.units ?? account.minimumUnits });
 
   if (input.validateOnly) {
     call.audit.nothingWritten();
-    const issues: LaunchIssue[] = [];
-    if (ineligible) issues.push({ field: 'userId', code: 'ACCOUNT_NOT_ELIGIBLE', message: ineligible });
     const check = async (field: string, step: string, work: () => Promise<void>) => {
       try {
         await work();
@@ -49,8 +60,10 @@ export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>):
         issues.push({ field, code: refusal.code, message: refusal.message });
       }
     };
-    await check('name', 'campaign', () => validateObject(session, adAccountId, 'campaigns', plan.campaign));
+    // the platform's own dry run of each create our checks let through
+    if (budget.issues.length === 0) await check('name', 'campaign', () => validateObject(session, adAccountId, 'campaigns', plan.campaign));
     for (const [index, ad] of plan.ads.entries()) {
+      if (issues.some((issue) => issue.field.startsWith(`ads.${index}.`))) continue;
       const videoId = ad.media.videoId;
       const thumbnail = videoId ? await videoThumbnail(session, videoId) : undefined;
       if (videoId && !thumbnail) {
@@ -67,30 +80,17 @@ export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>):
     activate: input.activate,
     campaignName: input.name,
     ...(input.startTime ? { startMs: Date.parse(input.startTime) } : {}),
-    ads: input.ads.map((ad) => ({
-      headline: ad.headline,
-      primaryText: ad.primaryText,
-      ...(ad.videoId ? { videoId: ad.videoId } : {}),
-      ...(ad.imageId && images.get(ad.imageId)
-        ? { image: { id: ad.imageId, ...(images.get(ad.imageId) as { url: string; width: number; height: number }) } }
-        : {}),
-    })),
+    ads: input.ads.map((ad) => {
+      const image = ad.imageId ? images.get(ad.imageId) : undefined;
+      return {
+        headline: ad.headline,
+        primaryText: ad.primaryText,
+        ...(ad.videoId ? { videoId: ad.videoId } : {}),
+        ...(ad.imageId && image ? { image: { id: ad.imageId, ...image } } : {}),
+      };
+    }),
   };
   return startLaunchJob(call, request);
-}
-
-/** The ads' images as the account has them (one read for all): an image the account lacks is refused before anything is made. */
-async function imagesOf(session: ReturnType<typeof socialSession>, adAccountId: string, input: SocialLaunchInput) {
-  const hashes = [...new Set(input.ads.flatMap((ad) => (ad.imageId ? [ad.imageId] : [])))];
-  if (hashes.length === 0) return new Map<string, { url: string; width: number; height: number }>();
-  const images = await imagesByHash(session, adAccountId, hashes);
-  const missing: ProblemDetail[] = input.ads.flatMap((ad, index) =>
-    ad.imageId && !images.has(ad.imageId)
-      ? [{ path: `ads.${index}.imageId`, message: 'is not an image of the user’s ad account (upload it with upload_ad_media)' }]
-      : [],
-  );
-  if (missing.length > 0) throw new InvalidRequest('Some ads name images the ad account does not have.', missing);
-  return images;
 }
 
 /**

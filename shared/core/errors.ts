@@ -45,6 +45,10 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export interface ProblemDetail {
   path: string;
   message: string;
+  /** what the problem is, where one code names it (a launch's BUDGET_TOO_LOW, MEDIA_NOT_FOUND, INVALID_AMOUNT) */
+  code?: string;
+  /** BUDGET_TOO_LOW: the smallest amount the account takes */
+  minimum?: { amount: string; currency: string };
 }
 
 /** The platforms, named once: shared/platforms/registry.ts holds an adapter for each. */

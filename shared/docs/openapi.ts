@@ -91,7 +91,26 @@ function failureEnvelope(description: string, success: boolean, codes: readonly 
         details: {
           description: 'With INVALID_REQUEST: one entry per problem.',
           type: 'array',
-          items: { type: 'object', required: ['path', 'message'], properties: { path: { type: 'string' }, message: { type: 'string' } } },
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            additionalProperties: false,
+            properties: {
+              path: { type: 'string' },
+              message: { type: 'string' },
+              code: {
+                type: 'string',
+                description: 'A launch’s refusal before any job: BUDGET_TOO_LOW, INVALID_AMOUNT, MEDIA_NOT_FOUND (as its dry run names them).',
+              },
+              minimum: {
+                type: 'object',
+                description: 'BUDGET_TOO_LOW: the smallest daily budget the ad account takes.',
+                required: ['amount', 'currency'],
+                additionalProperties: false,
+                properties: { amount: { type: 'string' }, currency: { type: 'string' } },
+              },
+            },
+          },
         },
       },
     }),

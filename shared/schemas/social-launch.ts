@@ -119,7 +119,19 @@ export const socialLaunchRequest = z
   });
 export type SocialLaunchInput = z.output<typeof socialLaunchRequest>;
 
-export const launchIssueSchema = z.object({ field: z.string(), code: z.string(), message: z.string() });
+export const launchIssueSchema = z.object({
+  field: z.string().describe('The request field the issue is about.'),
+  code: z
+    .string()
+    .describe(
+      'BUDGET_TOO_LOW, INVALID_AMOUNT (more decimals than the currency, or above the largest budget), MEDIA_NOT_FOUND, MEDIA_NOT_READY, MEDIA_PROCESSING_FAILED, ACCOUNT_NOT_ELIGIBLE, or the code of the platform’s own refusal (the launch error table).',
+    ),
+  message: z.string(),
+  minimum: z
+    .object({ amount: z.string(), currency: z.string() })
+    .optional()
+    .describe('BUDGET_TOO_LOW: the smallest daily budget the ad account takes, in its currency.'),
+});
 
 export const socialLaunchResult = z.union([
   z.object({ jobId: z.string(), status: jobStatusSchema.describe('`queued`; a replay with the same Idempotency-Key answers the same job.') }),

@@ -476,6 +476,26 @@ describe('create_campaign on the professional network', () => {
     expect((await launchCalls(token)).every((entry) => entry.startsWith('GET'))).toBe(true);
   });
 
+  it('one shape for “budget too low”: the dry run lists BUDGET_TOO_LOW with the minimum and MEDIA_NOT_FOUND; the real launch refuses them with the same codes', async () => {
+    const { userId, token, media } = await launchUser(1);
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [{ dailyBudget: '9.99' }, { field: 'dailyBudget', code: 'BUDGET_TOO_LOW', minimum: { amount: '10', currency: 'USD' } }],
+      [{ dailyBudget: '10.005' }, { field: 'dailyBudget', code: 'INVALID_AMOUNT' }],
+      [{ ads: [ad('One', 'urn:li:image:D4E10AQNoSuchImage')] }, { field: 'ads.0.imageId', code: 'MEDIA_NOT_FOUND' }],
+    ];
+    for (const [overrides, issue] of cases) {
+      const checked = await call(LAUNCH, launchOf(userId, media, { ...overrides, validateOnly: true }), { apiKey });
+      expect(checked.status, checked.text).toBe(200);
+      expect(checked.body.results).toMatchObject({ success: true, valid: false, checkedBy: 'service' });
+      expect(checked.body.results.issues).toContainEqual(expect.objectContaining({ ...issue, message: expect.any(String) }));
+      const refused = await call(LAUNCH, launchOf(userId, media, overrides), { apiKey });
+      expect(refused.status, refused.text).toBe(400);
+      const { field, ...rest } = issue;
+      expect(refused.body.results.details).toContainEqual(expect.objectContaining({ path: field, ...rest }));
+    }
+    expect((await launchCalls(token)).every((entry) => entry.startsWith('GET'))).toBe(true);
+  });
+
   it('an Idempotency-Key replay answers the same job; another tenant cannot read it', async () => {
     const { userId, media } = await launchUser(1);
     const body = launchOf(userId, media);

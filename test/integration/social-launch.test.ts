@@ -295,6 +295,27 @@ describe('create_campaign on the social platform', () => {
     expect(JSON.stringify(listed.body.results)).not.toContain('Winter');
   });
 
+  it('one shape for “budget too low”: the dry run lists BUDGET_TOO_LOW with the minimum, INVALID_AMOUNT and MEDIA_NOT_FOUND; the real launch refuses them with the same codes', async () => {
+    const { userId, token, hashes } = await launchUser(1);
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>]> = [
+      [{ dailyBudget: '0.50' }, { field: 'dailyBudget', code: 'BUDGET_TOO_LOW', minimum: { amount: expect.stringMatching(/^\d+\.\d{2}$/), currency: 'USD' } }],
+      [{ dailyBudget: '10.005' }, { field: 'dailyBudget', code: 'INVALID_AMOUNT' }],
+      [{ ads: [ad('Missing', 'f'.repeat(32))] }, { field: 'ads.0.imageId', code: 'MEDIA_NOT_FOUND' }],
+    ];
+    for (const [overrides, issue] of cases) {
+      const checked = await call(LAUNCH, launchOf(userId, hashes, { ...overrides, validateOnly: true }), { apiKey });
+      expect(checked.status, checked.text).toBe(200);
+      expect(checked.body.results).toMatchObject({ success: true, valid: false });
+      expect(checked.body.results.issues).toContainEqual(expect.objectContaining({ ...issue, message: expect.any(String) }));
+      const refused = await call(LAUNCH, launchOf(userId, hashes, overrides), { apiKey });
+      expect(refused.status, refused.text).toBe(400);
+      const { field, ...rest } = issue;
+      expect(refused.body.results.details).toContainEqual(expect.objectContaining({ path: field, ...rest }));
+    }
+    // only the dry runs' own validate-only creates went out
+    expect((await launchWrites(token)).filter((request) => !request.body.includes('validate_only'))).toEqual([]);
+  });
+
   it('a refusal of the second ad: the job deletes what it made, newest first, and ends failed with the platform’s words', async () => {
     const { userId, token, account, hashes } = await launchUser(2);
     await injectFault('social', {

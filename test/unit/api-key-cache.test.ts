@@ -6,7 +6,13 @@ import { hashApiKey } from '../../shared/store/api-key-lookup.ts';
 /** A container remembers a known key for API_KEY_CACHE_TTL_MS, an unknown one for at most a second. */
 describe('the API key cache', () => {
   let now = 1_800_000_000_000;
-  const clock: Clock = { now: () => now, sleep: async (ms) => void (now += ms), random: () => 0.5 };
+  const clock: Clock = {
+    now: () => now,
+    sleep: async (ms) => {
+      now += ms;
+    },
+    random: () => 0.5,
+  };
   beforeEach(() => void useClock(clock));
   afterEach(() => void useClock(systemClock));
 
