@@ -29,6 +29,8 @@ import { OPENAPI_FILE_NAME } from '../functions/openapi-document/declaration.ts'
  * The embedded local stack: dynalite, s3rver, the platform sandboxes and the local gateway in one
  * process, configured through the same environment variables the functions read in the cloud.
  */
+/** `{social, searchads, professional}`: each sandbox's URL, written at every start */
+export const SANDBOXES_FILE = 'sandboxes.json';
 export const DEFAULT_LOCAL_API_KEY = 'local-demo-key-do-not-use-in-production';
 export const DEFAULT_DATA_DIR = '.data';
 
@@ -215,6 +217,9 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         preferEnv(env, name, SANDBOX_APP_CREDENTIALS[name]);
       }
     }
+
+    // where each sandbox listens, for walk-throughs and scripts that drive a sandbox's controls (`/__sandbox/…`)
+    writeFileSync(join(dataDir, SANDBOXES_FILE), JSON.stringify(Object.fromEntries(Object.entries(sandboxes).map(([name, sandbox]) => [name, sandbox?.url]))));
 
     // listening first: links and callbacks are built on the gateway's own URL (no request comes before this returns)
     const port = options.port ?? Number(process.env.PORT ?? 3000);

@@ -14,6 +14,8 @@ import { endGroupRun, type RuleActionKey, type RuleRunEnd, ruleActionSteps, spen
 import { runLogWrites } from '../../shared/store/rule-group-writes.ts';
 import { findGroupRuleItems, type RuleItem } from '../../shared/store/rules.ts';
 import { findUser } from '../../shared/store/users.ts';
+import { noteDeclarationRequired } from '../../shared/webhooks/declaration-required.ts';
+import { DECLARATION_REFUSAL } from '../../shared/schemas/operation-doc.ts';
 import { recordedOnce, underCampaignLease } from '../../shared/store/campaign-changes.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
@@ -245,6 +247,7 @@ async function apply(
   } catch (error) {
     const { code, message } = failure(error);
     if (code === 'CAMPAIGN_REMOVED') return { ...base, outcome: 'skipped', reason: 'the campaign is removed; nothing acts on it' };
+    await noteDeclarationRequired(tenantId, userId, error);
     return { ...base, outcome: 'failed', error: { code, message } };
   }
 }
@@ -273,6 +276,18 @@ function runOf(
 
 /** How a rule's run ends on the rule: its next run one schedule period on, or its disabling after too many failed runs. */
 function endOf(item: RuleItem, scheduledAt: string, run: RuleRun): RuleRunEnd {
+  // an account blocked until its campaigns are declared is no fault of the rule: it neither counts toward disabling it nor clears its count
+  const blocked = (action: RuleActionOutcome) => action.outcome === 'failed' && action.error?.code === DECLARATION_REFUSAL;
+  if (run.status !== 'failed' && run.actions.some(blocked) && !run.actions.some((action) => action.outcome === 'failed' && !blocked(action)))
+    return {
+      ruleId: item.ruleId,
+      scheduledAt,
+      state: {
+        lastRunAt: run.finishedAt,
+        consecutiveFailedRuns: item.consecutiveFailedRuns,
+        nextRunAt: new Date(Date.parse(run.finishedAt) + SCHEDULE_MS[item.schedule]).toISOString(),
+      },
+    };
   const failed = run.status === 'failed' || run.actions.some((action) => action.outcome === 'failed');
   const streak = failed ? item.consecutiveFailedRuns + 1 : 0;
   const disabledReason =

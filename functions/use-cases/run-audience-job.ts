@@ -25,7 +25,7 @@ import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { deleteStagedUpload } from '../../shared/storage/staging.ts';
 import { emitWebhookEvent } from '../../shared/webhooks/emit.ts';
-import { noteRefusedGrant } from '../../shared/webhooks/reconnect-required.ts';
+import { notePlatformRefusal } from '../../shared/webhooks/reconnect-required.ts';
 import { JobRun, LeaseLost, Pause } from './audience-job-run.ts';
 import { runProfessionalAudienceJob } from './audience-job-professional.ts';
 import { runSocialAudienceJob } from './audience-job-social.ts';
@@ -58,7 +58,7 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
       const result = await RUNNERS[job.type](run, user);
       await end(job, owner, { status: 'succeeded', result: { ...result } });
     } catch (error) {
-      await noteRefusedGrant(user, error);
+      await notePlatformRefusal(user, error);
       throw error;
     }
   } catch (error) {

@@ -1,3 +1,4 @@
+import { DECLARATION_VALUES, searchUndeclared } from './searchads-declaration.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**
@@ -69,6 +70,8 @@ export function searchCampaigns(request: SandboxRequest, account: AdsAccount, ci
     const row = { currencyConstant: { resourceName: `currencyConstants/${code}`, code, billableUnitMicros: billableUnitOf(code).toString() } };
     return { status: 200, body: { results: [project(row, selected)], fieldMask: selected.map(snakeToCamel).join(',') } };
   }
+  const undeclared = searchUndeclared(query, account);
+  if (undeclared) return undeclared;
   const some = /campaign\.id\s+IN\s*\(([^)]*)\)/i.exec(query)?.[1];
   if (some !== undefined) {
     if (!/^\s*\d+(\s*,\s*\d+)*\s*$/.test(some))
@@ -159,12 +162,38 @@ export function mutateCampaigns(request: SandboxRequest, account: AdsAccount, in
       const mask = maskOf(operation);
       if (mask.length === 0)
         return { answer: invalid('fieldMaskError', 'FIELD_MASK_MISSING', 'The field mask is missing.', at(index, 'update_mask')), committed: false };
-      const unknown = mask.find((path) => path !== 'status');
+      const unknown = mask.find((path) => path !== 'status' && path !== 'containsEuPoliticalAdvertising');
       if (unknown)
         return {
-          answer: invalid('fieldMaskError', 'FIELD_NOT_FOUND', `This sandbox updates campaign status only, not ${unknown}.`, at(index, 'update_mask')),
+          answer: invalid(
+            'fieldMaskError',
+            'FIELD_NOT_FOUND',
+            `This sandbox updates campaign status and declaration only, not ${unknown}.`,
+            at(index, 'update_mask'),
+          ),
           committed: false,
         };
+      if (mask.includes('containsEuPoliticalAdvertising')) {
+        const declared = update.containsEuPoliticalAdvertising;
+        if (!DECLARATION_VALUES.includes(String(declared)))
+          return {
+            answer: invalid(
+              'fieldError',
+              'REQUIRED',
+              'contains_eu_political_advertising must be declared.',
+              at(index, 'update', 'contains_eu_political_advertising'),
+            ),
+            committed: false,
+          };
+        changes.push(() => {
+          campaign.data.containsEuPoliticalAdvertising = declared;
+          delete campaign.data.missingEuDeclaration;
+        });
+        if (!mask.includes('status')) {
+          results.push({ resourceName: name });
+          continue;
+        }
+      }
       const status = update.status;
       if (status !== 'ENABLED' && status !== 'PAUSED')
         return { answer: invalid('campaignError', 'INVALID_STATUS_CHANGE', 'Invalid status change.', at(index, 'update', 'status')), committed: false };

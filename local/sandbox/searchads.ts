@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { mutateBudgets, mutateCampaigns, searchCampaigns } from './searchads-campaigns.ts';
+import { declarationBlock, markUndeclared } from './searchads-declaration.ts';
 import {
   consentAnswer,
   consentScreen,
@@ -235,6 +236,14 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
       }
       return { ...answer, headers: { 'request-id': requestId(), ...answer.headers } };
     };
+  /** a campaign or budget mutate of an account with an undeclared campaign is refused whole (contracts: search ads §2.3a) */
+  const blockedUntilDeclared =
+    (field: 'operations' | 'mutateOperations', handle: (request: SandboxRequest, state: SearchadsState, cid: string) => SandboxResponse) =>
+    (request: SandboxRequest, state: SearchadsState, cid: string): SandboxResponse => {
+      const operations = (request.fields[field] as Row[] | undefined) ?? [];
+      const blocked = declarationBlock(accountOf(cid), operations, invalid, field === 'operations' ? 'operations' : 'mutate_operations');
+      return blocked ? { ...blocked, headers: { 'request-id': requestId(), ...blocked.headers } } : handle(request, state, cid);
+    };
   const ads = (pattern: RegExp, handle: (request: SandboxRequest, state: SearchadsState, cid: string) => SandboxResponse): SandboxRoute => ({
     method: 'POST',
     path: pattern,
@@ -247,14 +256,20 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
   });
   const routes: SandboxRoute[] = [
     { method: 'POST', path: /^\/token$/, handle: (request) => token(request, state) },
-    ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:mutate$/, committing(mutate)),
+    ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:mutate$/, blockedUntilDeclared('mutateOperations', committing(mutate))),
     ads(
       /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/campaigns:mutate$/,
-      control((request, account) => mutateCampaigns(request, account, invalid)),
+      blockedUntilDeclared(
+        'operations',
+        control((request, account) => mutateCampaigns(request, account, invalid)),
+      ),
     ),
     ads(
       /^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/campaignBudgets:mutate$/,
-      control((request, account, cid) => mutateBudgets(request, account, cid, invalid)),
+      blockedUntilDeclared(
+        'operations',
+        control((request, account, cid) => mutateBudgets(request, account, cid, invalid)),
+      ),
     ),
     ads(/^\/(?<version>v\d+)\/customers\/(?<cid>\d{10})\/googleAds:searchStream$/, searchStream),
     ads(
@@ -312,6 +327,7 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
     0,
     seedCampaigns,
     [
+      { method: 'POST', path: /^\/__sandbox\/undeclared$/, handle: (request) => markUndeclared(request.fields as Row, accountOf) },
       signerTokensRoute(
         () => state.connect.refreshPeople,
         () => state.connect.accessPeople,

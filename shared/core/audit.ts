@@ -40,6 +40,7 @@ export const AUDIT_ACTIONS = [
   'campaign_launch.started',
   'campaign.launched',
   'campaign.launch_failed',
+  'campaign.eu_political_declared',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

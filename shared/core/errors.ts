@@ -38,6 +38,7 @@ export const ERROR_CODES = [
   'ACCOUNT_NOT_ELIGIBLE',
   'PAGE_NOT_AUTHORIZED',
   'UNKNOWN_OUTCOME',
+  'EU_POLITICAL_DECLARATION_REQUIRED',
   'INTERNAL',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -213,6 +214,28 @@ export class PlatformError extends ServiceError {
 export class PlatformRejected extends PlatformError {
   constructor(platform: Platform, message: string, extra: Record<string, unknown> = {}, cause?: unknown) {
     super(platform, 200, 'PLATFORM_REJECTED', message, { extra: { platform, ...extra }, cause });
+  }
+}
+
+/**
+ * A search-ads account with campaigns that lack the EU political-advertising declaration refuses every
+ * campaign write (docs/decisions.md, "The EU political-advertising declaration"): answered in band,
+ * naming the undeclared campaigns, which declare_eu_political_advertising declares.
+ */
+export class EuDeclarationRequired extends PlatformError {
+  readonly campaignIds: string[];
+  /** the Google Ads account (customer id) that is blocked: never shown, the webhook's once-a-day key */
+  readonly customerId: string;
+  constructor(customerId: string, campaignIds: string[], cause?: unknown) {
+    super(
+      'searchads',
+      200,
+      'EU_POLITICAL_DECLARATION_REQUIRED',
+      `The search-ads account refuses every campaign change until each of its campaigns declares whether it contains EU political advertising; ${campaignIds.length === 0 ? 'the undeclared campaigns could not be listed' : `undeclared: ${campaignIds.join(', ')}`}. Declare them with /searchads/declare_eu_political_advertising, then retry.`,
+      { extra: { platform: 'searchads', campaignIds }, cause },
+    );
+    this.campaignIds = campaignIds;
+    this.customerId = customerId;
   }
 }
 

@@ -88,6 +88,12 @@ function failureEnvelope(description: string, success: boolean, codes: readonly 
         success: { type: 'boolean', const: false },
         error: { type: 'string', description: error },
         code: { type: 'string', enum: codes },
+        campaignIds: {
+          description:
+            'EU_POLITICAL_DECLARATION_REQUIRED: the account’s campaigns that lack the declaration (declare them with /searchads/declare_eu_political_advertising).',
+          type: 'array',
+          items: { type: 'string' },
+        },
         details: {
           description: 'With INVALID_REQUEST: one entry per problem.',
           type: 'array',

@@ -46,10 +46,12 @@ export interface OperationDoc {
   refusals?: readonly InBandRefusal[];
 }
 
-export type InBandRefusal = CampaignRefusalCode | 'SCOPE_MISSING' | 'ACCOUNT_NOT_ELIGIBLE';
+export type InBandRefusal = CampaignRefusalCode | 'SCOPE_MISSING' | 'ACCOUNT_NOT_ELIGIBLE' | 'EU_POLITICAL_DECLARATION_REQUIRED';
 
 /** What campaign control refuses from the campaign's state. */
 export const STATUS_REFUSALS = ['CAMPAIGN_NOT_FOUND', 'CAMPAIGN_REMOVED', 'INVALID_TRANSITION'] as const satisfies readonly InBandRefusal[];
+/** What a search-ads account refuses while one of its campaigns lacks the EU political-advertising declaration. */
+export const DECLARATION_REFUSAL = 'EU_POLITICAL_DECLARATION_REQUIRED' as const satisfies InBandRefusal;
 export const BUDGET_REFUSALS = [
   'CAMPAIGN_NOT_FOUND',
   'CAMPAIGN_REMOVED',
@@ -210,6 +212,34 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       rolledBack: true,
       orphans: [],
     },
+  },
+  'optimization.applied': {
+    summary: 'A rule changed a campaign (its status or its daily budget); the change is in the campaign’s history and the audit log.',
+    data: z.object({
+      userId: z.string(),
+      platform: z.enum(['social', 'searchads', 'professional']),
+      campaignId: z.string(),
+      ruleId: z.string(),
+      change: z.object({ field: z.enum(['status', 'dailyBudget']), from: z.unknown(), to: z.unknown() }),
+    }),
+    example: {
+      userId: 'alice',
+      platform: 'social',
+      campaignId: '120210987000000107',
+      ruleId: 'rule_5b1c',
+      change: { field: 'status', from: 'ACTIVE', to: 'PAUSED' },
+    },
+  },
+  'optimization.rule_disabled': {
+    summary: 'A rule whose actions failed in 3 runs in a row was disabled: fix the cause and enable it again.',
+    data: z.object({ userId: z.string(), ruleId: z.string(), reason: z.string().optional() }),
+    example: { userId: 'alice', ruleId: 'rule_5b1c', reason: 'its actions failed in 3 runs in a row (the last: PLATFORM_REJECTED)' },
+  },
+  'searchads.declaration_required': {
+    summary:
+      'A search-ads account refused a campaign write because some of its campaigns lack the EU political-advertising declaration (at most once a day per account): declare them with /searchads/declare_eu_political_advertising.',
+    data: z.object({ userId: z.string(), customerId: z.string(), campaignIds: z.array(z.string()) }),
+    example: { userId: 'alice', customerId: '1234567890', campaignIds: ['21234567890'] },
   },
   'webhook.test': {
     summary: 'Sent by send_test_webhook.',

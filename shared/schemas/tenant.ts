@@ -13,6 +13,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'campaign_launch.failed',
   'optimization.applied',
   'optimization.rule_disabled',
+  'searchads.declaration_required',
 ] as const;
 export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookEventType = SubscribableEventType | 'webhook.test';

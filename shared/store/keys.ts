@@ -108,6 +108,8 @@ export const keys = {
   }),
   /** a launch's activation decided: the history entry and audit event of it are recorded once */
   launchActivation: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'ACTIVATION' }),
+  /** a notice sent at most once a UTC day per subject (a blocked search-ads account's declaration webhook) */
+  dailyNotice: (tenantId: string, kind: string, subject: string, day: string): Key => ({ pk: `${tenant(tenantId)}#NOTICES`, sk: `${kind}#${subject}#${day}` }),
   /** the pending events of every tenant, so that a sweep finds the ones whose message was lost */
   pendingWebhooksPk: 'WEBHOOKS#PENDING',
 } as const;

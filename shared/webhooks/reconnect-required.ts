@@ -3,6 +3,7 @@ import { PlatformAuthExpired } from '../core/errors.ts';
 import { log } from '../core/logger.ts';
 import { markReconnectRequired } from '../store/user-writes.ts';
 import type { User } from '../store/users.ts';
+import { noteDeclarationRequired } from './declaration-required.ts';
 import { recordWebhookEvent } from './events.ts';
 
 /**
@@ -25,4 +26,10 @@ export async function noteRefusedGrant(user: User, error: unknown): Promise<void
   } catch (failure) {
     log().error('could not record the connection as reconnect_required', { platform: error.platform, error: (failure as Error).name });
   }
+}
+
+/** What a refused platform call tells the tenant, whatever its kind: a refused grant, a search-ads account blocked by its undeclared campaigns. */
+export async function notePlatformRefusal(user: User, error: unknown): Promise<void> {
+  await noteRefusedGrant(user, error);
+  await noteDeclarationRequired(user.tenantId, user.userId, error);
 }

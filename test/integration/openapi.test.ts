@@ -188,7 +188,9 @@ describe('the OpenAPI document', () => {
       'CAMPAIGN_NOT_FOUND',
       'CAMPAIGN_REMOVED',
       'INVALID_TRANSITION',
+      'EU_POLITICAL_DECLARATION_REQUIRED',
     ]);
+    expect(codesOf('/searchads/create_search_campaign')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'EU_POLITICAL_DECLARATION_REQUIRED']);
     expect(codesOf('/professional/get_campaign_analytics')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'CAMPAIGN_NOT_FOUND', 'SCOPE_MISSING']);
     expect(codesOf('/optimize_me/create_rule')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'CAMPAIGN_NOT_FOUND']);
     expect(codesOf('/users/get_profile')).toEqual([]);

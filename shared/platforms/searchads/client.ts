@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
 import { config } from '../../core/config.ts';
-import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../core/errors.ts';
+import { EuDeclarationRequired, PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../core/errors.ts';
 import { log } from '../../core/logger.ts';
 import { openConnection, type User } from '../../store/users.ts';
 import { budgetFrom, callPlatform, fail, ok, parseJson, refreshAuth, retry, type CallBudget, type Verdict } from '../upstream.ts';
@@ -88,9 +88,43 @@ export function classifyAdsResponse<T>(status: number, text: string, retrySafe: 
   );
 }
 
-/** One Ads API call on the session's customer (a POST with a JSON body); a refused access token is refreshed once. */
-export function adsRequest<T>(session: SearchadsSession, method: string, body: unknown, options: { retrySafe: boolean }): Promise<T> {
-  return adsCall<T>(session, { httpMethod: 'POST', path: `customers/${session.customerId}/${method}`, body }, options);
+/**
+ * One Ads API call on the session's customer (a POST with a JSON body); a refused access token is
+ * refreshed once. A write the account's EU political-advertising block refuses (any campaign or budget
+ * mutate while one of its campaigns is undeclared) becomes EU_POLITICAL_DECLARATION_REQUIRED naming
+ * the undeclared campaigns, read once (reads are not blocked).
+ */
+export async function adsRequest<T>(session: SearchadsSession, method: string, body: unknown, options: { retrySafe: boolean }): Promise<T> {
+  try {
+    return await adsCall<T>(session, { httpMethod: 'POST', path: `customers/${session.customerId}/${method}`, body }, options);
+  } catch (error) {
+    if (!(error instanceof PlatformRejected) || error.extra.platformCode !== DECLARATION_BLOCK) throw error;
+    const undeclared = await undeclaredCampaignIds(session).catch(() => []);
+    throw new EuDeclarationRequired(session.customerId, undeclared, error);
+  }
+}
+
+/** The refusal of every campaign write in an account with an undeclared campaign (contracts: search ads §2.3a). */
+export const DECLARATION_BLOCK = 'mutateError.EU_POLITICAL_ADVERTISING_DECLARATION_REQUIRED';
+
+const UNDECLARED_QUERY =
+  'SELECT campaign.id, campaign.name, campaign.missing_eu_political_advertising_declaration FROM campaign ' +
+  "WHERE campaign.missing_eu_political_advertising_declaration = TRUE AND campaign.status != 'REMOVED'";
+
+/** The account's campaigns that lack the EU political-advertising declaration (every page). */
+export async function undeclaredCampaignIds(session: SearchadsSession): Promise<string[]> {
+  const ids: string[] = [];
+  let pageToken: string | undefined;
+  do {
+    const page = await adsCall<{ results?: Array<{ campaign?: { id?: string } }>; nextPageToken?: string }>(
+      session,
+      { httpMethod: 'POST', path: `customers/${session.customerId}/googleAds:search`, body: { query: UNDECLARED_QUERY, ...(pageToken ? { pageToken } : {}) } },
+      { retrySafe: true },
+    );
+    ids.push(...(page.results ?? []).flatMap((row) => (row.campaign?.id ? [String(row.campaign.id)] : [])));
+    pageToken = page.nextPageToken || undefined;
+  } while (pageToken);
+  return ids.sort((a, b) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0));
 }
 
 /** One Ads API call on any path (`customers:listAccessibleCustomers` is a GET on no customer). */
