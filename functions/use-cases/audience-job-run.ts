@@ -2,7 +2,8 @@ import type { Context } from 'aws-lambda';
 import { clock } from '../../shared/core/clock.ts';
 import { config } from '../../shared/core/config.ts';
 import { ANSWER_MARGIN_MS } from '../../shared/platforms/upstream.ts';
-import { saveJobRun } from '../../shared/store/audience-job-writes.ts';
+import { PlatformNotConnected } from '../../shared/core/errors.ts';
+import { platformOfJob, saveJobRun } from '../../shared/store/audience-job-writes.ts';
 import type { AudienceJob } from '../../shared/store/audience-jobs.ts';
 import { readStagedUpload } from '../../shared/storage/staging.ts';
 
@@ -37,6 +38,7 @@ export class JobRun {
   private readonly sliceEnd: number;
   private readonly heartbeat: NodeJS.Timeout;
   private lost = false;
+  private disconnected: PlatformNotConnected | undefined;
 
   /**
    * `source`: the file's bytes when the run is the request that carried them (read from memory, never
@@ -58,9 +60,21 @@ export class JobRun {
   /** Saves the job as it is now, after any save still under way; the lease is renewed with it. */
   save(): Promise<void> {
     const next = this.saving.then(async () => {
-      if (this.lost || !(await saveJobRun(this.job, this.owner))) {
+      if (this.disconnected) throw this.disconnected;
+      if (this.lost) throw new LeaseLost();
+      const outcome = await saveJobRun(this.job, this.owner);
+      if (outcome === 'lease-lost') {
         this.lost = true;
         throw new LeaseLost();
+      }
+      if (outcome === 'disconnected') {
+        // the user took the connection away: no further platform call is made with its grant
+        const platform = platformOfJob(this.job);
+        this.disconnected = new PlatformNotConnected(
+          platform,
+          `The user disconnected ${platform} while the job ran; it stopped before its next call to the platform. Connect again and start it anew.`,
+        );
+        throw this.disconnected;
       }
     });
     this.saving = next.catch(() => undefined);
@@ -69,6 +83,7 @@ export class JobRun {
 
   /** Before each step that goes upstream: stop while there is time to hand over. */
   checkTime(): void {
+    if (this.disconnected) throw this.disconnected;
     if (this.lost) throw new LeaseLost();
     if (this.sliceIsOver()) throw new Pause(0);
   }

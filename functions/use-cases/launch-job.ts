@@ -3,6 +3,7 @@ import { clock } from '../../shared/core/clock.ts';
 import {
   Conflict,
   LaunchRefused,
+  PlatformNotConnected,
   type PlatformDetail,
   PlatformRateLimited,
   PlatformTimeout,
@@ -129,6 +130,11 @@ export async function runLaunch(run: JobRun, script: LaunchScript, ports: Launch
     return await launch.make();
   } catch (error) {
     if (error instanceof Pause || error instanceof LaunchEnded) throw error;
+    // the user disconnected: the grant is gone, so nothing can be undone; what was made is listed
+    if (error instanceof PlatformNotConnected) {
+      const left = launchLeftovers(checkpoint);
+      throw new LaunchEnded(error, left.length === 0, left);
+    }
     if (error instanceof PlatformRateLimited && clock.now() - Date.parse(run.job.createdAt) < PARK_LIMIT_MS) throw error;
     const final = error instanceof ServiceError ? error : new LaunchRefused(script.platform, 'PLATFORM_REJECTED', 'The launch failed unexpectedly.');
     if (!isFinalForLaunch(final)) throw error; // the queue runs it again; the dead-letter path lists what it made
@@ -366,6 +372,18 @@ class Launch implements LaunchSteps {
     await this.script.leave(receipt).catch(() => undefined);
     this.checkpoint.orphans?.push({ type: receipt.type, id: receipt.platformId });
   }
+}
+
+/**
+ * What a launch that cannot undo leaves (its grant is gone, or the undo was given up): every object it
+ * made and did not remove, and the one a create whose answer was lost may have made.
+ */
+export function launchLeftovers(checkpoint: LaunchCheckpoint): LaunchOrphan[] {
+  const made: LaunchOrphan[] = checkpoint.receipts
+    .filter((receipt) => receipt.step !== 'activate' && !receipt.undone)
+    .map((receipt) => ({ type: receipt.type, id: receipt.platformId }));
+  const { pending } = checkpoint;
+  return pending ? [...made, { type: pending.type ?? stepType(pending.step), id: null, name: pending.name ?? '', possible: true }] : made;
 }
 
 /** A stored failure as the job's error. */

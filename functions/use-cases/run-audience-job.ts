@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import { type AuditDraft, systemActor, withAuditScope } from '../../shared/core/audit.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { redactDeep } from '../../shared/core/redaction.ts';
-import { PlatformError, PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/core/errors.ts';
+import { PlatformError, PlatformNotConnected, PlatformRateLimited, ServiceError, UserNotFound } from '../../shared/core/errors.ts';
 import { log } from '../../shared/core/logger.ts';
 import { queueJobRun, type JobRef } from '../../shared/jobs/job-queue.ts';
 import { audienceJobQueue } from '../../shared/core/queues.ts';
@@ -30,7 +30,7 @@ import { JobRun, LeaseLost, Pause } from './audience-job-run.ts';
 import { runProfessionalAudienceJob } from './audience-job-professional.ts';
 import { runSocialAudienceJob } from './audience-job-social.ts';
 import { runAdMediaJob } from './ad-media-job.ts';
-import { LaunchEnded } from './launch-job.ts';
+import { LaunchEnded, launchLeftovers } from './launch-job.ts';
 import { launchNameOf } from './launch-request.ts';
 import { releaseLaunchName } from '../../shared/store/launch-claims.ts';
 import { runProfessionalLaunchJob } from './professional-launch-job.ts';
@@ -65,6 +65,11 @@ export async function runAudienceJob(ref: JobRef, context: Context): Promise<voi
     if (error instanceof LeaseLost) return log().warn('audience job taken over by another run');
     if (error instanceof LaunchEnded)
       return end(job, owner, { status: 'failed', error: jobErrorOf(error.failure), rolledBack: error.rolledBack, orphans: error.orphans });
+    if (error instanceof PlatformNotConnected && job.type === 'campaign_launch') {
+      // disconnected before its run could open a session: what earlier runs made stays, listed
+      const left = launchLeftovers(job.checkpoint as LaunchCheckpoint);
+      return end(job, owner, { status: 'failed', error: jobErrorOf(error), rolledBack: left.length === 0, orphans: left });
+    }
     if (error instanceof Pause || error instanceof PlatformRateLimited || (error instanceof PlatformError && !isFinal(error) && run.sliceIsOver())) {
       // the batch in flight, if any, is sent again (same number) by the continuation
       const delaySeconds = error instanceof Pause ? error.delaySeconds : error instanceof PlatformRateLimited ? error.retryAfterSeconds : 0;
@@ -159,14 +164,11 @@ export async function endAbandonedJob(ref: JobRef, context: Context): Promise<vo
   const job = found.type === 'campaign_launch' ? ((await findJob(ref.tenantId, ref.jobId)) ?? found) : found;
   // a launch that could not be undone either keeps what it made (social: PAUSED from its creation;
   // professional: drafts), listed as orphans
-  const left =
-    job.type === 'campaign_launch' ? (job.checkpoint as LaunchCheckpoint).receipts.filter((receipt) => !receipt.undone && receipt.step !== 'activate') : [];
+  const left = job.type === 'campaign_launch' ? launchLeftovers(job.checkpoint as LaunchCheckpoint) : [];
   await end(job, undefined, {
     status: 'failed',
     error: { code: reason.code, message: given },
-    ...(job.type === 'campaign_launch'
-      ? { rolledBack: left.length === 0, orphans: left.map((receipt) => ({ type: receipt.type, id: receipt.platformId })) }
-      : {}),
+    ...(job.type === 'campaign_launch' ? { rolledBack: left.length === 0, orphans: left } : {}),
   });
 }
 

@@ -1,4 +1,5 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { Platform } from '../core/errors.ts';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import type { AuditToStore } from '../core/audit.ts';
@@ -45,19 +46,56 @@ export async function takeJobLease(tenantId: string, jobId: string, owner: strin
   }
 }
 
-/** Saves the run's checkpoint and progress and renews its lease; false when the lease was lost. */
-export async function saveJobRun(job: AudienceJob, owner: string): Promise<boolean> {
+/** The platform a job works on (every job's request names one, or its type does). */
+export function platformOfJob(job: AudienceJob): Platform {
+  if (job.type === 'social_audience') return 'social';
+  if (job.type === 'professional_audience') return 'professional';
+  return (job.request as { platform: Platform }).platform;
+}
+
+export type SaveOutcome = 'saved' | 'lease-lost' | 'disconnected';
+
+/**
+ * Saves the run's checkpoint and progress and renews its lease, in one transaction with a check that
+ * the user still holds the job's platform connection: a disconnect stops the job at its next save,
+ * which comes before each of its platform calls (docs/decisions.md, "A disconnect stops running jobs").
+ */
+export async function saveJobRun(job: AudienceJob, owner: string): Promise<SaveOutcome> {
   job.updatedAt = clock.date().toISOString();
   job.leaseOwner = owner;
   job.leaseUntil = clock.now() + config().AUDIENCE_JOB_LEASE_MS;
-  return writeIfConditionHolds(
-    new PutCommand({
-      TableName: mainTableName(),
-      Item: stored(job),
-      ConditionExpression: 'leaseOwner = :owner',
-      ExpressionAttributeValues: { ':owner': owner },
-    }),
-  );
+  try {
+    await documentStore().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: mainTableName(),
+              Item: stored(job),
+              ConditionExpression: 'leaseOwner = :owner',
+              ExpressionAttributeValues: { ':owner': owner },
+            },
+          },
+          {
+            ConditionCheck: {
+              TableName: mainTableName(),
+              Key: keys.user(job.tenantId, job.userId),
+              ConditionExpression: 'attribute_exists(connections.#platform)',
+              ExpressionAttributeNames: { '#platform': platformOfJob(job) },
+            },
+          },
+        ],
+      }),
+    );
+    return 'saved';
+  } catch (error) {
+    // which write's condition failed: the job's (another run holds it) or the user's (the connection is gone)
+    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
+    if ((error as Error).name !== 'TransactionCanceledException' || !reasons) throw error;
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'lease-lost';
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'disconnected';
+    throw error;
+  }
 }
 
 /** The run gives the job up (to its continuation, or after a failure the queue will retry, noted as `lastError`). */

@@ -230,3 +230,25 @@ describe('platform words carry no credential', () => {
     expect(answer.body.results.error).toContain('refresh_token=[redacted]');
   });
 });
+
+describe('a disconnect stops running jobs', () => {
+  it('a launch whose user disconnects mid-way stops before its next platform call: failed PLATFORM_NOT_CONNECTED, what it made listed, nothing undone with the dead grant', async () => {
+    const { userId, token, account, hash } = await launchUser();
+    // the ad set is made at once and answered two seconds later: the disconnect lands while it is in flight
+    await injectFault('social', { requestIncludes: [token, '"optimization_goal"'], pathIncludes: `act_${account}/adsets`, answerDelayMs: 2_000 });
+    const started = await call(LAUNCH, launchOf(userId, hash, `Gone ${randomUUID().slice(0, 8)}`), { apiKey });
+    const adSetSent = async () =>
+      (await upstreamRequestsWith('social', token)).some((request) => request.method === 'POST' && request.path.endsWith('/adsets'));
+    while (!(await adSetSent())) await new Promise((resolve) => setTimeout(resolve, 20));
+    const disconnected = await call('/users/disconnect', { userId, platform: 'social' }, { apiKey });
+    expect(disconnected.body.results.success, disconnected.text).toBe(true);
+    const job = (await jobToEnd(apiKey, started.body.results.jobId)).job as LaunchJob;
+    expect(job.status).toBe('failed');
+    expect(job.error?.code).toBe('PLATFORM_NOT_CONNECTED');
+    expect(job.rolledBack).toBe(false);
+    expect(job.orphans).toEqual(expect.arrayContaining([{ type: 'campaign', id: expect.stringMatching(/^\d+$/) }]));
+    const calls = (await upstreamRequestsWith('social', token)).map((request) => `${request.method} ${request.path.replace(/^\/v\d+\.\d+\//, '')}`);
+    // nothing after the ad set: no creative, no ad, no delete with a grant the user took back
+    expect(calls.filter((entry) => /adcreatives|\/ads$|^DELETE/.test(entry))).toEqual([]);
+  });
+});
