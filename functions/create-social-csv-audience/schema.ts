@@ -11,13 +11,4 @@ export const createSocialAudienceFromUploadRequest = z.strictObject({ ...socialA
 
 export const SOCIAL_AUDIENCE_FIELDS = ['userId', 'audienceName', 'mode', 'audienceId'] as const;
 
-export const socialAudienceResultSchema = z.object({
-  audienceId: z.string(),
-  audienceName: z.string(),
-  invalid_entry_samples: z
-    .record(z.string(), z.string())
-    .describe('Unusable rows as {"line 12 (phone)": reason}, and the platform’s own samples; {} when none.'),
-  num_invalid_entries: z.number(),
-  num_received: z.number(),
-  session_id: z.string(),
-});
+export { socialAudienceResultSchema } from '../../shared/schemas/audiences.ts';

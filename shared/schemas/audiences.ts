@@ -35,3 +35,15 @@ export const professionalAudienceFields = {
   mode: z.literal('create', { error: 'create is the only mode' }).default('create'),
   type: z.enum(['COMPANY_LIST_UPLOAD', 'USER_LIST_UPLOAD']),
 };
+
+/** What operation 7 answers (and its job's `result`): the audience and the platform's counts. */
+export const socialAudienceResultSchema = z.object({
+  audienceId: z.string(),
+  audienceName: z.string(),
+  invalid_entry_samples: z
+    .record(z.string(), z.string())
+    .describe('Unusable rows as {"line 12 (phone)": reason}, and the platform’s own samples; {} when none.'),
+  num_invalid_entries: z.number(),
+  num_received: z.number(),
+  session_id: z.string(),
+});

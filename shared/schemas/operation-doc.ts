@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { platformSchema } from './common.ts';
+import { adMediaJobEndSchema, audienceJobEndSchema, campaignLaunchJobEndSchema } from './jobs.ts';
 import { clock } from '../core/clock.ts';
 import type { CampaignRefusalCode } from '../core/errors.ts';
 
@@ -73,47 +74,7 @@ export const day = (offset: number) => clock.today(offset);
 
 const platformName = platformSchema;
 const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });
-/** what every job's end carries (audience and media jobs alike) */
-const audienceJobData = z.object({
-  jobId: z.string(),
-  userId: z.string(),
-  type: z.string(),
-  status: z.string(),
-  result: z.record(z.string(), z.unknown()).optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
-});
-
-export const launchPlatformDetailSchema = z.object({
-  code: z.union([z.number(), z.string()]),
-  subcode: z.number().optional(),
-  userTitle: z.string().optional(),
-  userMessage: z.string().optional(),
-  traceId: z.string().optional(),
-});
-/** an object a failed launch could not undo */
-const launchObjectTypeSchema = z.enum(['campaign_group', 'campaign', 'adset', 'creative', 'ad']);
-export const launchOrphanSchema = z.union([
-  z
-    .object({
-      type: launchObjectTypeSchema,
-      id: z.string().describe('An object the launch made and could not remove: left paused (or a draft), spending nothing.'),
-    })
-    .strict(),
-  z
-    .object({
-      type: launchObjectTypeSchema,
-      id: z.null().describe('No id: a create whose answer was lost may have made this object, and no read-back found it.'),
-      name: z.string().describe('The name it would have: look for it in the ad account.'),
-      possible: z.literal(true),
-    })
-    .strict(),
-]);
-/** what a launch's end carries beside it: whether what it made was undone, and what was left */
-const launchJobData = audienceJobData.extend({
-  error: z.object({ code: z.string(), message: z.string(), platform: launchPlatformDetailSchema.optional() }).optional(),
-  rolledBack: z.boolean().optional(),
-  orphans: z.array(launchOrphanSchema).optional(),
-});
+export { launchOrphanSchema, launchPlatformDetailSchema } from './jobs.ts';
 
 /** The body's `data` of each webhook event type (docs/decisions.md "Webhooks"), for the document's `webhooks`. */
 /** The routes a person's browser follows while connecting (no API key; redirects and HTML pages). */
@@ -143,12 +104,25 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
   },
   'audience_job.succeeded': {
     summary: 'An audience job ended with the audience built.',
-    data: audienceJobData,
-    example: { jobId: 'job_1', userId: 'alice', type: 'social_audience', status: 'succeeded', result: { audienceId: '23851234567890123' } },
+    data: audienceJobEndSchema,
+    example: {
+      jobId: 'job_1',
+      userId: 'alice',
+      type: 'social_audience',
+      status: 'succeeded',
+      result: {
+        audienceId: '23851234567890123',
+        audienceName: 'Newsletter subscribers',
+        invalid_entry_samples: {},
+        num_invalid_entries: 0,
+        num_received: 200000,
+        session_id: '7184021',
+      },
+    },
   },
   'audience_job.failed': {
     summary: 'An audience job ended without the audience.',
-    data: audienceJobData,
+    data: audienceJobEndSchema,
     example: {
       jobId: 'job_1',
       userId: 'alice',
@@ -159,7 +133,7 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
   },
   'ad_media.ready': {
     summary: 'A video job ended with the video in the ad account, processed: `result.media.id` is what a creative names.',
-    data: audienceJobData,
+    data: adMediaJobEndSchema,
     example: {
       jobId: 'job_2',
       userId: 'alice',
@@ -170,7 +144,7 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
   },
   'ad_media.failed': {
     summary: 'A video job ended without the video: the platform refused it or could not process it.',
-    data: audienceJobData,
+    data: adMediaJobEndSchema,
     example: {
       jobId: 'job_2',
       userId: 'alice',
@@ -181,7 +155,7 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
   },
   'campaign_launch.succeeded': {
     summary: 'A launch made every object: `result` has the campaign, its ad set and each ad with its creative, and the campaign’s status.',
-    data: launchJobData,
+    data: campaignLaunchJobEndSchema,
     example: {
       jobId: 'job_3',
       userId: 'alice',
@@ -198,7 +172,7 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
   'campaign_launch.failed': {
     summary:
       'A launch ended without its campaign: `error` says why (the platform’s code, subcode, title and message in `error.platform`), `rolledBack` whether everything it made is gone, `orphans` what could not be deleted (paused, spending nothing) and what a create whose answer was lost may have made (`id: null`, `possible: true`).',
-    data: launchJobData,
+    data: campaignLaunchJobEndSchema,
     example: {
       jobId: 'job_3',
       userId: 'alice',
