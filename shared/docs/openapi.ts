@@ -50,8 +50,15 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     io,
     unrepresentable: 'any',
     override: (context) => {
-      const definition = (context.zodSchema as { _zod?: { def?: { type?: string } } })._zod?.def;
+      const definition = (context.zodSchema as { _zod?: { def?: { type?: string; discriminator?: string } } })._zod?.def;
       if (definition?.type === 'custom') Object.assign(context.jsonSchema, { type: 'string', format: 'binary', contentMediaType: 'text/csv' });
+      // a discriminated union whose default shape leaves the discriminator out is exclusive by the discriminator's
+      // literal, which a linter reading oneOf cannot see: anyOf says as much
+      const shapes = context.jsonSchema.oneOf;
+      if (definition?.type === 'union' && definition.discriminator && shapes) {
+        context.jsonSchema.anyOf = shapes;
+        delete context.jsonSchema.oneOf;
+      }
     },
   }) as JsonSchema;
   delete converted.$schema;

@@ -1,22 +1,32 @@
 import * as z from 'zod';
-import { userIdSchema } from './common.ts';
+import { shapeError, userIdSchema } from './common.ts';
 import { jobStatusSchema, uploadIdSchema } from './uploads.ts';
 
-/** upload_ad_media on either platform (docs/decisions.md, "Media into an ad account"): one request, one answer. */
+/** upload_ad_media on either platform (docs/decisions.md "Media into an ad account"): one request, one answer. */
+const mediaFields = {
+  userId: userIdSchema,
+  name: z.string().trim().min(1).max(100).optional().describe('The name the ad account shows for it.'),
+};
+const mediaBase = z.strictObject(mediaFields);
+
+/** Exactly one of uploadId and url: the document says so (oneOf), and so do a typed client's types. */
 export const uploadAdMediaRequest = z
-  .strictObject({
-    userId: userIdSchema,
-    uploadId: uploadIdSchema.optional().describe('An upload of this user made with purpose image (or video), its file PUT.'),
-    url: z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-      .max(2048)
-      .optional()
-      .describe(
-        'An https URL of the file on a public address (plain http, and redirects to it, only to the local stack’s loopback): an image (at most 30 MiB) is fetched at once; a video (at most 1 GiB) by its job.',
-      ),
-    name: z.string().trim().min(1).max(100).optional().describe('The name the ad account shows for it.'),
-  })
-  .refine((input) => (input.uploadId === undefined) !== (input.url === undefined), { message: 'send exactly one of uploadId and url', path: ['uploadId'] });
+  .xor(
+    [
+      z.strictObject({ ...mediaFields, uploadId: uploadIdSchema.describe('An upload of this user made with purpose image (or video), its file PUT.') }),
+      z.strictObject({
+        ...mediaFields,
+        url: z
+          .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+          .max(2048)
+          .describe(
+            'An https URL of the file on a public address (plain http, and redirects to it, only to the local stack’s loopback): an image (at most 30 MiB) is fetched at once; a video (at most 1 GiB) by its job.',
+          ),
+      }),
+    ],
+    { error: shapeError('send exactly one of uploadId and url') },
+  )
+  .transform((input): z.output<typeof mediaBase> & { uploadId?: string; url?: string } => input);
 
 export const adImageResult = z.object({
   media: z.object({

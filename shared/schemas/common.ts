@@ -54,3 +54,15 @@ export const secretSchema = z.string().min(1).max(4096);
 
 /** A platform's name, as every request and answer spells it. */
 export const platformSchema = z.enum(PLATFORMS);
+
+/**
+ * The error of a union of shapes (exactly one of two fields, a purpose and its type): `message` when
+ * the body is an object that fits none, or what it is when it is no object at all.
+ */
+export const shapeError =
+  (message: string) =>
+  (issue: { input?: unknown }): string => {
+    const { input } = issue;
+    if (input !== null && typeof input === 'object' && !Array.isArray(input)) return message;
+    return `Invalid input: expected object, received ${input === null ? 'null' : Array.isArray(input) ? 'array' : typeof input}`;
+  };

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { amountSchema } from './campaign-control.ts';
-import { httpsUrlSchema, instantSchema, numericIdSchema, userIdSchema } from './common.ts';
+import { httpsUrlSchema, instantSchema, numericIdSchema, shapeError, userIdSchema } from './common.ts';
 import { launchIssueSchema } from './social-launch.ts';
 import { jobStatusSchema } from './uploads.ts';
 
@@ -75,23 +75,33 @@ const urnList = (pattern: RegExp, example: string) =>
     .min(1)
     .max(200);
 
+const professionalAdFields = {
+  name: z.string().trim().min(1).max(NAME_MAX),
+  commentary: z.string().trim().min(1).max(COMMENTARY_MAX).describe('The post’s introductory text (the platform’s ad specs: at most 600 characters).'),
+  headline: z.string().trim().min(1).max(HEADLINE_MAX),
+  link: httpsLink.optional().describe('The landing page; required except for LEAD_GENERATION (the lead form is the destination).'),
+  callToAction: z.enum(PROFESSIONAL_CALLS_TO_ACTION),
+};
+
+/** An ad with exactly one of imageId and videoId: the document says so (oneOf), and so do a typed client's types. */
 const professionalAd = z
-  .strictObject({
-    name: z.string().trim().min(1).max(NAME_MAX),
-    imageId: z
-      .string()
-      .regex(/^urn:li:image:[A-Za-z0-9_-]+$/, 'must be an image URN (urn:li:image:…) from upload_ad_media')
-      .optional(),
-    videoId: z
-      .string()
-      .regex(/^urn:li:video:[A-Za-z0-9_-]+$/, 'must be a video URN (urn:li:video:…) from upload_ad_media')
-      .optional(),
-    commentary: z.string().trim().min(1).max(COMMENTARY_MAX).describe('The post’s introductory text (the platform’s ad specs: at most 600 characters).'),
-    headline: z.string().trim().min(1).max(HEADLINE_MAX),
-    link: httpsLink.optional().describe('The landing page; required except for LEAD_GENERATION (the lead form is the destination).'),
-    callToAction: z.enum(PROFESSIONAL_CALLS_TO_ACTION),
-  })
-  .refine((ad) => (ad.imageId === undefined) !== (ad.videoId === undefined), { message: 'send exactly one of imageId and videoId', path: ['imageId'] });
+  .xor(
+    [
+      z.strictObject({
+        ...professionalAdFields,
+        imageId: z.string().regex(/^urn:li:image:[A-Za-z0-9_-]+$/, 'must be an image URN (urn:li:image:…) from upload_ad_media'),
+      }),
+      z.strictObject({
+        ...professionalAdFields,
+        videoId: z.string().regex(/^urn:li:video:[A-Za-z0-9_-]+$/, 'must be a video URN (urn:li:video:…) from upload_ad_media'),
+      }),
+    ],
+    { error: shapeError('send exactly one of imageId and videoId') },
+  )
+  .transform((ad): ProfessionalAdInput => ad);
+
+const professionalAdBase = z.strictObject(professionalAdFields);
+type ProfessionalAdInput = z.output<typeof professionalAdBase> & { imageId?: string; videoId?: string };
 
 export const professionalLaunchRequest = z
   .strictObject({

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { amountSchema } from './campaign-control.ts';
-import { httpsUrlSchema, instantSchema, numericIdSchema, userIdSchema } from './common.ts';
+import { httpsUrlSchema, instantSchema, numericIdSchema, shapeError, userIdSchema } from './common.ts';
 import { jobStatusSchema } from './uploads.ts';
 
 /**
@@ -34,25 +34,40 @@ const NAME_MAX = 400;
 const instant = instantSchema;
 const httpsLink = httpsUrlSchema(1024);
 
+const socialAdFields = {
+  name: z.string().trim().min(1).max(NAME_MAX),
+  primaryText: z.string().trim().min(1).max(PRIMARY_TEXT_MAX),
+  headline: z.string().trim().min(1).max(HEADLINE_MAX),
+  description: z.string().trim().min(1).max(DESCRIPTION_MAX).optional(),
+  link: httpsLink,
+  callToAction: z.enum(CALLS_TO_ACTION),
+};
+
+/** An ad with exactly one of imageId and videoId: the document says so (oneOf), and so do a typed client's types. */
 const socialAd = z
-  .strictObject({
-    name: z.string().trim().min(1).max(NAME_MAX),
-    imageId: z
-      .string()
-      .regex(
-        /^(?:\d+:)?[0-9a-f]{32}$/,
-        'must be an image hash (32 hex characters) or an image id (<ad account id>:<hash>) from upload_ad_media or get_ad_account_media',
-      )
-      .optional()
-      .describe('An image of the user’s ad account: its hash, or its id as get_ad_account_media lists it (`<ad account id>:<hash>`).'),
-    videoId: numericIdSchema('videoId').optional().describe('A video of the ad account that the platform has processed (upload_ad_media).'),
-    primaryText: z.string().trim().min(1).max(PRIMARY_TEXT_MAX),
-    headline: z.string().trim().min(1).max(HEADLINE_MAX),
-    description: z.string().trim().min(1).max(DESCRIPTION_MAX).optional(),
-    link: httpsLink,
-    callToAction: z.enum(CALLS_TO_ACTION),
-  })
-  .refine((ad) => (ad.imageId === undefined) !== (ad.videoId === undefined), { message: 'send exactly one of imageId and videoId', path: ['imageId'] });
+  .xor(
+    [
+      z.strictObject({
+        ...socialAdFields,
+        imageId: z
+          .string()
+          .regex(
+            /^(?:\d+:)?[0-9a-f]{32}$/,
+            'must be an image hash (32 hex characters) or an image id (<ad account id>:<hash>) from upload_ad_media or get_ad_account_media',
+          )
+          .describe('An image of the user’s ad account: its hash, or its id as get_ad_account_media lists it (`<ad account id>:<hash>`).'),
+      }),
+      z.strictObject({
+        ...socialAdFields,
+        videoId: numericIdSchema('videoId').describe('A video of the ad account that the platform has processed (upload_ad_media).'),
+      }),
+    ],
+    { error: shapeError('send exactly one of imageId and videoId') },
+  )
+  .transform((ad): SocialAdInput => ad);
+
+const socialAdBase = z.strictObject(socialAdFields);
+type SocialAdInput = z.output<typeof socialAdBase> & { imageId?: string; videoId?: string };
 
 const age = z.number().int().min(18, 'must be 18 to 65').max(65, 'must be 18 to 65 (65 means 65 and older)');
 

@@ -55,7 +55,7 @@ export const campaignListItemSchema = z.object({
   name: z.string(),
   objective: z.string(),
   daily_budget: z.string().describe('Minor currency units as the platform gives them; "" when the budget is set on ad sets.'),
-  status: z.string(),
+  status: z.enum(['ACTIVE', 'PAUSED', 'DELETED', 'ARCHIVED']).describe('The campaign’s own status as the platform sets it (not its delivery).'),
   issues_info: z.string().describe('The platform’s issues array as a JSON string; "" when there is none.'),
   created_time: z.string(),
 });

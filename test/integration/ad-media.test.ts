@@ -167,8 +167,9 @@ describe('upload_ad_media (social)', () => {
   });
 
   it.each([
-    [{}, 'uploadId'],
-    [{ uploadId: 'upl_x', url: 'https://example.com/a.png' }, 'uploadId'],
+    // exactly one of two fields: the object itself is named
+    [{}, ''],
+    [{ uploadId: 'upl_x', url: 'https://example.com/a.png' }, ''],
     [{ url: 'ftp://example.com/a.png' }, 'url'],
     [{ url: 'https://example.com/a.png', extra: 1 }, ''],
   ])('refuses %j before anything is sent', async (fields, path) => {

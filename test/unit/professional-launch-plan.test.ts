@@ -17,6 +17,8 @@ const base = {
     { name: 'Ad 1', imageId: IMAGE, commentary: 'Book a tune-up.', headline: 'From $89', link: 'https://www.example.com/winter', callToAction: 'LEARN_MORE' },
   ],
 };
+/** an ad without its image (a JSON body has no key set to undefined) */
+const withoutImage = <Ad extends { imageId?: string }>({ imageId: _image, ...ad }: Ad) => ad;
 const input = (overrides: Record<string, unknown> = {}) => professionalLaunchRequest.parse({ ...base, ...overrides });
 const facts = { adAccountId: '500000001', author: 'urn:li:organization:2414183', currency: 'USD', budget: '50.00' };
 
@@ -26,7 +28,7 @@ describe('the professional launch plan', () => {
     ['WEBSITE_VISITS', 'WEBSITE_VISIT', 'MAX_CLICK', {}],
     ['ENGAGEMENT', 'ENGAGEMENT', 'MAX_CLICK', {}],
     ['LEAD_GENERATION', 'LEAD_GENERATION', 'MAX_LEAD', { leadFormId: '4400001' }],
-    ['VIDEO_VIEWS', 'VIDEO_VIEW', 'MAX_VIDEO_VIEW', { ads: [{ ...base.ads[0], imageId: undefined, videoId: VIDEO }] }],
+    ['VIDEO_VIEWS', 'VIDEO_VIEW', 'MAX_VIDEO_VIEW', { ads: [{ ...withoutImage(base.ads[0] as { imageId?: string }), videoId: VIDEO }] }],
   ])('%s → the singular symbol %s with the goal %s on CPM', (objective, objectiveType, goal, extra) => {
     const plan = professionalLaunchPlan(input({ objective, ...extra }), facts);
     expect(plan.campaign).toMatchObject({ objectiveType, optimizationTargetType: goal, costType: 'CPM', status: 'DRAFT' });
@@ -110,13 +112,13 @@ describe('the professional launch plan', () => {
 
   it('the request’s rules: cost type by objective, lead form, one format, lengths, unique names', () => {
     const refused = (overrides: Record<string, unknown>) => professionalLaunchRequest.safeParse({ ...base, ...overrides }).success;
-    expect(refused({ objective: 'VIDEO_VIEWS', costType: 'CPV', ads: [{ ...base.ads[0], imageId: undefined, videoId: VIDEO }] })).toBe(true);
+    expect(refused({ objective: 'VIDEO_VIEWS', costType: 'CPV', ads: [{ ...withoutImage(base.ads[0] as { imageId?: string }), videoId: VIDEO }] })).toBe(true);
     expect(refused({ costType: 'CPV' })).toBe(false);
     expect(refused({ costType: 'CPC' })).toBe(false);
     expect(refused({ objective: 'LEAD_GENERATION' })).toBe(false);
     expect(refused({ objective: 'LEAD_GENERATION', leadFormId: '1', ads: [{ ...base.ads[0], link: undefined }] })).toBe(true);
     expect(refused({ ads: [{ ...base.ads[0], link: undefined }] })).toBe(false);
-    expect(refused({ ads: [base.ads[0], { ...base.ads[0], name: 'Ad 2', imageId: undefined, videoId: VIDEO }] })).toBe(false);
+    expect(refused({ ads: [base.ads[0], { ...withoutImage(base.ads[0] as { imageId?: string }), name: 'Ad 2', videoId: VIDEO }] })).toBe(false);
     expect(refused({ ads: [base.ads[0], base.ads[0]] })).toBe(false);
     expect(refused({ ads: [{ ...base.ads[0], commentary: 'x'.repeat(600) }] })).toBe(true);
     expect(refused({ ads: [{ ...base.ads[0], commentary: 'x'.repeat(601) }] })).toBe(false);

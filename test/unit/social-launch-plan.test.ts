@@ -24,6 +24,8 @@ const base = {
     },
   ],
 };
+/** an ad without its image (a JSON body has no key set to undefined) */
+const withoutImage = <Ad extends { imageId?: string }>({ imageId: _image, ...ad }: Ad) => ad;
 const input = (overrides: Record<string, unknown> = {}) => socialLaunchRequest.parse({ ...base, ...overrides });
 const facts = { adAccountId: '284756109384756', pageId: '109876543210987', timeZone: 'America/Los_Angeles', budgetUnits: 5000n };
 
@@ -80,7 +82,7 @@ describe('the social launch plan', () => {
   });
 
   it('a video ad names the thumbnail the job read; the enhancements are opted out per feature', () => {
-    const plan = socialLaunchPlan(input({ ads: [{ ...base.ads[0], imageId: undefined, videoId: '1209876543210001' }] }), facts);
+    const plan = socialLaunchPlan(input({ ads: [{ ...withoutImage(base.ads[0] as { imageId?: string }), videoId: '1209876543210001' }] }), facts);
     const params = creativeParams(plan.ads[0]?.creative as never, 'https://cdn.example/thumb.jpg');
     expect(JSON.parse(params.object_story_spec as string).video_data).toEqual({
       video_id: '1209876543210001',

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import type { z } from 'zod';
 import { InvalidRequest, type ProblemDetail } from '../../core/errors.ts';
 import type { OperationContext } from '../operation-context.ts';
+import { problemsOf } from '../validation-issues.ts';
 
 /**
  * Validates `context.input` against the operation's schema (an upload operation's `jsonSchema` when
@@ -13,10 +14,7 @@ export function validate(schema: z.ZodType, jsonSchema?: z.ZodType): middy.Middl
     before: (request) => {
       const parsed = (request.context.jsonBody && jsonSchema ? jsonSchema : schema).safeParse(request.context.input);
       if (!parsed.success) {
-        const details: ProblemDetail[] = parsed.error.issues.map((issue) => ({
-          path: issue.path.map(String).join('.'),
-          message: issue.message,
-        }));
+        const details: ProblemDetail[] = problemsOf(parsed.error.issues, request.context.input);
         const first = details[0];
         const more = details.length > 1 ? ` (and ${details.length - 1} more problem${details.length > 2 ? 's' : ''}; see details)` : '';
         throw new InvalidRequest(`Invalid request: ${first?.path ? `${first.path}: ` : ''}${first?.message ?? 'invalid body'}${more}.`, details);
