@@ -7,7 +7,8 @@ import { defineConfig } from 'vitest/config';
  * s3rver, sandboxes) that global setup starts; `process` starts stacks of its own as child processes (beside the shared one, which global setup starts once for both)
  * (`npm start` killed, restarted, run by the admin CLI) beside that one.
  */
-const STATIC = ['test/cdk/**/*.test.ts'];
+// CPU-bound and stack-free: the CDK synth, and the typed client's type checks (tsc over generated types)
+const STATIC = ['test/cdk/**/*.test.ts', 'test/typed-client/*.test.ts'];
 const PROCESS = [
   'test/integration/*-process.test.ts',
   'test/integration/*-crash.test.ts',
@@ -33,7 +34,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       { extends: true, test: { name: 'static', include: STATIC, maxWorkers: 2, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: 'stack', include: ['test/**/*.test.ts'], exclude: ['test/unit/**', ...STATIC, ...PROCESS], ...withStack } },
+      {
+        extends: true,
+        test: { name: 'stack', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/unit/**', ...STATIC, ...PROCESS], ...withStack },
+      },
       { extends: true, test: { name: 'process', include: PROCESS, ...withStack, maxWorkers: 2, sequence: { groupOrder: 1 } } },
     ],
   },

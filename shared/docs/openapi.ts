@@ -2,6 +2,7 @@ import * as z from 'zod';
 import { clock } from '../core/clock.ts';
 import { ERROR_CODES, type ErrorCode } from '../core/errors.ts';
 import type { FunctionDeclaration } from '../core/function-declaration.ts';
+import { ERROR_FIELDS } from '../schemas/error-fields.ts';
 import { API_TAGS, webhookEventDocs, type BrowserRouteDoc, type OperationDoc, type ApiTag } from '../schemas/operation-doc.ts';
 
 /**
@@ -62,12 +63,44 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
     },
   }) as JsonSchema;
   delete converted.$schema;
-  return converted;
+  return neverAsFalse(converted) as JsonSchema;
+}
+
+/** A field that must never be sent (`z.never()`, zod writes `{not: {}}`) as the schema `false`, which generated clients type as `never`. */
+function neverAsFalse(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(neverAsFalse);
+  if (node === null || typeof node !== 'object') return node;
+  const keys = Object.keys(node);
+  const not = (node as { not?: unknown }).not;
+  if (keys.length === 1 && keys[0] === 'not' && not !== null && typeof not === 'object' && Object.keys(not).length === 0) return false;
+  return Object.fromEntries(Object.entries(node).map(([key, value]) => [key, neverAsFalse(value)]));
+}
+
+/**
+ * What the service answers (and POSTs to webhooks) is the whole truth: every object of it is closed, so
+ * a field the document does not declare is a defect a client's validator (and our tests) would see.
+ * Requests are left as their schemas say (a non-strict request object drops unknown keys).
+ */
+function closed(schema: JsonSchema): JsonSchema {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const entries = Object.entries(node as JsonSchema).map(([key, value]) => [key, walk(value)] as const);
+    const copy = Object.fromEntries(entries) as JsonSchema;
+    if (copy.type === 'object' && copy.properties && copy.additionalProperties === undefined) copy.additionalProperties = false;
+    return copy;
+  };
+  return walk(schema) as JsonSchema;
 }
 
 /** `{success, results}` */
 function envelope(success: boolean, results: JsonSchema): JsonSchema {
-  return { type: 'object', required: ['success', 'results'], properties: { success: { type: 'boolean', const: success }, results } };
+  return {
+    type: 'object',
+    additionalProperties: false,
+    required: ['success', 'results'],
+    properties: { success: { type: 'boolean', const: success }, results },
+  };
 }
 
 /** `results` of a success: the result's fields beside `success: true`; a union result, each of its forms so. */
@@ -76,6 +109,7 @@ function successResults(result: JsonSchema): JsonSchema {
   if (branches) return { anyOf: branches.map(successResults) };
   return {
     type: 'object',
+    additionalProperties: false,
     required: ['success', ...((result.required as string[] | undefined) ?? [])],
     properties: { success: { type: 'boolean', const: true }, ...((result.properties ?? {}) as Record<string, unknown>) },
   };
@@ -91,40 +125,12 @@ function failureEnvelope(description: string, success: boolean, codes: readonly 
     ...envelope(success, {
       type: 'object',
       required: ['success', 'error', 'code'],
+      additionalProperties: false,
       properties: {
         success: { type: 'boolean', const: false },
         error: { type: 'string', description: error },
         code: { type: 'string', enum: codes },
-        campaignIds: {
-          description:
-            'EU_POLITICAL_DECLARATION_REQUIRED: the account’s campaigns that lack the declaration (declare them with /searchads/declare_eu_political_advertising).',
-          type: 'array',
-          items: { type: 'string' },
-        },
-        details: {
-          description: 'With INVALID_REQUEST: one entry per problem.',
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['path', 'message'],
-            additionalProperties: false,
-            properties: {
-              path: { type: 'string' },
-              message: { type: 'string' },
-              code: {
-                type: 'string',
-                description: 'A launch’s refusal before any job: BUDGET_TOO_LOW, INVALID_AMOUNT, MEDIA_NOT_FOUND (as its dry run names them).',
-              },
-              minimum: {
-                type: 'object',
-                description: 'BUDGET_TOO_LOW: the smallest daily budget the ad account takes.',
-                required: ['amount', 'currency'],
-                additionalProperties: false,
-                properties: { amount: { type: 'string' }, currency: { type: 'string' } },
-              },
-            },
-          },
-        },
+        ...Object.fromEntries(Object.entries(ERROR_FIELDS).map(([field, schema]) => [field, jsonSchema(schema, 'output')])),
       },
     }),
   };
@@ -153,7 +159,7 @@ function webhookDocs(): Record<string, unknown> {
             required: true,
             content: {
               'application/json': {
-                schema: jsonSchema(z.object({ type: z.literal(type), timestamp: z.string(), data: entry.data }), 'output'),
+                schema: closed(jsonSchema(z.object({ type: z.literal(type), timestamp: z.string(), data: entry.data }), 'output')),
                 example: { type, timestamp: `${clock.today()}T09:00:00.000Z`, data: entry.example },
               },
             },
@@ -232,7 +238,7 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
     }
     const doc = api;
     const requestSchema = jsonSchema(doc.request, 'input');
-    const resultSchema = jsonSchema(doc.result, 'output');
+    const resultSchema = closed(jsonSchema(doc.result, 'output'));
     const content = doc.fileField
       ? {
           'multipart/form-data': { schema: requestSchema, encoding: { [doc.fileField]: { contentType: 'text/csv' } }, example: doc.requestExample },

@@ -1,4 +1,5 @@
 import { redactCredentials, redactDeep } from '../core/redaction.ts';
+import { answeredErrorFields } from '../schemas/error-fields.ts';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { ServiceError } from '../core/errors.ts';
 
@@ -27,6 +28,6 @@ export function successResponse(result: object): HttpResponse {
 export function errorResponse(error: ServiceError): HttpResponse {
   const httpOk = error.status === 200;
   // a platform's words may quote a credential: none leaves in an answer, whatever path the error took
-  const results = { success: false, error: redactCredentials(error.message), code: error.code, ...redactDeep(error.extra) };
+  const results = { success: false, error: redactCredentials(error.message), code: error.code, ...redactDeep(answeredErrorFields(error.extra)) };
   return jsonResponse(error.status, { success: httpOk, results }, error.headers);
 }

@@ -30,6 +30,7 @@ const misfit = (issues: Issue[], value: unknown) =>
   issues.filter((issue) => {
     if (issue.path.length > 1) return false;
     if (issue.code === 'unrecognized_keys' || issue.code === 'invalid_value') return true;
+    if (issue.code === 'invalid_type' && issue.expected === 'never') return true; // a key of another shape
     const key = issue.path[0];
     return issue.code === 'invalid_type' && key !== undefined && (value === null || typeof value !== 'object' || !(key in value));
   }).length;

@@ -13,9 +13,14 @@ const mediaBase = z.strictObject(mediaFields);
 export const uploadAdMediaRequest = z
   .xor(
     [
-      z.strictObject({ ...mediaFields, uploadId: uploadIdSchema.describe('An upload of this user made with purpose image (or video), its file PUT.') }),
       z.strictObject({
         ...mediaFields,
+        url: z.never().optional(),
+        uploadId: uploadIdSchema.describe('An upload of this user made with purpose image (or video), its file PUT.'),
+      }),
+      z.strictObject({
+        ...mediaFields,
+        uploadId: z.never().optional(),
         url: z
           .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
           .max(2048)

@@ -35,12 +35,20 @@ export const updateCampaignStatusRequest = z.strictObject({
 });
 
 /** A positive amount in major units, as a number or a decimal string; kept as the exact string. */
+const POSITIVE_MESSAGE = 'must be a positive amount in major units, such as 75, "75.5" or "75.50"';
 export const amountSchema = z
-  .union([z.number(), z.string().trim()])
+  // the document states what the transform checks: a positive number, or a decimal string that is not zero
+  .union([
+    z.number().positive(POSITIVE_MESSAGE),
+    z
+      .string()
+      .trim()
+      .regex(/^(?!0+(?:\.0*)?$)\d+(?:\.\d+)?$/, POSITIVE_MESSAGE),
+  ])
   .transform((value, ctx) => {
     const text = typeof value === 'number' ? String(value) : value;
     if (!AMOUNT_PATTERN.test(text) || /^0(\.0*)?$/.test(text)) {
-      ctx.addIssue({ code: 'custom', message: 'must be a positive amount in major units, such as 75, "75.5" or "75.50"' });
+      ctx.addIssue({ code: 'custom', message: POSITIVE_MESSAGE });
       return z.NEVER;
     }
     // no currency's daily budget can be more (1,000,000,000 minor units of a currency without decimals); each currency's own ceiling is checked after the read

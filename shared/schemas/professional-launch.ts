@@ -83,16 +83,21 @@ const professionalAdFields = {
   callToAction: z.enum(PROFESSIONAL_CALLS_TO_ACTION),
 };
 
+/** the other field of an exactly-one pair: never sent (a typed client's `never`) */
+const notBoth = z.never().optional();
+
 /** An ad with exactly one of imageId and videoId: the document says so (oneOf), and so do a typed client's types. */
 const professionalAd = z
   .xor(
     [
       z.strictObject({
         ...professionalAdFields,
+        videoId: notBoth,
         imageId: z.string().regex(/^urn:li:image:[A-Za-z0-9_-]+$/, 'must be an image URN (urn:li:image:…) from upload_ad_media'),
       }),
       z.strictObject({
         ...professionalAdFields,
+        imageId: notBoth,
         videoId: z.string().regex(/^urn:li:video:[A-Za-z0-9_-]+$/, 'must be a video URN (urn:li:video:…) from upload_ad_media'),
       }),
     ],

@@ -43,12 +43,16 @@ const socialAdFields = {
   callToAction: z.enum(CALLS_TO_ACTION),
 };
 
+/** the other field of an exactly-one pair: never sent (a typed client's `never`) */
+const notBoth = z.never().optional();
+
 /** An ad with exactly one of imageId and videoId: the document says so (oneOf), and so do a typed client's types. */
 const socialAd = z
   .xor(
     [
       z.strictObject({
         ...socialAdFields,
+        videoId: notBoth,
         imageId: z
           .string()
           .regex(
@@ -59,6 +63,7 @@ const socialAd = z
       }),
       z.strictObject({
         ...socialAdFields,
+        imageId: notBoth,
         videoId: numericIdSchema('videoId').describe('A video of the ad account that the platform has processed (upload_ad_media).'),
       }),
     ],
