@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CfnOutput, Duration, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
 import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
@@ -29,6 +29,7 @@ import { encodeRouteTable } from '../shared/http/route-table.ts';
 import { buildOpenApiDocument } from '../shared/docs/openapi.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
+import { areaOfRoute, type StackArea } from './stack-areas.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
 
 /**
@@ -92,6 +93,8 @@ function alarmAtLeast(scope: Construct, id: string, metric: IMetric, threshold: 
 export class AdCampaignApiStack extends Stack {
   readonly api: HttpApi;
   readonly functions = new Map<string, NodejsFunction>();
+  /** the nested stack of each area (infra/stack-areas.ts), holding its functions, their logs, alarms and routes */
+  readonly areas = new Map<StackArea, NestedStack>();
 
   constructor(scope: Construct, id: string, props: AdCampaignApiStackProps) {
     super(scope, id, props);
@@ -243,8 +246,16 @@ export class AdCampaignApiStack extends Stack {
         .map((route) => [`${route.method} ${route.path}`, { ThrottlingBurstLimit: route.browser?.burstLimit, ThrottlingRateLimit: route.browser?.rateLimit }]),
     );
     const publicBaseUrl = props.publicBaseUrl ?? this.api.apiEndpoint;
+    const areaStack = (area: StackArea) => {
+      const existing = this.areas.get(area);
+      if (existing) return existing;
+      const created = new NestedStack(this, area, { description: `ad-campaign-api ${props.stage}: ${area}` });
+      this.areas.set(area, created);
+      return created;
+    };
 
     const makeFunction = (
+      scope: Construct,
       route: Partial<FunctionNeeds> &
         Pick<FunctionNeeds, 'operation' | 'entry'> & {
           public?: boolean;
@@ -257,8 +268,8 @@ export class AdCampaignApiStack extends Stack {
       const grants = grantsOf(route);
       const queueIds = [...grants.sendsTo, ...(route.consumes ? [route.consumes] : [])];
       const seals = grants.connectionKey;
-      const logGroup = new LogGroup(this, `${route.operation}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy });
-      const fn = new NodejsFunction(this, `${route.operation}Function`, {
+      const logGroup = new LogGroup(scope, `${route.operation}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy });
+      const fn = new NodejsFunction(scope, `${route.operation}Function`, {
         entry: `${projectRoot}${route.entry}`,
         handler: 'handler',
         runtime: LAMBDA_RUNTIME,
@@ -323,7 +334,26 @@ export class AdCampaignApiStack extends Stack {
           }),
         );
       }
-      if (grants.appCredentials) credentials.grantRead(fn);
+      // a secret's read is granted on the role (identity), not in the key's policy: the key lives in the root stack,
+      // the function in its area's nested stack, and a key policy naming the role would make the two depend on each other
+      const readSecret = (secret: Secret) =>
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['secretsmanager:GetSecretValue', 'secretsmanager:DescribeSecret'],
+            resources: [secret.secretArn],
+          }),
+        );
+      if (grants.appCredentials || seals)
+        fn.addToRolePolicy(
+          new PolicyStatement({
+            effect: Effect.ALLOW,
+            actions: ['kms:Decrypt'],
+            resources: [dataKey.keyArn],
+            conditions: { StringEquals: { 'kms:ViaService': `secretsmanager.${this.region}.amazonaws.com` } },
+          }),
+        );
+      if (grants.appCredentials) readSecret(credentials);
       for (const id of grants.sendsTo) queueOf(id).grantSendMessages(fn);
       // the event source grants receiving, deleting and ChangeMessageVisibility (the worker's retry delay)
       if (route.consumes)
@@ -347,8 +377,8 @@ export class AdCampaignApiStack extends Stack {
         );
       }
       if (route.consumes || route.consumesDeadLettersOf || route.consumesStream)
-        alarmAtLeast(this, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
-      if (seals) connectionKey.grantRead(fn);
+        alarmAtLeast(scope, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
+      if (seals) readSecret(connectionKey);
       NagSuppressions.addResourceSuppressions(
         fn,
         [
@@ -365,16 +395,17 @@ export class AdCampaignApiStack extends Stack {
         ],
         true,
       );
-      alarmAtLeast(this, `${route.operation}Throttles`, fn.metricThrottles({ period: Duration.minutes(5) }), 1, `${route.operation} is being throttled`);
+      alarmAtLeast(scope, `${route.operation}Throttles`, fn.metricThrottles({ period: Duration.minutes(5) }), 1, `${route.operation} is being throttled`);
       this.functions.set(route.operation, fn);
       return fn;
     };
 
     for (const route of routes) {
-      const httpRoute = new HttpRoute(this, `${route.operation}Route`, {
+      const scope = areaStack(areaOfRoute(route));
+      const httpRoute = new HttpRoute(scope, `${route.operation}Route`, {
         httpApi: this.api,
         routeKey: HttpRouteKey.with(route.path, route.method === 'GET' ? HttpMethod.GET : HttpMethod.POST),
-        integration: new HttpLambdaIntegration(`${route.operation}Integration`, makeFunction(route)),
+        integration: new HttpLambdaIntegration(`${route.operation}Integration`, makeFunction(scope, route)),
       });
       NagSuppressions.addResourceSuppressions(httpRoute, [
         {
@@ -388,18 +419,20 @@ export class AdCampaignApiStack extends Stack {
       ]);
     }
     // unknown paths and methods get the service's 404/405 envelopes
-    const defaultRoute = new HttpRoute(this, 'DefaultRoute', {
+    const connectAndTenant = areaStack('ConnectAndTenant');
+    const defaultRoute = new HttpRoute(connectAndTenant, 'DefaultRoute', {
       httpApi: this.api,
       routeKey: HttpRouteKey.DEFAULT,
-      integration: new HttpLambdaIntegration('DefaultIntegration', makeFunction(fallbackRoute, { ROUTE_TABLE: encodeRouteTable(routes) })),
+      integration: new HttpLambdaIntegration('DefaultIntegration', makeFunction(connectAndTenant, fallbackRoute, { ROUTE_TABLE: encodeRouteTable(routes) })),
     });
     NagSuppressions.addResourceSuppressions(defaultRoute, [{ id: 'AwsSolutions-APIG4', reason: 'The catch-all route only answers 404 or 405 envelopes.' }]);
 
+    const workerStack = areaStack('Workers');
     for (const worker of workers) {
-      const fn = makeFunction(worker);
+      const fn = makeFunction(workerStack, worker);
       if (worker.schedule) {
         const schedule = schedules[worker.schedule];
-        new Rule(this, `${schedule.id}Rule`, { schedule: Schedule.rate(Duration.minutes(schedule.everyMinutes)), targets: [new LambdaFunction(fn)] });
+        new Rule(workerStack, `${schedule.id}Rule`, { schedule: Schedule.rate(Duration.minutes(schedule.everyMinutes)), targets: [new LambdaFunction(fn)] });
       }
     }
 

@@ -5,6 +5,7 @@ import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AdCampaignApiStack } from '../../infra/stack.ts';
+import { MAX_RESOURCES_PER_TEMPLATE, STACK_AREAS } from '../../infra/stack-areas.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';
 import { audienceJobQueue, queueDefinitions, schedules, webhookQueue } from '../../shared/core/queues.ts';
@@ -19,7 +20,13 @@ function synth(stage: string, { bundle }: { bundle: boolean }) {
   const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const assembly = app.synth();
-  return { stack, template: Template.fromStack(stack), assemblyDirectory: assembly.directory };
+  const templates = [Template.fromStack(stack), ...[...stack.areas.values()].map((nested) => Template.fromStack(nested))];
+  // every resource of the root and its nested stacks in one template, for the assertions that look across them
+  const merged = Template.fromJSON({
+    Resources: Object.assign({}, ...templates.map((template) => (template.toJSON() as { Resources: object }).Resources)),
+    Outputs: (templates[0]?.toJSON() as { Outputs?: object }).Outputs ?? {},
+  });
+  return { stack, template: merged, templates, assemblyDirectory: assembly.directory };
 }
 
 let prod: ReturnType<typeof synth>;
@@ -38,6 +45,15 @@ const policiesOf = (operation: string) =>
   resources(prod.template, 'AWS::IAM::Policy')
     .filter(([id]) => id.startsWith(`${logical(operation)}FunctionServiceRoleDefaultPolicy`))
     .flatMap(([, policy]) => policy.Properties.PolicyDocument.Statement as Array<{ Effect: string; Action: string | string[]; Resource: unknown }>);
+
+describe('CloudFormation’s limits', () => {
+  it('no template holds more than 300 resources: the functions are in nested stacks by area, the shared resources in the root', () => {
+    const counts = prod.templates.map((template) => Object.keys((template.toJSON() as { Resources: object }).Resources).length);
+    expect(prod.stack.areas.size).toBe(STACK_AREAS.length);
+    for (const count of counts) expect(count).toBeLessThanOrEqual(MAX_RESOURCES_PER_TEMPLATE);
+    expect(counts.reduce((sum, count) => sum + count, 0)).toBeGreaterThan(400); // the whole service, split
+  });
+});
 
 describe('cdk-nag AwsSolutions', () => {
   it('reports no unsuppressed error or warning', () => {
@@ -200,10 +216,11 @@ describe('least privilege', () => {
 describe('every AWS call a function’s bundle can make is allowed by its IAM policy', () => {
   // the calls come from the modules esbuild bundles (the code), the policy from the declarations: two sources
   const LOGICAL_PREFIX: Record<AwsResource, RegExp> = {
-    'main-table': /^MainTable/,
-    'idempotency-table': /^IdempotencyTable/,
-    'upload-bucket': /^UploadBucket/,
-    secret: /^(AppCredentials|ConnectionKey)/,
+    // in a nested stack, a root resource is a parameter named after it (referencetoAdCampaignApiprodMainTable…)
+    'main-table': /^(referenceto\w+?)?MainTable/,
+    'idempotency-table': /^(referenceto\w+?)?IdempotencyTable/,
+    'upload-bucket': /^(referenceto\w+?)?UploadBucket/,
+    secret: /^(referenceto\w+?)?(AppCredentials|ConnectionKey)/,
     queue: /Queue/,
   };
   const referencedIds = (resource: unknown): string[] =>
