@@ -20,11 +20,12 @@ function synth(stage: string, { bundle }: { bundle: boolean }) {
   const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const assembly = app.synth();
-  const templates = [Template.fromStack(stack), ...[...stack.areas.values()].map((nested) => Template.fromStack(nested))];
+  const root = Template.fromStack(stack);
+  const templates = [root, ...[...stack.areas.values()].map((nested) => Template.fromStack(nested))];
   // every resource of the root and its nested stacks in one template, for the assertions that look across them
   const merged = Template.fromJSON({
     Resources: Object.assign({}, ...templates.map((template) => (template.toJSON() as { Resources: object }).Resources)),
-    Outputs: (templates[0]?.toJSON() as { Outputs?: object }).Outputs ?? {},
+    Outputs: (root.toJSON() as { Outputs?: object }).Outputs ?? {},
   });
   return { stack, template: merged, templates, assemblyDirectory: assembly.directory };
 }
