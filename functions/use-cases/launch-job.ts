@@ -150,7 +150,8 @@ function isFinalForLaunch(error: ServiceError): boolean {
 
 const platformOf = (error: ServiceError) => {
   const detail = error.extra.platformDetail as PlatformDetail | undefined;
-  return detail ? { platform: detail } : {};
+  const minimum = error.extra.minimum as { amount: string; currency: string } | undefined;
+  return { ...(detail ? { platform: detail } : {}), ...(minimum ? { minimum } : {}) };
 };
 
 class Launch implements LaunchSteps {
@@ -389,7 +390,9 @@ export function launchLeftovers(checkpoint: LaunchCheckpoint): LaunchOrphan[] {
 /** A stored failure as the job's error. */
 class LaunchFailure extends ServiceError {
   constructor(failure: NonNullable<LaunchCheckpoint['failure']>) {
-    super(422, failure.code as ServiceError['code'], failure.message, { extra: failure.platform ? { platformDetail: failure.platform } : {} });
+    super(422, failure.code as ServiceError['code'], failure.message, {
+      extra: { ...(failure.platform ? { platformDetail: failure.platform } : {}), ...(failure.minimum ? { minimum: failure.minimum } : {}) },
+    });
   }
 }
 

@@ -118,7 +118,8 @@ export function isFinal(error: unknown): boolean {
 export function jobErrorOf(error: unknown): JobError {
   if (error instanceof ServiceError) {
     const platform = error.extra.platformDetail as JobError['platform'];
-    return redactDeep({ code: error.code, message: error.message, ...(platform ? { platform } : {}) });
+    const minimum = error.extra.minimum as JobError['minimum'];
+    return redactDeep({ code: error.code, message: error.message, ...(platform ? { platform } : {}), ...(minimum ? { minimum } : {}) });
   }
   return { code: 'INTERNAL', message: 'The job failed unexpectedly.' };
 }

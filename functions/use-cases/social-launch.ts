@@ -57,7 +57,8 @@ export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>):
       } catch (error) {
         const refusal = launchRefusalOf(error, step, call.user.connections.social?.scopes?.split(' '));
         if (!(refusal instanceof ServiceError) || refusal.status >= 500) throw refusal;
-        issues.push({ field, code: refusal.code, message: refusal.message });
+        const minimum = refusal.extra.minimum as LaunchIssue['minimum'];
+        issues.push({ field, code: refusal.code, message: refusal.message, ...(minimum ? { minimum } : {}) });
       }
     };
     // the platform's own dry run of each create our checks let through

@@ -344,7 +344,15 @@ export interface PlatformDetail {
  * told: the job ends `failed` with this code (after undoing what it made).
  */
 export class LaunchRefused extends PlatformError {
-  constructor(platform: Platform, code: LaunchErrorCode, message: string, detail?: PlatformDetail, cause?: unknown) {
-    super(platform, 200, code, message, { extra: { platform, ...(detail ? { platformDetail: detail } : {}) }, cause });
+  constructor(
+    platform: Platform,
+    code: LaunchErrorCode,
+    message: string,
+    detail?: PlatformDetail,
+    cause?: unknown,
+    /** BUDGET_TOO_LOW: the smallest daily budget, when the platform names it */
+    minimum?: { amount: string; currency: string },
+  ) {
+    super(platform, 200, code, message, { extra: { platform, ...(detail ? { platformDetail: detail } : {}), ...(minimum ? { minimum } : {}) }, cause });
   }
 }

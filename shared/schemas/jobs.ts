@@ -151,6 +151,11 @@ export const campaignLaunchJobSchema = z
         code: LAUNCH_ERRORS,
         message: z.string(),
         platform: launchPlatformDetailSchema.optional().describe('A launch’s refusal: the platform’s code, subcode, title and message.'),
+        minimum: z
+          .object({ amount: z.string(), currency: z.string() })
+          .strict()
+          .optional()
+          .describe('BUDGET_TOO_LOW: the smallest daily budget, when the platform named it.'),
       })
       .strict()
       .optional(),

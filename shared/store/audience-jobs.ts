@@ -134,6 +134,8 @@ export interface JobError {
   message: string;
   /** a launch's refusal: what the platform said */
   platform?: PlatformDetail;
+  /** BUDGET_TOO_LOW: the smallest daily budget, when the platform named it */
+  minimum?: { amount: string; currency: string };
 }
 
 /** A whole-campaign launch (docs/decisions.md, "Launching a whole campaign"): the platform's params of every create, decided once at the request. */

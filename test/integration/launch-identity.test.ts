@@ -167,6 +167,38 @@ describe('launch identity', () => {
   });
 });
 
+describe('“budget too low” in one shape', () => {
+  const tooLow = {
+    status: 400,
+    body: {
+      error: {
+        message: 'Invalid parameter',
+        type: 'OAuthException',
+        code: 100,
+        error_subcode: 1885272,
+        error_user_title: 'Budget Is Too Low',
+        error_user_msg: 'Your budget is too low. It must be at least $5.00 USD per day.',
+        fbtrace_id: 'Abudget',
+      },
+    },
+  };
+
+  it('the platform’s own refusal names its minimum in the dry run’s issues and in the failed job’s error', async () => {
+    const { userId, token, account, hash } = await launchUser();
+    await injectFault('social', { requestIncludes: [token, '"daily_budget"'], pathIncludes: `act_${account}/campaigns`, method: 'POST', ...tooLow });
+    const checked = await call(LAUNCH, launchOf(userId, hash, `Low ${randomUUID().slice(0, 8)}`, { validateOnly: true }), { apiKey });
+    expect(checked.body.results.issues).toContainEqual(
+      expect.objectContaining({ field: 'name', code: 'BUDGET_TOO_LOW', minimum: { amount: '5.00', currency: 'USD' } }),
+    );
+    await injectFault('social', { requestIncludes: [token, '"daily_budget"'], pathIncludes: `act_${account}/campaigns`, method: 'POST', ...tooLow });
+    const job = (await jobToEnd(apiKey, (await call(LAUNCH, launchOf(userId, hash, `Low ${randomUUID().slice(0, 8)}`), { apiKey })).body.results.jobId))
+      .job as LaunchJob & { error?: { minimum?: unknown } };
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatchObject({ code: 'BUDGET_TOO_LOW', minimum: { amount: '5.00', currency: 'USD' } });
+    expect(job).toMatchObject({ rolledBack: true, orphans: [] });
+  });
+});
+
 describe('platform words carry no credential', () => {
   it('a social launch refused with the user’s token and the app secret in its title and message: both redacted in get_job and the webhook', async () => {
     const receiver = await scriptedServer(() => ({ status: 200 }));

@@ -1,5 +1,6 @@
 import { LaunchRefused, type LaunchErrorCode, PlatformAuthExpired, PlatformRejected, type PlatformDetail, ScopeMissing } from '../../core/errors.ts';
 import { socialDecimals } from '../../core/money.ts';
+import { minimumFromMessage } from './campaign-control.ts';
 import { graphRequest, type GraphParams, type SocialSession } from './client.ts';
 
 /**
@@ -179,7 +180,13 @@ export function launchRefusalOf(error: unknown, step: string, grantedScopes: str
   const detail = platformDetailOf(error);
   const code = Number(detail.code);
   const refused = (launchCode: LaunchErrorCode, extra = '') =>
-    new LaunchRefused('social', launchCode, `The platform refused the ${step}: ${error.message}${extra}`, detail, error);
+    new LaunchRefused('social', launchCode, `The platform refused the ${step}: ${error.message}${extra}`, detail, error, minimumOf(launchCode));
+  // "budget too low" names its minimum the same way wherever it is answered (docs/decisions.md, "One dry-run shape")
+  const minimumOf = (launchCode: LaunchErrorCode) => {
+    if (launchCode !== 'BUDGET_TOO_LOW') return undefined;
+    const minimum = minimumFromMessage(detail.userMessage ?? error.message, '');
+    return minimum?.currency ? minimum : undefined;
+  };
   if (code === 190 || code === 102) return new PlatformAuthExpired('social', error.message, error);
   if (code === 10 || (code >= 200 && code <= 299)) {
     const permission = step.startsWith('creative') ? 'pages_manage_ads' : 'ads_management';
