@@ -40,6 +40,25 @@ const sandboxRequests = async (): Promise<string[]> =>
     .filter((request) => /\/(campaigns|adsets|adcreatives|ads)$/.test(request.path))
     .map((request) => `${request.method} ${request.path.replace(/^\/v\d+\.\d+\//, '')}`);
 
+/** A one-ad traffic launch of the demo user, named `name`. */
+const launchOf = (name: string) => ({
+  userId: 'demo-user',
+  name,
+  objective: 'TRAFFIC',
+  dailyBudget: '40',
+  targeting: { locations: [{ key: 'US', type: 'country' }] },
+  ads: [
+    {
+      name: `${name} ad`,
+      imageId: '53599e92b82cb16dc38bd65259fff0ea',
+      primaryText: 'Warm up your winter.',
+      headline: 'Tune-ups from $89',
+      link: 'https://www.example.com/winter',
+      callToAction: 'LEARN_MORE',
+    },
+  ],
+});
+
 describe('a launch survives a kill -9 of the stack', () => {
   it('reads back the ad set whose answer the kill lost, adopts it, and makes every object once', async () => {
     const name = `Crash ${Date.now()}`;
@@ -49,23 +68,7 @@ describe('a launch survives a kill -9 of the stack', () => {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ requestIncludes: name, method: 'POST', answerDelayMs: 2_000, times: 100 }),
     });
-    const started = await post('/social/create_campaign', {
-      userId: 'demo-user',
-      name,
-      objective: 'TRAFFIC',
-      dailyBudget: '40',
-      targeting: { locations: [{ key: 'US', type: 'country' }] },
-      ads: [
-        {
-          name: `${name} ad`,
-          imageId: '53599e92b82cb16dc38bd65259fff0ea',
-          primaryText: 'Warm up your winter.',
-          headline: 'Tune-ups from $89',
-          link: 'https://www.example.com/winter',
-          callToAction: 'LEARN_MORE',
-        },
-      ],
-    });
+    const started = await post('/social/create_campaign', launchOf(name));
     const { jobId } = started.results;
     // killed while the platform holds the ad set and the job has not heard
     while (!(await launchRequests(name)).includes(`POST act_${DEMO_AD_ACCOUNT}/adsets`)) await new Promise((resolve) => setTimeout(resolve, 20));
@@ -94,24 +97,7 @@ describe('a launch survives a kill -9 of the stack', () => {
   it('killed while the platform turns the campaign on: the run after restarts at once, takes its lease back and records the change once', async () => {
     const name = `Activate ${Date.now()}`;
     const token = DEMO_CONNECTIONS.social.accessToken;
-    const started = await post('/social/create_campaign', {
-      userId: 'demo-user',
-      name,
-      objective: 'TRAFFIC',
-      dailyBudget: '40',
-      targeting: { locations: [{ key: 'US', type: 'country' }] },
-      ads: [
-        {
-          name: `${name} ad`,
-          imageId: '53599e92b82cb16dc38bd65259fff0ea',
-          primaryText: 'Warm up your winter.',
-          headline: 'Tune-ups from $89',
-          link: 'https://www.example.com/winter',
-          callToAction: 'LEARN_MORE',
-        },
-      ],
-      activate: true,
-    });
+    const started = await post('/social/create_campaign', { ...launchOf(name), activate: true });
     const { jobId } = started.results;
     // the campaign's status write is made by the platform at once, and its answer comes two seconds later
     const fault = await fetch(`${sandbox()}/__sandbox/faults`, {
