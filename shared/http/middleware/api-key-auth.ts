@@ -9,7 +9,7 @@ import type { OperationContext } from '../operation-context.ts';
 import type { RequestPorts } from '../request-ports.ts';
 
 const MAX_CACHED_KEYS = 1000;
-/** An unknown key is remembered at most this long (docs/decisions.md, "Details decided after the launch"): a key made a moment ago works within a second. */
+/** An unknown key is remembered at most this long (docs/decisions.md, "The first seconds"): a key made a moment ago works within a second. */
 export const UNKNOWN_KEY_CACHE_MS = 1_000;
 
 /** `x-api-key` → the key's tenant and id; a missing, unknown or revoked key is 401. */
