@@ -5,7 +5,7 @@ import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 export const api: OperationDoc = {
   summary: 'Declare EU political advertising (search ads)',
   description:
-    'Since 2026-04-01 one campaign without an EU political-advertising declaration makes the platform refuse every campaign change in its Google Ads account; each such refusal answers `EU_POLITICAL_DECLARATION_REQUIRED` with `campaignIds`, the undeclared campaigns. This declares them (all undeclared ones when `campaignIds` is absent) with updates that set only that field, which the platform accepts while the account is blocked, and answers the campaigns declared. The statement is the advertiser’s: send `containsEuPoliticalAdvertising: true` for campaigns that do contain it. Audited as `campaign.eu_political_declared`.',
+    'Since the platform’s EU political-advertising rules took effect, one campaign without an EU political-advertising declaration makes the platform refuse every campaign change in its Google Ads account; each such refusal answers `EU_POLITICAL_DECLARATION_REQUIRED` with `campaignIds`, the undeclared campaigns. This declares them (all undeclared ones when `campaignIds` is absent) with updates that set only that field, which the platform accepts while the account is blocked, and answers the campaigns declared. The statement is the advertiser’s: send `containsEuPoliticalAdvertising: true` for campaigns that do contain it. Audited as `campaign.eu_political_declared`.',
   tag: 'Campaign control',
   request: declareEuPoliticalAdvertisingRequest,
   result: declareEuPoliticalAdvertisingResult,

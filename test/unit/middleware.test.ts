@@ -20,7 +20,7 @@ function setup(options: { fails?: unknown; audit?: boolean } = {}) {
   const store = new FakeRequestStore();
   store.addKey(KEY, { tenantId: 't1', keyId: 'key_1' });
   store.addKey('ak_other_tenant_key_000', { tenantId: 't2', keyId: 'key_2' });
-  const user: User = { tenantId: 't1', userId: 'u1', createdAt: '2026-01-01T00:00:00.000Z', connections: {} };
+  const user: User = { tenantId: 't1', userId: 'u1', createdAt: new Date().toISOString(), connections: {} };
   store.addUser(user);
   const runs: unknown[] = [];
   const noted: unknown[] = [];

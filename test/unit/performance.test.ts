@@ -1,18 +1,21 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { clock } from '../../shared/core/clock.ts';
 import { dailyRow } from '../../shared/platforms/performance.ts';
 import { analyticsQuery, countsOfElement, type AnalyticsElement } from '../../shared/platforms/professional/analytics.ts';
 import { countsOfInsight, DEFAULT_CONVERSION_TYPES, type InsightRow } from '../../shared/platforms/social/insights.ts';
 
 /** The pure mappers of daily performance, on the platforms' documented sample answers (no stack). */
+/** a day of figures, relative to today: the mapper passes it through as it is */
+const lastWeek = clock.today(-7);
 const fixture = <T>(name: string) => JSON.parse(readFileSync(new URL(`../fixtures/control/${name}`, import.meta.url), 'utf8')) as T;
 
 describe('one daily row on every platform', () => {
   it('derives ctr, cpc, cpm and cost per conversion from the counts, rounded half-even', () => {
     expect(
-      dailyRow({ date: '2026-11-01', impressions: '15234', clicks: '312', spend: '48.27', conversions: '14', conversionValue: '0', reach: '9876' }, 2),
+      dailyRow({ date: lastWeek, impressions: '15234', clicks: '312', spend: '48.27', conversions: '14', conversionValue: '0', reach: '9876' }, 2),
     ).toEqual({
-      date: '2026-11-01',
+      date: lastWeek,
       impressions: '15234',
       clicks: '312',
       spend: '48.27',

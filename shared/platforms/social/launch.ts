@@ -103,7 +103,7 @@ export interface FoundObject {
   created_time?: string;
 }
 
-/** `created_time` as epoch ms (the platform writes `2026-11-27T02:15:05-0800`); undefined when it is not given. */
+/** `created_time` as epoch ms (the platform writes an ISO 8601 time with a `-0800`-style offset); undefined when it is not given. */
 const createdMs = (row: FoundObject) => (row.created_time ? Date.parse(row.created_time.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : undefined);
 
 /**
