@@ -77,6 +77,13 @@ export interface LaunchCreate {
   find?: (sinceMs: number) => Promise<Candidate[]>;
 }
 
+/** A value as the platform wrote it back, the same as what was sent (numbers come back as numbers or strings); a field left out is no match. */
+export const sameAsSent = (found: unknown, sent: unknown) => found !== undefined && found !== null && String(found) === String(sent);
+
+/** What a script's read-back found, each with whether it is what the step sent. */
+export const candidatesOf = <Row extends { id: string | number }>(rows: Row[], matches: (row: Row) => boolean): Candidate[] =>
+  rows.map((row) => ({ id: String(row.id), matches: matches(row) }));
+
 /** The store's side of a launch's identity (the index of every launch's objects; the activation's mark). */
 export interface LaunchPorts {
   claimObject: typeof claimLaunchObject;

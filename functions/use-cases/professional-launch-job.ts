@@ -7,7 +7,6 @@ import {
   findCampaigns,
   findCreatives,
   findGroups,
-  type FoundObject,
   type LaunchObjectKind,
   launchMediaStatus,
   launchRefusalOf,
@@ -18,7 +17,7 @@ import { professionalSession } from '../../shared/platforms/professional/session
 import type { LaunchCheckpoint, LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
 import { type JobRun, Pause } from './audience-job-run.ts';
-import { type Candidate, type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch } from './launch-job.ts';
+import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch, sameAsSent } from './launch-job.ts';
 
 /**
  * The professional network's launch (docs/decisions.md, "Launching a whole campaign (professional)"):
@@ -72,7 +71,7 @@ async function make(steps: LaunchSteps, session: Session) {
   const groupId = await steps.create('group', 'campaign_group', {
     name: groupName,
     send: () => createLaunchObject(session, account, 'adCampaignGroups', { ...plan.group, runSchedule: { start: schedule().start } }),
-    find: async (since) => candidates(await findGroups(session, account, groupName, since), (row) => same(row.status, plan.group.status)),
+    find: async (since) => candidatesOf(await findGroups(session, account, groupName, since), (row) => sameAsSent(row.status, plan.group.status)),
   });
   const campaignName = String(plan.campaign.name);
   const budget = plan.campaign.dailyBudget as { amount: string; currencyCode: string };
@@ -85,12 +84,12 @@ async function make(steps: LaunchSteps, session: Session) {
         runSchedule: schedule(),
       }),
     find: async (since) =>
-      candidates(
+      candidatesOf(
         await findCampaigns(session, account, groupId, campaignName, since),
         (row) =>
-          same(row.objectiveType, plan.campaign.objectiveType) &&
-          same(row.status, plan.campaign.status) &&
-          same(row.dailyBudget?.currencyCode, budget.currencyCode) &&
+          sameAsSent(row.objectiveType, plan.campaign.objectiveType) &&
+          sameAsSent(row.status, plan.campaign.status) &&
+          sameAsSent(row.dailyBudget?.currencyCode, budget.currencyCode) &&
           Number(row.dailyBudget?.amount) === Number(budget.amount),
       ),
   });
@@ -101,7 +100,7 @@ async function make(steps: LaunchSteps, session: Session) {
       prepare: () => mediaReady(steps, session, media),
       send: () => createInlineCreative(session, account, { ...creative, campaign: `urn:li:sponsoredCampaign:${campaignId}` }),
       find: async (since) =>
-        candidates(await findCreatives(session, account, campaignId, name, since), (row) => same(row.intendedStatus, creative.intendedStatus)).map(
+        candidatesOf(await findCreatives(session, account, campaignId, name, since), (row) => sameAsSent(row.intendedStatus, creative.intendedStatus)).map(
           (candidate) => ({ ...candidate, id: urnOf(candidate.id) }),
         ),
     });
@@ -110,14 +109,8 @@ async function make(steps: LaunchSteps, session: Session) {
   return { result: { campaignId, campaignGroupId: groupId, ads }, historyAdSetId: campaignId };
 }
 
-/** Two values the same as the platform writes them; a field the platform left out is no match. */
-const same = (found: unknown, sent: unknown) => found !== undefined && found !== null && String(found) === String(sent);
-
 /** A creative's id is its URN wherever it is named. */
 const urnOf = (id: string | number) => (String(id).startsWith('urn:') ? String(id) : `urn:li:sponsoredCreative:${id}`);
-
-const candidates = (rows: FoundObject[], matches: (row: FoundObject) => boolean): Candidate[] =>
-  rows.map((row) => ({ id: String(row.id), matches: matches(row) }));
 
 /** Media the request found still processing: the job waits (queue delays) until the platform has it, or it fails. */
 async function mediaReady(steps: LaunchSteps, session: Session, urn: string): Promise<void> {

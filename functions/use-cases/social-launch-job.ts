@@ -1,20 +1,12 @@
 import { LaunchRefused } from '../../shared/core/errors.ts';
 import { socialCampaignControl } from '../../shared/platforms/social/campaign-control.ts';
 import { creativeParams } from '../../shared/platforms/social/launch-plan.ts';
-import {
-  createObject,
-  deleteObject,
-  type FoundObject,
-  findByName,
-  launchRefusalOf,
-  pauseObject,
-  videoThumbnail,
-} from '../../shared/platforms/social/launch.ts';
+import { createObject, deleteObject, findByName, launchRefusalOf, pauseObject, videoThumbnail } from '../../shared/platforms/social/launch.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import type { LaunchJobRequest } from '../../shared/store/audience-jobs.ts';
 import type { User } from '../../shared/store/users.ts';
 import { type JobRun, Pause } from './audience-job-run.ts';
-import { type Candidate, type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch } from './launch-job.ts';
+import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch, sameAsSent } from './launch-job.ts';
 
 /**
  * The social platform's launch (docs/decisions.md, "Launching a whole campaign"): campaign (PAUSED,
@@ -55,9 +47,12 @@ async function make(steps: LaunchSteps, session: Session) {
     name: campaignName,
     send: () => createObject(session, account, 'campaigns', plan.campaign),
     find: async (since) =>
-      candidates(
+      candidatesOf(
         await findByName(session, { edge: 'campaigns', adAccountId: account }, campaignName, since),
-        (row) => same(row.objective, plan.campaign.objective) && same(row.daily_budget, plan.campaign.daily_budget) && same(row.status, plan.campaign.status),
+        (row) =>
+          sameAsSent(row.objective, plan.campaign.objective) &&
+          sameAsSent(row.daily_budget, plan.campaign.daily_budget) &&
+          sameAsSent(row.status, plan.campaign.status),
       ),
   });
   const adSetName = String(plan.adSet.name);
@@ -65,9 +60,9 @@ async function make(steps: LaunchSteps, session: Session) {
     name: adSetName,
     send: () => createObject(session, account, 'adsets', { ...plan.adSet, campaign_id: campaignId }),
     find: async (since) =>
-      candidates(
+      candidatesOf(
         await findByName(session, { edge: 'adsets', campaignId }, adSetName, since),
-        (row) => same(row.optimization_goal, plan.adSet.optimization_goal) && same(row.status, plan.adSet.status),
+        (row) => sameAsSent(row.optimization_goal, plan.adSet.optimization_goal) && sameAsSent(row.status, plan.adSet.status),
       ),
   });
   const ads: LaunchResult['ads'] = [];
@@ -81,8 +76,8 @@ async function make(steps: LaunchSteps, session: Session) {
       },
       send: () => createObject(session, account, 'adcreatives', creativeParams(ad.creative, videoId ? steps.checkpoint.thumbnails?.[videoId]?.url : undefined)),
       find: async (since) =>
-        candidates(await findByName(session, { edge: 'adcreatives', adAccountId: account }, ad.creative.name, since), (row) =>
-          same(row.object_story_spec?.page_id, pageId),
+        candidatesOf(await findByName(session, { edge: 'adcreatives', adAccountId: account }, ad.creative.name, since), (row) =>
+          sameAsSent(row.object_story_spec?.page_id, pageId),
         ),
     });
     const adName = String(ad.ad.name);
@@ -90,20 +85,15 @@ async function make(steps: LaunchSteps, session: Session) {
       name: adName,
       send: () => createObject(session, account, 'ads', { ...ad.ad, adset_id: adSetId, creative: JSON.stringify({ creative_id: creativeId }) }),
       find: async (since) =>
-        candidates(
+        candidatesOf(
           await findByName(session, { edge: 'ads', adSetId }, adName, since),
-          (row) => same(row.creative?.id, creativeId) && same(row.status, ad.ad.status),
+          (row) => sameAsSent(row.creative?.id, creativeId) && sameAsSent(row.status, ad.ad.status),
         ),
     });
     ads.push({ adId, creativeId });
   }
   return { result: { campaignId, adSetId, ads }, historyAdSetId: adSetId };
 }
-
-/** Two values the same as the platform writes them (numbers come back as numbers or strings); a field the platform left out is no match. */
-const same = (found: unknown, sent: unknown) => found !== undefined && found !== null && String(found) === String(sent);
-
-const candidates = (rows: FoundObject[], matches: (row: FoundObject) => boolean): Candidate[] => rows.map((row) => ({ id: row.id, matches: matches(row) }));
 
 /** A video's thumbnail (read once, kept in the checkpoint): the job waits on queue delays while the video processes. */
 async function thumbnailOf(steps: LaunchSteps, session: Session, videoId: string): Promise<{ url: string; width: number; height: number }> {

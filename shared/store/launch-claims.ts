@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
-import type { Platform } from '../core/errors.ts';
+import { Conflict, type Platform } from '../core/errors.ts';
 import { findJob } from './audience-jobs.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
@@ -71,7 +71,8 @@ export async function claimLaunchName(
     if (job && (job.status === 'queued' || job.status === 'running')) return holder;
     if (await put('jobId = :stale', { ':stale': holder.jobId })) return undefined;
   }
-  throw new Error('the launch name could not be claimed');
+  // the name kept changing hands under concurrent launches: nothing started, the client retries
+  throw new Conflict(`Launches of the campaign name "${launch.name}" kept starting at once in this ad account; nothing was started. Retry.`);
 }
 
 /** The name let go by the launch that held it (when it ends, or its start failed). */
