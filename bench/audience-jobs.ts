@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { Readable } from 'node:stream';
 import { build } from 'esbuild';
 import { bundleFunction } from '../infra/bundling.ts';
-import { declaration as worker } from '../functions/workers/run-audience-jobs/declaration.ts';
+import { declaration as worker } from '../functions/workers/run-jobs/declaration.ts';
 import { startStackProcess } from './stack-process.ts';
 import { peakRssSource } from './peak-rss.ts';
 
@@ -18,7 +18,7 @@ import { peakRssSource } from './peak-rss.ts';
  * Lists of any size, measured (issue "Audience lists of any size"):
  * - a 1,000,000-row list through `npm start`'s local stack end to end (create_upload, the PUT, the
  *   start, the job done against the social sandbox): wall time, rows per second, upstream calls;
- * - the audience-job worker's peak RSS at 1,000,000 and 10,000,000 rows: its bundle, run alone in a
+ * - the job worker's peak RSS at 1,000,000 and 10,000,000 rows: its bundle, run alone in a
  *   Node process with the options it is deployed with, on a job stored in a local stack, sending to a
  *   platform stand-in that only acknowledges (so the platform's memory is not counted as the worker's).
  */
@@ -158,7 +158,7 @@ const { readFileSync } = await import('node:fs');
 const fileMapped = () => Number(/RssFile:\\s+(\\d+)/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 setInterval(() => { const now = { ...process.memoryUsage(), fileMapped: fileMapped() }; if (now.rss > atPeak.rss) atPeak = now; }, 100).unref();
 const record = { messageId: 'bench', receiptHandle: 'bench', body: JSON.stringify({ tenantId, jobId }), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, eventSource: 'aws:sqs' };
-const result = await handler({ Records: [record] }, { awsRequestId: 'bench', functionName: 'run_audience_jobs', getRemainingTimeInMillis: () => deadline - Date.now() });
+const result = await handler({ Records: [record] }, { awsRequestId: 'bench', functionName: 'run_jobs', getRemainingTimeInMillis: () => deadline - Date.now() });
 console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) / 1e9, failures: result.batchItemFailures.length, peakRssMb: ${peakRssSource}, atPeak: Object.fromEntries(Object.entries(atPeak).map(([name, bytes]) => [name, Math.round(bytes / 2 ** 20)])) }));
 `,
   );
@@ -171,10 +171,10 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
   const out: Row[] = [];
   try {
     const { findTenantIdByKeyHash, hashApiKey } = await import('../shared/store/api-key-lookup.ts');
-    const { createJob } = await import('../shared/store/audience-job-writes.ts');
-    const { findJob } = await import('../shared/store/audience-jobs.ts');
+    const { createJob } = await import('../shared/store/job-writes.ts');
+    const { findJob } = await import('../shared/store/jobs.ts');
     const { findCompletedUpload } = await import('../shared/uploads/direct-uploads.ts');
-    const { newUploadProgress } = await import('../shared/store/audience-jobs.ts');
+    const { newUploadProgress } = await import('../shared/store/jobs.ts');
     const tenantId = (await findTenantIdByKeyHash(hashApiKey(API_KEY))) as string;
     const runs = rowCounts.map((rows) => ({ rows, processEnvironment: worker.processEnvironment ?? {} }));
     // the first size once more with the C allocator's defaults: what the deployed settings change

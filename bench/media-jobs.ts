@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleFunction } from '../infra/bundling.ts';
-import { declaration as worker } from '../functions/workers/run-audience-jobs/declaration.ts';
+import { declaration as worker } from '../functions/workers/run-jobs/declaration.ts';
 import { peakRssSource } from './peak-rss.ts';
 
 /**
@@ -56,7 +56,7 @@ const { handler } = await import(bundle);
 const deadline = Date.now() + ${worker.timeoutSeconds} * 1000;
 const started = process.hrtime.bigint();
 const record = { messageId: 'bench', receiptHandle: 'bench', body: JSON.stringify({ tenantId, jobId }), attributes: { ApproximateReceiveCount: '1' }, messageAttributes: {}, eventSource: 'aws:sqs' };
-const result = await handler({ Records: [record] }, { awsRequestId: 'bench', functionName: 'run_audience_jobs', getRemainingTimeInMillis: () => deadline - Date.now() });
+const result = await handler({ Records: [record] }, { awsRequestId: 'bench', functionName: 'run_jobs', getRemainingTimeInMillis: () => deadline - Date.now() });
 console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) / 1e9, failures: result.batchItemFailures.length, peakRssMb: ${peakRssSource} }));
 `;
 
@@ -101,8 +101,8 @@ export async function mediaJobFigures(workDir: string): Promise<Row[]> {
   };
   /** A stored social video job (as upload_ad_media stores it, not queued: the stack's own consumer must not run it), run invocation after invocation until it ends. */
   const runVideoJob = async (tenantId: string, adAccountId: string, objectKey: string, size: number) => {
-    const { createJob } = await import('../shared/store/audience-job-writes.ts');
-    const { findJob } = await import('../shared/store/audience-jobs.ts');
+    const { createJob } = await import('../shared/store/job-writes.ts');
+    const { findJob } = await import('../shared/store/jobs.ts');
     const jobId = `job_${randomBytes(16).toString('hex')}`;
     const now = new Date().toISOString();
     await createJob(

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import type { RuleRunMessage } from '../functions/use-cases/rule-runs.ts';
+import type { RuleRunMessage } from '../functions/use-cases/rules/rule-runs.ts';
 import type { LocalStack } from '../local/stack.ts';
 import { DEMO_CONNECTIONS } from '../local/sandbox/demo-data.ts';
 
@@ -49,10 +49,10 @@ export async function rulesBench(stack: LocalStack): Promise<RulesFigures> {
   const { createApiKey } = await import('../shared/store/api-keys.ts');
   const { findTenantIdByKeyHash, hashApiKey } = await import('../shared/store/api-key-lookup.ts');
   const { createRule } = await import('../shared/store/rule-writes.ts');
-  const { scheduleDueRules } = await import('../functions/use-cases/rule-schedule.ts');
-  const { runRuleGroup } = await import('../functions/use-cases/rule-runs.ts');
+  const { scheduleDueRules } = await import('../functions/use-cases/rules/rule-schedule.ts');
+  const { runRuleGroup } = await import('../functions/use-cases/rules/rule-runs.ts');
   const { platformAdapters: rulePlatforms } = await import('../shared/platforms/registry.ts');
-  const { evaluateRule, readGroupMetrics } = await import('../functions/use-cases/rule-evaluation.ts');
+  const { evaluateRule, readGroupMetrics } = await import('../functions/use-cases/rules/rule-evaluation.ts');
   const { findUser } = await import('../shared/store/users.ts');
 
   // every command the store sends, by kind (a transaction counts its items)

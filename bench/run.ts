@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { routes } from '../functions/routes.ts';
-import { declaration as worker } from '../functions/workers/run-audience-jobs/declaration.ts';
+import { declaration as worker } from '../functions/workers/run-jobs/declaration.ts';
 import { coldStart } from './cold-start.ts';
 import { launchCalls } from './launch-calls.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
@@ -60,7 +60,7 @@ async function audiencePipeline(): Promise<void> {
   node(script, ['write', distinct, String(ROWS), 'distinct']);
   const quoted = join(workDir, 'contacts-1m-quoted.csv');
   node(script, ['write', quoted, String(ROWS), 'quoted']);
-  // throughput with the NODE_OPTIONS the audience-job worker is deployed with; memory with the CSV functions'
+  // throughput with the NODE_OPTIONS the job worker is deployed with; memory with the CSV functions'
   const workerOptions = worker.nodeOptions ?? '';
   const csvOptions = routes.find((route) => route.operation === 'create_social_csv_audience')?.nodeOptions ?? '';
   const rowsPerSecond = (file: string, options: string) => Number(node(script, ['pipeline', file], options).rowsPerSecond);

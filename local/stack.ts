@@ -245,8 +245,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
     // no run of the last process can be alive: its unfinished audience jobs go on from their checkpoints
     // (imported here: the functions read their configuration on load, which the environment above sets)
-    const { handler: sweepAudienceJobs } = await import('../functions/workers/sweep-audience-jobs/handler.ts');
-    await sweepAudienceJobs({ afterRestart: true });
+    const { handler: sweepJobs } = await import('../functions/workers/sweep-jobs/handler.ts');
+    await sweepJobs({ afterRestart: true });
     // and the rule runs it had claimed are queued again (each finishes what it began, acting once)
     const { handler: scheduleRules } = await import('../functions/workers/schedule-rules/handler.ts');
     const stopConsumers = startConsumers(queues, workers);

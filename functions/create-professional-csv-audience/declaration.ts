@@ -7,7 +7,7 @@ export const declaration: FunctionDeclaration = {
   entry: handlerBeside(import.meta.url),
   platform: 'professional',
   ...CSV_UPLOAD_FUNCTION,
-  sendsTo: ['AudienceJobs'], // an upload's list goes to the audience-job worker
+  sendsTo: ['Jobs'], // an upload's list goes to the job worker
   audit: {
     action: (input) => ('uploadId' in input ? 'audience_job.started' : 'audience.created'),
     target: (input, result) =>

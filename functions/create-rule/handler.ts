@@ -3,7 +3,7 @@ import { defineOperation } from '../../shared/http/operation.ts';
 import { createRuleRequest } from '../../shared/schemas/rules.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
-import { createRuleFor } from '../use-cases/rules.ts';
+import { createRuleFor } from '../use-cases/rules/rules.ts';
 import { declaration } from './declaration.ts';
 
 /** POST /optimize_me/create_rule: a rule on one platform's campaigns of the user, due at once when enabled. */

@@ -7,7 +7,7 @@ export const declaration: FunctionDeclaration = {
   entry: handlerBeside(import.meta.url),
   platform: 'social',
   ...CSV_UPLOAD_FUNCTION,
-  sendsTo: ['AudienceJobs'], // an upload's list goes to the audience-job worker
+  sendsTo: ['Jobs'], // an upload's list goes to the job worker
   audit: {
     // a list from a direct upload starts a job; one in the body creates or changes the audience itself
     action: (input) => ('uploadId' in input ? 'audience_job.started' : input.mode === 'create' ? 'audience.created' : 'audience.updated'),

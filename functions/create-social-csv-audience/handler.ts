@@ -1,5 +1,5 @@
-import { uploadSocialAudience } from '../use-cases/upload-audience-in-request.ts';
-import { startSocialAudienceJob } from '../use-cases/start-audience-job.ts';
+import { uploadSocialAudience } from '../use-cases/audiences/upload-in-request.ts';
+import { startSocialAudienceJob } from '../use-cases/audiences/start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
@@ -14,9 +14,9 @@ export const handler = defineOperation({
   request: createSocialCsvAudienceRequest,
   jsonRequest: createSocialAudienceFromUploadRequest,
   body: multipartOrJsonBody({ fileField: 'csvFile', fields: SOCIAL_AUDIENCE_FIELDS }),
-  idempotency: idempotent({ inProgressMs: () => config().AUDIENCE_JOB_LEASE_MS }), // the job's own lease keeps two runs apart
+  idempotency: idempotent({ inProgressMs: () => config().JOB_LEASE_MS }), // the job's own lease keeps two runs apart
   run: ({ input, tenantId, user, context, idempotencyKey, audit }): Promise<object> =>
     'uploadId' in input
-      ? startSocialAudienceJob({ ...input, tenantId, user, context, audit }) // a file of any size, sent by the audience-job worker
+      ? startSocialAudienceJob({ ...input, tenantId, user, context, audit }) // a file of any size, sent by the job worker
       : uploadSocialAudience({ ...input, tenantId, user, context, idempotencyKey }),
 });

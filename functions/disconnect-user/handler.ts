@@ -4,7 +4,7 @@ import { defineOperation } from '../../shared/http/operation.ts';
 import { budgetFrom } from '../../shared/platforms/upstream.ts';
 import { disconnectRequest } from './schema.ts';
 import { declaration } from './declaration.ts';
-import { disconnect } from '../use-cases/disconnect.ts';
+import { disconnect } from '../use-cases/connect/disconnect.ts';
 
 /** POST /users/disconnect: removes a connection, revoking a linked grant upstream (see the use case). */
 export const handler = defineOperation({

@@ -1,6 +1,6 @@
 import { professionalCampaignControl } from '../../shared/platforms/professional/campaign-control.ts';
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
-import { statusOperation } from '../use-cases/campaign-control-operations.ts';
+import { statusOperation } from '../use-cases/control/campaign-control-operations.ts';
 import { declaration } from './declaration.ts';
 
 export const handler = statusOperation(declaration, professionalCampaignControl, professionalSession);

@@ -1,6 +1,6 @@
 import { searchadsCampaignControl } from '../../shared/platforms/searchads/campaign-control.ts';
 import { searchadsSession } from '../../shared/platforms/searchads/client.ts';
-import { statusOperation } from '../use-cases/campaign-control-operations.ts';
+import { statusOperation } from '../use-cases/control/campaign-control-operations.ts';
 import { declaration } from './declaration.ts';
 
 export const handler = statusOperation(declaration, searchadsCampaignControl, searchadsSession);

@@ -1,6 +1,6 @@
 import { socialCampaignControl } from '../../shared/platforms/social/campaign-control.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { statusOperation } from '../use-cases/campaign-control-operations.ts';
+import { statusOperation } from '../use-cases/control/campaign-control-operations.ts';
 import { declaration } from './declaration.ts';
 
 export const handler = statusOperation(declaration, socialCampaignControl, socialSession);

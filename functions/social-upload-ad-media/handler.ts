@@ -1,6 +1,6 @@
 import { defineOperation } from '../../shared/http/operation.ts';
 import { IDEMPOTENT_PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
-import { uploadSocialAdMedia } from '../use-cases/ad-media.ts';
+import { uploadSocialAdMedia } from '../use-cases/media/ad-media.ts';
 import { declaration } from './declaration.ts';
 import { uploadAdMediaRequest } from './schema.ts';
 

@@ -2,7 +2,7 @@ import { defineOperation } from '../../shared/http/operation.ts';
 import { updateRuleRequest } from '../../shared/schemas/rules.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
-import { updateRuleFor } from '../use-cases/rules.ts';
+import { updateRuleFor } from '../use-cases/rules/rules.ts';
 import { declaration } from './declaration.ts';
 
 /** POST /optimize_me/update_rule: any field but the platform; enabling a rule again makes it due at once. */

@@ -38,8 +38,8 @@ const configSchema = z.object({
     .positive()
     .max(5 * 1024 ** 3)
     .default(1024 ** 3),
-  /** the audience-job queue (SQS in the cloud, the emulator locally) */
-  AUDIENCE_JOB_QUEUE_URL: optionalSecret,
+  /** the job queue (SQS in the cloud, the emulator locally) */
+  JOB_QUEUE_URL: optionalSecret,
   RULE_RUN_QUEUE_URL: optionalSecret,
   /** the share of a platform's daily calls the optimizer may spend for one tenant (docs/operations.md, "Rules") */
   RULES_QUOTA_SHARE: z.coerce.number().min(0).max(1).default(0.2),
@@ -47,8 +47,8 @@ const configSchema = z.object({
   RULES_DAILY_CALLS_SOCIAL: z.coerce.number().int().min(0).default(10_000),
   RULES_DAILY_CALLS_SEARCHADS: z.coerce.number().int().min(0).default(15_000),
   RULES_DAILY_CALLS_PROFESSIONAL: z.coerce.number().int().min(0).default(10_000),
-  /** how long an audience job's lease outlives its holder's last heartbeat: a crashed run is taken over after it */
-  AUDIENCE_JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
+  /** how long a job’s lease outlives its holder's last heartbeat: a crashed run is taken over after it */
+  JOB_LEASE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
   /** the catch-all function's route table (`METHOD path`, comma-separated), to tell 405 from 404: set by whoever deploys the routes */
   ROUTE_TABLE: z.string().default(''),

@@ -117,7 +117,7 @@ export const AD_MEDIA_FUNCTION = {
   usesUploadBucket: true,
   writes: true,
   idempotent: true,
-  sendsTo: ['AudienceJobs'],
+  sendsTo: ['Jobs'],
   audit: {
     action: (_input, result) => (result?.jobId ? 'ad_media_job.started' : 'ad_media.uploaded'),
     target: (_input, result) => (result?.jobId ? { type: 'ad_media_job', id: result.jobId } : { type: 'media', id: result?.media?.id ?? 'unknown' }),
@@ -132,7 +132,7 @@ export const AD_MEDIA_FUNCTION = {
 export const LAUNCH_FUNCTION = {
   writes: true,
   idempotent: true,
-  sendsTo: ['AudienceJobs'],
+  sendsTo: ['Jobs'],
   audit: {
     action: 'campaign_launch.started',
     target: (_input, result) => ({ type: 'campaign_launch_job', id: result?.jobId ?? 'unknown' }),

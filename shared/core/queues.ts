@@ -4,8 +4,8 @@
  */
 export interface QueueDefinition {
   /** logical id, used by CDK and as the local queue's name */
-  id: 'WebhookDeliveries' | 'AudienceJobs' | 'RuleRuns';
-  configKey: 'WEBHOOK_QUEUE_URL' | 'AUDIENCE_JOB_QUEUE_URL' | 'RULE_RUN_QUEUE_URL';
+  id: 'WebhookDeliveries' | 'Jobs' | 'RuleRuns';
+  configKey: 'WEBHOOK_QUEUE_URL' | 'JOB_QUEUE_URL' | 'RULE_RUN_QUEUE_URL';
   /** how long a received message stays hidden: well above the worker's timeout, so a crashed run is redelivered after it */
   visibilityTimeoutSeconds: number;
   /** receives before a message goes to the dead-letter queue (the worker's own retry schedule ends sooner) */
@@ -27,14 +27,14 @@ export const webhookQueue: QueueDefinition = {
 };
 
 /**
- * One message per audience job run: the start, each continuation the worker queues before its time
+ * One message per job run: the start, each continuation the worker queues before its time
  * runs out, a wait the platform asked for. A run that crashes is handed back after the visibility
  * timeout; after maxReceiveCount the message goes to the dead-letter queue, whose consumer ends the
  * job `failed`.
  */
-export const audienceJobQueue: QueueDefinition = {
-  id: 'AudienceJobs',
-  configKey: 'AUDIENCE_JOB_QUEUE_URL',
+export const jobQueue: QueueDefinition = {
+  id: 'Jobs',
+  configKey: 'JOB_QUEUE_URL',
   visibilityTimeoutSeconds: 960,
   maxReceiveCount: 5,
   consumerTimeoutSeconds: 900,
@@ -55,7 +55,7 @@ export const ruleRunQueue: QueueDefinition = {
   batchSize: 1,
 };
 
-export const queueDefinitions = [webhookQueue, audienceJobQueue, ruleRunQueue] as const;
+export const queueDefinitions = [webhookQueue, jobQueue, ruleRunQueue] as const;
 export type QueueId = (typeof queueDefinitions)[number]['id'];
 
 /** The schedules, defined once: EventBridge rules in the cloud, timers in `npm start`. */
@@ -64,8 +64,8 @@ export const schedules = {
   webhookSweep: { id: 'WebhookSweep', everyMinutes: 5, runAtStart: true },
   /** renews, checks and marks every connection (docs/decisions.md "Connection health"); first one interval after start */
   connectionLifecycle: { id: 'ConnectionLifecycle', everyMinutes: 60, runAtStart: false },
-  /** re-queues audience jobs whose checkpoint stopped moving (a lost message), on the lifecycle's interval; `npm start` re-queues every unfinished job when it starts */
-  audienceJobSweep: { id: 'AudienceJobSweep', everyMinutes: 60, runAtStart: false },
+  /** re-queues jobs whose checkpoint stopped moving (a lost message), on the lifecycle's interval; `npm start` re-queues every unfinished job when it starts */
+  jobSweep: { id: 'JobSweep', everyMinutes: 60, runAtStart: false },
   /** finds the rules that are due and queues one run per (tenant, user, platform); `npm start`: every RULES_INTERVAL_SECONDS */
   ruleSchedule: { id: 'RuleSchedule', everyMinutes: 15, runAtStart: false },
 } as const;

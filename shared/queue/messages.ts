@@ -13,7 +13,7 @@ export const queueMessages = {
   /** one webhook event's delivery: where the event is stored */
   WebhookDeliveries: z.object({ tenantId: id, sk: id }),
   /** one run of an audience job (its dead-letter queue carries the same) */
-  AudienceJobs: z.object({ tenantId: id, jobId: id }),
+  Jobs: z.object({ tenantId: id, jobId: id }),
   /** one group of due rules: a user's rules on one platform, each with the time it was due */
   RuleRuns: z.object({
     tenantId: id,

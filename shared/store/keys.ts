@@ -37,7 +37,7 @@ export const keys = {
 
   /** a direct upload's record (its object, its claim by a job) */
   directUpload: (tenantId: string, uploadId: string): Key => ({ pk: `${tenant(tenantId)}#UPLOAD#${uploadId}`, sk: 'DIRECT' }),
-  audienceJob: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'JOB' }),
+  job: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'JOB' }),
 
   connectLink: (linkId: string): Key => ({ pk: `CONNECT_LINK#${linkId}`, sk: 'LINK' }),
   connectAttempt: (stateHash: string): Key => ({ pk: `CONNECT_STATE#${stateHash}`, sk: 'ATTEMPT' }),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { Conflict, type Platform } from '../core/errors.ts';
-import { findJob } from './audience-jobs.ts';
+import { findJob } from './jobs.ts';
 import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
 

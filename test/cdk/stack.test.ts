@@ -8,7 +8,7 @@ import { AdCampaignApiStack } from '../../infra/stack.ts';
 import { MAX_RESOURCES_PER_TEMPLATE, STACK_AREAS } from '../../infra/stack-areas.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';
-import { audienceJobQueue, queueDefinitions, schedules, webhookQueue } from '../../shared/core/queues.ts';
+import { jobQueue, queueDefinitions, schedules, webhookQueue } from '../../shared/core/queues.ts';
 import { bundledModules } from '../../infra/bundling.ts';
 import { grantsOf } from '../../shared/core/function-declaration.ts';
 import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
@@ -279,20 +279,18 @@ describe('queues, workers and schedules', () => {
     expect(worker.Properties.Environment.Variables.WEBHOOK_QUEUE_URL).toBeDefined();
   });
 
-  it('feeds the audience-job worker one message at a time within a visibility above its timeout, and the dead letters to the function that ends their jobs', () => {
+  it('feeds the job worker one message at a time within a visibility above its timeout, and the dead letters to the function that ends their jobs', () => {
     const mappings = resources(prod.template, 'AWS::Lambda::EventSourceMapping');
-    const [[, runner]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('runaudiencejobs')) as [[string, Resource]];
+    const [[, runner]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('runjobs')) as [[string, Resource]];
     expect(runner.Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ['ReportBatchItemFailures'] });
-    expect(JSON.stringify(runner.Properties.EventSourceArn)).toContain('AudienceJobsQueue');
-    const [[, abandoned]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('endabandonedaudiencejobs')) as [
-      [string, Resource],
-    ];
-    expect(JSON.stringify(abandoned.Properties.EventSourceArn)).toContain('AudienceJobsDeadLetters');
-    const [[, worker]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('runaudiencejobsFunction')) as [[string, Resource]];
-    expect(worker.Properties.Timeout).toBe(audienceJobQueue.consumerTimeoutSeconds);
-    expect(audienceJobQueue.visibilityTimeoutSeconds).toBeGreaterThan(audienceJobQueue.consumerTimeoutSeconds);
+    expect(JSON.stringify(runner.Properties.EventSourceArn)).toContain('JobsQueue');
+    const [[, abandoned]] = mappings.filter(([, entry]) => JSON.stringify(entry.Properties.FunctionName).includes('endabandonedjobs')) as [[string, Resource]];
+    expect(JSON.stringify(abandoned.Properties.EventSourceArn)).toContain('JobsDeadLetters');
+    const [[, worker]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('runjobsFunction')) as [[string, Resource]];
+    expect(worker.Properties.Timeout).toBe(jobQueue.consumerTimeoutSeconds);
+    expect(jobQueue.visibilityTimeoutSeconds).toBeGreaterThan(jobQueue.consumerTimeoutSeconds);
     expect(worker.Properties.Environment.Variables).toMatchObject({
-      AUDIENCE_JOB_QUEUE_URL: expect.anything(),
+      JOB_QUEUE_URL: expect.anything(),
       WEBHOOK_QUEUE_URL: expect.anything(),
       UPLOAD_BUCKET: expect.anything(),
     });
@@ -378,7 +376,7 @@ describe('what the snapshot used to pin, asserted by name', () => {
       expect(fn.Properties.Environment.Variables.NODE_OPTIONS, route.operation).toBe(['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '));
       expect(fn.Properties.Environment.Variables, route.operation).toMatchObject(route.processEnvironment ?? {});
     }
-    const worker = workers.find((entry) => entry.operation === 'run_audience_jobs');
+    const worker = workers.find((entry) => entry.operation === 'run_jobs');
     expect(worker?.processEnvironment).toEqual({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072' });
   });
 

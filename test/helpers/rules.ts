@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
-import type { RuleRunMessage } from '../../functions/use-cases/rule-runs.ts';
-import { runRuleGroup } from '../../functions/use-cases/rule-runs.ts';
+import type { RuleRunMessage } from '../../functions/use-cases/rules/rule-runs.ts';
+import { runRuleGroup } from '../../functions/use-cases/rules/rule-runs.ts';
 import { platformAdapters } from '../../shared/platforms/registry.ts';
 import type { Platform } from '../../shared/core/errors.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';

@@ -18,7 +18,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-jobs-'));
 const apiKey = 'audience-jobs-test-key-0123456789';
 // a visibility above a run's length on a busy machine (a run that retries the platform's 5xx takes seconds): a message
 // delivered again while its run lives is dropped by the runner, which the cloud's visibility (above the worker's timeout) never allows
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', AUDIENCE_JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
 const audiencesFile = join(dataDir, 'sandbox-social-audiences.json');
 let stack: ChildStack | undefined;
 let receiver: Awaited<ReturnType<typeof scriptedServer>>;

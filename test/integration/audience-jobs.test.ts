@@ -4,12 +4,12 @@ import { parse } from 'csv-parse/sync';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import type { Context } from 'aws-lambda';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runAudienceJob } from '../../functions/use-cases/run-audience-job.ts';
-import { handler as sweepAudienceJobs } from '../../functions/workers/sweep-audience-jobs/handler.ts';
-import { createJob } from '../../shared/store/audience-job-writes.ts';
-import type { SocialCheckpoint } from '../../shared/store/audience-jobs.ts';
+import { runJob } from '../../functions/use-cases/jobs/run-job.ts';
+import { handler as sweepJobs } from '../../functions/workers/sweep-jobs/handler.ts';
+import { createJob } from '../../shared/store/job-writes.ts';
+import type { SocialCheckpoint } from '../../shared/store/jobs.ts';
 import { contactLayout } from '../../shared/audiences/contact-rows.ts';
-import { newUploadProgress } from '../../shared/store/audience-jobs.ts';
+import { newUploadProgress } from '../../shared/store/jobs.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { sha256Hex } from '../../shared/audiences/normalize.ts';
@@ -316,7 +316,7 @@ describe('operation 7 with an uploadId', () => {
     const jobId = await storedSocialJob(userId, await uploaded(apiKey, userId, contactsCsv(50_000)), audienceId, { sessionId, at: new Date().toISOString() });
     await injectFault('social', { requestIncludes: token, pathIncludes: '/users', answerDelayMs: 1_500, times: 6 });
     const deadline = Date.now() + 10_000;
-    await runAudienceJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context);
+    await runJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => deadline - Date.now() } as Context);
     const handedOver = (await getJob(apiKey, jobId)).body.results.job;
     expect(handedOver.status).toBe('running');
     expect(handedOver.progress.batchesSent).toBeGreaterThan(0);
@@ -360,7 +360,7 @@ describe('operation 7 with an uploadId', () => {
       at: new Date().toISOString(),
       checkpoint: acknowledged,
     });
-    await runAudienceJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => 60_000 } as Context);
+    await runJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => 60_000 } as Context);
     const { job } = (await getJob(apiKey, jobId)).body.results;
     expect(job).toMatchObject({ status: 'succeeded', result: { num_received: 3, num_invalid_entries: 0, session_id: String(sessionId) } });
     expect((await upstreamRequestsWith('social', token)).slice(skip)).toHaveLength(0);
@@ -374,7 +374,7 @@ describe('operation 7 with an uploadId', () => {
       sessionId: Date.now() * 1000,
       at: new Date(Date.now() - 16 * 60_000).toISOString(),
     });
-    const { requeued } = await sweepAudienceJobs();
+    const { requeued } = await sweepJobs();
     expect(requeued).toBeGreaterThanOrEqual(1);
     const { job } = await jobToEnd(apiKey, jobId);
     expect(job).toMatchObject({ status: 'succeeded', progress: { rowsSent: 15 } });

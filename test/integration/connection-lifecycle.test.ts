@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runConnectionLifecycle } from '../../functions/use-cases/connection-lifecycle.ts';
+import { runConnectionLifecycle } from '../../functions/use-cases/connect/connection-lifecycle.ts';
 import { clock } from '../../shared/core/clock.ts';
 import { saveConnectionHealth } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';

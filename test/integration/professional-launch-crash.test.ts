@@ -18,7 +18,7 @@ import { jobToEnd } from '../helpers/uploads.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-professional-launch-'));
 const apiKey = 'professional-crash-test-key-0123456789';
 // a visibility above a run's length (the professional client's own retries take 2–3 s), so no run's message comes back while it runs
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', AUDIENCE_JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
 const ACCOUNT = DEMO_CONNECTIONS.professional.adAccountId;
 let stack: ChildStack | undefined;
 beforeAll(async () => {

@@ -18,7 +18,7 @@ import { jobToEnd } from '../helpers/uploads.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-launch-'));
 const apiKey = 'launch-crash-test-key-0123456789ab';
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', AUDIENCE_JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
 let stack: ChildStack | undefined;
 beforeAll(async () => {
   stack = await startChildStack(dataDir, apiKey, env);

@@ -15,7 +15,7 @@ import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-crash-'));
 const apiKey = 'upload-crash-test-key-0123456789';
 const ROWS = 50_000;
-const env = { AUDIENCE_JOB_LEASE_MS: '1000', LOG_LEVEL: 'SILENT' };
+const env = { JOB_LEASE_MS: '1000', LOG_LEVEL: 'SILENT' };
 const audiencesFile = join(dataDir, 'sandbox-social-audiences.json');
 let stack: ChildStack | undefined;
 afterAll(async () => {
@@ -76,7 +76,7 @@ describe('an upload survives a kill -9 of the service', () => {
     await fetch(`${sandboxUrl(stack.output())}/__sandbox/clock`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ advanceMs: Number(env.AUDIENCE_JOB_LEASE_MS) + 1 }),
+      body: JSON.stringify({ advanceMs: Number(env.JOB_LEASE_MS) + 1 }),
     });
     const retried = await upload(stack.url);
     const body = (await retried.json()) as { results: Record<string, unknown> };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { returnUrl } from '../../functions/use-cases/connect-outcome.ts';
+import { returnUrl } from '../../functions/use-cases/connect/connect-outcome.ts';
 import { consentQuery } from '../../shared/platforms/connect-flow.ts';
 import { codeChallengeOf, hashOf, newCodeVerifier, randomValue } from '../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../shared/connect/pages.ts';

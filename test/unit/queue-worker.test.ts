@@ -13,7 +13,7 @@ const job = (jobId: string) => JSON.stringify({ tenantId: 'tn_1', jobId });
 describe('queueWorker', () => {
   it('hands each parsed message to the handler and reports only the failed ones', async () => {
     const seen: string[] = [];
-    const handler = queueWorker('AudienceJobs', { operation: 'test' }, async (message) => {
+    const handler = queueWorker('Jobs', { operation: 'test' }, async (message) => {
       seen.push(message.jobId);
       if (message.jobId === 'boom') throw new Error('it broke');
       if (message.jobId === 'later') throw new HandBack();
@@ -43,7 +43,7 @@ describe('queueWorker', () => {
   });
 
   it('a whole batch failing is a partial answer naming every record, not a thrown error', async () => {
-    const handler = queueWorker('AudienceJobs', { operation: 'test' }, async () => {
+    const handler = queueWorker('Jobs', { operation: 'test' }, async () => {
       throw new Error('down');
     });
     expect(await handler(eventOf(record('1', job('a')), record('2', job('b'))), context)).toEqual({
@@ -79,7 +79,7 @@ describe('queueWorker', () => {
   });
 
   it('one schema per queue, the one senders are held to', () => {
-    expect(Object.keys(queueMessages).sort()).toEqual(['AudienceJobs', 'RuleRuns', 'WebhookDeliveries']);
+    expect(Object.keys(queueMessages).sort()).toEqual(['Jobs', 'RuleRuns', 'WebhookDeliveries']);
     expect(queueMessages.WebhookDeliveries.safeParse({ tenantId: 't' }).success).toBe(false);
   });
 });

@@ -3,7 +3,7 @@ import type { StepStore } from '../../shared/core/exactly-once.ts';
 import type { PlannedChange } from '../../shared/rules/evaluation.ts';
 import type { RuleActionOutcome } from '../../shared/schemas/rules.ts';
 import type { RuleActionKey } from '../../shared/store/rule-writes.ts';
-import { type ActionContext, type ActionPorts, actOn } from '../../functions/use-cases/rule-runs.ts';
+import { type ActionContext, type ActionPorts, actOn } from '../../functions/use-cases/rules/rule-runs.ts';
 import { memoryStepStore } from '../helpers/fakes.ts';
 
 /**

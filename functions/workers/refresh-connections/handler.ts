@@ -2,7 +2,7 @@ import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
 import { systemActor, withAuditScope } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { log, withRequestLogger } from '../../../shared/core/logger.ts';
-import { runConnectionLifecycle, type LifecycleSummary } from '../../use-cases/connection-lifecycle.ts';
+import { runConnectionLifecycle, type LifecycleSummary } from '../../use-cases/connect/connection-lifecycle.ts';
 import { declaration } from './declaration.ts';
 
 /** On a schedule (hourly): the connection lifecycle over every user. */

@@ -2,7 +2,7 @@ import { log } from '../../../shared/core/logger.ts';
 import { queueWorker } from '../../../shared/queue/worker.ts';
 import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
 import { platformAdapters } from '../../../shared/platforms/registry.ts';
-import { runRuleGroup } from '../../use-cases/rule-runs.ts';
+import { runRuleGroup } from '../../use-cases/rules/rule-runs.ts';
 import { declaration } from './declaration.ts';
 
 /**

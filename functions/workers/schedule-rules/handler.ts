@@ -1,6 +1,6 @@
 import { clock } from '../../../shared/core/clock.ts';
 import { log, withRequestLogger } from '../../../shared/core/logger.ts';
-import { queueRuleRun, scheduleDueRules } from '../../use-cases/rule-schedule.ts';
+import { queueRuleRun, scheduleDueRules } from '../../use-cases/rules/rule-schedule.ts';
 import { declaration } from './declaration.ts';
 
 /**

@@ -1,0 +1,134 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Context } from 'aws-lambda';
+import { clock } from '../../../shared/core/clock.ts';
+import { IdempotencyConflict, PlatformError } from '../../../shared/core/errors.ts';
+import { log } from '../../../shared/core/logger.ts';
+import { failedCondition } from '../../../shared/store/client.ts';
+import type { ListType } from '../../../shared/audiences/professional-list.ts';
+import { professionalSession } from '../../../shared/platforms/professional/session.ts';
+import { newSessionId, type AudienceMode } from '../../../shared/platforms/social/custom-audiences.ts';
+import { socialSession } from '../../../shared/platforms/social/session.ts';
+import type { UploadedFile } from '../../../shared/schemas/uploaded-file.ts';
+import { createJob, deleteJob, releaseJobLease, takeJobLease } from '../../../shared/store/job-writes.ts';
+import { newUploadProgress, type Job } from '../../../shared/store/jobs.ts';
+import type { User } from '../../../shared/store/users.ts';
+import { deleteStagedUpload, stageUpload, stagedUploadKey } from '../../../shared/storage/staging.ts';
+import { JobRun } from '../jobs/job-run.ts';
+import { runProfessionalAudienceJob } from './professional-audience-job.ts';
+import { runSocialAudienceJob } from './social-audience-job.ts';
+import type { SocialAudienceResult } from './social-audience-batches.ts';
+import { isFinal, jobErrorOf } from '../jobs/run-job.ts';
+
+/**
+ * Operations 7 and 8 with the CSV in the request's body: the same audience job the worker runs for a
+ * direct upload, run by the request itself on the bytes it already holds (docs/architecture.md, "One
+ * audience engine"). One record and one lease: the job's. The file is staged in S3 as every uploaded
+ * CSV is, before it is processed (docs/decisions.md), but never read back: the run reads the bytes in
+ * memory. A retry with the same Idempotency-Key finds the same job (its id comes from the key) and
+ * goes on from its checkpoint; a run that ends, whichever way, leaves neither the job nor the contacts.
+ */
+interface InRequest {
+  tenantId: string;
+  user: User;
+  context: Context;
+  idempotencyKey: string | undefined;
+}
+
+export async function uploadSocialAudience(
+  request: InRequest & { audienceName: string; mode: AudienceMode; audienceId?: string; csvFile: UploadedFile },
+): Promise<SocialAudienceResult> {
+  socialSession(request.user, request.context); // a user without a social connection is a 409 before the file is read
+  return runInRequest(request, 'create_social_csv_audience', request.csvFile, runSocialAudienceJob, (jobId, objectKey) =>
+    newJob(jobId, request, request.csvFile, 'social_audience', {
+      request: {
+        objectKey,
+        mode: request.mode,
+        ...(request.audienceId ? { audienceId: request.audienceId } : {}),
+        audienceName: request.audienceName,
+      },
+      checkpoint: { ...newUploadProgress(newSessionId()), localInvalid: 0, localSamples: {} },
+    }),
+  );
+}
+
+export async function uploadProfessionalAudience(
+  request: InRequest & { type: ListType; audienceName?: string; csv: UploadedFile },
+): Promise<{ audience: { csvFileId: string }; warnings?: string[] }> {
+  professionalSession(request.user, request.context); // a user without a professional connection is a 409
+  return runInRequest(request, 'create_professional_csv_audience', request.csv, runProfessionalAudienceJob, (jobId, objectKey) =>
+    newJob(jobId, request, request.csv, 'professional_audience', {
+      request: { objectKey, type: request.type, audienceName: request.audienceName ?? defaultAudienceName(request.type) },
+      checkpoint: {},
+    }),
+  );
+}
+
+const TYPE_LABELS: Record<ListType, string> = { USER_LIST_UPLOAD: 'Contact list', COMPANY_LIST_UPLOAD: 'Company list' };
+
+/** Without a name: "Contact list upload YYYY-MM-DDTHH:MMZ", the upload time in UTC. */
+export const defaultAudienceName = (type: ListType, now = clock.date()) => `${TYPE_LABELS[type]} upload ${now.toISOString().slice(0, 16)}Z`;
+
+/** The same key resumes the same job; without a key every request is its own. */
+function jobIdFor(operation: string, tenantId: string, idempotencyKey: string | undefined): string {
+  if (!idempotencyKey) return `job_${randomUUID().replaceAll('-', '')}`;
+  return `job_${createHash('sha256').update(`${operation}\n${tenantId}\n${idempotencyKey}`).digest('hex').slice(0, 32)}`;
+}
+
+/** `run`: the job's own code, passed in so that each function's bundle holds only its platform's */
+async function runInRequest<R>(
+  request: InRequest,
+  operation: string,
+  file: UploadedFile,
+  run: (jobRun: JobRun, user: User) => Promise<R>,
+  jobFor: (jobId: string, objectKey: string) => Job,
+): Promise<R> {
+  const { tenantId, user } = request;
+  const jobId = jobIdFor(operation, tenantId, request.idempotencyKey);
+  const objectKey = stagedUploadKey(tenantId, user.userId, jobId);
+  await stageUpload(objectKey, file.content);
+  const owner = randomUUID();
+  await createJob(jobFor(jobId, objectKey), undefined).catch((error: Error) => {
+    if (failedCondition(error) === undefined) throw error; // a retry of the same key: its job goes on
+  });
+  const job = await takeJobLease(tenantId, jobId, owner);
+  // another live run of the same key holds it: its contacts stay until it ends
+  if (!job) throw new IdempotencyConflict('A request with this Idempotency-Key is still being processed; retry in a few seconds.');
+  if (job.checkpoint && 'batchesAcked' in job.checkpoint && job.checkpoint.batchesAcked > 0)
+    log().info('resuming audience upload', { batchesAcked: job.checkpoint.batchesAcked, inFlightBatch: job.checkpoint.inFlightBatch });
+
+  const jobRun = new JobRun(job, owner, request.context, file.content);
+  try {
+    job.status = 'running';
+    await jobRun.save();
+    const result = await run(jobRun, user);
+    await jobRun.end();
+    await deleteJob(tenantId, jobId, owner);
+    return result;
+  } catch (error) {
+    await jobRun.end();
+    // a refusal ends the job; anything else leaves its checkpoint for a retry with the same key
+    if (isFinal(error)) await deleteJob(tenantId, jobId, owner);
+    else await releaseJobLease(tenantId, jobId, owner, jobErrorOf(error));
+    if (error instanceof PlatformError && 'rows_landed' in error.extra) error.message += ' Retry the same request with the same Idempotency-Key to resume.';
+    throw error;
+  } finally {
+    // whatever happened, the contacts are not kept: a retry sends the file again
+    await deleteStagedUpload(objectKey);
+  }
+}
+
+function newJob(jobId: string, request: InRequest, file: UploadedFile, type: Job['type'], work: Pick<Job, 'request' | 'checkpoint'>): Job {
+  const now = clock.date().toISOString();
+  return {
+    jobId,
+    tenantId: request.tenantId,
+    userId: request.user.userId,
+    type,
+    status: 'running',
+    progress: { bytesRead: 0, totalBytes: file.content.length, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+    createdAt: now,
+    updatedAt: now,
+    runsInRequest: true,
+    ...work,
+  };
+}

@@ -1,0 +1,135 @@
+import type { Context } from 'aws-lambda';
+import { clock } from '../../../shared/core/clock.ts';
+import { config } from '../../../shared/core/config.ts';
+import { ANSWER_MARGIN_MS } from '../../../shared/platforms/upstream.ts';
+import { PlatformNotConnected } from '../../../shared/core/errors.ts';
+import { platformOfJob, saveJobRun } from '../../../shared/store/job-writes.ts';
+import type { Job } from '../../../shared/store/jobs.ts';
+import { readStagedUpload } from '../../../shared/storage/staging.ts';
+
+/**
+ * One run of a job by the worker: it holds the job's lease, saves the job (checkpoint,
+ * progress, lease renewed) one write after another, and keeps the lease alive between saves with a
+ * heartbeat. It ends its slice before the function's time runs out.
+ */
+
+/** The run stops to queue its continuation (now, or after the platform's wait). */
+export class Pause {
+  constructor(readonly delaySeconds: number) {}
+}
+
+/** Another run took the job over (this one's lease lapsed): this one stops without a word. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('the job is held by another run');
+    this.name = 'LeaseLost';
+  }
+}
+
+/**
+ * Time kept back at the end of a slice to save and queue the continuation: a quarter of it, at most a
+ * minute, and never less than one upstream attempt beyond the calls' own deadline, so a batch begun
+ * before the end has its time, and one the deadline cuts is always past the end (a hand-over).
+ */
+const sliceMargin = (totalMs: number) => Math.max(Math.min(60_000, totalMs / 4), ANSWER_MARGIN_MS + config().UPSTREAM_TIMEOUT_MS);
+
+export class JobRun {
+  private saving: Promise<void> = Promise.resolve();
+  private readonly sliceEnd: number;
+  private readonly heartbeat: NodeJS.Timeout;
+  private lost = false;
+  private disconnected: PlatformNotConnected | undefined;
+
+  /**
+   * `source`: the file's bytes when the run is the request that carried them (read from memory, never
+   * read back from storage). Such a run has no slices: it has no continuation to hand over to, and its
+   * upstream calls end by the request's own deadline.
+   */
+  constructor(
+    readonly job: Job,
+    readonly owner: string,
+    readonly context: Context,
+    private readonly source?: Uint8Array,
+  ) {
+    const remaining = context.getRemainingTimeInMillis();
+    this.sliceEnd = source ? Number.POSITIVE_INFINITY : clock.now() + remaining - sliceMargin(remaining);
+    this.heartbeat = setInterval(() => void this.save().catch(() => undefined), config().JOB_LEASE_MS / 3);
+    this.heartbeat.unref();
+  }
+
+  /** Saves the job as it is now, after any save still under way; the lease is renewed with it. */
+  save(): Promise<void> {
+    const next = this.saving.then(async () => {
+      if (this.disconnected) throw this.disconnected;
+      if (this.lost) throw new LeaseLost();
+      const outcome = await saveJobRun(this.job, this.owner);
+      if (outcome === 'lease-lost') {
+        this.lost = true;
+        throw new LeaseLost();
+      }
+      if (outcome === 'disconnected') {
+        // the user took the connection away: no further platform call is made with its grant
+        const platform = platformOfJob(this.job);
+        this.disconnected = new PlatformNotConnected(
+          platform,
+          `The user disconnected ${platform} while the job ran; it stopped before its next call to the platform. Connect again and start it anew.`,
+        );
+        throw this.disconnected;
+      }
+    });
+    this.saving = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Before each step that goes upstream: stop while there is time to hand over. */
+  checkTime(): void {
+    if (this.disconnected) throw this.disconnected;
+    if (this.lost) throw new LeaseLost();
+    if (this.sliceIsOver()) throw new Pause(0);
+  }
+
+  /** A call begun just before the slice ended may be cut by the function's own deadline: that is a hand-over too. */
+  sliceIsOver(): boolean {
+    return clock.now() >= this.sliceEnd;
+  }
+
+  /**
+   * The file from storage, or its rest from `fromByte` on (a ranged read: nothing before is read
+   * again); the first full read (the check) counts its bytes into the progress.
+   */
+  async read({ countBytes = false, fromByte = 0 }: { countBytes?: boolean; fromByte?: number } = {}): Promise<AsyncIterable<Uint8Array>> {
+    if (fromByte >= this.job.progress.totalBytes) return (async function* () {})(); // every row was sent: S3 refuses a range past the end
+    const { objectKey, etag } = this.job.request as { objectKey: string; etag?: string };
+    const bytes = this.source ? chunksOf(this.source.subarray(fromByte)) : await readStagedUpload(objectKey, fromByte, etag);
+    if (!countBytes) return bytes;
+    const progress = this.job.progress;
+    let read = 0;
+    return (async function* () {
+      for await (const chunk of bytes) {
+        read += chunk.length;
+        progress.bytesRead = Math.max(progress.bytesRead, Math.min(progress.totalBytes, read)); // a re-read after a restart never moves it back
+        yield chunk;
+      }
+    })();
+  }
+
+  /** The file as a stream that opens when first read (a body built for one upload attempt). */
+  stream(): AsyncIterable<Uint8Array> {
+    const read = () => this.read();
+    return (async function* () {
+      yield* await read();
+    })();
+  }
+
+  async end(): Promise<void> {
+    clearInterval(this.heartbeat);
+    await this.saving;
+  }
+}
+
+const CHUNK_BYTES = 64 * 1024;
+
+/** Bytes in memory as the stream a stored file gives: chunks, so the readers hold no more than they would. */
+async function* chunksOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {
+  for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) yield bytes.subarray(offset, offset + CHUNK_BYTES);
+}
