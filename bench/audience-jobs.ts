@@ -174,7 +174,7 @@ console.log(JSON.stringify({ seconds: Number(process.hrtime.bigint() - started) 
     const { createJob } = await import('../shared/store/job-writes.ts');
     const { findJob } = await import('../shared/store/jobs.ts');
     const { findCompletedUpload } = await import('../shared/uploads/direct-uploads.ts');
-    const { newUploadProgress } = await import('../shared/store/jobs.ts');
+    const { newUploadProgress } = await import('../functions/use-cases/audiences/social-audience-batches.ts');
     const tenantId = (await findTenantIdByKeyHash(hashApiKey(API_KEY))) as string;
     const runs = rowCounts.map((rows) => ({ rows, processEnvironment: worker.processEnvironment ?? {} }));
     // the first size once more with the C allocator's defaults: what the deployed settings change

@@ -2,6 +2,10 @@ import * as z from 'zod';
 import { isUploadedFile, type UploadedFile } from './uploaded-file.ts';
 import { numericIdSchema, userIdSchema } from './common.ts';
 
+/** What operation 7 does with its list; what kind of list operation 8 takes. */
+export const audienceModeSchema = z.enum(['create', 'append', 'replace', 'remove']);
+export const listTypeSchema = z.enum(['USER_LIST_UPLOAD', 'COMPANY_LIST_UPLOAD']);
+
 export const csvFileSchema = (field: string) =>
   z
     .custom<UploadedFile>(isUploadedFile, {
@@ -12,7 +16,7 @@ export const csvFileSchema = (field: string) =>
 export const socialAudienceFields = {
   userId: userIdSchema,
   audienceName: z.string().trim().min(1, 'must not be empty').max(255),
-  mode: z.enum(['create', 'append', 'replace', 'remove']).default('create'),
+  mode: audienceModeSchema.default('create'),
   audienceId: numericIdSchema('audienceId').optional(),
 };
 
@@ -25,9 +29,8 @@ export function checkSocialMode(input: { mode: string; audienceId?: string }, ct
   }
 }
 
-/** What operation 7 does with its list; what kind of list operation 8 takes. */
-export type AudienceMode = 'create' | 'append' | 'replace' | 'remove';
-export type ListType = 'USER_LIST_UPLOAD' | 'COMPANY_LIST_UPLOAD';
+export type AudienceMode = z.infer<typeof audienceModeSchema>;
+export type ListType = z.infer<typeof listTypeSchema>;
 
 export const professionalAudienceFields = {
   userId: userIdSchema,

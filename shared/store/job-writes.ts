@@ -46,13 +46,6 @@ export async function takeJobLease(tenantId: string, jobId: string, owner: strin
   }
 }
 
-/** The platform a job works on (every job's request names one, or its type does). */
-export function platformOfJob(job: Job): Platform {
-  if (job.type === 'social_audience') return 'social';
-  if (job.type === 'professional_audience') return 'professional';
-  return (job.request as { platform: Platform }).platform;
-}
-
 export type SaveOutcome = 'saved' | 'lease-lost' | 'disconnected';
 
 /**
@@ -60,7 +53,7 @@ export type SaveOutcome = 'saved' | 'lease-lost' | 'disconnected';
  * the user still holds the job's platform connection: a disconnect stops the job at its next save,
  * which comes before each of its platform calls (docs/decisions.md, "A disconnect stops running jobs").
  */
-export async function saveJobRun(job: Job, owner: string): Promise<SaveOutcome> {
+export async function saveJobRun(job: Job, owner: string, platform: Platform): Promise<SaveOutcome> {
   job.updatedAt = clock.date().toISOString();
   job.leaseOwner = owner;
   job.leaseUntil = clock.now() + config().JOB_LEASE_MS;
@@ -81,7 +74,7 @@ export async function saveJobRun(job: Job, owner: string): Promise<SaveOutcome> 
               TableName: mainTableName(),
               Key: keys.user(job.tenantId, job.userId),
               ConditionExpression: 'attribute_exists(connections.#platform)',
-              ExpressionAttributeNames: { '#platform': platformOfJob(job) },
+              ExpressionAttributeNames: { '#platform': platform },
             },
           },
         ],

@@ -1,27 +1,75 @@
 import { clock } from '../../../shared/core/clock.ts';
 import { checkProfessionalList, professionalListCsv } from '../../../shared/audiences/professional-list.ts';
-import { PlatformTimeout, PlatformUnavailable } from '../../../shared/core/errors.ts';
-import { log } from '../../../shared/core/logger.ts';
 import { attachListUpload, createSegment, findListSegment, generateUploadUrl, uploadFile } from '../../../shared/platforms/professional/list-upload.ts';
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
-import type { ProfessionalCheckpoint, ProfessionalJobRequest } from '../../../shared/store/jobs.ts';
+import * as z from 'zod';
+import { listTypeSchema } from '../../../shared/schemas/audiences.ts';
+import { deleteStagedUpload } from '../../../shared/storage/staging.ts';
+import type { Job } from '../../../shared/store/jobs.ts';
 import { recordProfessionalAudience } from '../../../shared/store/professional-audiences.ts';
 import type { User } from '../../../shared/store/users.ts';
+import { defineJobKind } from '../jobs/job-kind.ts';
 import type { JobRun } from '../jobs/job-run.ts';
+import { type CreateStore, createOnce } from '../jobs/steps.ts';
 
 /**
  * Operation 8 as a job: the list checked whole, then the platform's list-upload flow
  * (docs/platforms.md, "Professional") with the rewritten file streamed from storage to the upload URL, never held
  * whole. Each step's outcome is saved, so a resumed run goes on from the step it had not finished.
  */
-export async function runProfessionalAudienceJob(run: JobRun, user: User): Promise<{ audience: { csvFileId: string }; warnings?: string[] }> {
-  const { job } = run;
-  const request = job.request as ProfessionalJobRequest;
-  const checkpoint = job.checkpoint as ProfessionalCheckpoint;
+export const professionalJobRequestSchema = z.object({
+  objectKey: z.string(),
+  etag: z.string().optional(),
+  type: listTypeSchema,
+  audienceName: z.string(),
+});
+export type ProfessionalJobRequest = z.infer<typeof professionalJobRequestSchema>;
+
+export const professionalCheckpointSchema = z.object({
+  rows: z.number().optional(),
+  warnings: z.array(z.string()).optional(),
+  csvBytes: z.number().optional(),
+  /** the uploaded file's media URN, once the platform has it */
+  inputFile: z.string().optional(),
+  /** when a segment create was sent (epoch ms): a run that finds it with no segmentId reads back before creating */
+  segmentCreateSentAt: z.number().optional(),
+  segmentId: z.string().optional(),
+});
+type ProfessionalCheckpoint = z.infer<typeof professionalCheckpointSchema>;
+type ProfessionalAudienceJob = Job<ProfessionalJobRequest, ProfessionalCheckpoint>;
+
+export const professionalAudienceJob = defineJobKind({
+  type: 'professional_audience',
+  request: professionalJobRequestSchema,
+  checkpoint: professionalCheckpointSchema,
+  platformOf: () => 'professional',
+  run: runProfessionalAudienceJob,
+  endEvents: { succeeded: 'audience_job.succeeded', failed: 'audience_job.failed' },
+  endAudit: (job) => {
+    const audience = z.object({ audience: z.object({ csvFileId: z.string() }) }).safeParse(job.result);
+    return {
+      action: 'audience.created',
+      target: { type: 'audience', id: (audience.success ? audience.data.audience.csvFileId : job.checkpoint.inputFile) ?? job.jobId },
+      platform: 'professional',
+      changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
+    };
+  },
+  // the contacts are not kept once the audience has them; after a failure the file stays for another start
+  afterEnd: async (job) => {
+    if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
+  },
+});
+
+export async function runProfessionalAudienceJob(
+  run: JobRun,
+  job: ProfessionalAudienceJob,
+  user: User,
+): Promise<{ audience: { csvFileId: string }; warnings?: string[] }> {
+  const { request, checkpoint } = job;
   const session = professionalSession(user, run.context);
 
   if (checkpoint.rows === undefined) {
-    const checked = await checkProfessionalList(request.type, await run.read({ countBytes: true }), () => job.progress.rowsRead++);
+    const checked = await checkProfessionalList(request.type, await run.read(request, { countBytes: true }), () => job.progress.rowsRead++);
     Object.assign(checkpoint, checked);
     await run.save();
   }
@@ -29,19 +77,16 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
     run.checkTime();
     const uploadUrl = await generateUploadUrl(session, session.adAccountId);
     checkpoint.inputFile = await uploadFile(session, uploadUrl, {
-      stream: () => professionalListCsv(request.type, run.stream()),
+      stream: () => professionalListCsv(request.type, run.stream(request)),
       length: checkpoint.csvBytes ?? 0,
     });
     job.progress.rowsSent = checkpoint.rows ?? 0;
     job.progress.batchesSent = 1;
     await run.save();
   }
-  if (!checkpoint.segmentId) {
-    run.checkTime();
-    checkpoint.segmentId = await createSegmentOnce(run, session);
-    await run.save();
-  }
-  await attachListUpload(session, checkpoint.segmentId, checkpoint.inputFile).catch(async (error: unknown) => {
+  run.checkTime();
+  const segmentId = await createSegmentOnce(run, job, session);
+  await attachListUpload(session, segmentId, checkpoint.inputFile).catch(async (error: unknown) => {
     // the failed attachment deleted the empty segment: a retry makes another
     checkpoint.segmentId = undefined;
     checkpoint.segmentCreateSentAt = undefined;
@@ -50,7 +95,7 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
   });
   await recordProfessionalAudience(job.tenantId, job.userId, {
     csvFileId: checkpoint.inputFile,
-    segmentId: checkpoint.segmentId,
+    segmentId,
     account: `urn:li:sponsoredAccount:${session.adAccountId}`,
     type: request.type,
     name: request.audienceName,
@@ -62,31 +107,36 @@ export async function runProfessionalAudienceJob(run: JobRun, user: User): Promi
 }
 
 /**
- * The segment made once: the create's intent is saved before it is sent, so a create whose answer was
- * lost (a timeout, a 5xx, a run that died) is read back by name and type before another is sent.
+ * The segment made once (a create-once step): its intent is saved before it is sent, so a create whose
+ * answer was lost (a timeout, a 5xx, a run that died) is read back by name and type before another is sent.
  */
-async function createSegmentOnce(run: JobRun, session: ReturnType<typeof professionalSession>): Promise<string> {
-  const request = run.job.request as ProfessionalJobRequest;
-  const checkpoint = run.job.checkpoint as ProfessionalCheckpoint;
-  const readBack = (since: number) => findListSegment(session, session.adAccountId, request.type, request.audienceName, since);
-  if (checkpoint.segmentCreateSentAt !== undefined) {
-    const made = await readBack(checkpoint.segmentCreateSentAt);
-    if (made) return made;
-  }
-  checkpoint.segmentCreateSentAt = clock.now();
-  await run.save();
-  try {
-    return await createSegment(session, session.adAccountId, request.type, request.audienceName);
-  } catch (error) {
-    if (!(error instanceof PlatformTimeout || error instanceof PlatformUnavailable)) {
-      checkpoint.segmentCreateSentAt = undefined; // refused: nothing was made
-      throw error;
-    }
-    const made = await readBack(checkpoint.segmentCreateSentAt);
-    if (made) {
-      log().warn('a segment create lost its answer; read back, the platform had made it');
-      return made;
-    }
-    throw error; // the next run reads back again before it creates
-  }
+function createSegmentOnce(run: JobRun, { request, checkpoint }: ProfessionalAudienceJob, session: ReturnType<typeof professionalSession>): Promise<string> {
+  const store: CreateStore<string> = {
+    find: async () =>
+      checkpoint.segmentId !== undefined
+        ? { status: 'completed', intent: { sentAt: checkpoint.segmentCreateSentAt ?? 0 }, result: checkpoint.segmentId }
+        : checkpoint.segmentCreateSentAt !== undefined
+          ? { status: 'in_progress', intent: { sentAt: checkpoint.segmentCreateSentAt } }
+          : undefined,
+    begin: async (_key, { sentAt }) => {
+      checkpoint.segmentCreateSentAt = sentAt;
+      await run.save();
+      return true;
+    },
+    complete: async (_key, segmentId) => {
+      checkpoint.segmentId = segmentId;
+      await run.save();
+      return true;
+    },
+    forget: async () => {
+      checkpoint.segmentCreateSentAt = undefined;
+      await run.save();
+    },
+  };
+  return createOnce({
+    store,
+    key: 'segment',
+    send: () => createSegment(session, session.adAccountId, request.type, request.audienceName),
+    readBack: (since) => findListSegment(session, session.adAccountId, request.type, request.audienceName, since),
+  });
 }

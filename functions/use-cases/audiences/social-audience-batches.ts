@@ -1,3 +1,4 @@
+import * as z from 'zod';
 import { clock } from '../../../shared/core/clock.ts';
 import { PlatformError } from '../../../shared/core/errors.ts';
 import { exactlyOnce, type StepStore } from '../../../shared/core/exactly-once.ts';
@@ -12,7 +13,33 @@ import {
   type BatchAcknowledgement,
 } from '../../../shared/platforms/social/custom-audiences.ts';
 import type { SocialSession } from '../../../shared/platforms/social/client.ts';
-import type { UploadProgress } from '../../../shared/store/jobs.ts';
+
+/**
+ * How far the sending of a social list got: the audience, the platform's upload session, the batches
+ * the platform acknowledged and the one in flight, so that a resumed run goes on after the last
+ * acknowledged batch (resending the one in flight, with its number).
+ */
+export const uploadProgressSchema = z.object({
+  audienceId: z.string().optional(),
+  sessionId: z.number(),
+  batchesAcked: z.number(),
+  rowsAcked: z.number(),
+  /** the batch sent and not yet acknowledged: a resume sends it again with the same number */
+  inFlightBatch: z.number().optional(),
+  /** the platform's figures from its last acknowledgement (cumulative per session) */
+  platformReceived: z.number(),
+  platformInvalid: z.number(),
+  /** what the platform counted twice because a batch was resent after a crash */
+  duplicateReceived: z.number(),
+  duplicateInvalid: z.number(),
+  platformSamples: z.record(z.string(), z.string()),
+});
+export type UploadProgress = z.infer<typeof uploadProgressSchema>;
+
+/** Nothing sent yet, in upload session `sessionId`. */
+export function newUploadProgress(sessionId: number): UploadProgress {
+  return { sessionId, batchesAcked: 0, rowsAcked: 0, platformReceived: 0, platformInvalid: 0, duplicateReceived: 0, duplicateInvalid: 0, platformSamples: {} };
+}
 
 /**
  * What both ways of sending a social contact list share (the multipart request, and the audience

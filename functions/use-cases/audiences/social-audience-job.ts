@@ -1,10 +1,21 @@
 import { InvalidRowSamples, type ContactFileResume } from '../../../shared/audiences/contact-file.ts';
 import { createCustomAudience } from '../../../shared/platforms/social/custom-audiences.ts';
 import { socialSession } from '../../../shared/platforms/social/session.ts';
-import type { SocialCheckpoint, SocialJobRequest } from '../../../shared/store/jobs.ts';
+import * as z from 'zod';
+import { audienceModeSchema } from '../../../shared/schemas/audiences.ts';
+import { deleteStagedUpload } from '../../../shared/storage/staging.ts';
+import type { Job } from '../../../shared/store/jobs.ts';
 import type { User } from '../../../shared/store/users.ts';
+import { defineJobKind } from '../jobs/job-kind.ts';
 import type { JobRun } from '../jobs/job-run.ts';
-import { checkContactFile, sendInBatches, sendRecordedBatch, socialAudienceResult, type SocialAudienceResult } from './social-audience-batches.ts';
+import {
+  checkContactFile,
+  sendInBatches,
+  sendRecordedBatch,
+  socialAudienceResult,
+  type SocialAudienceResult,
+  uploadProgressSchema,
+} from './social-audience-batches.ts';
 
 /**
  * Operation 7 as a job (run by the worker, or by the request that carried the file): the file checked whole (once), then its rows in batches of 10,000 in the one
@@ -14,16 +25,58 @@ import { checkContactFile, sendInBatches, sendRecordedBatch, socialAudienceResul
  */
 const CHECK_PROGRESS_EVERY_ROWS = 50_000;
 
-export async function runSocialAudienceJob(run: JobRun, user: User): Promise<SocialAudienceResult> {
-  const { job } = run;
-  const request = job.request as SocialJobRequest;
-  const checkpoint = job.checkpoint as SocialCheckpoint<ContactFileResume>;
+export const socialJobRequestSchema = z.object({
+  objectKey: z.string(),
+  /** the version of the file the start found: every read of the job asks for it (If-Match) */
+  etag: z.string().optional(),
+  mode: audienceModeSchema,
+  /** the audience the rows go to; created once the file has been checked when the request had none yet */
+  audienceId: z.string().optional(),
+  audienceName: z.string(),
+});
+export type SocialJobRequest = z.infer<typeof socialJobRequestSchema>;
+
+const contactFileResume = z.custom<ContactFileResume>(
+  (value) => z.object({ byte: z.number(), line: z.number(), delimiter: z.string(), dataRows: z.number() }).safeParse(value).success,
+);
+
+/** After the check of the whole file: how many rows, and the sending so far. */
+export const socialCheckpointSchema = uploadProgressSchema.extend({
+  usableRows: z.number().optional(),
+  /** just past the last acknowledged batch's last row: a resume reads the file from there */
+  resumeAt: contactFileResume.optional(),
+  localInvalid: z.number(),
+  localSamples: z.record(z.string(), z.string()),
+});
+export type SocialCheckpoint = z.infer<typeof socialCheckpointSchema>;
+
+export const socialAudienceJob = defineJobKind({
+  type: 'social_audience',
+  request: socialJobRequestSchema,
+  checkpoint: socialCheckpointSchema,
+  platformOf: () => 'social',
+  run: runSocialAudienceJob,
+  endEvents: { succeeded: 'audience_job.succeeded', failed: 'audience_job.failed' },
+  endAudit: (job) => ({
+    action: job.request.mode === 'create' ? 'audience.created' : 'audience.updated',
+    target: { type: 'audience', id: job.request.audienceId ?? job.jobId },
+    platform: 'social',
+    changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
+  }),
+  // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
+  afterEnd: async (job) => {
+    if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
+  },
+});
+
+export async function runSocialAudienceJob(run: JobRun, job: Job<SocialJobRequest, SocialCheckpoint>, user: User): Promise<SocialAudienceResult> {
+  const { request, checkpoint } = job;
   const session = socialSession(user, run.context);
 
   if (checkpoint.usableRows === undefined) {
     let rowsRead = 0;
     const checked = await checkContactFile(
-      () => run.read({ countBytes: rowsRead === 0 }),
+      () => run.read(request, { countBytes: rowsRead === 0 }),
       () => {
         job.progress.rowsRead = Math.max(job.progress.rowsRead, ++rowsRead);
         if (rowsRead % CHECK_PROGRESS_EVERY_ROWS === 0) void run.save().catch(() => undefined); // the heartbeat's saves, more often
@@ -44,7 +97,7 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
 
   const local = Object.assign(new InvalidRowSamples(), { count: checkpoint.localInvalid, samples: { ...checkpoint.localSamples } });
   // what an acknowledged batch moves the checkpoint to, applied by the save that records its acknowledgement
-  let covered: Pick<SocialCheckpoint<ContactFileResume>, 'resumeAt' | 'localInvalid' | 'localSamples'> | undefined;
+  let covered: Pick<SocialCheckpoint, 'resumeAt' | 'localInvalid' | 'localSamples'> | undefined;
   const save = () => {
     if (covered && checkpoint.inFlightBatch === undefined) {
       Object.assign(checkpoint, covered);
@@ -58,7 +111,7 @@ export async function runSocialAudienceJob(run: JobRun, user: User): Promise<Soc
   let batchSeq = checkpoint.batchesAcked;
   const from = checkpoint.resumeAt;
   await sendInBatches(
-    await run.read({ fromByte: from?.byte }),
+    await run.read(request, { fromByte: from?.byte }),
     {
       invalid: (line, invalid) => local.add(line, invalid),
       batch: async (rows, schema, resumeAfter) => {

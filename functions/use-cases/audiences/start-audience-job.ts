@@ -2,9 +2,11 @@ import type { ListType } from '../../../shared/audiences/professional-list.ts';
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
 import { createCustomAudience, newSessionId, type AudienceMode } from '../../../shared/platforms/social/custom-audiences.ts';
 import { socialSession } from '../../../shared/platforms/social/session.ts';
-import { newUploadProgress, type JobStatus, type SocialCheckpoint, type SocialJobRequest } from '../../../shared/store/jobs.ts';
+import type { JobStatus } from '../../../shared/store/jobs.ts';
 import type { DirectUpload } from '../../../shared/store/uploads.ts';
 import { type JobStart, newJob, startUploadJob } from '../jobs/start-job.ts';
+import { newUploadProgress } from './social-audience-batches.ts';
+import { socialAudienceJob } from './social-audience-job.ts';
 import { defaultAudienceName } from './upload-in-request.ts';
 
 /**
@@ -19,18 +21,18 @@ export async function startSocialAudienceJob(
 ): Promise<Record<string, unknown>> {
   const session = socialSession(start.user, start.context); // a user without a social connection is a 409
   const job = await startUploadJob(start, async (jobId, upload) => {
-    const audienceId =
-      start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : (start.audienceId as string);
-    return newJob(jobId, start, upload, 'social_audience', 'running', {
-      request: { objectKey: upload.objectKey, ...etagOf(upload), mode: start.mode, audienceId, audienceName: start.audienceName },
-      checkpoint: { ...newUploadProgress(newSessionId()), audienceId, localInvalid: 0, localSamples: {} },
+    const audienceId = start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : start.audienceId;
+    const job = newJob(jobId, start, upload, 'social_audience', 'running', {
+      request: { objectKey: upload.objectKey, ...etagOf(upload), mode: start.mode, ...(audienceId ? { audienceId } : {}), audienceName: start.audienceName },
+      checkpoint: { ...newUploadProgress(newSessionId()), ...(audienceId ? { audienceId } : {}), localInvalid: 0, localSamples: {} },
     });
+    return { job, ...(audienceId ? { about: { audienceId } } : {}) };
   });
-  const request = job.request as SocialJobRequest;
+  const { request, checkpoint } = socialAudienceJob.read(job);
   return {
     audienceId: request.audienceId,
     audienceName: request.audienceName,
-    session_id: String((job.checkpoint as SocialCheckpoint).sessionId),
+    session_id: String(checkpoint.sessionId),
     num_received: 0,
     num_invalid_entries: 0,
     invalid_entry_samples: {},
@@ -41,12 +43,12 @@ export async function startSocialAudienceJob(
 
 export async function startProfessionalAudienceJob(start: JobStart & { type: ListType; audienceName?: string }): Promise<{ jobId: string; status: JobStatus }> {
   professionalSession(start.user, start.context); // a user without a professional connection is a 409
-  const job = await startUploadJob(start, async (jobId, upload) =>
-    newJob(jobId, start, upload, 'professional_audience', 'queued', {
+  const job = await startUploadJob(start, async (jobId, upload) => ({
+    job: newJob(jobId, start, upload, 'professional_audience', 'queued', {
       request: { objectKey: upload.objectKey, ...etagOf(upload), type: start.type, audienceName: start.audienceName ?? defaultAudienceName(start.type) },
       checkpoint: {},
     }),
-  );
+  }));
   return { jobId: job.jobId, status: job.status };
 }
 

@@ -10,14 +10,15 @@ import { newSessionId, type AudienceMode } from '../../../shared/platforms/socia
 import { socialSession } from '../../../shared/platforms/social/session.ts';
 import type { UploadedFile } from '../../../shared/schemas/uploaded-file.ts';
 import { createJob, deleteJob, releaseJobLease, takeJobLease } from '../../../shared/store/job-writes.ts';
-import { newUploadProgress, type Job } from '../../../shared/store/jobs.ts';
+import type { Job } from '../../../shared/store/jobs.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { deleteStagedUpload, stageUpload, stagedUploadKey } from '../../../shared/storage/staging.ts';
 import { JobRun } from '../jobs/job-run.ts';
-import { runProfessionalAudienceJob } from './professional-audience-job.ts';
-import { runSocialAudienceJob } from './social-audience-job.ts';
-import type { SocialAudienceResult } from './social-audience-batches.ts';
-import { isFinal, jobErrorOf } from '../jobs/run-job.ts';
+import type { TypedJobKind } from '../jobs/job-kind.ts';
+import { professionalAudienceJob, runProfessionalAudienceJob } from './professional-audience-job.ts';
+import { runSocialAudienceJob, socialAudienceJob } from './social-audience-job.ts';
+import { newUploadProgress, type SocialAudienceResult } from './social-audience-batches.ts';
+import { isFinal, jobErrorOf } from '../jobs/job-errors.ts';
 
 /**
  * Operations 7 and 8 with the CSV in the request's body: the same audience job the worker runs for a
@@ -38,7 +39,8 @@ export async function uploadSocialAudience(
   request: InRequest & { audienceName: string; mode: AudienceMode; audienceId?: string; csvFile: UploadedFile },
 ): Promise<SocialAudienceResult> {
   socialSession(request.user, request.context); // a user without a social connection is a 409 before the file is read
-  return runInRequest(request, 'create_social_csv_audience', request.csvFile, runSocialAudienceJob, (jobId, objectKey) =>
+  const kind = { of: socialAudienceJob, run: runSocialAudienceJob };
+  return runInRequest(request, 'create_social_csv_audience', request.csvFile, kind, (jobId, objectKey) =>
     newJob(jobId, request, request.csvFile, 'social_audience', {
       request: {
         objectKey,
@@ -55,7 +57,8 @@ export async function uploadProfessionalAudience(
   request: InRequest & { type: ListType; audienceName?: string; csv: UploadedFile },
 ): Promise<{ audience: { csvFileId: string }; warnings?: string[] }> {
   professionalSession(request.user, request.context); // a user without a professional connection is a 409
-  return runInRequest(request, 'create_professional_csv_audience', request.csv, runProfessionalAudienceJob, (jobId, objectKey) =>
+  const kind = { of: professionalAudienceJob, run: runProfessionalAudienceJob };
+  return runInRequest(request, 'create_professional_csv_audience', request.csv, kind, (jobId, objectKey) =>
     newJob(jobId, request, request.csv, 'professional_audience', {
       request: { objectKey, type: request.type, audienceName: request.audienceName ?? defaultAudienceName(request.type) },
       checkpoint: {},
@@ -74,14 +77,14 @@ function jobIdFor(operation: string, tenantId: string, idempotencyKey: string | 
   return `job_${createHash('sha256').update(`${operation}\n${tenantId}\n${idempotencyKey}`).digest('hex').slice(0, 32)}`;
 }
 
-/** `run`: the job's own code, passed in so that each function's bundle holds only its platform's */
-async function runInRequest<R>(
+/** `kind`: the job's kind and its run, passed in so that each function's bundle holds only its platform's */
+async function runInRequest<Request, Checkpoint, Result>(
   request: InRequest,
   operation: string,
   file: UploadedFile,
-  run: (jobRun: JobRun, user: User) => Promise<R>,
-  jobFor: (jobId: string, objectKey: string) => Job,
-): Promise<R> {
+  kind: { of: TypedJobKind<Request, Checkpoint>; run: (jobRun: JobRun, job: Job<Request, Checkpoint>, user: User) => Promise<Result> },
+  jobFor: (jobId: string, objectKey: string) => Job<Request, Checkpoint>,
+): Promise<Result> {
   const { tenantId, user } = request;
   const jobId = jobIdFor(operation, tenantId, request.idempotencyKey);
   const objectKey = stagedUploadKey(tenantId, user.userId, jobId);
@@ -90,17 +93,17 @@ async function runInRequest<R>(
   await createJob(jobFor(jobId, objectKey), undefined).catch((error: Error) => {
     if (failedCondition(error) === undefined) throw error; // a retry of the same key: its job goes on
   });
-  const job = await takeJobLease(tenantId, jobId, owner);
+  const stored = await takeJobLease(tenantId, jobId, owner);
   // another live run of the same key holds it: its contacts stay until it ends
-  if (!job) throw new IdempotencyConflict('A request with this Idempotency-Key is still being processed; retry in a few seconds.');
-  if (job.checkpoint && 'batchesAcked' in job.checkpoint && job.checkpoint.batchesAcked > 0)
-    log().info('resuming audience upload', { batchesAcked: job.checkpoint.batchesAcked, inFlightBatch: job.checkpoint.inFlightBatch });
+  if (!stored) throw new IdempotencyConflict('A request with this Idempotency-Key is still being processed; retry in a few seconds.');
+  const job = kind.of.read(stored);
+  if (job.progress.batchesSent > 0) log().info('resuming audience upload', { batchesSent: job.progress.batchesSent });
 
-  const jobRun = new JobRun(job, owner, request.context, file.content);
+  const jobRun = new JobRun(job, owner, request.context, kind.of.platformOf(job), file.content);
   try {
     job.status = 'running';
     await jobRun.save();
-    const result = await run(jobRun, user);
+    const result = await kind.run(jobRun, job, user);
     await jobRun.end();
     await deleteJob(tenantId, jobId, owner);
     return result;
@@ -117,7 +120,13 @@ async function runInRequest<R>(
   }
 }
 
-function newJob(jobId: string, request: InRequest, file: UploadedFile, type: Job['type'], work: Pick<Job, 'request' | 'checkpoint'>): Job {
+function newJob<Request, Checkpoint>(
+  jobId: string,
+  request: InRequest,
+  file: UploadedFile,
+  type: Job['type'],
+  work: Pick<Job<Request, Checkpoint>, 'request' | 'checkpoint'>,
+): Job<Request, Checkpoint> {
   const now = clock.date().toISOString();
   return {
     jobId,

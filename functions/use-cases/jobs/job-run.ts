@@ -2,9 +2,9 @@ import type { Context } from 'aws-lambda';
 import { clock } from '../../../shared/core/clock.ts';
 import { config } from '../../../shared/core/config.ts';
 import { ANSWER_MARGIN_MS } from '../../../shared/platforms/upstream.ts';
-import { PlatformNotConnected } from '../../../shared/core/errors.ts';
-import { platformOfJob, saveJobRun } from '../../../shared/store/job-writes.ts';
-import type { Job } from '../../../shared/store/jobs.ts';
+import { type Platform, PlatformNotConnected, type ServiceError } from '../../../shared/core/errors.ts';
+import { saveJobRun } from '../../../shared/store/job-writes.ts';
+import type { Job, LaunchOrphan } from '../../../shared/store/jobs.ts';
 import { readStagedUpload } from '../../../shared/storage/staging.ts';
 
 /**
@@ -16,6 +16,21 @@ import { readStagedUpload } from '../../../shared/storage/staging.ts';
 /** The run stops to queue its continuation (now, or after the platform's wait). */
 export class Pause {
   constructor(readonly delaySeconds: number) {}
+}
+
+/**
+ * The run ends the job failed, with what it leaves: a job kind that undoes (a launch) says whether
+ * everything it made is gone and what could not be undone.
+ */
+export class JobEnded extends Error {
+  constructor(
+    readonly failure: ServiceError,
+    readonly rolledBack?: boolean,
+    readonly orphans?: LaunchOrphan[],
+  ) {
+    super(failure.message);
+    this.name = 'JobEnded';
+  }
 }
 
 /** Another run took the job over (this one's lease lapsed): this one stops without a word. */
@@ -49,6 +64,8 @@ export class JobRun {
     readonly job: Job,
     readonly owner: string,
     readonly context: Context,
+    /** the platform the job works on: a save checks the user still holds its connection */
+    readonly platform: Platform,
     private readonly source?: Uint8Array,
   ) {
     const remaining = context.getRemainingTimeInMillis();
@@ -62,14 +79,14 @@ export class JobRun {
     const next = this.saving.then(async () => {
       if (this.disconnected) throw this.disconnected;
       if (this.lost) throw new LeaseLost();
-      const outcome = await saveJobRun(this.job, this.owner);
+      const outcome = await saveJobRun(this.job, this.owner, this.platform);
       if (outcome === 'lease-lost') {
         this.lost = true;
         throw new LeaseLost();
       }
       if (outcome === 'disconnected') {
         // the user took the connection away: no further platform call is made with its grant
-        const platform = platformOfJob(this.job);
+        const { platform } = this;
         this.disconnected = new PlatformNotConnected(
           platform,
           `The user disconnected ${platform} while the job ran; it stopped before its next call to the platform. Connect again and start it anew.`,
@@ -97,9 +114,11 @@ export class JobRun {
    * The file from storage, or its rest from `fromByte` on (a ranged read: nothing before is read
    * again); the first full read (the check) counts its bytes into the progress.
    */
-  async read({ countBytes = false, fromByte = 0 }: { countBytes?: boolean; fromByte?: number } = {}): Promise<AsyncIterable<Uint8Array>> {
+  async read(
+    { objectKey, etag }: StagedFile,
+    { countBytes = false, fromByte = 0 }: { countBytes?: boolean; fromByte?: number } = {},
+  ): Promise<AsyncIterable<Uint8Array>> {
     if (fromByte >= this.job.progress.totalBytes) return (async function* () {})(); // every row was sent: S3 refuses a range past the end
-    const { objectKey, etag } = this.job.request as { objectKey: string; etag?: string };
     const bytes = this.source ? chunksOf(this.source.subarray(fromByte)) : await readStagedUpload(objectKey, fromByte, etag);
     if (!countBytes) return bytes;
     const progress = this.job.progress;
@@ -114,8 +133,8 @@ export class JobRun {
   }
 
   /** The file as a stream that opens when first read (a body built for one upload attempt). */
-  stream(): AsyncIterable<Uint8Array> {
-    const read = () => this.read();
+  stream(file: StagedFile): AsyncIterable<Uint8Array> {
+    const read = () => this.read(file);
     return (async function* () {
       yield* await read();
     })();
@@ -125,6 +144,12 @@ export class JobRun {
     clearInterval(this.heartbeat);
     await this.saving;
   }
+}
+
+/** A file in the bucket, at the version the job's start found (every read asks for it: If-Match). */
+export interface StagedFile {
+  objectKey: string;
+  etag?: string | undefined;
 }
 
 const CHUNK_BYTES = 64 * 1024;

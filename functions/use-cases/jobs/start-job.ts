@@ -36,7 +36,10 @@ const POLL_MS = 100;
  * upstream work and stores the job; any other start (concurrent or later) answers that job. A start
  * that fails before its job is stored lets the upload go, so a retry can start it.
  */
-export async function startUploadJob(start: JobStart, begin: (jobId: string, upload: DirectUpload) => Promise<Job>): Promise<Job> {
+export async function startUploadJob(
+  start: JobStart,
+  begin: (jobId: string, upload: DirectUpload) => Promise<{ job: Job; about?: Record<string, string> }>,
+): Promise<Job> {
   // the upload's job, even when it has ended (a succeeded job's file is gone): the same answer as while it ran
   const earlier = await jobOfUpload(start);
   if (earlier) {
@@ -51,11 +54,11 @@ export async function startUploadJob(start: JobStart, begin: (jobId: string, upl
     if (holder === jobId) {
       let job: Job;
       try {
-        job = await begin(jobId, upload);
+        const begun = await begin(jobId, upload);
+        job = begun.job;
         const scope = auditScope();
         if (scope) job.startedBy = { actor: scope.actor, ...(scope.requestId ? { requestId: scope.requestId } : {}) };
-        const request = job.request as { audienceId?: string };
-        await createJob(job, start.audit.event({ jobId, ...(request.audienceId ? { audienceId: request.audienceId } : {}) }));
+        await createJob(job, start.audit.event({ jobId, ...begun.about }));
       } catch (error) {
         await releaseUpload(start.tenantId, start.uploadId, jobId, start.slot);
         throw error;
@@ -113,14 +116,14 @@ export async function jobOfUpload(start: Pick<JobStart, 'tenantId' | 'uploadId' 
   return job?.userId === start.user.userId ? job : undefined;
 }
 
-export function newJob(
+export function newJob<Request, Checkpoint>(
   jobId: string,
   start: JobStart,
   upload: DirectUpload,
   type: Job['type'],
   status: JobStatus,
-  work: Pick<Job, 'request' | 'checkpoint'>,
-): Job {
+  work: Pick<Job<Request, Checkpoint>, 'request' | 'checkpoint'>,
+): Job<Request, Checkpoint> {
   const now = clock.date().toISOString();
   return {
     jobId,

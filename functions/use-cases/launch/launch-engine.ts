@@ -1,27 +1,21 @@
 import { AuditUnit, draftOf, runAudited, systemActor } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
-import {
-  Conflict,
-  LaunchRefused,
-  PlatformNotConnected,
-  type PlatformDetail,
-  PlatformRateLimited,
-  PlatformTimeout,
-  PlatformUnavailable,
-  ServiceError,
-} from '../../../shared/core/errors.ts';
+import { Conflict, LaunchRefused, PlatformNotConnected, type PlatformDetail, PlatformRateLimited, ServiceError } from '../../../shared/core/errors.ts';
 import type { Platform } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
 import type { CampaignControl } from '../../../shared/platforms/campaign-control.ts';
 import { campaignStatusAudit } from '../../../shared/schemas/campaign-control.ts';
-import type { LaunchCheckpoint, LaunchJobRequest, LaunchObjectType, LaunchOrphan, LaunchReceipt } from '../../../shared/store/jobs.ts';
+import { exactlyOnce, type StepStore } from '../../../shared/core/exactly-once.ts';
+import type { LaunchObjectType, LaunchOrphan } from '../../../shared/store/jobs.ts';
+import type { User } from '../../../shared/store/users.ts';
 import { recordAuditEvent } from '../../../shared/store/audit-event-writes.ts';
 import { recordedOnce, underCampaignLease } from '../../../shared/store/campaign-changes.ts';
 import { keys } from '../../../shared/store/keys.ts';
 import { claimLaunchObject, decideLaunchActivation, launchObjectHolders } from '../../../shared/store/launch-claims.ts';
 import { appendHistoryEntry } from '../../../shared/store/optimization-history-writes.ts';
-import type { JobRun } from '../jobs/job-run.ts';
-import { Pause } from '../jobs/job-run.ts';
+import { JobEnded, type JobRun, LeaseLost, Pause } from '../jobs/job-run.ts';
+import { lostAnswer } from '../jobs/steps.ts';
+import type { LaunchCheckpoint, LaunchJob, LaunchJobRequest, LaunchReceipt } from './launch-records.ts';
 import { updateCampaignStatus } from '../control/campaign-control.ts';
 
 /**
@@ -116,33 +110,27 @@ export interface LaunchScript<Session = unknown> {
   session: Session;
 }
 
-/** The launch has ended failed: its error, whether it was undone, and what was left. */
-export class LaunchEnded extends Error {
-  constructor(
-    readonly failure: ServiceError,
-    readonly rolledBack: boolean,
-    readonly orphans: LaunchOrphan[],
-  ) {
-    super(failure.message);
-  }
+/** A platform's launch, as the campaign_launch job finds it (launch-job.ts): its steps for get_job, and its run. */
+export interface LaunchScriptModule {
+  /** the creates a plan makes, in order, before the activation */
+  steps(plan: LaunchJobRequest['plan']): string[];
+  run(run: JobRun, job: LaunchJob, user: User): Promise<LaunchResult>;
 }
 
-const lostAnswer = (error: unknown) => error instanceof PlatformTimeout || error instanceof PlatformUnavailable;
-
-export async function runLaunch(run: JobRun, script: LaunchScript, ports: LaunchPorts = storePorts): Promise<LaunchResult> {
-  const checkpoint = run.job.checkpoint as LaunchCheckpoint;
-  const launch = new Launch(run, script, ports);
+export async function runLaunch(run: JobRun, job: LaunchJob, script: LaunchScript, ports: LaunchPorts = storePorts): Promise<LaunchResult> {
+  const { checkpoint } = job;
+  const launch = new Launch(run, job, script, ports);
   if (checkpoint.failure) return launch.undo(checkpoint.failure);
   try {
     return await launch.make();
   } catch (error) {
-    if (error instanceof Pause || error instanceof LaunchEnded) throw error;
+    if (error instanceof Pause || error instanceof JobEnded || error instanceof LeaseLost) throw error;
     // the user disconnected: the grant is gone, so nothing can be undone; what was made is listed
     if (error instanceof PlatformNotConnected) {
       const left = launchLeftovers(checkpoint);
-      throw new LaunchEnded(error, left.length === 0, left);
+      throw new JobEnded(error, left.length === 0, left);
     }
-    if (error instanceof PlatformRateLimited && clock.now() - Date.parse(run.job.createdAt) < PARK_LIMIT_MS) throw error;
+    if (error instanceof PlatformRateLimited && clock.now() - Date.parse(job.createdAt) < PARK_LIMIT_MS) throw error;
     const final = error instanceof ServiceError ? error : new LaunchRefused(script.platform, 'PLATFORM_REJECTED', 'The launch failed unexpectedly.');
     if (!isFinalForLaunch(final)) throw error; // the queue runs it again; the dead-letter path lists what it made
     return launch.undo({ code: final.code, message: final.message, ...platformOf(final) });
@@ -161,17 +149,20 @@ const platformOf = (error: ServiceError) => {
   return { ...(detail ? { platform: detail } : {}), ...(minimum ? { minimum } : {}) };
 };
 
+type Pending = NonNullable<LaunchCheckpoint['pending']>;
+
 class Launch implements LaunchSteps {
   readonly request: LaunchJobRequest;
   readonly checkpoint: LaunchCheckpoint;
 
   constructor(
     readonly run: JobRun,
+    private readonly job: LaunchJob,
     private readonly script: LaunchScript,
     private readonly ports: LaunchPorts,
   ) {
-    this.request = run.job.request as LaunchJobRequest;
-    this.checkpoint = run.job.checkpoint as LaunchCheckpoint;
+    this.request = job.request;
+    this.checkpoint = job.checkpoint;
   }
 
   async make(): Promise<LaunchResult> {
@@ -181,24 +172,44 @@ class Launch implements LaunchSteps {
     return { ...result, status };
   }
 
-  /** One create, exactly once: its receipt if it has one, else a read-back of a create in flight, else the create. */
+  /**
+   * One create, exactly once (a create-once step with an undo): its receipt if it has one, else a
+   * read-back of a create in flight, else the create. The step record is the checkpoint's: `pending`
+   * while in flight, a receipt once made.
+   */
   async create(step: string, type: LaunchObjectType, { name, prepare, send, find }: LaunchCreate): Promise<string> {
-    const done = this.checkpoint.receipts.find((receipt) => receipt.step === step);
-    if (done) return done.platformId;
-    this.run.checkTime();
-    if (this.checkpoint.pending?.step === step) {
-      const adopted = await this.readBack(step, find);
-      if (adopted) return this.receipt(step, type, adopted);
-    }
-    await prepare?.();
+    const outcome = await exactlyOnce<string, Pending, string>({
+      store: this.steps,
+      key: step,
+      decide: async () => {
+        this.run.checkTime();
+        await prepare?.();
+        return { intent: { step, type, name, sends: 0, firstSentAt: clock.now() } };
+      },
+      perform: async (pending, resumed) => {
+        if (resumed) {
+          this.run.checkTime();
+          const adopted = await this.readBack(step, find);
+          if (adopted) return adopted;
+          await prepare?.();
+        }
+        return this.send(pending, send, find);
+      },
+    });
+    if (outcome.by === 'busy') throw new LeaseLost();
+    return outcome.result;
+  }
+
+  /** Sent, and sent again only while its answers are lost and the read-back shows nothing, at most MAX_SENDS times. */
+  private async send(pending: Pending, send: LaunchCreate['send'], find: LaunchCreate['find']): Promise<string> {
+    const { step } = pending;
     for (;;) {
-      const earlier = this.checkpoint.pending?.step === step ? this.checkpoint.pending : undefined;
-      const sends = (earlier?.sends ?? 0) + 1;
+      const sends = (this.checkpoint.pending?.sends ?? pending.sends) + 1;
       if (sends > MAX_SENDS) throw this.unknown(step, `its answer was lost ${MAX_SENDS} times`);
-      this.checkpoint.pending = { step, type, name, sends, firstSentAt: earlier?.firstSentAt ?? clock.now() };
+      this.checkpoint.pending = { ...pending, ...this.checkpoint.pending, sends };
       await this.run.save();
       try {
-        return await this.receipt(step, type, await send());
+        return await send();
       } catch (error) {
         if (!lostAnswer(error)) {
           // refused or throttled: the platform made nothing, and the next send is a first one
@@ -208,10 +219,30 @@ class Launch implements LaunchSteps {
         }
         log().warn('a launch create lost its answer; reading back', { step, sends });
         const adopted = await this.readBack(step, find);
-        if (adopted) return this.receipt(step, type, adopted);
+        if (adopted) return adopted;
       }
     }
   }
+
+  /** The launch's creates as exactlyOnce sees them: a receipt is a completed step, `pending` the one in progress. */
+  private readonly steps: StepStore<string, Pending, string> = {
+    find: async (step) => {
+      const receipt = this.checkpoint.receipts.find((candidate) => candidate.step === step);
+      if (receipt) return { status: 'completed', intent: { step, type: receipt.type, sends: 0 }, result: receipt.platformId };
+      const { pending } = this.checkpoint;
+      return pending?.step === step ? { status: 'in_progress', intent: pending } : undefined;
+    },
+    begin: async (_step, pending) => {
+      this.checkpoint.pending = pending;
+      await this.run.save();
+      return true;
+    },
+    complete: async (step, platformId) => {
+      const type = this.checkpoint.pending?.type ?? stepType(step);
+      await this.receipt(step, type, platformId);
+      return true;
+    },
+  };
 
   /**
    * The object a create in flight may have made, when this job can have made it: one this job claimed
@@ -220,7 +251,7 @@ class Launch implements LaunchSteps {
    */
   private async readBack(step: string, find: LaunchCreate['find']): Promise<string | undefined> {
     if (!find) throw this.unknown(step, 'the platform offers no way to find it again, and it is never sent twice blind');
-    const firstSentAt = this.checkpoint.pending?.firstSentAt ?? Date.parse(this.run.job.createdAt);
+    const firstSentAt = this.checkpoint.pending?.firstSentAt ?? Date.parse(this.job.createdAt);
     let found: Candidate[];
     try {
       found = await find(firstSentAt - CLOCK_SLACK_MS);
@@ -233,7 +264,7 @@ class Launch implements LaunchSteps {
       this.script.platform,
       found.map((candidate) => candidate.id),
     );
-    const ours = found.find((candidate) => holders.get(candidate.id) === this.run.job.jobId);
+    const ours = found.find((candidate) => holders.get(candidate.id) === this.job.jobId);
     if (ours) return ours.id;
     const free = found.filter((candidate) => !holders.has(candidate.id));
     if (free.length === 0) return undefined; // every one of that name is another launch's
@@ -257,7 +288,7 @@ class Launch implements LaunchSteps {
 
   /** The object is this job's: claimed in the index of every launch's objects, then its receipt saved. */
   private async receipt(step: string, type: LaunchObjectType, platformId: string): Promise<string> {
-    const { tenantId, jobId } = this.run.job;
+    const { tenantId, jobId } = this.job;
     if (!(await this.ports.claimObject(this.script.platform, platformId, { tenantId, jobId })))
       throw this.unknown(step, `the object found (${platformId}) is another launch's`);
     this.checkpoint.receipts.push({ step, type, platformId });
@@ -268,7 +299,7 @@ class Launch implements LaunchSteps {
 
   /** The campaign's optimization-history record: one entry per ad, its texts and its image. Stored once. */
   private async recordHistory(campaignId: string, adSetId: string, ads: LaunchResult['ads']): Promise<void> {
-    const { job } = this.run;
+    const { job } = this;
     for (const [index, ad] of ads.entries()) {
       if (index < (this.checkpoint.historyEntries ?? 0)) continue; // stored by a run before a crash
       const about = this.request.ads[index];
@@ -311,7 +342,7 @@ class Launch implements LaunchSteps {
   private async activate(campaignId: string): Promise<'ACTIVE'> {
     if (this.checkpoint.receipts.some((receipt) => receipt.step === 'activate')) return 'ACTIVE';
     this.run.checkTime();
-    const { job } = this.run;
+    const { job } = this;
     const { platform } = this.script;
     if (!this.checkpoint.activation) {
       await this.ports.decideActivation(job.tenantId, job.jobId);
@@ -365,7 +396,7 @@ class Launch implements LaunchSteps {
       await this.run.save();
     }
     const orphans = this.checkpoint.orphans;
-    throw new LaunchEnded(new LaunchFailure(failure), orphans.length === 0, orphans);
+    throw new JobEnded(new LaunchFailure(failure), orphans.length === 0, orphans);
   }
 
   private async undoOne(receipt: LaunchReceipt): Promise<void> {

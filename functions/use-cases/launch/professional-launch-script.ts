@@ -14,10 +14,12 @@ import {
   removeLaunchObject,
 } from '../../../shared/platforms/professional/launch.ts';
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
-import type { LaunchCheckpoint, LaunchJobRequest } from '../../../shared/store/jobs.ts';
+import type { ProfessionalLaunchPlan } from '../../../shared/schemas/professional-launch.ts';
+import { pollUntil } from '../jobs/steps.ts';
+import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchScriptModule, type LaunchSteps, runLaunch, sameAsSent } from './launch-engine.ts';
+import { type LaunchJob, planOf, waitsOf } from './launch-records.ts';
+import type { JobRun } from '../jobs/job-run.ts';
 import type { User } from '../../../shared/store/users.ts';
-import { type JobRun, Pause } from '../jobs/job-run.ts';
-import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch, sameAsSent } from './launch-engine.ts';
 
 /**
  * The professional network's launch (docs/decisions.md, "Launching a whole campaign (professional)"):
@@ -34,26 +36,32 @@ const FIRST_PARK_SECONDS = 60;
 const LONGEST_PARK_SECONDS = 3600;
 
 type Session = ReturnType<typeof professionalSession>;
-type ProfessionalRequest = Extract<LaunchJobRequest, { platform: 'professional' }>;
+const planSchema = planOf<ProfessionalLaunchPlan>();
 
-export async function runProfessionalLaunchJob(run: JobRun, user: User): Promise<LaunchResult> {
+export const professionalLaunch: LaunchScriptModule = {
+  steps: (plan) => ['group', 'campaign', ...planSchema.parse(plan).creatives.map((_creative, index) => `creative:${index}`)],
+  run: runProfessionalLaunch,
+};
+
+async function runProfessionalLaunch(run: JobRun, job: LaunchJob, user: User): Promise<LaunchResult> {
+  const plan = planSchema.parse(job.request.plan);
   const session = professionalSession(user, run.context);
   const scopes = user.connections.professional?.scopes?.split(/[ ,]+/);
-  const { adAccountId } = (run.job.request as ProfessionalRequest).plan;
+  const { adAccountId } = plan;
   const script: LaunchScript<Session> = {
     platform: 'professional',
     control: professionalCampaignControl,
     session,
-    make: (steps) => make(steps, session),
+    make: (steps) => make(steps, session, plan),
     remove: (receipt) => removeLaunchObject(session, adAccountId, receipt.type as LaunchObjectKind, receipt.platformId),
     leave: (receipt) => leaveLaunchObject(session, adAccountId, receipt.type as LaunchObjectKind, receipt.platformId),
     refusalOf: (error, step) => launchRefusalOf(error, step, scopes),
   };
   try {
-    return await runLaunch(run, script);
+    return await runLaunch(run, job, script);
   } catch (error) {
     if (!(error instanceof PlatformRateLimited)) throw error;
-    const checkpoint = run.job.checkpoint as LaunchCheckpoint;
+    const { checkpoint } = job;
     checkpoint.parks = (checkpoint.parks ?? 0) + 1;
     await run.save();
     // our backoff, or sooner when the platform's quota resets sooner (or it names a wait)
@@ -62,8 +70,11 @@ export async function runProfessionalLaunchJob(run: JobRun, user: User): Promise
   }
 }
 
-async function make(steps: LaunchSteps, session: Session) {
-  const { plan } = steps.request as ProfessionalRequest;
+async function make(
+  steps: LaunchSteps,
+  session: Session,
+  plan: ProfessionalLaunchPlan,
+): Promise<{ result: Omit<LaunchResult, 'status'>; historyAdSetId: string }> {
   const account = plan.adAccountId;
   // no start asked: when the object is made (the platform refuses a start in the past)
   const schedule = () => ({ start: Math.max(plan.startMs ?? 0, clock.now()), ...(plan.endMs ? { end: plan.endMs } : {}) });
@@ -97,7 +108,7 @@ async function make(steps: LaunchSteps, session: Session) {
   for (const [index, { name, media, creative }] of plan.creatives.entries()) {
     const creativeId = await steps.create(`creative:${index}`, 'creative', {
       name,
-      prepare: () => mediaReady(steps, session, media),
+      prepare: () => mediaReady(steps, session, plan, media),
       send: () => createInlineCreative(session, account, { ...creative, campaign: `urn:li:sponsoredCampaign:${campaignId}` }),
       find: async (since) =>
         candidatesOf(await findCreatives(session, account, campaignId, name, since), (row) => sameAsSent(row.intendedStatus, creative.intendedStatus)).map(
@@ -113,19 +124,22 @@ async function make(steps: LaunchSteps, session: Session) {
 const urnOf = (id: string | number) => (String(id).startsWith('urn:') ? String(id) : `urn:li:sponsoredCreative:${id}`);
 
 /** Media the request found still processing: the job waits (queue delays) until the platform has it, or it fails. */
-async function mediaReady(steps: LaunchSteps, session: Session, urn: string): Promise<void> {
-  const { run, checkpoint, request } = steps;
-  const waitFor = (request as ProfessionalRequest).plan.mediaToWaitFor ?? [];
-  if (!waitFor.includes(urn) || checkpoint.mediaReady?.includes(urn)) return;
-  const status = await launchMediaStatus(session, urn);
-  if (status === 'AVAILABLE') {
-    checkpoint.mediaReady = [...(checkpoint.mediaReady ?? []), urn];
-    return run.save();
-  }
-  if (status === 'PROCESSING_FAILED') throw new LaunchRefused('professional', 'MEDIA_PROCESSING_FAILED', `The platform could not process ${urn}.`);
-  run.job.progress.batchesSent += 1; // the waits so far
-  if (run.job.progress.batchesSent > MEDIA_WAITS)
-    throw new LaunchRefused('professional', 'MEDIA_NOT_READY', `${urn} was still processing after ${(MEDIA_WAITS * MEDIA_WAIT_SECONDS) / 60} minutes.`);
+async function mediaReady(steps: LaunchSteps, session: Session, plan: ProfessionalLaunchPlan, urn: string): Promise<void> {
+  const { run, checkpoint } = steps;
+  if (!(plan.mediaToWaitFor ?? []).includes(urn) || checkpoint.mediaReady?.includes(urn)) return;
+  await pollUntil(run, {
+    count: waitsOf(checkpoint),
+    key: `media:${urn}`,
+    read: async () => {
+      const status = await launchMediaStatus(session, urn);
+      if (status === 'PROCESSING_FAILED') throw new LaunchRefused('professional', 'MEDIA_PROCESSING_FAILED', `The platform could not process ${urn}.`);
+      return status === 'AVAILABLE' ? { done: true } : { waiting: true };
+    },
+    delays: [MEDIA_WAIT_SECONDS],
+    maxPolls: MEDIA_WAITS,
+    tooLong: () =>
+      new LaunchRefused('professional', 'MEDIA_NOT_READY', `${urn} was still processing after ${(MEDIA_WAITS * MEDIA_WAIT_SECONDS) / 60} minutes.`),
+  });
+  checkpoint.mediaReady = [...(checkpoint.mediaReady ?? []), urn];
   await run.save();
-  throw new Pause(MEDIA_WAIT_SECONDS);
 }

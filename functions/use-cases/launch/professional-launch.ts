@@ -12,7 +12,7 @@ import {
 } from '../../../shared/platforms/professional/launch.ts';
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
 import type { ProfessionalLaunchInput } from '../../../shared/schemas/professional-launch.ts';
-import type { LaunchJobRequest } from '../../../shared/store/jobs.ts';
+import type { LaunchJobRequest } from './launch-records.ts';
 import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from './launch-request.ts';
 
 /**

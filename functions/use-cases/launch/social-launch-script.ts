@@ -3,10 +3,12 @@ import { socialCampaignControl } from '../../../shared/platforms/social/campaign
 import { creativeParams } from '../../../shared/platforms/social/launch-plan.ts';
 import { createObject, deleteObject, findByName, launchRefusalOf, pauseObject, videoThumbnail } from '../../../shared/platforms/social/launch.ts';
 import { socialSession } from '../../../shared/platforms/social/session.ts';
-import type { LaunchJobRequest } from '../../../shared/store/jobs.ts';
+import type { SocialLaunchPlan } from '../../../shared/schemas/social-launch.ts';
+import { pollUntil } from '../jobs/steps.ts';
+import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchScriptModule, type LaunchSteps, runLaunch, sameAsSent } from './launch-engine.ts';
+import { type LaunchJob, planOf, waitsOf } from './launch-records.ts';
+import type { JobRun } from '../jobs/job-run.ts';
 import type { User } from '../../../shared/store/users.ts';
-import { type JobRun, Pause } from '../jobs/job-run.ts';
-import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchSteps, runLaunch, sameAsSent } from './launch-engine.ts';
 
 /**
  * The social platform's launch (docs/decisions.md, "Launching a whole campaign"): campaign (PAUSED,
@@ -20,27 +22,34 @@ import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchSteps, r
 const THUMBNAIL_WAIT_SECONDS = 30;
 const THUMBNAIL_WAITS = 40;
 
-export function runSocialLaunchJob(run: JobRun, user: User): Promise<LaunchResult> {
+const planSchema = planOf<SocialLaunchPlan>();
+
+export const socialLaunch: LaunchScriptModule = {
+  steps: (plan) => ['campaign', 'adset', ...planSchema.parse(plan).ads.flatMap((_ad, index) => [`creative:${index}`, `ad:${index}`])],
+  run: runSocialLaunch,
+};
+
+function runSocialLaunch(run: JobRun, job: LaunchJob, user: User): Promise<LaunchResult> {
+  const plan = planSchema.parse(job.request.plan);
   const session = socialSession(user, run.context);
   const scopes = user.connections.social?.scopes?.split(' ');
   const script: LaunchScript<typeof session> = {
     platform: 'social',
     control: socialCampaignControl,
     session,
-    make: (steps) => make(steps, session),
+    make: (steps) => make(steps, session, plan),
     remove: (receipt) => deleteObject(session, receipt.platformId),
     leave: async (receipt) => {
       if (receipt.type !== 'creative') await pauseObject(session, receipt.platformId);
     },
     refusalOf: (error, step) => launchRefusalOf(error, step, scopes),
   };
-  return runLaunch(run, script);
+  return runLaunch(run, job, script);
 }
 
 type Session = ReturnType<typeof socialSession>;
 
-async function make(steps: LaunchSteps, session: Session) {
-  const { plan } = steps.request as Extract<LaunchJobRequest, { platform: 'social' }>;
+async function make(steps: LaunchSteps, session: Session, plan: SocialLaunchPlan): Promise<{ result: Omit<LaunchResult, 'status'>; historyAdSetId: string }> {
   const account = plan.adAccountId;
   const campaignName = String(plan.campaign.name);
   const campaignId = await steps.create('campaign', 'campaign', {
@@ -100,18 +109,22 @@ async function thumbnailOf(steps: LaunchSteps, session: Session, videoId: string
   const { run, checkpoint } = steps;
   const known = checkpoint.thumbnails?.[videoId];
   if (known) return known;
-  const thumbnail = await videoThumbnail(session, videoId);
-  if (!thumbnail) {
-    run.job.progress.batchesSent += 1; // the waits so far
-    if (run.job.progress.batchesSent > THUMBNAIL_WAITS)
-      throw new LaunchRefused(
+  const thumbnail = await pollUntil<{ url: string; width: number; height: number }, string>(run, {
+    count: waitsOf(checkpoint),
+    key: `thumbnail:${videoId}`,
+    read: async () => {
+      const found = await videoThumbnail(session, videoId);
+      return found ? { done: found } : { waiting: true };
+    },
+    delays: [THUMBNAIL_WAIT_SECONDS],
+    maxPolls: THUMBNAIL_WAITS,
+    tooLong: () =>
+      new LaunchRefused(
         'social',
         'MEDIA_NOT_READY',
         `The video ${videoId} was still processing after ${(THUMBNAIL_WAITS * THUMBNAIL_WAIT_SECONDS) / 60} minutes.`,
-      );
-    await run.save();
-    throw new Pause(THUMBNAIL_WAIT_SECONDS);
-  }
+      ),
+  });
   checkpoint.thumbnails = { ...checkpoint.thumbnails, [videoId]: thumbnail };
   await run.save();
   return thumbnail;

@@ -11,7 +11,7 @@ import {
 } from '../../../shared/platforms/social/launch.ts';
 import { socialSession } from '../../../shared/platforms/social/session.ts';
 import type { SocialLaunchInput } from '../../../shared/schemas/social-launch.ts';
-import type { LaunchJobRequest } from '../../../shared/store/jobs.ts';
+import type { LaunchJobRequest } from './launch-records.ts';
 import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from './launch-request.ts';
 
 /**

@@ -13,7 +13,8 @@ import { budgetFrom } from '../../../shared/platforms/upstream.ts';
 import { claimUpload, findUpload, mediaSlot, releaseUpload, saveUploadMedia, uploadMedia } from '../../../shared/store/uploads.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { findCompletedUpload } from '../../../shared/uploads/direct-uploads.ts';
-import type { JobStatus, MediaJobRequest } from '../../../shared/store/jobs.ts';
+import type { JobStatus } from '../../../shared/store/jobs.ts';
+import type { MediaCheckpoint, MediaJobRequest } from './video-upload.ts';
 import { jobOfUpload, newJob, startJob, startUploadJob } from '../jobs/start-job.ts';
 
 /**
@@ -131,8 +132,8 @@ async function uploadAdMedia(call: MediaCall, target: MediaTarget): Promise<{ me
 /** A video goes in as a job (chunks, then processing): one job per upload. */
 async function startVideoJob(call: MediaCall, target: MediaTarget, slot: string): Promise<MediaJobStarted> {
   const start = { tenantId: call.tenantId, user: call.user, context: call.context, uploadId: call.input.uploadId as string, audit: call.audit, slot };
-  const job = await startUploadJob({ ...start, purposes: ['image', 'video'] }, async (jobId, upload) =>
-    newJob(jobId, start, upload, 'ad_media', 'queued', {
+  const job = await startUploadJob({ ...start, purposes: ['image', 'video'] }, async (jobId, upload) => ({
+    job: newJob<MediaJobRequest, MediaCheckpoint>(jobId, start, upload, 'ad_media', 'queued', {
       request: {
         objectKey: upload.objectKey,
         ...(upload.etag ? { etag: upload.etag } : {}),
@@ -142,7 +143,7 @@ async function startVideoJob(call: MediaCall, target: MediaTarget, slot: string)
       },
       checkpoint: { polls: 0 },
     }),
-  );
+  }));
   return { jobId: job.jobId, status: job.status };
 }
 

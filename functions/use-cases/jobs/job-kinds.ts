@@ -1,0 +1,30 @@
+import type { Job, JobType } from '../../../shared/store/jobs.ts';
+import { professionalAudienceJob } from '../audiences/professional-audience-job.ts';
+import { socialAudienceJob } from '../audiences/social-audience-job.ts';
+import { campaignLaunchJob } from '../launch/launch-job.ts';
+import { adMediaJob } from '../media/video-job.ts';
+import type { JobKind } from './job-kind.ts';
+
+/** Every kind of job, by type: the one list the engine, the dead-letter path and get_job read. A new kind is its module and a line here. */
+export const JOB_KINDS: Record<JobType, JobKind> = {
+  social_audience: socialAudienceJob,
+  professional_audience: professionalAudienceJob,
+  ad_media: adMediaJob,
+  campaign_launch: campaignLaunchJob,
+};
+
+/** A job as get_job and the job webhooks show it (the shape shared/schemas/jobs.ts declares for each type). */
+export function viewOf(job: Job) {
+  return {
+    jobId: job.jobId,
+    type: job.type,
+    userId: job.userId,
+    status: job.status,
+    progress: JOB_KINDS[job.type].progress(job),
+    ...(job.result ? { result: job.result } : {}),
+    ...(job.error ? { error: job.error } : {}),
+    ...(job.rolledBack !== undefined ? { rolledBack: job.rolledBack, orphans: job.orphans ?? [] } : {}),
+    createdAt: job.createdAt,
+    updatedAt: job.updatedAt,
+  };
+}

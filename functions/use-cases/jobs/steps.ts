@@ -1,0 +1,102 @@
+import { clock } from '../../../shared/core/clock.ts';
+import { PlatformTimeout, PlatformUnavailable } from '../../../shared/core/errors.ts';
+import { exactlyOnce, type StepStore } from '../../../shared/core/exactly-once.ts';
+import { type JobRun, LeaseLost, Pause } from './job-run.ts';
+
+/**
+ * The three shapes of a job's steps (docs/architecture.md, "The job engine"). Each keeps its step
+ * record in the job's checkpoint, saved by the run that holds the job's lease (the only writer):
+ *
+ * - create once: a platform object made exactly once (`exactlyOnce`): the intent (when it was first
+ *   sent) saved before the create, its id after; a lost answer, or a run that finds the intent without
+ *   an id, reads back before it sends anything again. A launch's creates add an undo (launch-engine.ts).
+ * - poll until: a platform's processing or a request's status, read on queue delays (the run pauses,
+ *   it never sleeps), counted in the checkpoint, given up after a bound.
+ * - send in order: chunks, parts or batches, each acknowledgement saved before the next is sent; the
+ *   one in flight at a crash is sent again at its position.
+ */
+
+/** The answer never came: the platform may or may not have done it. */
+export const lostAnswer = (error: unknown) => error instanceof PlatformTimeout || error instanceof PlatformUnavailable;
+
+/** A create's step record, as the checkpoint keeps it; `forget` drops an intent the platform refused (nothing was made). */
+export type CreateStore<Id> = StepStore<string, { sentAt: number }, Id> & { forget(key: string): Promise<void> };
+
+export interface CreateOnce<Id> {
+  store: CreateStore<Id>;
+  key: string;
+  send(): Promise<Id>;
+  /** the object this create made, looking at what was made since `sinceMs`; undefined: none */
+  readBack(sinceMs: number): Promise<Id | undefined>;
+}
+
+export async function createOnce<Id>({ store, key, send, readBack }: CreateOnce<Id>): Promise<Id> {
+  const outcome = await exactlyOnce<string, { sentAt: number }, Id>({
+    store,
+    key,
+    decide: async () => ({ intent: { sentAt: clock.now() } }),
+    perform: async ({ sentAt }, resumed) => {
+      if (resumed) {
+        const made = await readBack(sentAt);
+        if (made !== undefined) return made;
+      }
+      try {
+        return await send();
+      } catch (error) {
+        if (!lostAnswer(error)) {
+          await store.forget(key); // refused: nothing was made, and the next send is a first one
+          throw error;
+        }
+        const made = await readBack(sentAt);
+        if (made !== undefined) return made;
+        throw error; // the next run reads back again before it sends
+      }
+    },
+  });
+  if (outcome.by === 'busy') throw new LeaseLost(); // only a run that lost the job's lease meets another's step
+  return outcome.result;
+}
+
+export type PollAnswer<Done> = { done: Done } | { waiting: true };
+
+export interface PollUntil<Done, Key extends string> {
+  /** where the polls so far are counted (a field of the checkpoint) */
+  count: Partial<Record<Key, number>>;
+  key: Key;
+  read(): Promise<PollAnswer<Done>>;
+  /** the waits between polls, in seconds; the last one repeats */
+  delays: readonly number[];
+  /** given up after this many polls, or once `deadline` (epoch ms) has passed */
+  maxPolls?: number;
+  deadline?: number;
+  /** the error of a poll given up */
+  tooLong(): Error;
+}
+
+/** One poll per run: done, or counted, saved and paused for the next wait (a read's refusal is thrown as it is). */
+export async function pollUntil<Done, Key extends string>(run: JobRun, poll: PollUntil<Done, Key>): Promise<Done> {
+  run.checkTime();
+  const answer = await poll.read();
+  if ('done' in answer) return answer.done;
+  const polls = (poll.count[poll.key] ?? 0) + 1;
+  poll.count[poll.key] = polls;
+  if ((poll.maxPolls !== undefined && polls > poll.maxPolls) || (poll.deadline !== undefined && clock.now() >= poll.deadline)) throw poll.tooLong();
+  await run.save();
+  throw new Pause(poll.delays[Math.min(polls, poll.delays.length) - 1] ?? 0);
+}
+
+export interface SendInOrder<Item, Ack> {
+  /** the next item not yet acknowledged, from the checkpoint; undefined when all are */
+  next(): Item | undefined;
+  send(item: Item): Promise<Ack>;
+  /** moves the checkpoint past the item (saved before the next is sent) */
+  acknowledge(item: Item, ack: Ack): void;
+}
+
+export async function sendInOrder<Item, Ack>(run: JobRun, { next, send, acknowledge }: SendInOrder<Item, Ack>): Promise<void> {
+  for (let item = next(); item !== undefined; item = next()) {
+    run.checkTime();
+    acknowledge(item, await send(item));
+    await run.save();
+  }
+}
