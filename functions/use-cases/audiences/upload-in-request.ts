@@ -99,7 +99,7 @@ async function runInRequest<Request, Checkpoint, Result>(
   const job = kind.of.read(stored);
   if (job.progress.batchesSent > 0) log().info('resuming audience upload', { batchesSent: job.progress.batchesSent });
 
-  const jobRun = new JobRun(job, owner, request.context, kind.of.platformOf(job), file.content);
+  const jobRun = new JobRun(job, owner, request.context, kind.of.platformOf(job), { source: file.content });
   try {
     job.status = 'running';
     await jobRun.save();

@@ -3,7 +3,7 @@ import { clock } from '../../../shared/core/clock.ts';
 import { config } from '../../../shared/core/config.ts';
 import { ANSWER_MARGIN_MS } from '../../../shared/platforms/upstream.ts';
 import { type Platform, PlatformNotConnected, type ServiceError } from '../../../shared/core/errors.ts';
-import { saveJobRun } from '../../../shared/store/job-writes.ts';
+import { type SaveOutcome, saveJobRun } from '../../../shared/store/job-writes.ts';
 import type { Job, LaunchOrphan } from '../../../shared/store/jobs.ts';
 import { readStagedUpload } from '../../../shared/storage/staging.ts';
 
@@ -48,7 +48,12 @@ export class LeaseLost extends Error {
  */
 const sliceMargin = (totalMs: number) => Math.max(Math.min(60_000, totalMs / 4), ANSWER_MARGIN_MS + config().UPSTREAM_TIMEOUT_MS);
 
+/** The store's save of a run (a DynamoDB transaction in the functions, a Map in unit tests). */
+export type SaveJob = (job: Job, owner: string, platform: Platform) => Promise<SaveOutcome>;
+
 export class JobRun {
+  private readonly source: Uint8Array | undefined;
+  private readonly store: SaveJob;
   private saving: Promise<void> = Promise.resolve();
   private readonly sliceEnd: number;
   private readonly heartbeat: NodeJS.Timeout;
@@ -66,8 +71,10 @@ export class JobRun {
     readonly context: Context,
     /** the platform the job works on: a save checks the user still holds its connection */
     readonly platform: Platform,
-    private readonly source?: Uint8Array,
+    { source, save = saveJobRun }: { source?: Uint8Array; save?: SaveJob } = {},
   ) {
+    this.source = source;
+    this.store = save;
     const remaining = context.getRemainingTimeInMillis();
     this.sliceEnd = source ? Number.POSITIVE_INFINITY : clock.now() + remaining - sliceMargin(remaining);
     this.heartbeat = setInterval(() => void this.save().catch(() => undefined), config().JOB_LEASE_MS / 3);
@@ -79,7 +86,7 @@ export class JobRun {
     const next = this.saving.then(async () => {
       if (this.disconnected) throw this.disconnected;
       if (this.lost) throw new LeaseLost();
-      const outcome = await saveJobRun(this.job, this.owner, this.platform);
+      const outcome = await this.store(this.job, this.owner, this.platform);
       if (outcome === 'lease-lost') {
         this.lost = true;
         throw new LeaseLost();

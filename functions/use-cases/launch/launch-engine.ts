@@ -83,9 +83,15 @@ export interface LaunchPorts {
   claimObject: typeof claimLaunchObject;
   holders: typeof launchObjectHolders;
   decideActivation: typeof decideLaunchActivation;
+  appendHistory: typeof appendHistoryEntry;
 }
 
-const storePorts: LaunchPorts = { claimObject: claimLaunchObject, holders: launchObjectHolders, decideActivation: decideLaunchActivation };
+const storePorts: LaunchPorts = {
+  claimObject: claimLaunchObject,
+  holders: launchObjectHolders,
+  decideActivation: decideLaunchActivation,
+  appendHistory: appendHistoryEntry,
+};
 
 /** What a script's steps see: the job's run and checkpoint, and the one way to make an object. */
 export interface LaunchSteps {
@@ -305,7 +311,7 @@ class Launch implements LaunchSteps {
       const about = this.request.ads[index];
       const thumbnail = about?.videoId ? this.checkpoint.thumbnails?.[about.videoId] : undefined;
       const image = about?.image ?? (thumbnail && about?.videoId ? { id: about.videoId, ...thumbnail } : undefined);
-      await appendHistoryEntry(
+      await this.ports.appendHistory(
         job.tenantId,
         {
           userId: job.userId,

@@ -1,0 +1,193 @@
+import { describe, expect, it } from 'vitest';
+import { PlatformRejected, PlatformTimeout } from '../../shared/core/errors.ts';
+import type { StepRecord } from '../../shared/core/exactly-once.ts';
+import type { Job } from '../../shared/store/jobs.ts';
+import { JOB_KINDS } from '../../functions/use-cases/jobs/job-kinds.ts';
+import { JobRun, Pause } from '../../functions/use-cases/jobs/job-run.ts';
+import { type CreateStore, createOnce, pollUntil, sendInOrder } from '../../functions/use-cases/jobs/steps.ts';
+import { lambdaContext } from '../helpers/fakes.ts';
+
+/** The job engine's three step shapes and its kinds' reading of stored jobs, on fakes: no store, no platform. */
+function aJob(type: Job['type'], request: unknown, checkpoint: unknown): Job {
+  const now = new Date().toISOString();
+  return {
+    jobId: 'job_1',
+    tenantId: 't',
+    userId: 'u',
+    type,
+    status: 'running',
+    progress: { bytesRead: 0, totalBytes: 0, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+    createdAt: now,
+    updatedAt: now,
+    request,
+    checkpoint,
+  };
+}
+
+function aRun(job = aJob('ad_media', {}, {})) {
+  const saves: Job[] = [];
+  const run = new JobRun(job, 'owner', lambdaContext(600_000), 'social', {
+    save: async (saved) => {
+      saves.push(structuredClone(saved));
+      return 'saved';
+    },
+  });
+  return { run, saves };
+}
+
+function memoryCreates() {
+  const records = new Map<string, StepRecord<{ sentAt: number }, string>>();
+  const store: CreateStore<string> = {
+    find: async (key) => structuredClone(records.get(key)),
+    begin: async (key, intent) => {
+      if (records.has(key)) return false;
+      records.set(key, { status: 'in_progress', intent });
+      return true;
+    },
+    complete: async (key, result) => {
+      const found = records.get(key);
+      if (!found || found.status === 'completed') return false;
+      records.set(key, { status: 'completed', intent: found.intent, result });
+      return true;
+    },
+    forget: async (key) => {
+      records.delete(key);
+    },
+  };
+  return { records, store };
+}
+
+describe('create once', () => {
+  it('a lost answer is read back and the object adopted; a second call answers the same id without a send', async () => {
+    const { store } = memoryCreates();
+    let sends = 0;
+    const made: string[] = [];
+    const step = {
+      store,
+      key: 'segment',
+      send: async () => {
+        sends++;
+        made.push('seg-1');
+        throw new PlatformTimeout('professional');
+      },
+      readBack: async () => made[0],
+    };
+    expect(await createOnce(step)).toBe('seg-1');
+    expect(await createOnce(step)).toBe('seg-1');
+    expect(sends).toBe(1);
+  });
+
+  it('a run that finds the intent stored (a crash) reads back before it sends', async () => {
+    const { store, records } = memoryCreates();
+    records.set('segment', { status: 'in_progress', intent: { sentAt: 1 } });
+    let sends = 0;
+    const id = await createOnce({
+      store,
+      key: 'segment',
+      send: async () => `new-${++sends}`,
+      readBack: async (since) => (since === 1 ? 'seg-made' : undefined),
+    });
+    expect(id).toBe('seg-made');
+    expect(sends).toBe(0);
+  });
+
+  it('a refusal forgets the intent: nothing was made, and the next try is a first send', async () => {
+    const { store, records } = memoryCreates();
+    const refused = createOnce({
+      store,
+      key: 'segment',
+      send: async () => {
+        throw new PlatformRejected('professional', 'no');
+      },
+      readBack: async () => undefined,
+    });
+    await expect(refused).rejects.toBeInstanceOf(PlatformRejected);
+    expect(records.has('segment')).toBe(false);
+  });
+});
+
+describe('poll until', () => {
+  it('counts each poll in the checkpoint, waits the declared delays, and gives up past its bound', async () => {
+    const { run, saves } = aRun();
+    const count: Record<string, number> = {};
+    const poll = {
+      count,
+      key: 'media',
+      read: async () => ({ waiting: true }) as const,
+      delays: [10, 20],
+      maxPolls: 3,
+      tooLong: () => new Error('still processing'),
+    };
+    const delays: number[] = [];
+    for (let polls = 0; polls < 3; polls++) {
+      const paused = await pollUntil(run, poll).catch((error: unknown) => error);
+      expect(paused).toBeInstanceOf(Pause);
+      delays.push((paused as Pause).delaySeconds);
+    }
+    expect(delays).toEqual([10, 20, 20]);
+    expect(saves).toHaveLength(3);
+    await expect(pollUntil(run, poll)).rejects.toThrow('still processing');
+    await run.end();
+  });
+
+  it('answers what the platform has once it is done, with no pause', async () => {
+    const { run } = aRun();
+    const done = await pollUntil(run, { count: {}, key: 'x', read: async () => ({ done: 'ready' }), delays: [1], tooLong: () => new Error('no') });
+    expect(done).toBe('ready');
+    await run.end();
+  });
+});
+
+describe('send in order', () => {
+  it('saves each acknowledgement before the next send; a run after a crash sends only what was not acknowledged', async () => {
+    const parts = ['a', 'b', 'c'];
+    const acked: string[] = [];
+    const sent: string[] = [];
+    const { run, saves } = aRun();
+    const sendAll = (failOn?: string) =>
+      sendInOrder(run, {
+        next: () => parts[acked.length],
+        send: async (part) => {
+          sent.push(part);
+          if (part === failOn) throw new Error('the process died');
+          return `etag-${part}`;
+        },
+        acknowledge: (part) => acked.push(part),
+      });
+    await expect(sendAll('b')).rejects.toThrow('the process died');
+    expect(acked).toEqual(['a']);
+    expect(saves).toHaveLength(1);
+    await sendAll();
+    expect(sent).toEqual(['a', 'b', 'b', 'c']);
+    expect(acked).toEqual(parts);
+    await run.end();
+  });
+});
+
+describe('job kinds', () => {
+  it('read a stored job through their schemas: a record that does not fit fails loudly, never half-typed', () => {
+    const broken = aJob('ad_media', { platform: 'social' }, { polls: 0 });
+    expect(() => JOB_KINDS.ad_media.platformOf(broken)).toThrow(/adAccountId|objectKey/);
+    const good = aJob('ad_media', { objectKey: 'k', platform: 'professional', adAccountId: '5' }, { polls: 0 });
+    expect(JOB_KINDS.ad_media.platformOf(good)).toBe('professional');
+  });
+
+  it('every kind shows its progress in the shape get_job declares for it', () => {
+    const media = aJob('ad_media', { objectKey: 'k', platform: 'social', adAccountId: '5' }, { polls: 2, processing: { status: 'processing', percent: 40 } });
+    expect(JOB_KINDS.ad_media.progress(media)).toEqual({ bytesSent: 0, totalBytes: 0, chunksSent: 0, processing: { status: 'processing', percent: 40 } });
+    const launch = aJob(
+      'campaign_launch',
+      { platform: 'professional', plan: { adAccountId: '5', creatives: [{}, {}] }, activate: true, ads: [], campaignName: 'c' },
+      { receipts: [{ step: 'group', type: 'campaign_group', platformId: 'g1' }] },
+    );
+    expect(JOB_KINDS.campaign_launch.progress(launch)).toEqual({
+      steps: [
+        { step: 'group', status: 'done', platformId: 'g1' },
+        { step: 'campaign', status: 'pending' },
+        { step: 'creative:0', status: 'pending' },
+        { step: 'creative:1', status: 'pending' },
+        { step: 'activate', status: 'pending' },
+      ],
+    });
+  });
+});
