@@ -1,3 +1,4 @@
+import { unchanged } from '../../shared/core/audit.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { IDEMPOTENT_PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
 import { searchadsSession } from '../../shared/platforms/searchads/client.ts';
@@ -10,9 +11,8 @@ export const handler = defineOperation({
   declaration,
   ...IDEMPOTENT_PLATFORM_WRITE,
   request: declareEuPoliticalAdvertisingRequest,
-  run: async ({ input, user, context, audit }) => {
+  run: async ({ input, user, context }) => {
     const declared = await declareCampaigns(searchadsSession(user, context), input.campaignIds, input.containsEuPoliticalAdvertising);
-    if (declared.length === 0) audit.nothingWritten();
-    return { declared };
+    return declared.length === 0 ? unchanged({ declared }) : { declared };
   },
 });

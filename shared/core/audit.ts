@@ -136,13 +136,13 @@ export const isPendingAudit = (audit: AuditToStore): audit is PendingAudit => 's
 /**
  * The audit of one operation (or one rule action), explicit: the operation makes it from its
  * declaration and hands it to the use case with the call. The use case gives `event(answer)` to the
- * store write that makes its change, which stores it in the same transaction and marks it stored, or
- * says `nothingWritten()` when it answers without writing. Afterwards `unrecorded` is the event still
- * to record (the change was a platform's, or the platform refused it), or undefined.
+ * store write that makes its change, which stores it in the same transaction and marks it stored. A
+ * path that answers without writing returns its answer as a value that says so (`unchanged(answer)`,
+ * or throws `unchangedBy(error)`), which the middleware records nothing for. Afterwards `unrecorded`
+ * is the event still to record (the change was a platform's, or the platform refused it), or undefined.
  */
 export class AuditUnit {
   private stored = false;
-  private written = true;
   constructor(private readonly describe?: (result: object | undefined, failure?: { code: string }) => AuditDraft | undefined) {}
 
   /** The declared event for this answer, for the write's transaction; `known` adds what only the write knows (a value before the change). */
@@ -157,17 +157,33 @@ export class AuditUnit {
     };
   }
 
-  /** The operation answers without writing (what an earlier call did, a dry run): it records nothing. */
-  nothingWritten(): void {
-    this.written = false;
-  }
-
   /** The event no transaction stored, for this answer or this platform refusal; undefined when there is none to record. */
   unrecorded(result: object | undefined, failure?: { code: string }): AuditDraft | undefined {
-    if (this.stored || !this.written) return undefined;
+    if (this.stored) return undefined;
     return this.describe?.(result, failure);
   }
 }
+
+/**
+ * An answer given without writing anything (what an earlier call did, a dry run, nothing to change):
+ * returned by the operation as a value, so the middleware records nothing for it and hands the client
+ * the answer inside (docs/architecture.md, "The audit value").
+ */
+export class Unchanged<R extends object> {
+  constructor(readonly answer: R) {}
+}
+export const unchanged = <R extends object>(answer: R): Unchanged<R> => new Unchanged(answer);
+/** What an audited path answers: its answer (the change it made, recorded), or an unchanged one. */
+export type Answer<R extends object> = R | Unchanged<R>;
+/** An answer built from another: unchanged when that one was. */
+export const likewise = <R extends object>(from: Answer<object>, answer: R): Answer<R> => (from instanceof Unchanged ? unchanged(answer) : answer);
+/** The answer inside, for a caller that uses it (a rule, a launch's activation). */
+export const answerOf = <R extends object>(answer: Answer<R>): R => (answer instanceof Unchanged ? answer.answer : answer);
+
+const UNCHANGED = Symbol('unchanged');
+/** A refusal of our own made before any write (a guard): it records no failed event. */
+export const unchangedBy = <E extends Error>(error: E): E => Object.assign(error, { [UNCHANGED]: true });
+const isUnchangedBy = (error: unknown) => typeof error === 'object' && error !== null && UNCHANGED in error;
 
 /** An audit unit that records nothing (a call whose operation declares no event). */
 export const noAudit = (): AuditUnit => new AuditUnit();
@@ -230,16 +246,17 @@ export function runAudited<R extends object>(
   scope: AuditScope,
   unit: AuditUnit,
   recorder: ((draft: AuditDraft) => Promise<void>) | undefined,
-  run: () => Promise<R>,
+  run: () => Promise<Answer<R>>,
 ): Promise<R> {
   return withAuditScope(scope, async () => {
-    let result: R;
+    let result: Answer<R>;
     try {
       result = await run();
     } catch (error) {
-      if (error instanceof PlatformError) await recordSafely(recorder, unit.unrecorded(undefined, { code: error.code }));
+      if (error instanceof PlatformError && !isUnchangedBy(error)) await recordSafely(recorder, unit.unrecorded(undefined, { code: error.code }));
       throw error;
     }
+    if (result instanceof Unchanged) return result.answer;
     await recordSafely(recorder, unit.unrecorded(result));
     return result;
   });

@@ -8,7 +8,7 @@ import { guardEscapes } from './escape-guard.ts';
 import { checkIdempotencyKey } from './idempotency-key.ts';
 import type { IdempotentRunner } from './idempotency.ts';
 import { withRequestLogger } from '../core/logger.ts';
-import { type AuditDraft, type AuditScope, AuditUnit, draftOf, noAudit, runAudited } from '../core/audit.ts';
+import { type Answer, type AuditDraft, type AuditScope, AuditUnit, draftOf, noAudit, runAudited } from '../core/audit.ts';
 import { apiKeyAuth } from './middleware/api-key-auth.ts';
 import { envelope, errorEnvelope } from './middleware/envelope.ts';
 import { jsonBody } from './middleware/json-body.ts';
@@ -27,7 +27,7 @@ export interface OperationCall<Input, WithUser extends boolean> {
   /** the id of the API key that called (never the key) */
   apiKeyId: string;
   context: Context;
-  /** the operation's audit: hand `audit.event(answer)` to the store write that makes the change, or say `audit.nothingWritten()` */
+  /** the operation's audit: hand `audit.event(answer)` to the store write that makes the change; an answer that wrote nothing is returned as `unchanged(answer)` */
   audit: AuditUnit;
 }
 
@@ -47,7 +47,7 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
   idempotency?: (operation: string) => IdempotentRunner;
   /** the body parser; JSON unless given (the multipart parser for uploads) */
   body?: () => middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, OperationContext>;
-  run: (call: OperationCall<z.output<Schema> | z.output<JsonSchema>, WithUser>) => Promise<Result>;
+  run: (call: OperationCall<z.output<Schema> | z.output<JsonSchema>, WithUser>) => Promise<Answer<Result>>;
   /**
    * `recordAuditEvent` from shared/store/audit-events.ts, exactly when the declaration has `audit`
    * (only the bundles of writing operations hold it; a unit test gives a fake)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type AuditDraft, type AuditScope, AuditUnit, auditScope, noAudit, runAudited } from '../../shared/core/audit.ts';
+import { type AuditDraft, type AuditScope, AuditUnit, auditScope, noAudit, runAudited, unchanged, unchangedBy } from '../../shared/core/audit.ts';
 import { InvalidRequest, PlatformError } from '../../shared/core/errors.ts';
 
 /** The explicit audit unit and runAudited, on a recorder that only keeps what it is given: no store. */
@@ -42,13 +42,17 @@ describe('an audit unit', () => {
     expect(recorded).toEqual([{ tenantId: 'tnt_1', action: 'rule.created', target: { type: 'rule', id: 'rul_2' } }]);
   });
 
-  it('nothingWritten: an answer of what an earlier call did records nothing', async () => {
+  it('an answer returned unchanged (what an earlier call did) records nothing, and the client gets the answer inside', async () => {
     const { recorded, record } = recorder();
-    const unit = new AuditUnit(describeRule);
-    await runAudited(scope, unit, record, async () => {
-      unit.nothingWritten();
-      return { ruleId: 'rul_3' };
-    });
+    const answer = await runAudited(scope, new AuditUnit(describeRule), record, async () => unchanged({ ruleId: 'rul_3' }));
+    expect(answer).toEqual({ ruleId: 'rul_3' });
+    expect(recorded).toEqual([]);
+  });
+
+  it('a refusal of our own before any write (unchangedBy) records no failed event', async () => {
+    const { recorded, record } = recorder();
+    const guard = unchangedBy(new PlatformError('social', 429, 'PLATFORM_RATE_LIMITED', 'budget changes used up'));
+    await expect(runAudited(scope, new AuditUnit(describeRule), record, () => Promise.reject(guard))).rejects.toBe(guard);
     expect(recorded).toEqual([]);
   });
 

@@ -2,6 +2,7 @@ import type { ListType } from '../../../shared/audiences/professional-list.ts';
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
 import { createCustomAudience, newSessionId, type AudienceMode } from '../../../shared/platforms/social/custom-audiences.ts';
 import { socialSession } from '../../../shared/platforms/social/session.ts';
+import { type Answer, answerOf, likewise } from '../../../shared/core/audit.ts';
 import type { JobStatus } from '../../../shared/store/jobs.ts';
 import type { DirectUpload } from '../../../shared/store/uploads.ts';
 import { type JobStart, newJob, startUploadJob } from '../jobs/start-job.ts';
@@ -18,9 +19,9 @@ import { defaultAudienceName } from './upload-in-request.ts';
 
 export async function startSocialAudienceJob(
   start: JobStart & { audienceName: string; mode: AudienceMode; audienceId?: string },
-): Promise<Record<string, unknown>> {
+): Promise<Answer<Record<string, unknown>>> {
   const session = socialSession(start.user, start.context); // a user without a social connection is a 409
-  const job = await startUploadJob(start, async (jobId, upload) => {
+  const started = await startUploadJob(start, async (jobId, upload) => {
     const audienceId = start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : start.audienceId;
     const job = newJob(jobId, start, upload, 'social_audience', 'running', {
       request: { objectKey: upload.objectKey, ...etagOf(upload), mode: start.mode, ...(audienceId ? { audienceId } : {}), audienceName: start.audienceName },
@@ -28,8 +29,9 @@ export async function startSocialAudienceJob(
     });
     return { job, ...(audienceId ? { about: { audienceId } } : {}) };
   });
+  const job = answerOf(started);
   const { request, checkpoint } = socialAudienceJob.read(job);
-  return {
+  return likewise(started, {
     audienceId: request.audienceId,
     audienceName: request.audienceName,
     session_id: String(checkpoint.sessionId),
@@ -38,18 +40,21 @@ export async function startSocialAudienceJob(
     invalid_entry_samples: {},
     jobId: job.jobId,
     status: job.status,
-  };
+  });
 }
 
-export async function startProfessionalAudienceJob(start: JobStart & { type: ListType; audienceName?: string }): Promise<{ jobId: string; status: JobStatus }> {
+export async function startProfessionalAudienceJob(
+  start: JobStart & { type: ListType; audienceName?: string },
+): Promise<Answer<{ jobId: string; status: JobStatus }>> {
   professionalSession(start.user, start.context); // a user without a professional connection is a 409
-  const job = await startUploadJob(start, async (jobId, upload) => ({
+  const started = await startUploadJob(start, async (jobId, upload) => ({
     job: newJob(jobId, start, upload, 'professional_audience', 'queued', {
       request: { objectKey: upload.objectKey, ...etagOf(upload), type: start.type, audienceName: start.audienceName ?? defaultAudienceName(start.type) },
       checkpoint: {},
     }),
   }));
-  return { jobId: job.jobId, status: job.status };
+  const job = answerOf(started);
+  return likewise(started, { jobId: job.jobId, status: job.status });
 }
 
 const etagOf = (upload: DirectUpload) => (upload.etag ? { etag: upload.etag } : {});

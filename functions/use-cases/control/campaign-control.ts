@@ -1,4 +1,4 @@
-import type { AuditUnit } from '../../../shared/core/audit.ts';
+import { type Answer, type AuditUnit, unchanged, unchangedBy } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { CampaignRefused, InvalidRequest, PlatformRateLimited, PlatformTimeout, PlatformUnavailable } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
@@ -86,8 +86,13 @@ export function updateCampaignStatus<S>(control: CampaignControl<S>, session: S,
     const found = call.campaign ?? (await control.read(session, input.campaignId));
     if (!found && input.status === 'DELETE' && (await deletedByUs(call.tenantId, control.platform, input.campaignId))) {
       // a platform that forgets what it deleted (a professional draft): the repeat changes nothing
-      call.audit.nothingWritten();
-      return { campaignId: input.campaignId, status: 'REMOVED' as const, previousStatus: 'REMOVED' as const, platformStatus: 'DELETED', changed: false };
+      return unchanged({
+        campaignId: input.campaignId,
+        status: 'REMOVED' as const,
+        previousStatus: 'REMOVED' as const,
+        platformStatus: 'DELETED',
+        changed: false,
+      });
     }
     const campaign = found ?? notFound(control, input.campaignId);
     if (campaign.status === 'REMOVED' && input.status !== 'DELETE') throw removed(campaign);
@@ -106,13 +111,12 @@ export function updateCampaignStatus<S>(control: CampaignControl<S>, session: S,
     if (!plan.changed && !input.validateOnly && decided?.field === 'status' && decided.to === campaign.status) {
       // a rule's action that a crash interrupted after the platform took it: recorded as it was decided
       const finished = { ...answer, previousStatus: decided.from as typeof campaign.status, changed: true };
-      await recordChange(control, call, campaign, decided, campaign.status, finished, ports);
-      return finished;
+      return recordChange(control, call, campaign, decided, campaign.status, finished, ports);
     }
     if (!plan.changed || input.validateOnly) {
-      call.audit.nothingWritten();
-      if (plan.changed) await control.writeStatus(session, campaign, input.status, true);
-      return input.validateOnly ? { ...answer, validateOnly: true } : answer;
+      // the platform's dry run writes nothing, and a refusal of it records nothing either
+      if (plan.changed) await control.writeStatus(session, campaign, input.status, true).catch(refusedUnchanged);
+      return unchanged(input.validateOnly ? { ...answer, validateOnly: true } : answer);
     }
     try {
       await control.writeStatus(session, campaign, input.status, false);
@@ -124,8 +128,7 @@ export function updateCampaignStatus<S>(control: CampaignControl<S>, session: S,
       if (!made) throw error;
       log().warn('a campaign write lost its answer; read back, the platform had made it', { platform: control.platform, campaignId: campaign.id });
     }
-    await recordChange(control, call, campaign, { field: 'status', from: campaign.status, to: plan.status }, plan.status, answer, ports);
-    return answer;
+    return recordChange(control, call, campaign, { field: 'status', from: campaign.status, to: plan.status }, plan.status, answer, ports);
   });
 }
 
@@ -171,27 +174,25 @@ async function editBudgetLeased<S>(control: CampaignControl<S>, session: S, call
     changed: units !== budget.units,
     ...(budget.kind === 'shared' ? { sharedWith: budget.sharedWith } : {}),
   };
-  const recorded = async (made: typeof answer) => {
-    await recordChange(control, call, campaign, { field: 'dailyBudget', from: made.previousDailyBudget, to: made.dailyBudget }, campaign.status, made, ports);
-    return made;
-  };
+  const recorded = (made: typeof answer) =>
+    recordChange(control, call, campaign, { field: 'dailyBudget', from: made.previousDailyBudget, to: made.dailyBudget }, campaign.status, made, ports);
   const decided = call.action?.decided;
   if (!answer.changed && !input.validateOnly && decided?.field === 'dailyBudget' && decided.to === answer.dailyBudget.amount)
     // a rule's action that a crash interrupted after the platform took it: recorded as it was decided
     return recorded({ ...answer, previousDailyBudget: { amount: String(decided.from), currency: campaign.currency }, changed: true });
   if (!answer.changed || input.validateOnly) {
-    call.audit.nothingWritten();
-    if (answer.changed) await control.writeDailyBudget(session, campaign, units, true);
-    return input.validateOnly ? { ...answer, validateOnly: true } : answer;
+    if (answer.changed) await control.writeDailyBudget(session, campaign, units, true).catch(refusedUnchanged);
+    return unchanged(input.validateOnly ? { ...answer, validateOnly: true } : answer);
   }
   const reserved = control.budgetChangesPerHour ? await ports.reserveBudgetChange(control.platform, campaign.id, control.budgetChangesPerHour) : undefined;
   if (reserved && 'retryAfterSeconds' in reserved) {
-    call.audit.nothingWritten();
-    throw new PlatformRateLimited(
-      control.platform,
-      reserved.retryAfterSeconds,
-      undefined,
-      `Campaign ${campaign.id} had ${control.budgetChangesPerHour} budget changes in the last hour, the most the ${control.platform} platform allows (it blocks the campaign's budget for an hour after that); nothing was sent. Retry after ${reserved.retryAfterSeconds} seconds.`,
+    throw unchangedBy(
+      new PlatformRateLimited(
+        control.platform,
+        reserved.retryAfterSeconds,
+        undefined,
+        `Campaign ${campaign.id} had ${control.budgetChangesPerHour} budget changes in the last hour, the most the ${control.platform} platform allows (it blocks the campaign's budget for an hour after that); nothing was sent. Retry after ${reserved.retryAfterSeconds} seconds.`,
+      ),
     );
   }
   try {
@@ -208,23 +209,30 @@ async function editBudgetLeased<S>(control: CampaignControl<S>, session: S, call
   return recorded(answer);
 }
 
+/** A refusal of a dry run: nothing was written, so no failed event is recorded for it. */
+const refusedUnchanged = (error: unknown): never => {
+  throw error instanceof Error ? unchangedBy(error) : error;
+};
+
 /**
  * The applied change in the campaign's optimization history (a record is made for a campaign that had
  * none), with the operation's audit event in the same write. The platform has changed the campaign
- * already: a store that fails now is logged, and the answer still says what was done.
+ * already: a store that fails now is logged, and the answer still says what was done (its event is
+ * then recorded by the middleware). A rule's action resumed after a crash finds its entry and event
+ * stored already: it answers unchanged.
  */
-async function recordChange<S>(
+async function recordChange<S, Result extends object>(
   control: CampaignControl<S>,
   call: ControlCall<unknown>,
   campaign: ControlledCampaign,
   change: HistoryChange,
   statusAfter: string,
-  answer: object,
+  answer: Result,
   ports: ControlPorts,
-): Promise<void> {
+): Promise<Answer<Result>> {
   const now = clock.now();
   const source = call.source ?? { type: 'api' as const };
-  await ports
+  return ports
     .appendHistory(
       call.tenantId,
       {
@@ -244,10 +252,9 @@ async function recordChange<S>(
       },
       call.audit.event(answer),
     )
-    .then((entry) => {
-      if (!entry) call.audit.nothingWritten(); // a resumed action recorded before the crash: its entry and event stand
-    })
-    .catch((error: unknown) =>
-      log().error('campaign changed, but its history entry was not stored', { campaignId: campaign.id, reason: (error as Error).name }),
-    );
+    .then((entry) => (entry ? answer : unchanged(answer)))
+    .catch((error: unknown) => {
+      log().error('campaign changed, but its history entry was not stored', { campaignId: campaign.id, reason: (error as Error).name });
+      return answer;
+    });
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import { type AuditUnit, auditScope } from '../../../shared/core/audit.ts';
+import { type Answer, type AuditUnit, auditScope, unchanged } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { Conflict } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
@@ -39,13 +39,10 @@ const POLL_MS = 100;
 export async function startUploadJob(
   start: JobStart,
   begin: (jobId: string, upload: DirectUpload) => Promise<{ job: Job; about?: Record<string, string> }>,
-): Promise<Job> {
+): Promise<Answer<Job>> {
   // the upload's job, even when it has ended (a succeeded job's file is gone): the same answer as while it ran
   const earlier = await jobOfUpload(start);
-  if (earlier) {
-    start.audit.nothingWritten();
-    return earlier;
-  }
+  if (earlier) return unchanged(earlier);
   const upload = await findCompletedUpload(start.tenantId, start.user.userId, start.uploadId, start.purposes);
   const jobId = newJobId();
   const waitUntil = performance.now() + CONCURRENT_START_WAIT_MS;
@@ -69,10 +66,7 @@ export async function startUploadJob(
     // another start holds the upload: its job, once stored (or the claim again, if that start failed)
     while (performance.now() < waitUntil) {
       const job = holder ? await findJob(start.tenantId, holder) : undefined;
-      if (job) {
-        start.audit.nothingWritten(); // the job another start stored: that start recorded it
-        return job;
-      }
+      if (job) return unchanged(job); // the job another start stored: that start recorded it
       if ((await uploadHolder(start.tenantId, start.uploadId, start.slot)) !== holder) break;
       await clock.sleep(POLL_MS);
     }

@@ -75,7 +75,6 @@ export async function startLaunchJob(call: LaunchCall<unknown>, request: LaunchJ
   const name = launchNameOf(request);
   const running = await claimLaunchName(name, { tenantId: call.tenantId, jobId });
   if (running) {
-    call.audit.nothingWritten();
     throw new LaunchInProgress(request.campaignName, running.tenantId === call.tenantId ? running.jobId : undefined);
   }
   try {

@@ -54,7 +54,6 @@ export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLa
   if (waiting.length > 0) plan.mediaToWaitFor = waiting;
 
   if (input.validateOnly) {
-    call.audit.nothingWritten();
     input.ads.forEach((ad, index) => {
       const urn = (ad.imageId ?? ad.videoId) as string;
       const field = `ads.${index}.${ad.imageId ? 'imageId' : 'videoId'}`;

@@ -50,7 +50,6 @@ export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>):
   const plan = socialLaunchPlan(input, { adAccountId, pageId, timeZone: account.timeZone, budgetUnits: budget.units ?? account.minimumUnits });
 
   if (input.validateOnly) {
-    call.audit.nothingWritten();
     const check = async (field: string, step: string, work: () => Promise<void>) => {
       try {
         await work();

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import type { AuditUnit } from '../../../shared/core/audit.ts';
+import { type Answer, type AuditUnit, answerOf, likewise, unchanged } from '../../../shared/core/audit.ts';
 import { Conflict, PlatformRejected } from '../../../shared/core/errors.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { type ImageFile, imageFile, mediaAtUrl, readUploadedMedia, tooLargeForAnImage, unsupported, uploadedKind } from '../../../shared/media/source.ts';
@@ -66,7 +66,7 @@ interface MediaTarget {
   sendImage: (image: ImageFile) => Promise<AdMedia>;
 }
 
-export function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdMedia } | MediaJobStarted> {
+export function uploadSocialAdMedia(call: MediaCall): Promise<Answer<{ media: AdMedia } | MediaJobStarted>> {
   const session = socialSession(call.user, call.context); // a user without a social connection is a 409
   const adAccountId = session.connection.adAccountId;
   return uploadAdMedia(call, {
@@ -84,7 +84,7 @@ export function uploadSocialAdMedia(call: MediaCall): Promise<{ media: AdMedia }
  * member must be allowed to post for (w_organization_social). An image is `processing` until the
  * platform says AVAILABLE.
  */
-export function uploadProfessionalAdMedia(call: MediaCall): Promise<{ media: AdMedia } | MediaJobStarted> {
+export function uploadProfessionalAdMedia(call: MediaCall): Promise<Answer<{ media: AdMedia } | MediaJobStarted>> {
   const session = professionalSession(call.user, call.context); // a user without a professional connection is a 409
   checkOrganizationScope(call.user.connections.professional?.scopes);
   return uploadAdMedia(call, {
@@ -101,7 +101,7 @@ export function uploadProfessionalAdMedia(call: MediaCall): Promise<{ media: AdM
   });
 }
 
-async function uploadAdMedia(call: MediaCall, target: MediaTarget): Promise<{ media: AdMedia } | MediaJobStarted> {
+async function uploadAdMedia(call: MediaCall, target: MediaTarget): Promise<Answer<{ media: AdMedia } | MediaJobStarted>> {
   if (call.input.url !== undefined) {
     const media = await mediaAtUrl(call.input.url, budgetFrom(call.context));
     if (media.type === 'VIDEO') return startUrlVideoJob(call, target, call.input.url);
@@ -111,28 +111,23 @@ async function uploadAdMedia(call: MediaCall, target: MediaTarget): Promise<{ me
   const slot = mediaSlot(target.platform, target.adAccountId);
   // a video's upload already has its job here (finished or not: a succeeded job's file is gone)
   const job = await jobOfUpload({ tenantId: call.tenantId, user: call.user, uploadId, slot });
-  if (job) {
-    call.audit.nothingWritten(); // the call that started it recorded it
-    return { jobId: job.jobId, status: job.status };
-  }
+  if (job) return unchanged({ jobId: job.jobId, status: job.status }); // the call that started it recorded it
   const upload = await findCompletedUpload(call.tenantId, call.user.userId, uploadId, ['image', 'video']);
   const made = uploadMedia(upload, slot);
-  if (made) {
-    call.audit.nothingWritten(); // the call that made it recorded it
-    return { media: made as unknown as AdMedia };
-  }
+  if (made) return unchanged({ media: made as unknown as AdMedia }); // the call that made it recorded it
   // a video is known by its first bytes without reading it whole; an image is read whole
   const kind = await uploadedKind(upload);
   if (!kind) return unsupported();
   if (kind.type === 'VIDEO') return startVideoJob(call, target, slot);
   if (upload.contentLength > MAX_IMAGE_BYTES) return tooLargeForAnImage();
-  return { media: await fromUploadOnce(call, slot, (bytes) => target.sendImage(imageFile(bytes))) };
+  const media = await fromUploadOnce(call, slot, (bytes) => target.sendImage(imageFile(bytes)));
+  return likewise(media, { media: answerOf(media) });
 }
 
 /** A video goes in as a job (chunks, then processing): one job per upload. */
-async function startVideoJob(call: MediaCall, target: MediaTarget, slot: string): Promise<MediaJobStarted> {
+async function startVideoJob(call: MediaCall, target: MediaTarget, slot: string): Promise<Answer<MediaJobStarted>> {
   const start = { tenantId: call.tenantId, user: call.user, context: call.context, uploadId: call.input.uploadId as string, audit: call.audit, slot };
-  const job = await startUploadJob({ ...start, purposes: ['image', 'video'] }, async (jobId, upload) => ({
+  const started = await startUploadJob({ ...start, purposes: ['image', 'video'] }, async (jobId, upload) => ({
     job: newJob<MediaJobRequest, MediaCheckpoint>(jobId, start, upload, 'ad_media', 'queued', {
       request: {
         objectKey: upload.objectKey,
@@ -144,7 +139,8 @@ async function startVideoJob(call: MediaCall, target: MediaTarget, slot: string)
       checkpoint: { polls: 0 },
     }),
   }));
-  return { jobId: job.jobId, status: job.status };
+  const job = answerOf(started);
+  return likewise(started, { jobId: job.jobId, status: job.status });
 }
 
 /**
@@ -166,7 +162,7 @@ function startUrlVideoJob(call: MediaCall, target: MediaTarget, url: string): Pr
 }
 
 /** The upload's image in `slot`, made once: claimed, sent, kept on the upload; a call that finds it made answers it. */
-async function fromUploadOnce(call: MediaCall, slot: string, send: (bytes: Buffer) => Promise<AdMedia>): Promise<AdMedia> {
+async function fromUploadOnce(call: MediaCall, slot: string, send: (bytes: Buffer) => Promise<AdMedia>): Promise<Answer<AdMedia>> {
   const { tenantId, user, input } = call;
   const uploadId = input.uploadId as string;
   const upload = await findCompletedUpload(tenantId, user.userId, uploadId, ['image', 'video']);
@@ -175,10 +171,7 @@ async function fromUploadOnce(call: MediaCall, slot: string, send: (bytes: Buffe
   while ((await claimUpload(tenantId, uploadId, holder, slot)) !== holder) {
     const stored = await findUpload(tenantId, uploadId);
     const made = stored && uploadMedia(stored, slot);
-    if (made) {
-      call.audit.nothingWritten();
-      return made as unknown as AdMedia;
-    }
+    if (made) return unchanged(made as unknown as AdMedia); // the request that sent it recorded it
     if (performance.now() > waitUntil) throw new Conflict(`Another request is sending upload ${uploadId}; retry in a few seconds to get its media.`);
     await clock.sleep(POLL_MS);
   }

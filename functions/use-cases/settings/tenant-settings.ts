@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AuditChanges, AuditToStore, AuditUnit } from '../../../shared/core/audit.ts';
+import { type AuditChanges, type AuditToStore, type AuditUnit, unchanged } from '../../../shared/core/audit.ts';
 import { InvalidRequest } from '../../../shared/core/errors.ts';
 import type { UpdateSettingsInput } from '../../../shared/schemas/tenant.ts';
 import { LOST_RACE, retryOnConflict } from '../../../shared/store/client.ts';
@@ -45,14 +45,13 @@ async function applySettingsChange(tenantId: string, input: UpdateSettingsInput,
   // a rotation is always its own event; the other changes are settings.updated; a call that changes nothing writes and records nothing
   const changes = settingsChanges(current, next);
   const updated = Object.keys(changes).length > 0 ? audit.event({}, { changes }) : undefined;
-  if (!updated) audit.nothingWritten();
   const rotated: AuditToStore | undefined = input.rotateWebhookSecret
     ? { tenantId, action: 'webhook_secret.rotated', target: { type: 'webhook_secret', id: 'webhook' } }
     : undefined;
   const events = [updated, rotated].filter((event) => event !== undefined);
-  if (events.length === 0) return answer;
-  if (!(await saveTenantSettings(tenantId, next, version, events))) return LOST_RACE;
-  return answer;
+  if (events.length > 0 && !(await saveTenantSettings(tenantId, next, version, events))) return LOST_RACE;
+  // the events were stored with the settings; no settings.updated is left to record when nothing but the secret changed
+  return updated ? answer : unchanged(answer);
 }
 
 /**
