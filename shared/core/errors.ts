@@ -1,47 +1,10 @@
 /**
- * Every failure the service answers with, one class per row of the error table (docs/errors.md).
+ * Every failure the service answers with, one class per row of the error table (error-table.ts).
  * The envelope middleware turns them into responses; nothing else builds an error body.
  */
-export const ERROR_CODES = [
-  'INVALID_REQUEST',
-  'UNAUTHORIZED',
-  'USER_NOT_FOUND',
-  'USER_ALREADY_EXISTS',
-  'PLATFORM_NOT_CONNECTED',
-  'NOT_FOUND',
-  'METHOD_NOT_ALLOWED',
-  'IDEMPOTENCY_CONFLICT',
-  'CONFLICT',
-  'LAUNCH_IN_PROGRESS',
-  'PAYLOAD_TOO_LARGE',
-  'UNSUPPORTED_MEDIA_TYPE',
-  'UNSUPPORTED_MEDIA',
-  'MEDIA_PROCESSING_FAILED',
-  'PLATFORM_REJECTED',
-  'PLATFORM_AUTH_EXPIRED',
-  'RATE_LIMITED',
-  'PLATFORM_RATE_LIMITED',
-  'PLATFORM_UNAVAILABLE',
-  'PLATFORM_TIMEOUT',
-  'CAMPAIGN_NOT_FOUND',
-  'CAMPAIGN_REMOVED',
-  'BUDGET_NOT_ON_CAMPAIGN',
-  'SHARED_BUDGET',
-  'BUDGET_TOO_LOW',
-  'INVALID_TRANSITION',
-  'SCOPE_MISSING',
-  'RULE_LIMIT_REACHED',
-  'INVALID_OPTIMIZATION_FOR_OBJECTIVE',
-  'DECLARATION_REQUIRED',
-  'CREATIVE_OPTION_REQUIRED',
-  'MEDIA_NOT_READY',
-  'ACCOUNT_NOT_ELIGIBLE',
-  'PAGE_NOT_AUTHORIZED',
-  'UNKNOWN_OUTCOME',
-  'EU_POLITICAL_DECLARATION_REQUIRED',
-  'INTERNAL',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+import type { ErrorCode } from './error-table.ts';
+
+export { ERROR_CODES, type ErrorCode } from './error-table.ts';
 
 export interface ProblemDetail {
   path: string;

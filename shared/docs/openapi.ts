@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { clock } from '../core/clock.ts';
 import { ERROR_CODES, type ErrorCode } from '../core/errors.ts';
+import { errorStatuses } from '../core/error-table.ts';
 import type { FunctionDeclaration } from '../core/function-declaration.ts';
 import { ERROR_FIELDS } from '../schemas/error-fields.ts';
 import { API_TAGS, webhookEventDocs, type BrowserRouteDoc, type OperationDoc, type ApiTag } from '../schemas/operation-doc.ts';
@@ -12,36 +13,7 @@ import { API_TAGS, webhookEventDocs, type BrowserRouteDoc, type OperationDoc, ty
  */
 type JsonSchema = Record<string, unknown>;
 
-const ERROR_STATUSES: Array<{ status: string; codes: ErrorCode[]; description: string }> = [
-  { status: '400', codes: ['INVALID_REQUEST'], description: 'Malformed JSON or form, or a schema violation; `details` has one `{path, message}` per problem.' },
-  { status: '401', codes: ['UNAUTHORIZED'], description: 'Missing or unknown `x-api-key`.' },
-  {
-    status: '404',
-    codes: ['USER_NOT_FOUND', 'NOT_FOUND'],
-    description: 'The user is unknown to this API key’s tenant, or the record asked for is not stored.',
-  },
-  {
-    status: '409',
-    codes: ['PLATFORM_NOT_CONNECTED', 'USER_ALREADY_EXISTS', 'IDEMPOTENCY_CONFLICT', 'CONFLICT', 'RULE_LIMIT_REACHED', 'LAUNCH_IN_PROGRESS'],
-    description:
-      'The user has no connection for this platform, the userId exists, the Idempotency-Key was used with another body, a record kept changing under concurrent requests (nothing written: retry), the user has 100 rules already, or a launch of the same name in the same ad account is still running (`runningJobId` names it when it is this tenant’s).',
-  },
-  {
-    status: '413',
-    codes: ['PAYLOAD_TOO_LARGE'],
-    description:
-      'The body or file is larger than a function accepts (a JSON body of 6 MB; a multipart upload with a file of 4 MB: send a larger file with /uploads/create_upload).',
-  },
-  { status: '415', codes: ['UNSUPPORTED_MEDIA_TYPE'], description: 'Wrong content type.' },
-  {
-    status: '429',
-    codes: ['PLATFORM_RATE_LIMITED', 'RATE_LIMITED'],
-    description: 'The platform still throttles after bounded retries, or this tenant used up one of our own limits; see `Retry-After`.',
-  },
-  { status: '500', codes: ['INTERNAL'], description: 'Anything else (no stack trace, no secret).' },
-  { status: '502', codes: ['PLATFORM_UNAVAILABLE'], description: 'The platform is unreachable or failing after bounded retries.' },
-  { status: '504', codes: ['PLATFORM_TIMEOUT'], description: 'The platform did not answer in time.' },
-];
+const ERROR_STATUSES = errorStatuses();
 const PLATFORM_STATUSES = new Set(['429', '502', '504']);
 const PLATFORM_REFUSALS: ErrorCode[] = ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED'];
 
@@ -297,7 +269,13 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         },
         content: {
           'application/json': {
-            schema: { $ref: '#/components/schemas/ErrorEnvelope' },
+            // the envelope, with only the codes the error table gives this status
+            schema: {
+              allOf: [
+                { $ref: '#/components/schemas/ErrorEnvelope' },
+                { type: 'object', properties: { results: { type: 'object', properties: { code: { type: 'string', enum: entry.codes } } } } },
+              ],
+            },
             example: { success: false, results: { success: false, code: entry.codes[0], error: entry.description } },
           },
         },
