@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { createLeadFormRequest } from '../../shared/schemas/lead-form.ts';
+import { createLeadFormRequest } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -3,7 +3,7 @@ import { IDEMPOTENT_PLATFORM_WRITE } from '../../shared/http/operation-kits/plat
 import { declaration } from './declaration.ts';
 import { createLeadForm } from '../../shared/platforms/social/lead-forms.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { createLeadFormRequest } from '../../shared/schemas/lead-form.ts';
+import { createLeadFormRequest } from './schema.ts';
 
 export const handler = defineOperation({
   declaration,

@@ -1,5 +1,6 @@
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { createRuleRequest, ruleResultSchema } from '../../shared/schemas/rules.ts';
+import { ruleResultSchema } from '../../shared/schemas/rules.ts';
+import { createRuleRequest } from './schema.ts';
 import { RULE_EXAMPLE as RULE } from '../../shared/schemas/rule-examples.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -1,6 +1,6 @@
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
-import { createRuleRequest } from '../../shared/schemas/rules.ts';
+import { createRuleRequest } from './schema.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { createRuleFor } from '../use-cases/rules/rules.ts';

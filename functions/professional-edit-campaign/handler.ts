@@ -2,5 +2,6 @@ import { professionalCampaignControl } from '../../shared/platforms/professional
 import { professionalSession } from '../../shared/platforms/professional/session.ts';
 import { budgetOperation } from '../use-cases/control/campaign-control-operations.ts';
 import { declaration } from './declaration.ts';
+import { editCampaignRequest } from './schema.ts';
 
-export const handler = budgetOperation(declaration, professionalCampaignControl, professionalSession);
+export const handler = budgetOperation(declaration, editCampaignRequest, professionalCampaignControl, professionalSession);

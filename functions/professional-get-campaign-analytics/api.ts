@@ -1,5 +1,6 @@
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { campaignAnalyticsRequest, campaignPerformanceResultSchema } from '../../shared/schemas/performance.ts';
+import { campaignPerformanceResultSchema } from '../../shared/schemas/performance.ts';
+import { campaignAnalyticsRequest } from './schema.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
-import { historyEntrySchema, recordOptimizationRequest } from '../../shared/schemas/optimization.ts';
+import { historyEntrySchema } from '../../shared/schemas/optimization.ts';
+import { recordOptimizationRequest } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -2,7 +2,7 @@ import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { declaration } from './declaration.ts';
-import { recordOptimizationRequest } from '../../shared/schemas/optimization.ts';
+import { recordOptimizationRequest } from './schema.ts';
 import { appendOptimizationEntry } from '../../shared/store/optimization-history-writes.ts';
 
 export const handler = defineOperation({

@@ -1,4 +1,5 @@
-import { campaignBudgetResultSchema, editCampaignRequest } from '../../shared/schemas/campaign-control.ts';
+import { campaignBudgetResultSchema } from '../../shared/schemas/campaign-control.ts';
+import { editCampaignRequest } from './schema.ts';
 import { BUDGET_REFUSALS, DECLARATION_REFUSAL, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -2,5 +2,6 @@ import { searchadsCampaignControl } from '../../shared/platforms/searchads/campa
 import { searchadsSession } from '../../shared/platforms/searchads/client.ts';
 import { budgetOperation } from '../use-cases/control/campaign-control-operations.ts';
 import { declaration } from './declaration.ts';
+import { editCampaignRequest } from './schema.ts';
 
-export const handler = budgetOperation(declaration, searchadsCampaignControl, searchadsSession);
+export const handler = budgetOperation(declaration, editCampaignRequest, searchadsCampaignControl, searchadsSession);

@@ -2,5 +2,6 @@ import { searchadsCampaignControl } from '../../shared/platforms/searchads/campa
 import { searchadsSession } from '../../shared/platforms/searchads/client.ts';
 import { statusOperation } from '../use-cases/control/campaign-control-operations.ts';
 import { declaration } from './declaration.ts';
+import { updateCampaignStatusRequest } from './schema.ts';
 
-export const handler = statusOperation(declaration, searchadsCampaignControl, searchadsSession);
+export const handler = statusOperation(declaration, updateCampaignStatusRequest, searchadsCampaignControl, searchadsSession);

@@ -3,7 +3,7 @@ import { PLATFORM_READ } from '../../shared/http/operation-kits/platform-read.ts
 import { accountCurrency } from '../../shared/platforms/social/account.ts';
 import { campaignInsights } from '../../shared/platforms/social/insights.ts';
 import { socialSession } from '../../shared/platforms/social/session.ts';
-import { campaignInsightsRequest } from '../../shared/schemas/performance.ts';
+import { campaignInsightsRequest } from './schema.ts';
 import { declaration } from './declaration.ts';
 
 /** POST /social/get_campaign_insights: a campaign's daily rows in our vocabulary, from one insights read. */

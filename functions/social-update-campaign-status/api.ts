@@ -1,4 +1,5 @@
-import { campaignStatusResultSchema, updateCampaignStatusRequest } from '../../shared/schemas/campaign-control.ts';
+import { campaignStatusResultSchema } from '../../shared/schemas/campaign-control.ts';
+import { updateCampaignStatusRequest } from './schema.ts';
 import { STATUS_REFUSALS, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -2,5 +2,6 @@ import { socialCampaignControl } from '../../shared/platforms/social/campaign-co
 import { socialSession } from '../../shared/platforms/social/session.ts';
 import { statusOperation } from '../use-cases/control/campaign-control-operations.ts';
 import { declaration } from './declaration.ts';
+import { updateCampaignStatusRequest } from './schema.ts';
 
-export const handler = statusOperation(declaration, socialCampaignControl, socialSession);
+export const handler = statusOperation(declaration, updateCampaignStatusRequest, socialCampaignControl, socialSession);

@@ -1,5 +1,5 @@
 import { defineOperation } from '../../shared/http/operation.ts';
-import { updateRuleRequest } from '../../shared/schemas/rules.ts';
+import { updateRuleRequest } from './schema.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
 import { updateRuleFor } from '../use-cases/rules/rules.ts';

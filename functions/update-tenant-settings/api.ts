@@ -1,4 +1,5 @@
-import { settingsResultSchema, updateSettingsRequest } from '../../shared/schemas/tenant.ts';
+import { settingsResultSchema } from '../../shared/schemas/tenant.ts';
+import { updateSettingsRequest } from './schema.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import type { AuditSpec } from '../core/audit.ts';
 import { AMOUNT_PATTERN } from '../core/money.ts';
-import { userIdSchema } from './common.ts';
+import { userIdSchema, type Output } from './common.ts';
 
 /**
  * Campaign control on every platform (docs/operations.md, "Campaign control"): the same two requests
@@ -25,14 +25,14 @@ const validateOnly = z
   .default(false)
   .describe('Check everything (the platform’s own dry run where it has one) and change nothing; the answer says what would change.');
 
-export const updateCampaignStatusRequest = z.strictObject({
+export const campaignStatusFields = {
   userId: userIdSchema,
   campaignId: controlCampaignIdSchema,
   status: z
     .enum(CONTROL_STATUSES)
     .describe('`DELETE` is irreversible: social deletes, search ads removes, professional deletes a draft and archives any other.'),
   validateOnly,
-});
+};
 
 /** A positive amount in major units, as a number or a decimal string; kept as the exact string. */
 const POSITIVE_MESSAGE = 'must be a positive amount in major units, such as 75, "75.5" or "75.50"';
@@ -60,14 +60,14 @@ export const amountSchema = z
   })
   .describe('The new daily budget in the ad account’s currency, major units; at most as many decimals as the currency has (USD 2, JPY 0).');
 
-export const editCampaignRequest = z.strictObject({
+export const editCampaignFields = {
   userId: userIdSchema,
   campaignId: controlCampaignIdSchema,
   editLevel: z.literal('BUDGET').describe('What is edited: the campaign’s daily budget.'),
   amount: amountSchema,
   validateOnly,
   allowSharedBudget: z.boolean().default(false).describe('Search ads: change a budget other campaigns share too (each of them changes).'),
-});
+};
 
 export const moneySchema = z.object({ amount: z.string().describe('Major units, with the currency’s decimals.'), currency: z.string() });
 
@@ -89,8 +89,8 @@ export const campaignBudgetResultSchema = z.object({
   sharedWith: z.number().int().optional().describe('Search ads, allowSharedBudget: how many other campaigns the shared budget also changed for.'),
 });
 
-export type UpdateCampaignStatusInput = z.output<typeof updateCampaignStatusRequest>;
-export type EditCampaignInput = z.output<typeof editCampaignRequest>;
+export type UpdateCampaignStatusInput = Output<typeof campaignStatusFields>;
+export type EditCampaignInput = Output<typeof editCampaignFields>;
 
 /** The audit events of campaign control, the same on every platform (a dry run records nothing). */
 export const campaignStatusAudit: AuditSpec<UpdateCampaignStatusInput, z.output<typeof campaignStatusResultSchema>> = {

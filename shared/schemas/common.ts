@@ -66,3 +66,6 @@ export const shapeError =
     if (input !== null && typeof input === 'object' && !Array.isArray(input)) return message;
     return `Invalid input: expected object, received ${input === null ? 'null' : Array.isArray(input) ? 'array' : typeof input}`;
   };
+
+/** What a request of these fields is once validated (the operation's own schema, in its folder, is built from them). */
+export type Output<Shape extends z.ZodRawShape> = z.output<z.ZodObject<Shape>>;

@@ -1,6 +1,6 @@
 import { getCountries, isValidPhoneNumber, type CountryCode } from 'libphonenumber-js/min';
 import * as z from 'zod';
-import { userIdSchema } from './common.ts';
+import { userIdSchema, type Output } from './common.ts';
 
 /** Operation 10's request: every rule of the spec, checked before anything is sent. */
 export const QUESTION_TYPES = [
@@ -141,7 +141,7 @@ const thankYouPageSchema = z
     }
   });
 
-export const createLeadFormRequest = z.strictObject({
+export const leadFormFields = {
   userId: userIdSchema,
   leadFormQuestions: z.array(questionSchema).min(1, 'must have at least one question').max(50),
   privacyPolicyUrl: httpUrl,
@@ -158,6 +158,6 @@ export const createLeadFormRequest = z.strictObject({
       content: z.array(nonEmpty(1000)).min(1, 'must have at least one entry').max(20),
     })
     .optional(),
-});
+};
 
-export type CreateLeadFormInput = z.infer<typeof createLeadFormRequest>;
+export type CreateLeadFormInput = Output<typeof leadFormFields>;

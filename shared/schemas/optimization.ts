@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { userIdSchema } from './common.ts';
+import { userIdSchema, type Output } from './common.ts';
 
 export const text = z.string().max(5000);
 const epochMillis = z.number().int().nonnegative().describe('Milliseconds since the epoch.');
@@ -27,7 +27,7 @@ export const campaignIdSchema = z.string().min(1).max(256);
 /** One stored entry must fit a DynamoDB item (400 KB) with the campaign's fields beside it. */
 export const MAX_ENTRY_BYTES = 300 * 1024;
 
-export const recordOptimizationRequest = z.strictObject({
+export const recordOptimizationFields = {
   userId: userIdSchema,
   campaignId: campaignIdSchema,
   campaignName: z.string().min(1).max(1024),
@@ -40,7 +40,7 @@ export const recordOptimizationRequest = z.strictObject({
       ctx.addIssue({ code: 'custom', message: `is ${Math.ceil(bytes / 1024)} KB of JSON; one entry may have at most ${MAX_ENTRY_BYTES / 1024} KB` });
     }
   }),
-});
+};
 
 export const lastUpdateSchema = z.object({ _seconds: z.number().int(), _nanoseconds: z.number().int() });
 
@@ -70,7 +70,7 @@ export const optimizationRecordSchema = z.object({
   history: z.array(historyEntrySchema),
 });
 
-export type RecordOptimizationInput = z.infer<typeof recordOptimizationRequest>;
+export type RecordOptimizationInput = Output<typeof recordOptimizationFields>;
 export type OptimizationRecord = z.infer<typeof optimizationRecordSchema>;
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
 export type HistoryChange = z.infer<typeof historyChangeSchema>;

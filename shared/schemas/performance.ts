@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { controlCampaignIdSchema } from './campaign-control.ts';
-import { dateSchema, userIdSchema } from './common.ts';
+import { dateSchema, userIdSchema, type Output } from './common.ts';
 
 /** The metric words of a performance row, the same on every platform (and in rules). */
 export const PERFORMANCE_METRICS = ['impressions', 'clicks', 'spend', 'ctr', 'cpc', 'cpm', 'conversions', 'conversionValue', 'costPerConversion'] as const;
@@ -10,7 +10,7 @@ export type PerformanceMetric = (typeof PERFORMANCE_METRICS)[number];
 export const MAX_RANGE_DAYS = 366;
 const DAY_MS = 86_400_000;
 
-const rangeFields = {
+export const rangeFields = {
   userId: userIdSchema,
   campaignId: controlCampaignIdSchema,
   startDate: dateSchema.describe('First day, YYYY-MM-DD, in the ad account’s time zone.'),
@@ -22,7 +22,7 @@ const rangeFields = {
     .optional(),
 };
 
-function checkRange(input: { startDate: string; endDate: string }, ctx: z.RefinementCtx): void {
+export function checkRange(input: { startDate: string; endDate: string }, ctx: z.RefinementCtx): void {
   // A date already reported as invalid says nothing about the range.
   if (!dateSchema.safeParse(input.startDate).success || !dateSchema.safeParse(input.endDate).success) return;
   if (input.startDate > input.endDate) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'must not be before startDate' });
@@ -30,19 +30,15 @@ function checkRange(input: { startDate: string; endDate: string }, ctx: z.Refine
     ctx.addIssue({ code: 'custom', path: ['endDate'], message: `the range may cover at most ${MAX_RANGE_DAYS} days` });
 }
 
-export const campaignInsightsRequest = z
-  .strictObject({
-    ...rangeFields,
-    conversionActionTypes: z
-      .array(z.string().regex(/^[a-z0-9_.]{1,100}$/, 'must be an action type such as lead or offsite_conversion.fb_pixel_purchase'))
-      .min(1)
-      .max(20)
-      .optional()
-      .describe('The action types counted as conversions; default lead, purchase, complete_registration.'),
-  })
-  .superRefine(checkRange);
-
-export const campaignAnalyticsRequest = z.strictObject(rangeFields).superRefine(checkRange);
+export const campaignInsightsFields = {
+  ...rangeFields,
+  conversionActionTypes: z
+    .array(z.string().regex(/^[a-z0-9_.]{1,100}$/, 'must be an action type such as lead or offsite_conversion.fb_pixel_purchase'))
+    .min(1)
+    .max(20)
+    .optional()
+    .describe('The action types counted as conversions; default lead, purchase, complete_registration.'),
+};
 
 export const dailyRowSchema = z.object({
   date: z.string(),
@@ -64,5 +60,5 @@ export const campaignPerformanceResultSchema = z.object({
   rows: z.array(dailyRowSchema).describe('One row per day with delivery, oldest first; a day without delivery has no row.'),
 });
 
-export type CampaignInsightsInput = z.output<typeof campaignInsightsRequest>;
-export type CampaignAnalyticsInput = z.output<typeof campaignAnalyticsRequest>;
+export type CampaignInsightsInput = Output<typeof campaignInsightsFields>;
+export type CampaignAnalyticsInput = Output<typeof rangeFields>;

@@ -3,7 +3,7 @@ import { PLATFORMS } from '../core/errors.ts';
 import * as z from 'zod';
 import type { AuditSpec } from '../core/audit.ts';
 import { amountSchema, controlCampaignIdSchema } from './campaign-control.ts';
-import { userIdSchema } from './common.ts';
+import { userIdSchema, type Output } from './common.ts';
 import { PERFORMANCE_METRICS } from './performance.ts';
 
 /**
@@ -101,31 +101,30 @@ const ruleFields = {
 
 export const ruleDefinitionSchema = z.strictObject({ platform: z.enum(RULE_PLATFORMS), ...ruleFields });
 
-export const createRuleRequest = z.strictObject({ userId: userIdSchema, platform: z.enum(RULE_PLATFORMS), ...ruleFields });
+export const createRuleFields = { userId: userIdSchema, platform: z.enum(RULE_PLATFORMS), ...ruleFields };
 
-export const updateRuleRequest = z
-  .strictObject({
-    userId: userIdSchema,
-    ruleId: ruleIdSchema,
-    platform: z.never({ error: 'a rule’s platform is fixed; create another rule for another platform' }).optional(),
-    name: ruleFields.name.optional(),
-    campaignIds: campaignIdsSchema.optional(),
-    conditions: ruleFields.conditions.optional(),
-    action: actionSchema.optional(),
-    schedule: ruleFields.schedule.optional(),
-    cooldownHours: z.number().int().min(1).max(720).optional(),
-    enabled: z.boolean().optional(),
-  })
-  .refine(
-    (input) => ['name', 'campaignIds', 'conditions', 'action', 'schedule', 'cooldownHours', 'enabled'].some((field) => field in input),
-    'name at least one field to change',
-  );
+export const updateRuleFields = {
+  userId: userIdSchema,
+  ruleId: ruleIdSchema,
+  platform: z.never({ error: 'a rule’s platform is fixed; create another rule for another platform' }).optional(),
+  name: ruleFields.name.optional(),
+  campaignIds: campaignIdsSchema.optional(),
+  conditions: ruleFields.conditions.optional(),
+  action: actionSchema.optional(),
+  schedule: ruleFields.schedule.optional(),
+  cooldownHours: z.number().int().min(1).max(720).optional(),
+  enabled: z.boolean().optional(),
+};
+
+/** An update names at least one field to change. */
+export const namesAChange = (input: object) =>
+  ['name', 'campaignIds', 'conditions', 'action', 'schedule', 'cooldownHours', 'enabled'].some((field) => field in input);
 
 export type RuleDefinition = z.output<typeof ruleDefinitionSchema>;
 export type RuleAction = RuleDefinition['action'];
 export type RuleCondition = RuleDefinition['conditions'][number];
-export type CreateRuleInput = z.output<typeof createRuleRequest>;
-export type UpdateRuleInput = z.output<typeof updateRuleRequest>;
+export type CreateRuleInput = Output<typeof createRuleFields>;
+export type UpdateRuleInput = Output<typeof updateRuleFields>;
 
 export const ruleSchema = ruleDefinitionSchema.extend({
   ruleId: z.string(),

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import type { Output } from './common.ts';
 
 /** docs/decisions.md "Tenant settings" and "Webhooks": what a tenant sets, and what its webhooks carry. */
 export const WEBHOOK_EVENT_TYPES = [
@@ -92,7 +93,7 @@ export const webhookSettingsSchema = z.strictObject({
     .describe('The event types to send; every type when absent. webhook.test is always sent.'),
 });
 
-export const updateSettingsRequest = z.strictObject({
+export const updateSettingsFields = {
   redirectUris: z
     .array(redirectUriSchema)
     .max(MAX_REDIRECT_URIS)
@@ -101,8 +102,8 @@ export const updateSettingsRequest = z.strictObject({
     .describe('The exact return URLs connect links may send a person back to (at most 20).'),
   webhook: webhookSettingsSchema.nullable().optional().describe('The webhook endpoint, or null to remove it.'),
   rotateWebhookSecret: z.boolean().optional().describe('Issue a new webhook secret (shown once in results.webhookSecret).'),
-});
-export type UpdateSettingsInput = z.infer<typeof updateSettingsRequest>;
+};
+export type UpdateSettingsInput = Output<typeof updateSettingsFields>;
 
 export const settingsSchema = z.object({
   redirectUris: z.array(z.string()),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildCampaignMutate } from '../../shared/platforms/searchads/campaign-mutate.ts';
 import { toLeadgenFormBody } from '../../shared/platforms/social/lead-forms.ts';
-import { createLeadFormRequest } from '../../shared/schemas/lead-form.ts';
+import { createLeadFormRequest } from '../../functions/create-lead-form/schema.ts';
 import { createSearchCampaignRequest } from '../../shared/schemas/search-campaign.ts';
 import { expectedLeadgenBody, validForm, winterCampaign } from '../helpers/examples.ts';
 import { fixture } from '../helpers/fixtures.ts';

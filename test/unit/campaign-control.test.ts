@@ -4,7 +4,7 @@ import { decimalsOfBillableUnit, fromUnits, isoDecimals, MICROS_DECIMALS, social
 import { dailyBudgetOf, patchOf } from '../../shared/platforms/professional/campaign-control.ts';
 import { budgetBody, statusOperation } from '../../shared/platforms/searchads/campaign-control.ts';
 import { budgetParams, minimumFromMessage, statusWrite } from '../../shared/platforms/social/campaign-control.ts';
-import { editCampaignRequest } from '../../shared/schemas/campaign-control.ts';
+import { editCampaignRequest } from '../../functions/social-edit-campaign/schema.ts';
 
 /** Money converted exactly, and the bodies each platform's control writes are built from (no stack). */
 describe('money', () => {

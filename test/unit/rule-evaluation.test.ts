@@ -10,7 +10,7 @@ import {
   totalsOver,
   windowRange,
 } from '../../shared/rules/evaluation.ts';
-import { createRuleRequest } from '../../shared/schemas/rules.ts';
+import { createRuleRequest } from '../../functions/create-rule/schema.ts';
 
 /** How a rule judges a campaign, with no stack: windows, metrics over a window, conditions, budgets, guardrails. */
 const day = (date: string, impressions: number, clicks: number, spend: string, conversions = 0) => ({

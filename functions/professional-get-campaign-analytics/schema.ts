@@ -1,0 +1,5 @@
+import * as z from 'zod';
+import { checkRange, rangeFields } from '../../shared/schemas/performance.ts';
+
+/** The operation's own request schema (its fields are shared with the use case's types): the handler validates with it, api.ts documents it. */
+export const campaignAnalyticsRequest = z.strictObject(rangeFields).superRefine(checkRange);
