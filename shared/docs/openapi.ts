@@ -270,12 +270,7 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         content: {
           'application/json': {
             // the envelope, with only the codes the error table gives this status
-            schema: {
-              allOf: [
-                { $ref: '#/components/schemas/ErrorEnvelope' },
-                { type: 'object', properties: { results: { type: 'object', properties: { code: { type: 'string', enum: entry.codes } } } } },
-              ],
-            },
+            schema: { $ref: `#/components/schemas/ErrorEnvelope${entry.status}` },
             example: { success: false, results: { success: false, code: entry.codes[0], error: entry.description } },
           },
         },
@@ -324,7 +319,17 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
           PLATFORM_REFUSALS,
           'The platform’s own message, as a person can act on it.',
         ),
-        ErrorEnvelope: failureEnvelope('Any other failure: `success` false.', false, ERROR_CODES, 'A sentence a person can act on.'),
+        ...Object.fromEntries(
+          ERROR_STATUSES.map((entry) => [
+            `ErrorEnvelope${entry.status}`,
+            failureEnvelope(
+              `An HTTP ${entry.status} failure: \`success\` false, one of this status's codes.`,
+              false,
+              entry.codes,
+              'A sentence a person can act on.',
+            ),
+          ]),
+        ),
       },
       responses: errorResponses,
     },

@@ -36,7 +36,7 @@ describe('the error table', () => {
   it('a code the table does not give a status fails the document’s schema for that status', () => {
     const ajv = new Ajv2020({ strict: false, validateFormats: false, validateSchema: false });
     ajv.addSchema(document as object, 'openapi');
-    const error400 = ajv.compile({ $ref: 'openapi#/components/responses/Error400/content/application~1json/schema' });
+    const error400 = ajv.compile({ $ref: 'openapi#/components/schemas/ErrorEnvelope400' });
     const answer = (code: string) => ({ success: false, results: { success: false, code, error: 'x' } });
     expect(error400(answer('UNSUPPORTED_MEDIA'))).toBe(true);
     expect(error400(answer('CONFLICT'))).toBe(false);
