@@ -25,6 +25,8 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // a wait on the stack (a webhook, a job's end) is generous: on a busy machine a worker's continuation can take seconds
+    expect: { poll: { timeout: 15_000, interval: 50 } },
     pool: 'forks',
     // the stack's tests mostly wait on the stack (another process's I/O): three files at a time keep two
     // cores busy, where vitest's default (cores − 1) would run them one by one. The CPU-bound static

@@ -2,7 +2,7 @@ import { NotFound } from '../../shared/core/errors.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { getJobRequest } from './schema.ts';
 import { findJob } from '../../shared/store/jobs.ts';
-import { viewOf } from '../use-cases/jobs/job-kinds.ts';
+import { viewOf } from '../use-cases/jobs/job-views.ts';
 import { declaration } from './declaration.ts';
 
 /** POST /jobs/get_job: a job's status and live progress (an audience, a video, a launch); another tenant's job is as unknown as a missing one. */

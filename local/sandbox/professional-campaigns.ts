@@ -1,6 +1,7 @@
+import { inputError, restliError } from './professional-restli.ts';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
-import { activationRefusal, finderPage, matchCampaigns, parseSearch } from './professional-launch.ts';
+
 import type { SavedMedia } from './professional-media.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
@@ -36,21 +37,6 @@ const ALLOWED: Record<string, string[]> = {
   PAUSED: ['ACTIVE', 'ARCHIVED'],
   DRAFT: ['ACTIVE', 'ARCHIVED'],
 };
-
-/** A Rest.li error answer, as every professional route gives it. */
-export const restliError = (status: number, body: Row, headers: Record<string, string> = {}): SandboxResponse => ({
-  status,
-  body: { status, ...body },
-  headers: { 'x-restli-protocol-version': '2.0.0', ...headers },
-});
-export const inputError = (code: string, message: string, fieldPath: string, serviceErrorCode = 10007) =>
-  restliError(400, {
-    serviceErrorCode,
-    code,
-    message,
-    errorDetailType: 'com.linkedin.common.error.BadRequest',
-    errorDetails: { inputErrors: [{ description: message, input: { inputPath: { fieldPath } }, code: 'INVALID_VALUE_FOR_FIELD' }] },
-  });
 
 /** Every account starts with a campaign in each state the control routes meet. */
 export function seedAccount(world: ProfessionalCampaigns, account: string): void {
@@ -233,3 +219,60 @@ export function saveProfessionalCampaigns(file: string | undefined, world: Profe
   const saved: Saved = { campaigns: [...world.campaigns], groups: [...world.groups], creatives: [...world.creatives], media, nextId: world.nextId };
   writeFileSync(file, JSON.stringify(saved));
 }
+
+/** Rest.li's `search=(field:(values:List(a,b)),…)`, its values percent-decoded: undefined when it is not that. */
+export function parseSearch(rawQuery: string): Record<string, string[]> | undefined {
+  const raw = /(?:^|[?&])search=([^&]*)/.exec(rawQuery)?.[1];
+  const inner = raw ? /^\((.*)\)$/.exec(raw)?.[1] : undefined;
+  if (inner === undefined) return undefined;
+  const fields: Record<string, string[]> = {};
+  const pattern = /([A-Za-z]+):\(values:List\(([^()]*)\)\)(,|$)/y;
+  let match: RegExpExecArray | null;
+  let at = 0;
+  while (at < inner.length) {
+    pattern.lastIndex = at;
+    match = pattern.exec(inner);
+    if (!match) return undefined;
+    fields[match[1] as string] = (match[2] as string).split(',').map(decodeURIComponent);
+    at = pattern.lastIndex;
+  }
+  return fields;
+}
+
+export const finderPage = (all: Row[], query: URLSearchParams): SandboxResponse => {
+  const size = Math.min(1000, Number(query.get('pageSize') ?? '100') || 100);
+  const start = Number(query.get('pageToken') ?? '0') || 0;
+  if (query.get('sortOrder') === 'DESCENDING') all.reverse();
+  return {
+    status: 200,
+    body: { elements: all.slice(start, start + size), metadata: start + size < all.length ? { nextPageToken: String(start + size) } : {} },
+  };
+};
+
+/** Campaigns of the account matching a search of status, campaignGroup and name. */
+export function matchCampaigns(world: ProfessionalCampaigns, account: string, search: Record<string, string[]>): Row[] {
+  return [...world.campaigns.entries()]
+    .filter(([key]) => key.startsWith(`${account}/`))
+    .map(([, campaign]) => campaign)
+    .filter(
+      (campaign) =>
+        (!search.status || search.status.includes(String(campaign.status))) &&
+        (!search.campaignGroup || search.campaignGroup.includes(String(campaign.campaignGroup))) &&
+        (!search.name || search.name.includes(String(campaign.name))),
+    );
+}
+
+/** Whether a campaign may go ACTIVE: a launch's (under a group the sandbox holds) needs that group ACTIVE and a creative. */
+export function activationRefusal(world: ProfessionalCampaigns, account: string, campaign: Row): SandboxResponse | undefined {
+  const groupId = idOfUrn(campaign.campaignGroup, 'sponsoredCampaignGroup');
+  const group = groupId ? world.groups.get(`${account}/${groupId}`) : undefined;
+  if (!group) return undefined; // the seeded campaigns' groups are not modelled
+  if (group.status !== 'ACTIVE') return inputError('INVALID_STATUS_TRANSITION', 'The campaign group must be ACTIVE before its campaign', '/status');
+  const urn = `urn:li:sponsoredCampaign:${campaign.id}`;
+  if (![...world.creatives.values()].some((creative) => creative.campaign === urn))
+    return inputError('INVALID_STATUS_TRANSITION', 'A campaign needs a creative before it can be ACTIVE', '/status');
+  return undefined;
+}
+
+export const idOfUrn = (urn: unknown, kind: string) =>
+  typeof urn === 'string' && urn.startsWith(`urn:li:${kind}:`) ? urn.slice(`urn:li:${kind}:`.length) : undefined;

@@ -1,5 +1,15 @@
 import { clock } from '../../shared/core/clock.ts';
-import { checkBudget, currencyOf, getCampaign, inputError, type ProfessionalCampaigns, restliError, seedAccount } from './professional-campaigns.ts';
+import {
+  checkBudget,
+  currencyOf,
+  finderPage as page,
+  getCampaign,
+  idOfUrn,
+  parseSearch,
+  type ProfessionalCampaigns,
+  seedAccount,
+} from './professional-campaigns.ts';
+import { inputError, restliError } from './professional-restli.ts';
 import { type MediaState, mediaView } from './professional-media.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
@@ -43,9 +53,6 @@ const enumError = (field: string, value: unknown) =>
   });
 
 const stamp = () => ({ created: { time: clock.now() }, lastModified: { time: clock.now() } });
-const idOfUrn = (urn: unknown, kind: string) =>
-  typeof urn === 'string' && urn.startsWith(`urn:li:${kind}:`) ? urn.slice(`urn:li:${kind}:`.length) : undefined;
-
 /** `runSchedule`: a start (epoch ms, not in the past), and an end after it when given. */
 function checkSchedule(value: unknown): SandboxResponse | undefined {
   const schedule = value as { start?: unknown; end?: unknown } | undefined;
@@ -116,35 +123,6 @@ export function createLaunchCampaign(world: ProfessionalCampaigns, request: Sand
   return { status: 201, body: null, headers: { 'x-restli-id': String(id), 'x-linkedin-id': String(id) } };
 }
 
-/** Rest.li's `search=(field:(values:List(a,b)),…)`, its values percent-decoded: undefined when it is not that. */
-export function parseSearch(rawQuery: string): Record<string, string[]> | undefined {
-  const raw = /(?:^|[?&])search=([^&]*)/.exec(rawQuery)?.[1];
-  const inner = raw ? /^\((.*)\)$/.exec(raw)?.[1] : undefined;
-  if (inner === undefined) return undefined;
-  const fields: Record<string, string[]> = {};
-  const pattern = /([A-Za-z]+):\(values:List\(([^()]*)\)\)(,|$)/y;
-  let match: RegExpExecArray | null;
-  let at = 0;
-  while (at < inner.length) {
-    pattern.lastIndex = at;
-    match = pattern.exec(inner);
-    if (!match) return undefined;
-    fields[match[1] as string] = (match[2] as string).split(',').map(decodeURIComponent);
-    at = pattern.lastIndex;
-  }
-  return fields;
-}
-
-const page = (all: Row[], query: URLSearchParams): SandboxResponse => {
-  const size = Math.min(1000, Number(query.get('pageSize') ?? '100') || 100);
-  const start = Number(query.get('pageToken') ?? '0') || 0;
-  if (query.get('sortOrder') === 'DESCENDING') all.reverse();
-  return {
-    status: 200,
-    body: { elements: all.slice(start, start + size), metadata: start + size < all.length ? { nextPageToken: String(start + size) } : {} },
-  };
-};
-
 /** `GET …/adCampaignGroups?q=search&search=(name:…,status:…)`: exact names (values percent-encoded), oldest first unless DESCENDING. */
 export function searchGroups(world: ProfessionalCampaigns, account: string, request: SandboxRequest): SandboxResponse {
   const search = parseSearch(request.rawQuery);
@@ -156,21 +134,6 @@ export function searchGroups(world: ProfessionalCampaigns, account: string, requ
     .filter((group) => (!search.name || search.name.includes(String(group.name))) && (!search.status || search.status.includes(String(group.status))));
   return page(all, request.query);
 }
-
-/** Campaigns of the account matching a search of status, campaignGroup and name. */
-export function matchCampaigns(world: ProfessionalCampaigns, account: string, search: Record<string, string[]>): Row[] {
-  return [...world.campaigns.entries()]
-    .filter(([key]) => key.startsWith(`${account}/`))
-    .map(([, campaign]) => campaign)
-    .filter(
-      (campaign) =>
-        (!search.status || search.status.includes(String(campaign.status))) &&
-        (!search.campaignGroup || search.campaignGroup.includes(String(campaign.campaignGroup))) &&
-        (!search.name || search.name.includes(String(campaign.name))),
-    );
-}
-
-export { page as finderPage };
 
 export function getGroup(world: ProfessionalCampaigns, account: string, id: string): SandboxResponse {
   const group = world.groups.get(`${account}/${id}`);
@@ -203,18 +166,6 @@ export function deleteGroup(world: ProfessionalCampaigns, account: string, id: s
     return inputError('INVALID_STATUS', 'The group holds campaigns that are not drafts', '/status');
   world.groups.delete(`${account}/${id}`);
   return { status: 204, body: null };
-}
-
-/** Whether a campaign may go ACTIVE: a launch's (under a group the sandbox holds) needs that group ACTIVE and a creative. */
-export function activationRefusal(world: ProfessionalCampaigns, account: string, campaign: Row): SandboxResponse | undefined {
-  const groupId = idOfUrn(campaign.campaignGroup, 'sponsoredCampaignGroup');
-  const group = groupId ? world.groups.get(`${account}/${groupId}`) : undefined;
-  if (!group) return undefined; // the seeded campaigns' groups are not modelled
-  if (group.status !== 'ACTIVE') return inputError('INVALID_STATUS_TRANSITION', 'The campaign group must be ACTIVE before its campaign', '/status');
-  const urn = `urn:li:sponsoredCampaign:${campaign.id}`;
-  if (![...world.creatives.values()].some((creative) => creative.campaign === urn))
-    return inputError('INVALID_STATUS_TRANSITION', 'A campaign needs a creative before it can be ACTIVE', '/status');
-  return undefined;
 }
 
 /** `creatives?action=createInline`: the creative and its dark post; 200 `{"value":{"creative":"urn:…"}}`, no id header. */

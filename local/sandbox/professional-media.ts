@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { clock } from '../../shared/core/clock.ts';
 import { type MediaProcessing, mediaProcessingOf, mediaProcessingUsage } from './media-processing.ts';
-import { restliError } from './professional-campaigns.ts';
+import { restliError } from './professional-restli.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /**

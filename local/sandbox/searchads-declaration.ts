@@ -1,4 +1,4 @@
-import type { AdsAccount } from './searchads-campaigns.ts';
+import type { Account as AdsAccount } from './searchads-state.ts';
 import type { SandboxResponse } from './server.ts';
 
 /**

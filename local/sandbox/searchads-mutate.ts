@@ -1,5 +1,5 @@
 import { checkAgainstProtos } from './searchads-proto.ts';
-import { type Row, type SearchadsState, requestId, day, newAccount, invalid } from './searchads.ts';
+import { type Row, type SearchadsState, requestId, day, newAccount, invalid } from './searchads-state.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /** The search-ads sandbox's `googleAds:mutate`: atomic operations checked against the protos and the platform's server-side rules. */

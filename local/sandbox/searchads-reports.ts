@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { checkAgainstProtos } from './searchads-proto.ts';
-import { type Row, DAYS_OF_METRICS, type SearchadsState, requestId, day, newAccount, invalid } from './searchads.ts';
+import { type Row, DAYS_OF_METRICS, type SearchadsState, requestId, day, newAccount, invalid } from './searchads-state.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 
 /** The search-ads sandbox's `googleAds:searchStream`: 90 days of daily metrics, the same for the same campaign and day. */

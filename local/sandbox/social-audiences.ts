@@ -84,7 +84,7 @@ export function memberDigest(members: Iterable<string>, start = 0n): string {
   return sum.toString(16);
 }
 
-export const createCustomAudience: GraphHandler = (call, state, { account }) => {
+export const createCustomAudience: GraphHandler<AudienceState> = (call, state, { account }) => {
   if (!state.images.has(account as string)) return unknownObject('POST', `act_${account}`);
   const { name, subtype, customer_file_source: source } = call.params;
   if (!name || typeof name !== 'string') return graphError(100, '(#100) The parameter name is required');
@@ -98,11 +98,14 @@ export const createCustomAudience: GraphHandler = (call, state, { account }) => 
   return withHeaders({ status: 200, body: { id } }, usageHeaders(account));
 };
 
+/** The part of the sandbox's state the audience routes use: the accounts (their image libraries name them) and the audiences. */
+type AudienceState = { images: Map<string, unknown>; audiences: Map<string, CustomAudience> };
+
 export const audienceError = (subcode: number, message: string) =>
   graphError(2650, `(#2650) ${message}`, { error_subcode: subcode, error_user_title: 'Audience update failed', error_user_msg: message });
 
 /** `POST|DELETE /{audience}/users` and `POST /{audience}/usersreplace`: sessions, limits and the platform's invalid-entry check. */
-export function audienceUsers(edge: 'users' | 'usersreplace', method: 'POST' | 'DELETE'): GraphHandler {
+export function audienceUsers(edge: 'users' | 'usersreplace', method: 'POST' | 'DELETE'): GraphHandler<AudienceState> {
   return (call, state, { node }) => {
     const audience = state.audiences.get(node as string);
     if (!audience) return unknownObject(method, node as string);

@@ -3,7 +3,6 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
 import type { SandboxResponse } from './server.ts';
 import type { Row } from './social-data.ts';
-import type { LaunchObject } from './social-launch.ts';
 
 /**
  * Campaign control on the social sandbox (docs/platforms.md, "Social: campaign control"): reading a campaign and its
@@ -16,6 +15,10 @@ import type { LaunchObject } from './social-launch.ts';
  * checks all of that and changes nothing. Campaigns and their budget changes are kept in the data
  * folder, so they survive a restart.
  */
+/** An ad set, creative or ad a launch made (social-launch.ts serves them). */
+export type LaunchKind = 'adset' | 'creative' | 'ad';
+export type LaunchObject = Row & { kind: LaunchKind; account: string; parent?: string; createdAtMs: number };
+
 export interface CampaignWorld {
   campaigns: Map<string, Row[]>;
   /** ad account → its currency and time zone */

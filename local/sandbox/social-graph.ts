@@ -1,7 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 import type { Row } from './social-data.ts';
-import type { SocialState } from './social.ts';
 
 /** The social sandbox's Graph plumbing: versions, node fields, tokens and appsecret_proof, error bodies, cursor paging, usage headers. */
 
@@ -310,7 +309,8 @@ export const fold = (text: string) =>
     .replace(/\p{Diacritic}/gu, '')
     .toLowerCase();
 
-export type GraphHandler = (call: GraphCall, state: SocialState, params: Record<string, string>) => SandboxResponse;
+/** A route's answer from the part of the sandbox's state it uses (the hub gives it the whole state). */
+export type GraphHandler<State> = (call: GraphCall, state: State, params: Record<string, string>) => SandboxResponse;
 
 export function parseParam(value: unknown): unknown {
   if (typeof value !== 'string') return value;

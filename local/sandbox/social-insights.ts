@@ -1,9 +1,8 @@
 import { clock } from '../../shared/core/clock.ts';
 import type { SandboxResponse } from './server.ts';
-import { accountOf, dailyInsight, daysBetween, findCampaign } from './social-campaigns.ts';
+import { accountOf, type CampaignWorld, dailyInsight, daysBetween, findCampaign } from './social-campaigns.ts';
 import type { Row } from './social-data.ts';
 import { graphError, unknownObject, type GraphCall, page, type GraphHandler } from './social-graph.ts';
-import type { SocialState } from './social.ts';
 
 /** The social sandbox's insights: per campaign and per account, synchronous or as report runs. */
 
@@ -39,7 +38,7 @@ export const MAX_SYNC_INSIGHT_ROWS = 2_000;
 /** Insights of one campaign (`/{campaign}/insights`) or of an account's campaigns (`act_{id}/insights?level=campaign`). */
 export function insights(
   call: GraphCall,
-  state: SocialState,
+  state: InsightsState,
   campaigns: Array<{ row: Row; account: string }>,
   path: string,
   asReport = false,
@@ -99,8 +98,11 @@ export function reportRunStatus(run: ReportRun, id: string): SandboxResponse {
   };
 }
 
+/** The part of the sandbox's state insights use: the campaigns (and their world) and the report runs. */
+type InsightsState = { campaigns: Map<string, Row[]>; world: CampaignWorld; reportRuns: Map<string, ReportRun> };
+
 export const campaignInsightsNode =
-  (asReport: boolean): GraphHandler =>
+  (asReport: boolean): GraphHandler<InsightsState> =>
   (call, state, { node }) => {
     const run = state.reportRuns.get(node as string);
     if (run && !asReport)
@@ -111,11 +113,16 @@ export const campaignInsightsNode =
   };
 
 export const accountInsights =
-  (asReport: boolean): GraphHandler =>
+  (asReport: boolean): GraphHandler<InsightsState> =>
   (call, state, params) =>
     accountInsightsOf(call, state, params, asReport);
 
-export const accountInsightsOf = (call: GraphCall, state: SocialState, { account }: Record<string, string | undefined>, asReport: boolean): SandboxResponse => {
+export const accountInsightsOf = (
+  call: GraphCall,
+  state: InsightsState,
+  { account }: Record<string, string | undefined>,
+  asReport: boolean,
+): SandboxResponse => {
   const rows = state.campaigns.get(account as string);
   if (!rows) return unknownObject('GET', `act_${account}`);
   if (call.params.level !== 'campaign') return graphError(100, '(#100) This sandbox answers account insights at level=campaign.');

@@ -1,5 +1,6 @@
 import { clock } from '../../shared/core/clock.ts';
 import { accountOf, type CampaignWorld, findCampaign, graphErrorBody } from './social-campaigns.ts';
+import type { LaunchKind, LaunchObject } from './social-campaigns.ts';
 import type { Row } from './social-data.ts';
 import type { SandboxResponse } from './server.ts';
 
@@ -11,8 +12,7 @@ import type { SandboxResponse } from './server.ts';
  * ready), `DELETE /{id}` of each (a campaign's children go with it), and the edges a read-back uses
  * with `filtering` (name EQUAL or CONTAIN, created_time GREATER_THAN in UNIX seconds).
  */
-export type LaunchKind = 'adset' | 'creative' | 'ad';
-export type LaunchObject = Row & { kind: LaunchKind; account: string; parent?: string; createdAtMs: number };
+export type { LaunchKind, LaunchObject } from './social-campaigns.ts';
 
 /** The goals each objective takes, and the promoted object each goal needs. */
 const GOALS_OF: Record<string, string[]> = {

@@ -121,7 +121,14 @@ export function parseObject(value: unknown): Row | undefined {
   return undefined;
 }
 
-export const createLeadgenForm: GraphHandler = (call, state, { node }) => {
+/** The part of the sandbox's state lead forms use: the Pages, their tokens, and the forms made. */
+type LeadgenState = {
+  pages: Map<string, unknown>;
+  pageTokens: Map<string, string>;
+  leadForms: Map<string, Record<string, unknown> & { pageId: string }>;
+};
+
+export const createLeadgenForm: GraphHandler<LeadgenState> = (call, state, { node }) => {
   const pageId = node as string;
   if (!state.pages.has(pageId)) return unknownObject('POST', pageId);
   if (state.pageTokens.get(call.token) !== pageId) return graphError(190, '(#190) This method must be called with a Page Access Token');

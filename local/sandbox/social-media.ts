@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { imageSize } from 'image-size';
 import { clock } from '../../shared/core/clock.ts';
-import { cdn } from './social-data.ts';
+import { cdn, type Row } from './social-data.ts';
 import { type GraphHandler, graphError, usageHeaders, withHeaders } from './social-graph.ts';
 
 /**
@@ -12,7 +12,7 @@ import { type GraphHandler, graphError, usageHeaders, withHeaders } from './soci
  */
 const MAX_IMAGE_BYTES = 30 * 1024 * 1024;
 
-export const uploadAdImage: GraphHandler = (call, state, { account }) => {
+export const uploadAdImage: GraphHandler<{ images: Map<string, Row[]> }> = (call, state, { account }) => {
   // any ad account takes images here (the demo account's library is seeded; another starts empty)
   const images = state.images.get(account as string) ?? state.images.set(account as string, []).get(account as string) ?? [];
   const encoded = call.params.bytes;

@@ -109,7 +109,7 @@ const nextEnd = (session: UploadSession, received: number) => Math.min(session.f
 /** Listed by `GET act_{id}/advideos` once finished (formats come when processing is done). */
 type ListVideo = (account: string, row: Record<string, unknown>) => void;
 
-export function videoUploadPhase(state: VideoState, listVideo: ListVideo): GraphHandler {
+export function videoUploadPhase(state: VideoState, listVideo: ListVideo): GraphHandler<unknown> {
   return (call, _social, { account }) => {
     const accountId = account as string;
     const answer = (body: Record<string, unknown>): SandboxResponse => withHeaders({ status: 200, body }, usageHeaders(accountId));

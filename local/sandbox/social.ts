@@ -5,17 +5,8 @@ import { clock } from '../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 import { uploadAdImage } from './social-media.ts';
-import { type CustomAudience, createCustomAudience, audienceUsers, journalAudiences, loadAudiences } from './social-audiences.ts';
-import {
-  adAccount,
-  type CampaignWorld,
-  createCampaign,
-  deleteCampaign,
-  findCampaign,
-  loadCampaignWorld,
-  saveCampaignWorld,
-  updateCampaign,
-} from './social-campaigns.ts';
+import { createCustomAudience, audienceUsers, journalAudiences, loadAudiences } from './social-audiences.ts';
+import { adAccount, createCampaign, deleteCampaign, loadCampaignWorld, saveCampaignWorld, updateCampaign } from './social-campaigns.ts';
 import {
   accessToken,
   appScopedIdOf,
@@ -26,55 +17,16 @@ import {
   myAdAccounts,
   myPages,
   myPermissions,
-  newSocialConnectState,
   revokePermissions,
-  type SocialConnectState,
 } from './social-connect.ts';
-import {
-  DEMO_AD_ACCOUNT,
-  DEMO_PAGE_ID,
-  DEMO_PHOTO_ACCOUNT,
-  seedCampaigns,
-  seedImages,
-  seedLocations,
-  seedPhotoMedia,
-  seedVideos,
-  type Row,
-} from './social-data.ts';
-import {
-  SUPPORTED_VERSIONS,
-  type NodeType,
-  EFFECTIVE_STATUSES,
-  LOCATION_TYPES,
-  graphError,
-  unknownObject,
-  authenticate,
-  requestedFields,
-  project,
-  parseLimit,
-  page,
-  usageHeaders,
-  withHeaders,
-  parseJsonArray,
-  fold,
-  type GraphHandler,
-} from './social-graph.ts';
-import { type ReportRun, reportRunStatus, campaignInsightsNode, accountInsights } from './social-insights.ts';
+import type { Row } from './social-data.ts';
+import { SUPPORTED_VERSIONS, graphError, unknownObject, authenticate } from './social-graph.ts';
+import { campaignInsightsNode, accountInsights } from './social-insights.ts';
 import { createLeadgenForm } from './social-leadgen.ts';
-import {
-  campaignValidateOnly,
-  checkNewCampaign,
-  childrenOf,
-  createAd,
-  createAdSet,
-  createCreative,
-  deleteLaunchObject,
-  filtered,
-  launchObjectRow,
-  type MediaCheck,
-  updateLaunchObject,
-} from './social-launch.ts';
-import { loadVideoState, setVideoProcessing, uploadedVideo, uploadedVideoStatus, type VideoState, videoUploadPhase } from './social-videos.ts';
+import { campaignValidateOnly, checkNewCampaign, createAd, createAdSet, createCreative, deleteLaunchObject, updateLaunchObject } from './social-launch.ts';
+import { type SocialHandler, type SocialState, seedState } from './social-state.ts';
+import { accountEdge, getPhotoMedia, search, launchEdge, accountCreatives, mediaCheck, videoThumbnails, getNode } from './social-nodes.ts';
+import { setVideoProcessing, uploadedVideo, videoUploadPhase } from './social-videos.ts';
 
 /**
  * The social platform sandbox: a Graph-style API as docs/platforms.md, "Social" describes it. It checks
@@ -85,243 +37,7 @@ import { loadVideoState, setVideoProcessing, uploadedVideo, uploadedVideoStatus,
  * Tokens: any `EAA…` token is a valid user token with access to the demo ad account and page; one
  * containing EXPIRED is expired (190/463); anything else cannot be parsed (190).
  */
-export interface SocialState {
-  images: Map<string, Row[]>;
-  videos: Map<string, Row[]>;
-  campaigns: Map<string, Row[]>;
-  pages: Map<string, { name: string; photoAccountId?: string }>;
-  photoMedia: Map<string, Row[]>;
-  locations: Row[];
-  leadForms: Map<string, Row & { pageId: string }>;
-  pageTokens: Map<string, string>;
-  audiences: Map<string, CustomAudience>;
-  /** when a user token runs out (epoch ms), fixed the first time the sandbox sees it */
-  tokenExpiries: Map<string, number>;
-  /** Facebook Login: codes, issued tokens and their people, revoked grants */
-  connect: SocialConnectState;
-  /** campaign control: the campaigns above, their accounts' currencies, their budget changes */
-  world: CampaignWorld;
-  /** asynchronous insights report runs, by id */
-  reportRuns: Map<string, ReportRun>;
-  /** resumable video uploads, the videos they made and how each account's videos process (kept in a folder) */
-  videoUploads: VideoState;
-}
-
-function seedState(videosDir?: string): SocialState {
-  const tokenExpiries = new Map<string, number>();
-  const campaigns = new Map([[DEMO_AD_ACCOUNT, seedCampaigns()]]);
-  return {
-    world: {
-      campaigns,
-      accounts: new Map([[DEMO_AD_ACCOUNT, { currency: 'USD', timezone: 'America/Los_Angeles' }]]),
-      budgetChanges: new Map(),
-      objects: new Map(),
-      nextId: 1,
-    },
-    reportRuns: new Map(),
-    videoUploads: loadVideoState(videosDir),
-    tokenExpiries,
-    connect: newSocialConnectState(tokenExpiries),
-    images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
-    videos: new Map([[DEMO_AD_ACCOUNT, seedVideos(DEMO_PAGE_ID)]]),
-    campaigns,
-    pages: new Map([[DEMO_PAGE_ID, { name: 'Example Outfitters', photoAccountId: DEMO_PHOTO_ACCOUNT }]]),
-    photoMedia: new Map([[DEMO_PHOTO_ACCOUNT, seedPhotoMedia()]]),
-    locations: seedLocations(),
-    leadForms: new Map(),
-    pageTokens: new Map(),
-    audiences: new Map(),
-  };
-}
-
-function accountEdge(edge: 'images' | 'videos' | 'campaigns', node: NodeType): GraphHandler {
-  return (call, state, { account }) => {
-    const rows = state[edge].get(account as string);
-    if (!rows) return unknownObject('GET', `act_${account}`);
-    const fields = requestedFields(call, node);
-    if (!Array.isArray(fields)) return fields;
-    let selected = rows;
-    if (edge === 'images' && call.params.hashes !== undefined) {
-      const hashes = parseJsonArray(call.params.hashes, 'hashes');
-      if (!Array.isArray(hashes)) return hashes;
-      selected = rows.filter((row) => hashes.includes(String(row.hash)));
-    }
-    if (edge === 'campaigns') {
-      const filter =
-        call.params.effective_status === undefined
-          ? ['ACTIVE', 'PAUSED', 'IN_PROCESS', 'WITH_ISSUES']
-          : parseJsonArray(call.params.effective_status, 'effective_status');
-      if (!Array.isArray(filter)) return filter;
-      const unknown = filter.find((status) => !EFFECTIVE_STATUSES.includes(status));
-      if (unknown) return graphError(100, `(#100) Param effective_status[0] must be one of {${EFFECTIVE_STATUSES.join(', ')}}`);
-      selected = rows.filter((row) => filter.includes(String(row.effective_status)));
-      const kept = filtered(selected, call.params.filtering);
-      if (!Array.isArray(kept)) return kept;
-      selected = kept;
-    }
-    return withHeaders(
-      page(call, `act_${account}/${edge === 'images' ? 'adimages' : edge === 'videos' ? 'advideos' : 'campaigns'}`, selected, fields),
-      usageHeaders(account),
-    );
-  };
-}
-
-const getPhotoMedia: GraphHandler = (call, state, { node }) => {
-  const rows = state.photoMedia.get(node as string);
-  if (!rows) return unknownObject('GET', node as string);
-  const fields = requestedFields(call, 'IGMedia');
-  if (!Array.isArray(fields)) return fields;
-  return page(call, `${node}/media`, rows, fields);
-};
-
-const search: GraphHandler = (call, state) => {
-  if (call.params.type !== 'adgeolocation')
-    return graphError(100, '(#100) Param type must be one of {adgeolocation, adinterest, adeducationschool, adworkemployer, adlocale}');
-  const query = call.params.q;
-  if (query === undefined || String(query).trim() === '') return graphError(100, '(#100) The parameter q is required');
-  let types = ['country', 'region', 'city', 'zip'];
-  if (call.params.location_types !== undefined) {
-    const parsed = parseJsonArray(call.params.location_types, 'location_types');
-    if (!Array.isArray(parsed)) return parsed;
-    const unknown = parsed.find((type) => !LOCATION_TYPES.includes(type));
-    if (unknown) return graphError(100, `(#100) Param location_types[0] must be one of {${LOCATION_TYPES.join(', ')}}`);
-    // a city search also returns entries reclassified below city level
-    types = parsed.includes('city') ? [...parsed, 'subcity', 'neighborhood'] : parsed;
-  }
-  const limit = parseLimit(call, 25, 1000);
-  if (typeof limit !== 'number') return limit;
-  const needle = fold(String(query).trim());
-  const data = state.locations
-    .filter((location) => types.includes(String(location.type)))
-    .filter((location) =>
-      fold(String(location.name))
-        .split(/[\s-]+/)
-        .some((word, index, words) => word.startsWith(needle) || words.slice(index).join(' ').startsWith(needle)),
-    )
-    .filter((location) => call.params.country_code === undefined || location.country_code === call.params.country_code)
-    .slice(0, limit);
-  return { status: 200, body: { data } };
-};
-
-function pageToken(state: SocialState, pageId: string, userToken: string): string {
-  const token = `EAAPage${createHmac('sha256', pageId).update(userToken).digest('hex').slice(0, 32)}`;
-  state.pageTokens.set(token, pageId);
-  return token;
-}
-
-const NODE_OF = { adset: 'AdSet', creative: 'AdCreative', ad: 'Ad' } as const;
-
-/** `GET /{campaign}/adsets` and `GET /{adset}/ads`: the children not deleted, with `filtering`. */
-function launchEdge(kind: 'adset' | 'ad'): GraphHandler {
-  return (call, state, { node }) => {
-    const parent = node as string;
-    const owner = kind === 'adset' ? findCampaign(state.world, parent)?.account : state.world.objects.get(parent)?.account;
-    if (!owner) return unknownObject('GET', parent);
-    const fields = requestedFields(call, NODE_OF[kind]);
-    if (!Array.isArray(fields)) return fields;
-    const kept = filtered(childrenOf(state.world, parent, kind), call.params.filtering);
-    if (!Array.isArray(kept)) return kept;
-    return withHeaders(page(call, `${parent}/${kind === 'adset' ? 'adsets' : 'ads'}`, kept, fields), usageHeaders(owner));
-  };
-}
-
-/** `GET act_{id}/adcreatives`: the account's creatives, newest first, with `filtering` (name). */
-const accountCreatives: GraphHandler = (call, state, { account }) => {
-  if (!state.campaigns.has(account as string)) return unknownObject('GET', `act_${account}`);
-  const fields = requestedFields(call, 'AdCreative');
-  if (!Array.isArray(fields)) return fields;
-  const rows = [...state.world.objects.values()]
-    .filter((object) => object.kind === 'creative' && object.account === account && object.status !== 'DELETED')
-    .sort((a, b) => b.createdAtMs - a.createdAtMs)
-    .map((object) => launchObjectRow(state.world, object));
-  const kept = filtered(rows, call.params.filtering);
-  if (!Array.isArray(kept)) return kept;
-  return withHeaders(page(call, `act_${account}/adcreatives`, kept, fields), usageHeaders(account as string));
-};
-
-/** What a creative may name: the account's images, its videos once ready, the Pages the sandbox knows. */
-function mediaCheck(state: SocialState): MediaCheck {
-  return {
-    imageKnown: (account, hash) => (state.images.get(account) ?? []).some((image) => image.hash === hash),
-    videoReady: (account, id) => {
-      const status = uploadedVideoStatus(state.videoUploads, id);
-      if (status) return (status.body as { status?: { video_status?: string } }).status?.video_status === 'ready';
-      return (state.videos.get(account) ?? []).some((video) => video.id === id);
-    },
-    pageAllowed: (pageId) => state.pages.has(pageId),
-  };
-}
-
-/** `GET /{video}/thumbnails`: two frames of a processed video (none while it processes). */
-const videoThumbnails: GraphHandler = (_call, state, { node }) => {
-  const id = node as string;
-  const status = uploadedVideoStatus(state.videoUploads, id);
-  const known = status !== undefined || [...state.videos.values()].some((videos) => videos.some((video) => video.id === id));
-  if (!known) return unknownObject('GET', `${id}/thumbnails`);
-  const ready = !status || (status.body as { status?: { video_status?: string } }).status?.video_status === 'ready';
-  const frame = (index: number) => ({
-    id: `${id.slice(0, 10)}9${String(index).padStart(5, '0')}`,
-    uri: `https://scontent.xx.fbcdn.net/v/t15.5256-10/${id}_thumb_${index}.jpg`,
-    is_preferred: index === 1,
-    width: 1280,
-    height: 720,
-  });
-  return { status: 200, body: { data: ready ? [frame(1), frame(2)] : [] } };
-};
-
-const getNode: GraphHandler = (call, state, { node }) => {
-  const id = node as string;
-  const video = uploadedVideoStatus(state.videoUploads, id);
-  if (video) return video;
-  const run = state.reportRuns.get(id);
-  if (run) return reportRunStatus(run, id);
-  const pageRecord = state.pages.get(id);
-  if (pageRecord) {
-    const fields = requestedFields(call, 'Page');
-    if (!Array.isArray(fields)) return fields;
-    const row: Row = {
-      id,
-      name: pageRecord.name,
-      category: 'Clothing (Brand)',
-      tasks: ['ADVERTISE', 'ANALYZE', 'CREATE_CONTENT', 'MANAGE'],
-      ...(pageRecord.photoAccountId ? { instagram_business_account: { id: pageRecord.photoAccountId } } : {}),
-      ...(fields.includes('access_token') ? { access_token: pageToken(state, id, call.token) } : {}),
-    };
-    return { status: 200, body: project(row, fields) };
-  }
-  const audience = state.audiences.get(id);
-  if (audience) {
-    const row: Row = {
-      id,
-      account_id: audience.accountId,
-      name: audience.name,
-      subtype: audience.subtype,
-      approximate_count_lower_bound: audience.memberCount,
-      operation_status: { code: 200, description: 'Normal' },
-    };
-    return { status: 200, body: project(row, String(call.params.fields ?? 'id').split(',')) };
-  }
-  const form = state.leadForms.get(id);
-  if (form) {
-    const fields = requestedFields(call, 'LeadgenForm');
-    if (!Array.isArray(fields)) return fields;
-    return { status: 200, body: project(form, fields) };
-  }
-  const launched = state.world.objects.get(id);
-  if (launched) {
-    const fields = requestedFields(call, NODE_OF[launched.kind]);
-    if (!Array.isArray(fields)) return fields;
-    return withHeaders({ status: 200, body: project(launchObjectRow(state.world, launched), fields) }, usageHeaders(launched.account));
-  }
-  const campaign = findCampaign(state.world, id);
-  if (campaign) {
-    const fields = requestedFields(call, 'Campaign');
-    if (!Array.isArray(fields)) return fields;
-    return withHeaders({ status: 200, body: project({ ...campaign.row, account_id: campaign.account }, fields) }, usageHeaders(campaign.account));
-  }
-  return unknownObject('GET', id);
-};
-
+export type { SocialState } from './social-state.ts';
 export interface SocialSandbox extends Sandbox {
   state: SocialState;
 }
@@ -390,7 +106,7 @@ export async function startSocialSandbox(
   if (imagesFile && existsSync(imagesFile)) state.images = new Map(JSON.parse(readFileSync(imagesFile, 'utf8')) as Array<[string, Row[]]>);
   /** an image upload, kept in the data folder once it is made (written whole, then renamed) */
   const imageWrite =
-    (handle: GraphHandler): GraphHandler =>
+    (handle: SocialHandler): SocialHandler =>
     (call, state, params) => {
       const answer = handle(call, state, params);
       if (imagesFile && 'status' in answer && answer.status === 200) {
@@ -406,7 +122,7 @@ export async function startSocialSandbox(
   }
   /** a change to the campaigns, kept in the data folder once it is made */
   const campaignWrite =
-    (handle: GraphHandler): GraphHandler =>
+    (handle: SocialHandler): SocialHandler =>
     (call, state, params) => {
       const answer = handle(call, state, params);
       if (campaignsFile) saveCampaignWorld(campaignsFile, state.world);
@@ -420,7 +136,7 @@ export async function startSocialSandbox(
     if (existsSync(audiencesFile)) truncateSync(audiencesFile, readFileSync(audiencesFile).lastIndexOf(0x0a) + 1);
   }
   const persisted =
-    (handle: GraphHandler): GraphHandler =>
+    (handle: SocialHandler): SocialHandler =>
     (call, state, params) => {
       const answer = handle(call, state, params);
       if (audiencesFile && 'status' in answer && answer.status === 200) journalAudiences(audiencesFile, state.audiences);
@@ -437,7 +153,7 @@ export async function startSocialSandbox(
   // the videos uploaded before a restart, as the platform still has them
   for (const video of state.videoUploads.uploaded.values())
     listVideo(video.account, { id: video.videoId, ...(video.title ? { title: video.title } : {}), format: [] });
-  const graph = (method: string, pattern: string, handle: GraphHandler, host = ''): SandboxRoute => ({
+  const graph = (method: string, pattern: string, handle: SocialHandler, host = ''): SandboxRoute => ({
     method,
     path: new RegExp(`^${host}${VERSION}${pattern}$`),
     handle: (request, params) => {

@@ -3,6 +3,7 @@ import { PlatformRejected, PlatformTimeout } from '../../shared/core/errors.ts';
 import type { StepRecord } from '../../shared/core/exactly-once.ts';
 import type { Job } from '../../shared/store/jobs.ts';
 import { JOB_KINDS } from '../../functions/use-cases/jobs/job-kinds.ts';
+import { JOB_PROGRESS } from '../../functions/use-cases/jobs/job-views.ts';
 import { JobRun, Pause } from '../../functions/use-cases/jobs/job-run.ts';
 import { type CreateStore, createOnce, pollUntil, sendInOrder } from '../../functions/use-cases/jobs/steps.ts';
 import { lambdaContext } from '../helpers/fakes.ts';
@@ -174,13 +175,20 @@ describe('job kinds', () => {
 
   it('every kind shows its progress in the shape get_job declares for it', () => {
     const media = aJob('ad_media', { objectKey: 'k', platform: 'social', adAccountId: '5' }, { polls: 2, processing: { status: 'processing', percent: 40 } });
-    expect(JOB_KINDS.ad_media.progress(media)).toEqual({ bytesSent: 0, totalBytes: 0, chunksSent: 0, processing: { status: 'processing', percent: 40 } });
+    expect(JOB_PROGRESS.ad_media(media)).toEqual({ bytesSent: 0, totalBytes: 0, chunksSent: 0, processing: { status: 'processing', percent: 40 } });
     const launch = aJob(
       'campaign_launch',
-      { platform: 'professional', plan: { adAccountId: '5', creatives: [{}, {}] }, activate: true, ads: [], campaignName: 'c' },
+      {
+        platform: 'professional',
+        plan: { adAccountId: '5' },
+        steps: ['group', 'campaign', 'creative:0', 'creative:1'],
+        activate: true,
+        ads: [],
+        campaignName: 'c',
+      },
       { receipts: [{ step: 'group', type: 'campaign_group', platformId: 'g1' }] },
     );
-    expect(JOB_KINDS.campaign_launch.progress(launch)).toEqual({
+    expect(JOB_PROGRESS.campaign_launch(launch)).toEqual({
       steps: [
         { step: 'group', status: 'done', platformId: 'g1' },
         { step: 'campaign', status: 'pending' },

@@ -102,6 +102,7 @@ function world() {
   const request: LaunchJobRequest = {
     platform: 'social',
     plan: { adAccountId: '1234' },
+    steps: [...STEPS],
     activate: false,
     ads: [{ headline: 'Autumn', primaryText: 'Leaves fall' }],
     campaignName: 'Autumn launch',

@@ -2,7 +2,7 @@ import type * as z from 'zod';
 import type { AuditDraft } from '../../../shared/core/audit.ts';
 import type { Platform } from '../../../shared/core/errors.ts';
 import type { WebhookEventType } from '../../../shared/schemas/tenant.ts';
-import type { Job, JobError, JobProgress, JobType, LaunchOrphan } from '../../../shared/store/jobs.ts';
+import type { Job, JobError, JobType, LaunchOrphan } from '../../../shared/store/jobs.ts';
 import type { User } from '../../../shared/store/users.ts';
 import type { JobRun } from './job-run.ts';
 
@@ -10,8 +10,8 @@ import type { JobRun } from './job-run.ts';
  * A kind of job (docs/architecture.md, "The job engine"): everything the engine knows of it, in one
  * module. The engine (run-job.ts) holds the lease, saves, pauses, retries, ends and announces; a kind
  * says what its request and checkpoint are (zod: a stored record is read through them, never cast),
- * what a run does, what get_job shows of its progress, its end events and audit event, and what it
- * leaves when its run cannot go on.
+ * what a run does, its end events and audit event, and what it leaves when its run cannot go on. What
+ * get_job shows of each kind is job-views.ts's (a module of its own, so get_job's bundle holds no run).
  */
 export interface JobKindSpec<Request, Checkpoint> {
   type: JobType;
@@ -23,8 +23,6 @@ export interface JobKindSpec<Request, Checkpoint> {
   run(run: JobRun, job: Job<Request, Checkpoint>, user: User): Promise<object>;
   /** the webhook of its end, by outcome */
   endEvents: { succeeded: WebhookEventType; failed: WebhookEventType };
-  /** what get_job and the webhooks show of its progress (default: the counters) */
-  progress?(job: Job<Request, Checkpoint>): object;
   /** the audit event of its end, in the name of whoever started it */
   endAudit(job: Job<Request, Checkpoint>): Omit<AuditDraft, 'tenantId' | 'userId' | 'outcome' | 'error'>;
   /** after it ended: what it held is let go (a staged file, a launch's name) */
@@ -41,7 +39,6 @@ export interface JobKind {
   platformOf(job: Job): Platform;
   run(run: JobRun, user: User): Promise<object>;
   endEvents: { succeeded: WebhookEventType; failed: WebhookEventType };
-  progress(job: Job): object;
   endAudit(job: Job): Omit<AuditDraft, 'tenantId' | 'userId' | 'outcome' | 'error'>;
   afterEnd(job: Job): Promise<void>;
   leftovers(job: Job): { rolledBack: boolean; orphans: LaunchOrphan[] } | undefined;
@@ -61,25 +58,16 @@ export interface TypedJobKind<Request, Checkpoint> extends JobKind {
 export function defineJobKind<Request, Checkpoint>(spec: JobKindSpec<Request, Checkpoint>): TypedJobKind<Request, Checkpoint> {
   const read = (job: Job): Job<Request, Checkpoint> =>
     Object.assign(job, { request: spec.request.parse(job.request), checkpoint: spec.checkpoint.parse(job.checkpoint) });
-  const { abandon, leftovers, progress, afterEnd } = spec;
+  const { abandon, leftovers, afterEnd } = spec;
   return {
     read,
     type: spec.type,
     platformOf: (job) => spec.platformOf(read(job).request),
     run: (run, user) => spec.run(run, read(run.job), user),
     endEvents: spec.endEvents,
-    progress: (job): object => (progress ? progress(read(job)) : countersOf(job.progress)),
     endAudit: (job) => spec.endAudit(read(job)),
     afterEnd: async (job) => afterEnd?.(read(job)),
     leftovers: (job) => leftovers?.(read(job)),
     abandon: abandon && ((run, user, failure) => abandon(run, read(run.job), user, failure)),
   };
 }
-
-const countersOf = ({ bytesRead, totalBytes, rowsRead, rowsSent, batchesSent }: JobProgress): JobProgress => ({
-  bytesRead,
-  totalBytes,
-  rowsRead,
-  rowsSent,
-  batchesSent,
-});

@@ -1,4 +1,4 @@
-import type { Job, JobType } from '../../../shared/store/jobs.ts';
+import type { JobType } from '../../../shared/store/jobs.ts';
 import { professionalAudienceJob } from '../audiences/professional-audience-job.ts';
 import { socialAudienceJob } from '../audiences/social-audience-job.ts';
 import { campaignLaunchJob } from '../launch/launch-job.ts';
@@ -12,19 +12,3 @@ export const JOB_KINDS: Record<JobType, JobKind> = {
   ad_media: adMediaJob,
   campaign_launch: campaignLaunchJob,
 };
-
-/** A job as get_job and the job webhooks show it (the shape shared/schemas/jobs.ts declares for each type). */
-export function viewOf(job: Job) {
-  return {
-    jobId: job.jobId,
-    type: job.type,
-    userId: job.userId,
-    status: job.status,
-    progress: JOB_KINDS[job.type].progress(job),
-    ...(job.result ? { result: job.result } : {}),
-    ...(job.error ? { error: job.error } : {}),
-    ...(job.rolledBack !== undefined ? { rolledBack: job.rolledBack, orphans: job.orphans ?? [] } : {}),
-    createdAt: job.createdAt,
-    updatedAt: job.updatedAt,
-  };
-}

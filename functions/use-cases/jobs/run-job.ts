@@ -14,7 +14,8 @@ import { findUser } from '../../../shared/store/users.ts';
 import { emitWebhookEvent } from '../../../shared/webhooks/emit.ts';
 import { notePlatformRefusal } from '../../../shared/webhooks/reconnect-required.ts';
 import { isFinal, jobErrorOf } from './job-errors.ts';
-import { JOB_KINDS, viewOf } from './job-kinds.ts';
+import { JOB_KINDS } from './job-kinds.ts';
+import { viewOf } from './job-views.ts';
 import { JobEnded, JobRun, LeaseLost, Pause } from './job-run.ts';
 
 /**

@@ -116,10 +116,8 @@ export interface LaunchScript<Session = unknown> {
   session: Session;
 }
 
-/** A platform's launch, as the campaign_launch job finds it (launch-job.ts): its steps for get_job, and its run. */
+/** A platform's launch, as the campaign_launch job finds it (launch-job.ts): its run. */
 export interface LaunchScriptModule {
-  /** the creates a plan makes, in order, before the activation */
-  steps(plan: LaunchJobRequest['plan']): string[];
   run(run: JobRun, job: LaunchJob, user: User): Promise<LaunchResult>;
 }
 

@@ -34,7 +34,6 @@ export const campaignLaunchJob = defineJobKind({
   platformOf: (request) => request.platform,
   run: (run, job, user) => scriptOf(job).run(run, job, user),
   endEvents: { succeeded: 'campaign_launch.succeeded', failed: 'campaign_launch.failed' },
-  progress: launchProgressOf,
   endAudit: (job) => {
     const campaign = job.checkpoint.receipts.find((receipt) => receipt.step === 'campaign');
     const launched = launchedSchema.safeParse(job.result);
@@ -66,21 +65,3 @@ export const campaignLaunchJob = defineJobKind({
     await scriptOf(job).run(run, job, user); // with a failure stored, the run undoes and ends
   },
 });
-
-/**
- * What a launch shows of its progress: its steps in order (the platform's creates, then the activation
- * when asked), each with the object it made.
- */
-function launchProgressOf(job: LaunchJob) {
-  const { checkpoint, request } = job;
-  const orphaned = new Set((checkpoint.orphans ?? job.orphans ?? []).map((orphan) => orphan.id));
-  const steps = [...scriptOf(job).steps(request.plan), ...(request.activate ? ['activate'] : [])];
-  return {
-    steps: steps.map((step) => {
-      const receipt = checkpoint.receipts.find((candidate) => candidate.step === step);
-      if (!receipt) return { step, status: step === 'activate' && job.status === 'succeeded' ? ('done' as const) : ('pending' as const) };
-      const status = receipt.undone ? ('undone' as const) : orphaned.has(receipt.platformId) ? ('orphaned' as const) : ('done' as const);
-      return { step, status, platformId: receipt.platformId };
-    }),
-  };
-}

@@ -19,6 +19,8 @@ export const planOf = <Plan extends { adAccountId: string }>() =>
 export const launchJobRequestSchema = z.object({
   platform: platformSchema,
   plan: planOf<{ adAccountId: string }>(),
+  /** the creates the plan makes, in order, before the activation: what get_job shows (decided at the request) */
+  steps: z.array(z.string()),
   activate: z.boolean(),
   /** what the history record shows of each ad: its texts and its image (for a social video, the thumbnail the job reads) */
   ads: z.array(
@@ -83,4 +85,22 @@ export type LaunchJob = Job<LaunchJobRequest, LaunchCheckpoint>;
 export function waitsOf(checkpoint: LaunchCheckpoint): Record<string, number> {
   checkpoint.waits ??= {};
   return checkpoint.waits;
+}
+
+/**
+ * What a launch shows of its progress: its steps in order (the platform's creates, then the activation
+ * when asked), each with the object it made.
+ */
+export function launchProgressOf(job: LaunchJob) {
+  const { checkpoint, request } = job;
+  const orphaned = new Set((checkpoint.orphans ?? job.orphans ?? []).map((orphan) => orphan.id));
+  const steps = [...request.steps, ...(request.activate ? ['activate'] : [])];
+  return {
+    steps: steps.map((step) => {
+      const receipt = checkpoint.receipts.find((candidate) => candidate.step === step);
+      if (!receipt) return { step, status: step === 'activate' && job.status === 'succeeded' ? ('done' as const) : ('pending' as const) };
+      const status = receipt.undone ? ('undone' as const) : orphaned.has(receipt.platformId) ? ('orphaned' as const) : ('done' as const);
+      return { step, status, platformId: receipt.platformId };
+    }),
+  };
 }

@@ -39,7 +39,6 @@ type Session = ReturnType<typeof professionalSession>;
 const planSchema = planOf<ProfessionalLaunchPlan>();
 
 export const professionalLaunch: LaunchScriptModule = {
-  steps: (plan) => ['group', 'campaign', ...planSchema.parse(plan).creatives.map((_creative, index) => `creative:${index}`)],
   run: runProfessionalLaunch,
 };
 

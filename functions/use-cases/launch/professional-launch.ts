@@ -2,7 +2,7 @@ import { InvalidRequest, LaunchRefused } from '../../../shared/core/errors.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { fromUnits } from '../../../shared/core/money.ts';
 import { checkOrganizationScope } from '../../../shared/platforms/professional/media.ts';
-import { professionalLaunchPlan } from '../../../shared/platforms/professional/launch-plan.ts';
+import { professionalLaunchPlan, professionalLaunchSteps } from '../../../shared/platforms/professional/launch-plan.ts';
 import {
   accountIneligibility,
   type LaunchMedia,
@@ -66,6 +66,7 @@ export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLa
   const request: LaunchJobRequest = {
     platform: 'professional',
     plan,
+    steps: professionalLaunchSteps(plan),
     activate: input.activate,
     campaignName: input.name,
     ...(input.startTime ? { startMs: Date.parse(input.startTime) } : {}),

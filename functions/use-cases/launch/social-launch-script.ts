@@ -25,7 +25,6 @@ const THUMBNAIL_WAITS = 40;
 const planSchema = planOf<SocialLaunchPlan>();
 
 export const socialLaunch: LaunchScriptModule = {
-  steps: (plan) => ['campaign', 'adset', ...planSchema.parse(plan).ads.flatMap((_ad, index) => [`creative:${index}`, `ad:${index}`])],
   run: runSocialLaunch,
 };
 

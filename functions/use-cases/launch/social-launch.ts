@@ -1,6 +1,6 @@
 import { InvalidRequest, LaunchRefused, type ProblemDetail, ServiceError } from '../../../shared/core/errors.ts';
 import { fromUnits } from '../../../shared/core/money.ts';
-import { creativeParams, socialLaunchPlan } from '../../../shared/platforms/social/launch-plan.ts';
+import { creativeParams, socialLaunchPlan, socialLaunchSteps } from '../../../shared/platforms/social/launch-plan.ts';
 import {
   accountIneligibility,
   imagesByHash,
@@ -77,6 +77,7 @@ export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>):
   const request: LaunchJobRequest = {
     platform: 'social',
     plan,
+    steps: socialLaunchSteps(plan),
     activate: input.activate,
     campaignName: input.name,
     ...(input.startTime ? { startMs: Date.parse(input.startTime) } : {}),

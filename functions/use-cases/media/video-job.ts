@@ -40,12 +40,6 @@ export const adMediaJob = defineJobKind({
   platformOf: (request): Platform => request.platform,
   run: runAdMediaJob,
   endEvents: { succeeded: 'ad_media.ready', failed: 'ad_media.failed' },
-  progress: ({ progress, checkpoint: { processing } }) => ({
-    bytesSent: progress.bytesRead,
-    totalBytes: progress.totalBytes,
-    chunksSent: progress.batchesSent,
-    ...(processing ? { processing } : {}),
-  }),
   endAudit: (job) => ({
     action: 'ad_media.uploaded',
     target: { type: 'media', id: job.checkpoint.videoId ?? job.jobId },

@@ -74,3 +74,11 @@ export function acknowledged(job: MediaJob, bytes: number, chunk: boolean): void
   job.progress.bytesRead = bytes;
   if (chunk) job.progress.batchesSent += 1;
 }
+
+/** What a video job shows of its progress: the bytes and chunks the platform acknowledged, then its processing. */
+export const mediaProgressOf = ({ progress, checkpoint: { processing } }: MediaJob) => ({
+  bytesSent: progress.bytesRead,
+  totalBytes: progress.totalBytes,
+  chunksSent: progress.batchesSent,
+  ...(processing ? { processing } : {}),
+});

@@ -88,3 +88,10 @@ export function professionalLaunchPlan(
     ...(input.endTime ? { endMs: Date.parse(input.endTime) } : {}),
   };
 }
+
+/** The creates a professional launch makes, in order (get_job shows them): campaign group, campaign, then a creative per ad. */
+export const professionalLaunchSteps = (plan: ProfessionalLaunchPlan): string[] => [
+  'group',
+  'campaign',
+  ...plan.creatives.map((_creative, index) => `creative:${index}`),
+];

@@ -148,3 +148,10 @@ export function creativeParams(creative: SocialLaunchPlan['ads'][number]['creati
   const withThumbnail = story.video_data && thumbnailUrl ? { ...story, video_data: { ...story.video_data, image_url: thumbnailUrl } } : story;
   return { name: creative.name, object_story_spec: JSON.stringify(withThumbnail), degrees_of_freedom_spec: ENHANCEMENTS_OFF };
 }
+
+/** The creates a social launch makes, in order (get_job shows them): campaign, ad set, then a creative and an ad per ad. */
+export const socialLaunchSteps = (plan: SocialLaunchPlan): string[] => [
+  'campaign',
+  'adset',
+  ...plan.ads.flatMap((_ad, index) => [`creative:${index}`, `ad:${index}`]),
+];
