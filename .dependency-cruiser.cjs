@@ -15,7 +15,7 @@ const LAYERS = {
   schemas: ['schemas'],
   ports: ['store', 'net', 'storage', 'queue', 'secrets'],
   platforms: ['platforms'],
-  features: ['audiences', 'webhooks', 'connect', 'jobs', 'uploads', 'docs', 'rules', 'media'],
+  features: ['audiences', 'webhooks', 'connect', 'jobs', 'uploads', 'docs', 'rules', 'media', 'leads'],
   http: ['http'],
 };
 const layer = (folders) => `^shared/(${folders.join('|')})/`;

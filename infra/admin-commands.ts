@@ -20,6 +20,9 @@ export const COMMANDS: Record<string, string> = {
   so); with it stopped, the local stack is started for the pass and stopped once the runs are done.`,
   'refresh-connections': `npm run admin -- refresh-connections
   One run of the connection lifecycle: renews, checks and marks every connection.`,
+  'subscribe-platform-webhooks': `npm run admin -- subscribe-platform-webhooks
+  Subscribes the social app to its Pages' lead events at {PUBLIC_BASE_URL}/platform-webhooks/social (a deploy step;
+  \`npm start\` does it against its sandbox).`,
 };
 
 export const USAGE = `usage: npm run admin -- <command> [options]   (npm run admin -- <command> --help for one)
@@ -57,6 +60,11 @@ async function execute({ command, positionals, values }: AdminRequest, print: (l
   } else if (command === 'refresh-connections') {
     const { handler } = await import('../functions/workers/refresh-connections/handler.ts');
     print(JSON.stringify(await handler()));
+  } else if (command === 'subscribe-platform-webhooks') {
+    const { loadAppCredentials } = await import('../shared/secrets/app-credentials.ts');
+    await loadAppCredentials();
+    const { subscribePlatformWebhooks } = await import('../functions/use-cases/leads/platform-webhooks.ts');
+    print(JSON.stringify(await subscribePlatformWebhooks()));
   } else if (command === 'create-api-key') {
     const tenant = values.tenant?.trim();
     if (!tenant || !/^[\w.-]{1,64}$/.test(tenant)) throw new AdminRefusal('--tenant <name> is required: 1 to 64 letters, digits, . _ or -');

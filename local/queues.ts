@@ -200,6 +200,7 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
 const LOCAL_INTERVALS: Partial<Record<keyof typeof schedules, string>> = {
   connectionLifecycle: 'LIFECYCLE_INTERVAL_SECONDS',
   ruleSchedule: 'RULES_INTERVAL_SECONDS',
+  leadsSweep: 'LEADS_SWEEP_SECONDS',
 };
 
 /** The schedules as timers; a schedule that says so also runs once at start (a sweep finds what a stop left behind). */

@@ -191,6 +191,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       preferEnv(env, 'SOCIAL_AUTHORIZE_URL', `${social.url}/${SOCIAL_API_VERSION}/dialog/oauth`);
       preferEnv(env, 'SOCIAL_APP_SECRET', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET);
       preferEnv(env, 'SOCIAL_APP_ID', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_ID);
+      preferEnv(env, 'SOCIAL_WEBHOOK_VERIFY_TOKEN', SANDBOX_APP_CREDENTIALS.SOCIAL_WEBHOOK_VERIFY_TOKEN);
     }
     if (!process.env.SEARCHADS_API_URL) {
       const searchads = await startSearchadsSandbox({ accountsFile: join(dataDir, 'sandbox-searchads-accounts.json') });
@@ -252,6 +253,11 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const stopConsumers = startConsumers(queues, workers);
     await scheduleRules({ afterRestart: true });
     const stopPollers = startStreamPollers(workers);
+    // the social sandbox's app takes its Pages' lead events at our gateway, as the deploy step makes the real one
+    if (sandboxes.social) {
+      const { subscribePlatformWebhooks } = await import('../functions/use-cases/leads/platform-webhooks.ts');
+      await subscribePlatformWebhooks();
+    }
     const stopSchedules = startSchedules(workers);
     // stopped together: each waits a moment for its runs in flight, and the waits need not add up
     closers.push(() => Promise.all([stopConsumers(), stopPollers(), stopSchedules()]));

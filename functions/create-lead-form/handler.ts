@@ -1,16 +1,13 @@
 import { defineOperation } from '../../shared/http/operation.ts';
 import { IDEMPOTENT_PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
+import { createLeadFormFor } from '../use-cases/leads/lead-form.ts';
 import { declaration } from './declaration.ts';
-import { createLeadForm } from '../../shared/platforms/social/lead-forms.ts';
-import { socialSession } from '../../shared/platforms/social/session.ts';
 import { createLeadFormRequest } from './schema.ts';
 
+/** POST /social/create_lead_form (operation 10): the form, and its Page subscribed to its leads. */
 export const handler = defineOperation({
   declaration,
   ...IDEMPOTENT_PLATFORM_WRITE,
   request: createLeadFormRequest,
-  run: async ({ input, user, context }) => {
-    const session = socialSession(user, context);
-    return { leadFormId: await createLeadForm(session, session.connection.pageId, input) };
-  },
+  run: ({ input, user, context }) => createLeadFormFor(user, input, context),
 });

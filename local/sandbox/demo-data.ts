@@ -25,6 +25,7 @@ export const DEMO_CONNECTIONS = {
 export const SANDBOX_APP_CREDENTIALS = {
   SOCIAL_APP_ID: '1234567890123456',
   SOCIAL_APP_SECRET: 'sandbox-social-app-secret',
+  SOCIAL_WEBHOOK_VERIFY_TOKEN: 'sandbox-social-verify-token',
   SEARCHADS_DEVELOPER_TOKEN: 'sandbox-developer-token',
   SEARCHADS_CLIENT_ID: 'sandbox-client-id.apps.example',
   SEARCHADS_CLIENT_SECRET: 'sandbox-client-secret',

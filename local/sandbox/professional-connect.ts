@@ -21,7 +21,15 @@ import type { SandboxRequest, SandboxResponse } from './server.ts';
  */
 const ACCESS_SECONDS = 5_184_000;
 const REFRESH_SECONDS = 31_536_000;
-export const APP_SCOPES = ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting', 'r_organization_social', 'w_organization_social'];
+export const APP_SCOPES = [
+  'r_ads',
+  'rw_ads',
+  'rw_dmp_segments',
+  'r_ads_reporting',
+  'r_organization_social',
+  'w_organization_social',
+  'r_marketing_leadgen_automation',
+];
 
 interface AdAccountRecord {
   id: number;

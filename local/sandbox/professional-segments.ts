@@ -6,6 +6,8 @@ import type { ProfessionalConnectState } from './professional-connect.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 import type { MediaState } from './professional-media.ts';
 
+import type { ProfessionalLeadsState } from './professional-leads.ts';
+
 /** The professional network's list-upload flow in the sandbox: upload URLs, files, and the segments they fill (served by professional.ts). */
 
 export const SEGMENT_TYPES = new Set(['USER_LIST_UPLOAD', 'COMPANY_LIST_UPLOAD', 'USER', 'COMPANY']);
@@ -53,6 +55,8 @@ export interface ProfessionalState {
   connect: ProfessionalConnectState;
   /** images and videos uploaded for organizations */
   media: MediaState;
+  /** Lead Sync: notification subscriptions and the leads made */
+  leads: ProfessionalLeadsState;
 }
 
 export function segmentView(segment: Segment): Record<string, unknown> {

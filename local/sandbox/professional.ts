@@ -1,4 +1,14 @@
 import { restliError } from './professional-restli.ts';
+import {
+  createLeadNotification,
+  deleteLeadNotification,
+  findLeads,
+  getLead,
+  getLeadForm,
+  listLeadNotifications,
+  makeProfessionalLeads,
+  newProfessionalLeadsState,
+} from './professional-leads.ts';
 import { signerTokensRoute } from './consent.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -145,6 +155,7 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     issuedTokens: new Set(),
     connect: newProfessionalConnectState(),
     media: newMediaState(loaded.media),
+    leads: newProfessionalLeadsState(),
   };
   /** whether a token may act for organizations: one issued through consent if it was granted w_organization_social, one given as it is unless it says otherwise */
   const canPost = (request: SandboxRequest) => {
@@ -198,6 +209,19 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
         ),
     },
     rest('GET', /^\/rest\/adAccountUsers$/, (request) => adAccountUsers(request, state.connect)),
+    {
+      method: 'POST',
+      path: /^\/rest\/leadNotifications$/,
+      handle: (request) =>
+        checkToken(request, state) ??
+        checkRestliHeaders(request) ??
+        createLeadNotification(request, state.leads, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET),
+    },
+    rest('GET', /^\/rest\/leadNotifications$/, (request) => listLeadNotifications(request, state.leads)),
+    rest('DELETE', /^\/rest\/leadNotifications\/(?<id>[^/]+)$/, (_request, state, { id }) => deleteLeadNotification(id as string, state.leads)),
+    rest('GET', /^\/rest\/leadFormResponses$/, (request) => findLeads(request, state.leads)),
+    rest('GET', /^\/rest\/leadFormResponses\/(?<id>[^/]+)$/, (_request, state, { id }) => getLead(id as string, state.leads)),
+    rest('GET', /^\/rest\/leadForms\/(?<id>[^/]+)$/, (_request, _state, { id }) => getLeadForm(id as string)),
     rest('GET', /^\/rest\/adAccounts$/, (request) => searchAdAccounts(request, state.connect)),
     rest('GET', /^\/rest\/adAnalytics$/, (request, state) => {
       const token = request.headers.authorization?.replace(/^Bearer\s+/, '') ?? '';
@@ -318,6 +342,11 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     seedCampaigns,
     [
       { method: 'POST', path: /^\/__sandbox\/media-processing$/, handle: (request) => setMediaProcessing(state.media, request.fields) },
+      {
+        method: 'POST',
+        path: /^\/__sandbox\/leads$/,
+        handle: (request) => makeProfessionalLeads(request.fields, state.leads, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET),
+      },
       signerTokensRoute(() => state.connect.tokenPeople),
       {
         method: 'GET',

@@ -29,6 +29,8 @@ export const GRANTED_PERMISSIONS = [
   'pages_read_engagement',
   'pages_manage_ads',
   'instagram_basic',
+  'leads_retrieval',
+  'pages_manage_metadata',
 ];
 
 interface Person {

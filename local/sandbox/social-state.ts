@@ -15,6 +15,7 @@ import {
 import type { ReportRun } from './social-insights.ts';
 import { loadVideoState, type VideoState } from './social-videos.ts';
 import type { GraphHandler } from './social-graph.ts';
+import { type LeadsState, newLeadsState } from './social-leads.ts';
 
 /** A route of the hub, on the whole state. */
 export type SocialHandler = GraphHandler<SocialState>;
@@ -40,6 +41,8 @@ export interface SocialState {
   reportRuns: Map<string, ReportRun>;
   /** resumable video uploads, the videos they made and how each account's videos process (kept in a folder) */
   videoUploads: VideoState;
+  /** lead ads: the leads made, the Pages and the app subscribed to their webhooks */
+  leads: LeadsState;
 }
 
 export function seedState(videosDir?: string): SocialState {
@@ -66,5 +69,6 @@ export function seedState(videosDir?: string): SocialState {
     leadForms: new Map(),
     pageTokens: new Map(),
     audiences: new Map(),
+    leads: newLeadsState(),
   };
 }

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
+import { appSubscription, formLeads, leadNode, makeLeads, pageForms, setLeadsAccess, subscribedApps } from './social-leads.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 import { uploadAdImage } from './social-media.ts';
 import { createCustomAudience, audienceUsers, journalAudiences, loadAudiences } from './social-audiences.ts';
@@ -177,6 +178,7 @@ export async function startSocialSandbox(
     graph('GET', '/me/permissions', () => myPermissions()),
     graph('DELETE', '/me/permissions', (call) => revokePermissions(call.token, state.connect)),
     { method: 'GET', path: new RegExp(`^${VERSION}/debug_token$`), handle: (request) => debugToken(request, state, appId, appSecret) },
+    { method: 'POST', path: new RegExp(`^${VERSION}/${appId}/subscriptions$`), handle: (request) => appSubscription(request, state.leads, appId, appSecret) },
     graph('GET', '/act_(?<account>[0-9]+)/adimages', accountEdge('images', 'AdImage')),
     graph('POST', '/act_(?<account>[0-9]+)/adimages', imageWrite(uploadAdImage)),
     graph('GET', '/act_(?<account>[0-9]+)/advideos', accountEdge('videos', 'AdVideo')),
@@ -242,7 +244,12 @@ export async function startSocialSandbox(
           deleteCampaign(state.world, node as string) ?? deleteLaunchObject(state.world, node as string) ?? notACampaign('DELETE', node as string),
       ),
     ),
-    graph('GET', `/${ID}`, getNode),
+    graph('POST', `/${ID}/subscribed_apps`, subscribedApps('POST', appId)),
+    graph('GET', `/${ID}/subscribed_apps`, subscribedApps('GET', appId)),
+    graph('DELETE', `/${ID}/subscribed_apps`, subscribedApps('DELETE', appId)),
+    graph('GET', `/${ID}/leadgen_forms`, pageForms),
+    graph('GET', `/${ID}/leads`, formLeads),
+    graph('GET', `/${ID}`, (call, state, params) => leadNode(call, state, params.node as string) ?? getNode(call, state, params)),
   ];
   const seedCampaigns = (account: string, count: number) => {
     const ids = Array.from(
@@ -270,6 +277,8 @@ export async function startSocialSandbox(
     seedCampaigns,
     [
       { method: 'POST', path: /^\/__sandbox\/video-processing$/, handle: (request) => setVideoProcessing(state.videoUploads, request.fields) },
+      { method: 'POST', path: /^\/__sandbox\/leads$/, handle: (request) => makeLeads(request.fields, state, appSecret) },
+      { method: 'POST', path: /^\/__sandbox\/leads-access$/, handle: (request) => setLeadsAccess(request.fields, state.leads) },
       signerTokensRoute(() => state.connect.tokenPeople),
       {
         method: 'GET',

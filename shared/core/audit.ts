@@ -41,6 +41,11 @@ export const AUDIT_ACTIONS = [
   'campaign.launched',
   'campaign.launch_failed',
   'campaign.eu_political_declared',
+  'leads.subscribed',
+  'leads.unsubscribed',
+  'leads_backfill.started',
+  'leads.backfilled',
+  'lead.erased',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -63,6 +68,9 @@ export const AUDIT_TARGET_TYPES = [
   'media',
   'ad_media_job',
   'campaign_launch_job',
+  'lead_subscription',
+  'leads_backfill_job',
+  'lead',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

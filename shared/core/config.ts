@@ -41,6 +41,8 @@ const configSchema = z.object({
   /** the job queue (SQS in the cloud, the emulator locally) */
   JOB_QUEUE_URL: optionalSecret,
   RULE_RUN_QUEUE_URL: optionalSecret,
+  /** the queue of verified platform webhook bodies (docs/leads.md) */
+  PLATFORM_EVENT_QUEUE_URL: optionalSecret,
   /** the share of a platform's daily calls the optimizer may spend for one tenant (docs/operations.md, "Rules") */
   RULES_QUOTA_SHARE: z.coerce.number().min(0).max(1).default(0.2),
   /** each platform's daily calls for our app, of which RULES_QUOTA_SHARE is one tenant's (search ads: Basic access) */
@@ -110,11 +112,17 @@ const configSchema = z.object({
   /** an event still pending this long past its due time is queued again (its message was lost) */
   WEBHOOK_SWEEP_AFTER_SECONDS: z.coerce.number().int().min(1).default(300),
   /** how long before a grant runs out the connection lifecycle renews it or marks it `expiring` */
+  /** how long a lead is kept (sealed) after it was received (docs/leads.md) */
+  LEADS_RETENTION_DAYS: z.coerce.number().int().min(1).max(365).default(90),
+  /** a platform webhook body larger than this is refused (413): the platforms send far less */
+  PLATFORM_WEBHOOK_MAX_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
   CONNECTION_RENEW_BEFORE_DAYS: z.coerce.number().int().min(1).max(30).default(7),
 
   /** our social app's id (token health checks use the app token `<id>|<secret>`) */
   SOCIAL_APP_ID: optionalSecret,
   SOCIAL_APP_SECRET: optionalSecret,
+  /** what the social platform's verification GET must name (`hub.verify_token`) to be answered */
+  SOCIAL_WEBHOOK_VERIFY_TOKEN: optionalSecret,
   SEARCHADS_DEVELOPER_TOKEN: optionalSecret,
   SEARCHADS_CLIENT_ID: optionalSecret,
   SEARCHADS_CLIENT_SECRET: optionalSecret,

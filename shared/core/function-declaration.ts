@@ -65,6 +65,12 @@ export interface FunctionDeclaration extends FunctionNeeds {
    * throttled per route (the gateway's limits in the cloud)
    */
   browser?: { burstLimit: number; rateLimit: number };
+  /**
+   * a platform calls it (its webhooks, docs/leads.md): no API key; the platform's signature over the raw
+   * bytes is checked before anything else; the platform's own answers, not our envelope; not in the
+   * OpenAPI document (no client calls it)
+   */
+  inbound?: 'social' | 'professional';
 }
 
 /**

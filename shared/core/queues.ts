@@ -4,8 +4,8 @@
  */
 export interface QueueDefinition {
   /** logical id, used by CDK and as the local queue's name */
-  id: 'WebhookDeliveries' | 'Jobs' | 'RuleRuns';
-  configKey: 'WEBHOOK_QUEUE_URL' | 'JOB_QUEUE_URL' | 'RULE_RUN_QUEUE_URL';
+  id: 'WebhookDeliveries' | 'Jobs' | 'RuleRuns' | 'PlatformEvents';
+  configKey: 'WEBHOOK_QUEUE_URL' | 'JOB_QUEUE_URL' | 'RULE_RUN_QUEUE_URL' | 'PLATFORM_EVENT_QUEUE_URL';
   /** how long a received message stays hidden: well above the worker's timeout, so a crashed run is redelivered after it */
   visibilityTimeoutSeconds: number;
   /** receives before a message goes to the dead-letter queue (the worker's own retry schedule ends sooner) */
@@ -55,7 +55,21 @@ export const ruleRunQueue: QueueDefinition = {
   batchSize: 1,
 };
 
-export const queueDefinitions = [webhookQueue, jobQueue, ruleRunQueue] as const;
+/**
+ * One message per verified platform webhook body (docs/leads.md): the body is stored before the
+ * platform is answered; the worker reads each lead it names once per tenant and delivers it. A body
+ * whose message was lost is found by the leads sweep.
+ */
+export const platformEventQueue: QueueDefinition = {
+  id: 'PlatformEvents',
+  configKey: 'PLATFORM_EVENT_QUEUE_URL',
+  visibilityTimeoutSeconds: 120,
+  maxReceiveCount: 8,
+  consumerTimeoutSeconds: 60,
+  batchSize: 5,
+};
+
+export const queueDefinitions = [webhookQueue, jobQueue, ruleRunQueue, platformEventQueue] as const;
 export type QueueId = (typeof queueDefinitions)[number]['id'];
 
 /** The schedules, defined once: EventBridge rules in the cloud, timers in `npm start`. */
@@ -68,5 +82,7 @@ export const schedules = {
   jobSweep: { id: 'JobSweep', everyMinutes: 60, runAtStart: false },
   /** finds the rules that are due and queues one run per (tenant, user, platform); `npm start`: every RULES_INTERVAL_SECONDS */
   ruleSchedule: { id: 'RuleSchedule', everyMinutes: 15, runAtStart: false },
+  /** finds leads a platform webhook did not bring (dropped, or read while a grant was dead) and bodies whose message was lost; `npm start`: every LEADS_SWEEP_SECONDS */
+  leadsSweep: { id: 'LeadsSweep', everyMinutes: 60, runAtStart: false },
 } as const;
 export type ScheduleId = keyof typeof schedules;

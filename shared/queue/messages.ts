@@ -21,6 +21,8 @@ export const queueMessages = {
     platform: platformSchema,
     rules: z.array(z.object({ ruleId: id, scheduledAt: id })).min(1),
   }),
+  /** one verified platform webhook body: where it is stored */
+  PlatformEvents: z.object({ platform: z.enum(['social', 'professional']), bodyHash: id }),
 } as const satisfies Record<QueueId, z.ZodType>;
 
 export type QueueMessage<Q extends QueueId> = z.output<(typeof queueMessages)[Q]>;

@@ -167,10 +167,30 @@ export const campaignLaunchJobSchema = z
   })
   .strict();
 
-export const jobViewSchema = z.discriminatedUnion('type', [socialAudienceJobSchema, professionalAudienceJobSchema, adMediaJobSchema, campaignLaunchJobSchema]);
+export const leadsBackfillJobSchema = z
+  .object({
+    ...jobBase,
+    type: z.literal('leads_backfill'),
+    progress: z
+      .object({ leadsFound: z.number(), leadsDelivered: z.number() })
+      .strict()
+      .describe('A leads_backfill job: the leads the platform listed since `since`, and how many of them were new (each sent as lead.received).'),
+    result: z.object({ leadsFound: z.number(), leadsDelivered: z.number() }).strict().optional(),
+    error: jobError(z.string().describe('PLATFORM_AUTH_EXPIRED, SCOPE_MISSING, PLATFORM_REJECTED, PLATFORM_NOT_CONNECTED, INTERNAL, …')).optional(),
+  })
+  .strict();
+
+export const jobViewSchema = z.discriminatedUnion('type', [
+  socialAudienceJobSchema,
+  professionalAudienceJobSchema,
+  adMediaJobSchema,
+  campaignLaunchJobSchema,
+  leadsBackfillJobSchema,
+]);
 
 /** What a job's end webhook carries: the job without its progress and times. */
 const notInEvents = { progress: true, createdAt: true, updatedAt: true } as const;
 export const audienceJobEndSchema = z.discriminatedUnion('type', [socialAudienceJobSchema.omit(notInEvents), professionalAudienceJobSchema.omit(notInEvents)]);
 export const adMediaJobEndSchema = adMediaJobSchema.omit(notInEvents);
 export const campaignLaunchJobEndSchema = campaignLaunchJobSchema.omit(notInEvents);
+export const leadsBackfillJobEndSchema = leadsBackfillJobSchema.omit(notInEvents);

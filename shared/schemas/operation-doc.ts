@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { platformSchema } from './common.ts';
-import { adMediaJobEndSchema, audienceJobEndSchema, campaignLaunchJobEndSchema } from './jobs.ts';
+import { adMediaJobEndSchema, audienceJobEndSchema, campaignLaunchJobEndSchema, leadsBackfillJobEndSchema } from './jobs.ts';
+import { normalizedLeadSchema } from './leads.ts';
 import { clock } from '../core/clock.ts';
 import type { CampaignRefusalCode } from '../core/errors.ts';
 
@@ -24,6 +25,7 @@ export const API_TAGS = {
   'Search ads': 'Search campaigns and their statistics.',
   Jobs: 'Long-running work started by another operation (a contact list, a video, a launch): its status, progress and outcome.',
   Tenant: 'Your settings: connect-link redirect URIs and the webhook.',
+  Leads: 'The leads your users’ lead forms and lead campaigns collect, as they come (the `lead.received` webhook), listed, backfilled and erased.',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 
@@ -214,6 +216,54 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       'A search-ads account refused a campaign write because some of its campaigns lack the EU political-advertising declaration (at most once a day per account): declare them with /searchads/declare_eu_political_advertising.',
     data: z.object({ userId: z.string(), customerId: z.string(), campaignIds: z.array(z.string()) }),
     example: { userId: 'alice', customerId: '1234567890', campaignIds: ['21234567890'] },
+  },
+  'lead.received': {
+    summary:
+      'A person submitted a lead form of a subscribed Page (social) or ad account (professional): the lead, once per lead, whether a platform webhook, the sweep or a backfill found it.',
+    data: z.object({ userId: z.string(), platform: z.enum(['social', 'professional']), lead: normalizedLeadSchema }),
+    example: {
+      userId: 'alice',
+      platform: 'social',
+      lead: {
+        leadId: '1357924680135791',
+        platform: 'social',
+        formId: '998877665544332',
+        campaignId: '120210987000300101',
+        adSetId: '120210987000300201',
+        adId: '120210987000300401',
+        createdAt: '2026-11-27T09:14:05.000Z',
+        isTest: false,
+        fields: { fullName: 'Jordan Example', email: 'jordan@example.com', phone: '+15555550123' },
+        answers: [
+          { key: 'q1', question: 'Full name', value: 'Jordan Example' },
+          { key: 'q2', question: 'Email', value: 'jordan@example.com' },
+          { key: 'q3', question: 'Phone number', value: '+15555550123' },
+        ],
+        consents: [],
+      },
+    },
+  },
+  'leads.access_missing': {
+    summary:
+      'A subscribed Page’s or account’s leads cannot be read with the user’s connection: the business’s own leads-access settings (or the member’s roles) leave it out. Its leads arrive once access is given (the sweep reads them).',
+    data: z.object({ userId: z.string(), platform: z.enum(['social', 'professional']), target: z.string() }),
+    example: { userId: 'alice', platform: 'social', target: '109876543210987' },
+  },
+  'leads_backfill.succeeded': {
+    summary: 'A backfill read the platform’s leads since its `since`: `result` says how many it found and how many were new.',
+    data: leadsBackfillJobEndSchema,
+    example: { jobId: 'job_4', userId: 'alice', type: 'leads_backfill', status: 'succeeded', result: { leadsFound: 12, leadsDelivered: 3 } },
+  },
+  'leads_backfill.failed': {
+    summary: 'A backfill ended before it read every lead: `error` says why.',
+    data: leadsBackfillJobEndSchema,
+    example: {
+      jobId: 'job_4',
+      userId: 'alice',
+      type: 'leads_backfill',
+      status: 'failed',
+      error: { code: 'PLATFORM_AUTH_EXPIRED', message: 'The user’s social grant expired; connect again.' },
+    },
   },
   'webhook.test': {
     summary: 'Sent by send_test_webhook.',

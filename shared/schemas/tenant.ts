@@ -15,6 +15,10 @@ export const WEBHOOK_EVENT_TYPES = [
   'optimization.applied',
   'optimization.rule_disabled',
   'searchads.declaration_required',
+  'lead.received',
+  'leads.access_missing',
+  'leads_backfill.succeeded',
+  'leads_backfill.failed',
 ] as const;
 export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookEventType = SubscribableEventType | 'webhook.test';

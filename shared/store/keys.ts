@@ -110,6 +110,19 @@ export const keys = {
   launchActivation: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'ACTIVATION' }),
   /** a notice sent at most once a UTC day per subject (a blocked search-ads account's declaration webhook) */
   dailyNotice: (tenantId: string, kind: string, subject: string, day: string): Key => ({ pk: `${tenant(tenantId)}#NOTICES`, sk: `${kind}#${subject}#${day}` }),
+  /** a lead of a tenant, by the platform's id: unique per (tenant, platform, lead), and where its row is */
+  leadMarker: (tenantId: string, platform: Platform, leadId: string): Key => ({ pk: `${tenant(tenantId)}#LEAD#${platform}#${leadId}`, sk: 'LEAD' }),
+  /** a user's leads, newest last by submission time */
+  leadsPk: (tenantId: string, userId: string) => `${tenant(tenantId)}#USER#${userId}#LEADS`,
+  leadRow: (createdAt: string, platform: Platform, leadId: string) => `${createdAt}#${platform}#${leadId}`,
+  /** every lead subscription of every tenant, by (platform, Page or ad account): the webhooks route by it, the sweep walks it */
+  leadSubscriptionsPk: 'LEADS#SUBSCRIPTIONS',
+  leadSubscription: (platform: Platform, target: string, tenantId: string, userId: string) => `${platform}#${target}#${tenant(tenantId)}#USER#${userId}`,
+  leadSubscriptionPrefix: (platform: Platform, target: string) => `${platform}#${target}#`,
+  /** a verified platform webhook body, by the SHA-256 of its bytes (a replay is the same item) */
+  platformWebhook: (platform: Platform, bodyHash: string): Key => ({ pk: `PLATFORM_WEBHOOK#${platform}`, sk: bodyHash }),
+  /** the bodies not processed yet, so that the sweep finds one whose message was lost */
+  pendingPlatformWebhooksPk: 'PLATFORM_WEBHOOKS#PENDING',
   /** the pending events of every tenant, so that a sweep finds the ones whose message was lost */
   pendingWebhooksPk: 'WEBHOOKS#PENDING',
 } as const;

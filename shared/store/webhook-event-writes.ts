@@ -8,32 +8,41 @@ import { keys } from './keys.ts';
  * `relay`: the writer will not queue the event itself; the outbox relay does, from the table's stream.
  */
 export async function storeWebhookEvent(event: WebhookEvent, dueAt: number, relay = false): Promise<void> {
-  const { tenantId, sk, ...rest } = event;
+  const [marker, stored] = webhookEventPuts(event, dueAt, relay);
   // the pending marker first: an event without one could never be swept
-  await markPending({ tenantId, sk }, dueAt, relay);
-  await documentStore().send(
+  await documentStore().send(marker);
+  await documentStore().send(stored);
+}
+
+/** The event and its pending marker as writes, for a transaction that stores them with what they announce (a lead). */
+export function webhookEventPuts(event: WebhookEvent, dueAt: number, relay = false): [PutCommand, PutCommand] {
+  const { tenantId, sk, ...rest } = event;
+  return [
+    pendingPut({ tenantId, sk }, dueAt, relay),
     new PutCommand({
       TableName: mainTableName(),
       Item: { pk: keys.webhookEventsPk(tenantId), sk, tenantId, ...rest },
       ConditionExpression: 'attribute_not_exists(sk)',
     }),
-  );
+  ];
 }
 
 export async function markPending(ref: WebhookEventRef, dueAt: number, relay = false): Promise<void> {
-  await documentStore().send(
-    new PutCommand({
-      TableName: mainTableName(),
-      Item: {
-        pk: keys.pendingWebhooksPk,
-        sk: `${ref.tenantId}#${ref.sk}`,
-        tenantId: ref.tenantId,
-        eventSk: ref.sk,
-        dueAt,
-        ...(relay ? { [RELAY_FLAG]: true } : {}),
-      },
-    }),
-  );
+  await documentStore().send(pendingPut(ref, dueAt, relay));
+}
+
+function pendingPut(ref: WebhookEventRef, dueAt: number, relay: boolean): PutCommand {
+  return new PutCommand({
+    TableName: mainTableName(),
+    Item: {
+      pk: keys.pendingWebhooksPk,
+      sk: `${ref.tenantId}#${ref.sk}`,
+      tenantId: ref.tenantId,
+      eventSk: ref.sk,
+      dueAt,
+      ...(relay ? { [RELAY_FLAG]: true } : {}),
+    },
+  });
 }
 
 /** Applies `update` to the event only while it is pending (and `condition` holds); whether it did. */

@@ -21,6 +21,8 @@ export interface WebhookEvent {
   id: string;
   type: WebhookEventType;
   data: Record<string, unknown>;
+  /** the data sealed instead (a lead's personal data): `data` is then empty at rest, and the delivery opens it */
+  sealedData?: string;
   createdAt: string;
   status: DeliveryStatus;
   attempts: number;
@@ -95,3 +97,6 @@ export async function listWebhookEvents(tenantId: string, pagination: string): P
   const last = items.at(-1);
   return { events, paging: page.LastEvaluatedKey && last ? { next: encodeCursor(last.sk as string) } : {} };
 }
+
+/** Whose a sealed event's data is: it opens for this event only. */
+export const webhookDataOwner = (event: Pick<WebhookEvent, 'tenantId' | 'id'>) => `webhook-event:${event.tenantId}:${event.id}`;

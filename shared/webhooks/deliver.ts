@@ -4,7 +4,8 @@ import { log } from '../core/logger.ts';
 import { disableWebhook } from '../store/tenant-settings-writes.ts';
 import { loadTenantSettings, openWebhookSecret } from '../store/tenant-settings.ts';
 import { abandonWebhookEvent, clearPending, markPending, recordAttempt } from '../store/webhook-event-writes.ts';
-import { createdAtOf, loadWebhookEvent, type WebhookEventRef } from '../store/webhook-events.ts';
+import { createdAtOf, loadWebhookEvent, type WebhookEventRef, webhookDataOwner } from '../store/webhook-events.ts';
+import { open } from '../store/sealing.ts';
 import { subscribed } from './subscription.ts';
 import { postWebhook } from './post.ts';
 import { attemptVerdict, signedHeaders } from './attempt.ts';
@@ -33,7 +34,8 @@ export async function attemptDelivery(ref: WebhookEventRef): Promise<{ retryAfte
     return {};
   }
   const webhook = settings.webhook;
-  const body = JSON.stringify({ type: event.type, timestamp: event.createdAt, data: event.data });
+  const data = event.sealedData ? (JSON.parse(open(event.sealedData, webhookDataOwner(event))) as Record<string, unknown>) : event.data;
+  const body = JSON.stringify({ type: event.type, timestamp: event.createdAt, data });
   const outcome = await postWebhook(webhook.url, signedHeaders(openWebhookSecret(ref.tenantId, webhook), event.id, new Date(now), body), body);
 
   const attempt = event.attempts + 1;

@@ -2,6 +2,7 @@ import type { JobType } from '../../../shared/store/jobs.ts';
 import { professionalAudienceJob } from '../audiences/professional-audience-job.ts';
 import { socialAudienceJob } from '../audiences/social-audience-job.ts';
 import { campaignLaunchJob } from '../launch/launch-job.ts';
+import { leadsBackfillJob } from '../leads/backfill-job.ts';
 import { adMediaJob } from '../media/video-job.ts';
 import type { JobKind } from './job-kind.ts';
 
@@ -11,4 +12,5 @@ export const JOB_KINDS: Record<JobType, JobKind> = {
   professional_audience: professionalAudienceJob,
   ad_media: adMediaJob,
   campaign_launch: campaignLaunchJob,
+  leads_backfill: leadsBackfillJob,
 };

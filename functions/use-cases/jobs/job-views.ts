@@ -1,5 +1,6 @@
 import type { Job, JobProgress, JobType } from '../../../shared/store/jobs.ts';
 import { launchCheckpointSchema, launchJobRequestSchema, launchProgressOf } from '../launch/launch-records.ts';
+import { backfillCheckpointSchema } from '../leads/backfill-records.ts';
 import { mediaCheckpointSchema, mediaJobRequestSchema, mediaProgressOf } from '../media/video-upload.ts';
 
 /**
@@ -24,6 +25,7 @@ export const JOB_PROGRESS: Record<JobType, (job: Job) => object> = {
   professional_audience: counters,
   ad_media: (job) => mediaProgressOf(read(mediaJobRequestSchema, mediaCheckpointSchema)(job)),
   campaign_launch: (job) => launchProgressOf(read(launchJobRequestSchema, launchCheckpointSchema)(job)),
+  leads_backfill: ({ checkpoint }) => backfillCheckpointSchema.parse(checkpoint),
 };
 
 /** A job as get_job and the job webhooks show it. */

@@ -20,6 +20,9 @@ export const SOCIAL_SCOPES = [
   'pages_read_engagement',
   'pages_manage_ads',
   'instagram_basic',
+  // leads (docs/leads.md): read a lead's answers, install the app on a Page for lead webhooks
+  'leads_retrieval',
+  'pages_manage_metadata',
 ];
 const ACTIVE_ACCOUNT = 1;
 const ADVERTISING_TASKS = ['ADVERTISE', 'MANAGE'];

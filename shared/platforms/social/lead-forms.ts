@@ -13,7 +13,7 @@ const pageTokens = new Map<string, { token: string; expiresAt: number }>();
 
 const cacheKey = (pageId: string, userToken: string) => `${pageId}:${createHash('sha256').update(userToken).digest('hex')}`;
 
-async function pageAccessToken(session: SocialSession, pageId: string): Promise<{ token: string; cached: boolean }> {
+export async function pageAccessToken(session: SocialSession, pageId: string): Promise<{ token: string; cached: boolean }> {
   const key = cacheKey(pageId, session.accessToken);
   const cached = pageTokens.get(key);
   if (cached && cached.expiresAt > clock.now()) return { token: cached.token, cached: true };

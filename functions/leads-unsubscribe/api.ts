@@ -1,0 +1,14 @@
+import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { unsubscribeLeadsRequest, subscriptionsResultSchema } from './schema.ts';
+
+/** What the OpenAPI document says of this operation. */
+export const api: OperationDoc = {
+  summary: 'Unsubscribe from a user\u2019s leads',
+  description:
+    'No lead of the user\u2019s Page or ad account is delivered any more; the platform\u2019s subscription is removed when the grant still allows it.',
+  tag: 'Leads',
+  request: unsubscribeLeadsRequest,
+  result: subscriptionsResultSchema,
+  requestExample: { userId: 'demo-user', platform: 'social' },
+  resultExample: { subscriptions: [{ target: '109876543210987', status: 'unsubscribed' }] },
+};

@@ -1,0 +1,7 @@
+import { defineInboundRoute } from '../../shared/http/inbound-route.ts';
+import { answerSocialVerification } from '../../shared/leads/inbound.ts';
+import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
+import { declaration } from './declaration.ts';
+
+/** GET /platform-webhooks/social (docs/leads.md, "Platform webhooks"). */
+export const handler = defineInboundRoute({ declaration, credentials: loadAppCredentials, run: ({ query }) => answerSocialVerification(query) });

@@ -1,0 +1,40 @@
+import type { Context as LambdaContext } from 'aws-lambda';
+
+/** What a lead read needs of the function: the time it has left. */
+type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
+import { log } from '../../../shared/core/logger.ts';
+import { type LeadNotice, professionalNotices, socialNotices } from '../../../shared/leads/notifications.ts';
+import { subscriptionsOf } from '../../../shared/store/lead-subscriptions.ts';
+import { eraseLead } from '../../../shared/store/leads.ts';
+import { findInbound, type InboundPlatform, markInboundProcessed } from '../../../shared/store/platform-webhooks.ts';
+import { takeNotice } from './deliver-lead.ts';
+
+/**
+ * One stored platform webhook body (docs/leads.md): every lead it names, for every tenant subscribed
+ * to its Page or account; then the body is marked processed. A body no tenant takes, or that names
+ * nothing we read, is marked processed too (logged by ids, never guessed at).
+ */
+const NOTICES: Record<InboundPlatform, (body: string) => LeadNotice[] | undefined> = { social: socialNotices, professional: professionalNotices };
+
+export async function processInbound(platform: InboundPlatform, bodyHash: string, context: Context): Promise<void> {
+  const body = await findInbound(platform, bodyHash);
+  if (body === undefined) return; // past its days, or never stored
+  const notices = NOTICES[platform](body);
+  if (!notices) log().warn('a platform webhook body of no known shape; kept, not processed', { platform, bodyHash });
+  for (const notice of notices ?? []) {
+    const target = notice.platform === 'social' ? notice.pageId : notice.accountId;
+    const subscriptions = await subscriptionsOf(platform, target);
+    if (subscriptions.length === 0) {
+      log().warn('a lead of a Page or account no tenant subscribed; dropped', { platform, target });
+      continue;
+    }
+    if (notice.platform === 'professional' && notice.action === 'DELETED') {
+      // the member (or the platform) removed the lead: our copies go too
+      for (const subscription of subscriptions) await eraseLead(subscription.tenantId, subscription.userId, platform, notice.leadId);
+      continue;
+    }
+    const outcomes = await takeNotice(notice, subscriptions, context);
+    log().info('lead notice taken', { platform, target, outcomes });
+  }
+  await markInboundProcessed(platform, bodyHash);
+}

@@ -1,0 +1,56 @@
+import type { Context as LambdaContext } from 'aws-lambda';
+
+/** What a lead read needs of the function: the time it has left. */
+type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
+import { clock } from '../../../shared/core/clock.ts';
+import { PlatformError, ServiceError } from '../../../shared/core/errors.ts';
+import { log } from '../../../shared/core/logger.ts';
+import { deleteLeadSubscription, saveLeadSubscription } from '../../../shared/store/lead-subscriptions.ts';
+import type { User } from '../../../shared/store/users.ts';
+import { LEAD_SOURCES, type LeadPlatform, leadTargetOf } from './lead-sources.ts';
+
+/**
+ * `POST /leads/subscribe` and `/unsubscribe` (docs/leads.md, "Subscriptions"): what the user's
+ * connection reaches (its Page, its ad account) subscribed on the platform, then recorded so that the
+ * platform's webhooks are routed to the tenant and the sweep reads it. A connection without the
+ * permissions leads need is SCOPE_MISSING before anything is sent.
+ */
+export interface SubscriptionAnswer {
+  subscriptions: Array<{ target: string; status: 'subscribed' | 'failed' | 'unsubscribed'; error?: { code: string; message: string } }>;
+}
+
+export async function subscribeLeads(user: User, platform: LeadPlatform, context: Context): Promise<SubscriptionAnswer> {
+  const target = leadTargetOf(user, platform);
+  try {
+    await LEAD_SOURCES[platform].subscribe(user, context, target);
+  } catch (error) {
+    // the platform refused this target: said per target, as the answer's shape allows several
+    if (!(error instanceof PlatformError) || error.status >= 500 || error.code === 'PLATFORM_AUTH_EXPIRED') throw error;
+    return { subscriptions: [{ target, status: 'failed', error: { code: error.code, message: error.message } }] };
+  }
+  await saveLeadSubscription(platform, target, user.tenantId, user.userId);
+  return { subscriptions: [{ target, status: 'subscribed' }] };
+}
+
+export async function unsubscribeLeads(user: User, platform: LeadPlatform, context: Context): Promise<SubscriptionAnswer> {
+  const target = LEAD_SOURCES[platform].targetOf(user);
+  if (!target) return { subscriptions: [] };
+  // our record goes first: no lead of it is routed to the user any more, whatever the platform answers
+  await deleteLeadSubscription(platform, target, user.tenantId, user.userId);
+  await LEAD_SOURCES[platform]
+    .unsubscribe(user, context, target)
+    .catch((error: unknown) =>
+      log().warn('the platform subscription could not be removed; its webhooks reach no one', { platform, reason: (error as Error).name }),
+    );
+  return { subscriptions: [{ target, status: 'unsubscribed' }] };
+}
+
+/**
+ * A lead form (operation 10) or a lead launch subscribes its Page by itself: best effort, after the
+ * platform made what it made (a connection without the leads permissions is told by subscribe).
+ */
+export async function subscribeLeadsQuietly(user: User, platform: LeadPlatform, context: Context): Promise<void> {
+  await subscribeLeads(user, platform, context).catch((error: unknown) =>
+    log().info('leads not subscribed with the form', { platform, code: error instanceof ServiceError ? error.code : 'INTERNAL', at: clock.now() }),
+  );
+}

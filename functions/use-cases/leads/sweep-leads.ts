@@ -1,0 +1,70 @@
+import type { Context as LambdaContext } from 'aws-lambda';
+
+/** What a lead read needs of the function: the time it has left. */
+type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
+import { clock } from '../../../shared/core/clock.ts';
+import { PlatformAuthExpired } from '../../../shared/core/errors.ts';
+import { log } from '../../../shared/core/logger.ts';
+import { sendMessage } from '../../../shared/queue/send.ts';
+import { allLeadSubscriptions, type LeadSubscription, noteSwept } from '../../../shared/store/lead-subscriptions.ts';
+import { leadKnown } from '../../../shared/store/leads.ts';
+import { pendingInbound } from '../../../shared/store/platform-webhooks.ts';
+import { findUser } from '../../../shared/store/users.ts';
+import { notePlatformRefusal } from '../../../shared/webhooks/reconnect-required.ts';
+import { deliverLead } from './deliver-lead.ts';
+import { LEAD_SOURCES } from './lead-sources.ts';
+
+/**
+ * The leads sweep (docs/leads.md, "Missed leads"): a platform webhook that never came, a body whose
+ * message was lost, a lead the webhook could not read (a grant that had expired): each subscription's
+ * leads are read since it was last swept (less 15 minutes of overlap) and only the new ones delivered.
+ */
+const OVERLAP_MS = 15 * 60_000;
+/** a body still pending this long after it came had its message lost (or kept failing): queued again */
+const PENDING_BODY_MS = 60_000;
+
+export interface SweepSummary {
+  subscriptions: number;
+  delivered: number;
+  skipped: number;
+  requeued: number;
+}
+
+export async function sweepLeads(context: Context): Promise<SweepSummary> {
+  const summary: SweepSummary = { subscriptions: 0, delivered: 0, skipped: 0, requeued: 0 };
+  for await (const body of pendingInbound(clock.now() - PENDING_BODY_MS)) {
+    await sendMessage('PlatformEvents', body);
+    summary.requeued++;
+  }
+  for await (const subscription of allLeadSubscriptions()) {
+    summary.subscriptions++;
+    const delivered = await sweepOne(subscription, context).catch((error: unknown) => {
+      log().warn('a lead subscription could not be swept; the next sweep tries again', { platform: subscription.platform, reason: (error as Error).name });
+      return undefined;
+    });
+    if (delivered === undefined) summary.skipped++;
+    else summary.delivered += delivered;
+  }
+  log().info('leads swept', { ...summary });
+  return summary;
+}
+
+/** One subscription's new leads since it was swept; undefined when its user's connection cannot read them now. */
+async function sweepOne(subscription: LeadSubscription, context: Context): Promise<number | undefined> {
+  const user = await findUser(subscription.tenantId, subscription.userId);
+  if (!user?.connections[subscription.platform]) return undefined;
+  const until = clock.now();
+  let delivered = 0;
+  try {
+    for await (const lead of LEAD_SOURCES[subscription.platform].since(user, context, subscription.target, subscription.sweptUntil - OVERLAP_MS, until)) {
+      if (await leadKnown(subscription.tenantId, lead.platform, lead.leadId)) continue;
+      if (await deliverLead(subscription.tenantId, subscription.userId, lead)) delivered++;
+    }
+  } catch (error) {
+    if (!(error instanceof PlatformAuthExpired)) throw error;
+    await notePlatformRefusal(user, error); // swept again from the same point once the user connects again
+    return undefined;
+  }
+  await noteSwept(subscription, until);
+  return delivered;
+}

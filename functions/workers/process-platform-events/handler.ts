@@ -1,0 +1,13 @@
+import { queueWorker } from '../../../shared/queue/worker.ts';
+import { loadAppCredentials } from '../../../shared/secrets/app-credentials.ts';
+import { processInbound } from '../../use-cases/leads/process-inbound.ts';
+import { declaration } from './declaration.ts';
+
+/**
+ * The platforms' stored webhook bodies, one a message (docs/leads.md): each lead read once per
+ * subscribed tenant and delivered. A body that fails (throttling, an outage) goes back to the queue; the
+ * tenants it delivered to already are skipped the next time.
+ */
+export const handler = queueWorker('PlatformEvents', { operation: declaration.operation, before: loadAppCredentials }, async (message, _record, context) => {
+  await processInbound(message.platform, message.bodyHash, context);
+});
