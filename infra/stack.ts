@@ -414,7 +414,9 @@ export class AdCampaignApiStack extends Stack {
             ? 'The API reference and its OpenAPI document are public by design; their functions read no table, bucket or secret.'
             : route.browser
               ? 'A person’s browser follows this connect route: it is bound to a one-time link or state and the browser’s cookie, not an API key, and throttled per route.'
-              : 'Every operation authenticates its x-api-key against hashed keys in DynamoDB in the function’s middleware.',
+              : route.inbound
+                ? 'A platform calls this webhook route: it checks the platform’s HMAC signature over the raw body before anything else, and stores nothing otherwise.'
+                : 'Every operation authenticates its x-api-key against hashed keys in DynamoDB in the function’s middleware.',
         },
       ]);
     }

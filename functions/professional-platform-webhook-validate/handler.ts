@@ -1,5 +1,5 @@
 import { defineInboundRoute } from '../../shared/http/inbound-route.ts';
-import { answerProfessionalValidation } from '../../shared/leads/inbound.ts';
+import { answerProfessionalValidation } from '../../shared/leads/handshakes.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { declaration } from './declaration.ts';
 

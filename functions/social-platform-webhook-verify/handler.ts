@@ -1,5 +1,5 @@
 import { defineInboundRoute } from '../../shared/http/inbound-route.ts';
-import { answerSocialVerification } from '../../shared/leads/inbound.ts';
+import { answerSocialVerification } from '../../shared/leads/handshakes.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { declaration } from './declaration.ts';
 

@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { FunctionDeclaration } from '../core/function-declaration.ts';
 import { log, withRequestLogger } from '../core/logger.ts';
-import type { InboundAnswer } from '../leads/inbound.ts';
+import type { InboundAnswer } from '../leads/handshakes.ts';
 import { guardEscapes } from './escape-guard.ts';
 import { requestIdOf } from './middleware/tracing.ts';
 import type { HttpResponse } from './response.ts';

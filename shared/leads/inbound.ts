@@ -3,7 +3,7 @@ import { config } from '../core/config.ts';
 import { log } from '../core/logger.ts';
 import { sendMessage } from '../queue/send.ts';
 import { type InboundPlatform, storeInbound } from '../store/platform-webhooks.ts';
-import { professionalChallengeAnswer, professionalSignatureValid, socialChallengeAnswer, socialSignatureValid } from './signatures.ts';
+import { professionalSignatureValid, socialSignatureValid } from './signatures.ts';
 
 /**
  * A platform's webhook at our door (docs/leads.md, "Platform webhooks"): the size, then the signature
@@ -44,20 +44,4 @@ export async function receivePlatformWebhook(platform: InboundPlatform, raw: Uin
     );
   log().info('platform webhook stored', { platform, bytes: raw.length, replay: !stored });
   return answer(200, 'EVENT_RECEIVED');
-}
-
-/** The social platform's verification GET: the challenge when the verify token is ours, else 403. */
-export function answerSocialVerification(query: Record<string, string | undefined>): InboundAnswer {
-  if (query['hub.mode'] !== 'subscribe' || !query['hub.challenge']) return answer(400, 'not a verification');
-  const token = config().SOCIAL_WEBHOOK_VERIFY_TOKEN;
-  const challenge = token ? socialChallengeAnswer(query, token) : undefined;
-  return challenge ? answer(200, challenge) : answer(403, 'verify token refused');
-}
-
-/** The professional network's validation GET: the challenge code with its HMAC, within its 3 seconds. */
-export function answerProfessionalValidation(query: Record<string, string | undefined>): InboundAnswer {
-  const code = query.challengeCode;
-  const secret = config().PROFESSIONAL_CLIENT_SECRET;
-  if (!code || !secret || code.length > 200) return answer(400, 'no challenge');
-  return answer(200, JSON.stringify(professionalChallengeAnswer(code, secret)), 'application/json');
 }

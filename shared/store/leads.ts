@@ -1,13 +1,9 @@
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { clock } from '../core/clock.ts';
-import { config } from '../core/config.ts';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NormalizedLead } from '../schemas/leads.ts';
-import { documentStore, failedCondition, mainTableName } from './client.ts';
+import { documentStore, mainTableName } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keys } from './keys.ts';
-import { open, seal } from './sealing.ts';
-import type { WebhookEvent } from './webhook-events.ts';
-import { webhookEventPuts } from './webhook-event-writes.ts';
+import { open } from './sealing.ts';
 
 /**
  * Leads (docs/leads.md): stored once per (tenant, platform, lead), sealed (every value of a person is
@@ -17,7 +13,7 @@ import { webhookEventPuts } from './webhook-event-writes.ts';
  * The row carries what a listing filters on (platform, form, campaign) in clear: ids, never a value.
  */
 type Platform = NormalizedLead['platform'];
-const owner = (tenantId: string, platform: Platform, leadId: string) => `lead:${tenantId}:${platform}:${leadId}`;
+export const leadOwner = (tenantId: string, platform: Platform, leadId: string) => `lead:${tenantId}:${platform}:${leadId}`;
 
 export interface StoredLead {
   userId: string;
@@ -31,44 +27,6 @@ export async function leadKnown(tenantId: string, platform: Platform, leadId: st
     new GetCommand({ TableName: mainTableName(), Key: keys.leadMarker(tenantId, platform, leadId), ConsistentRead: true }),
   );
   return Item !== undefined;
-}
-
-/**
- * The lead stored, with its `lead.received` event and that event's pending marker in the same
- * transaction: a crash after it loses nothing (the event's sweep delivers it), one before it stored
- * nothing (the body or the sweep reads it again). False when the tenant had it already: nothing written.
- */
-export async function storeLead(tenantId: string, userId: string, lead: NormalizedLead, event: WebhookEvent | undefined): Promise<boolean> {
-  const now = clock.now();
-  const expiresAt = Math.floor(now / 1000) + config().LEADS_RETENTION_DAYS * 86_400;
-  const sk = keys.leadRow(lead.createdAt, lead.platform, lead.leadId);
-  const marker = { ...keys.leadMarker(tenantId, lead.platform, lead.leadId), userId, rowSk: sk, expiresAt };
-  const row = {
-    pk: keys.leadsPk(tenantId, userId),
-    sk,
-    platform: lead.platform,
-    leadId: lead.leadId,
-    formId: lead.formId,
-    ...(lead.campaignId ? { campaignId: lead.campaignId } : {}),
-    createdAt: lead.createdAt,
-    receivedAt: new Date(now).toISOString(),
-    sealed: seal(JSON.stringify(lead), owner(tenantId, lead.platform, lead.leadId)),
-    expiresAt,
-  };
-  const writes = [
-    { Put: { TableName: mainTableName(), Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } },
-    { Put: { TableName: mainTableName(), Item: row } },
-    ...(event ? webhookEventPuts(event, now + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000).map((put) => ({ Put: put.input })) : []),
-  ];
-  try {
-    await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));
-    return true;
-  } catch (error) {
-    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-    if (failedCondition(error) !== undefined) return false;
-    throw error;
-  }
 }
 
 export interface LeadFilter {
@@ -123,26 +81,8 @@ export async function listLeads(tenantId: string, userId: string, filter: LeadFi
   const shown = found.slice(0, limit);
   const leads = shown.map((item) => ({
     receivedAt: String(item.receivedAt),
-    lead: JSON.parse(open(String(item.sealed), owner(tenantId, item.platform as Platform, String(item.leadId)))) as NormalizedLead,
+    lead: JSON.parse(open(String(item.sealed), leadOwner(tenantId, item.platform as Platform, String(item.leadId)))) as NormalizedLead,
   }));
   const last = shown.at(-1);
   return { leads, ...(found.length > limit && last ? { next: encodeCursor(String(last.sk)) } : {}) };
-}
-
-/** The lead removed for good (its marker too, so a later webhook of it would store it again only if the platform still had it). False: not this user's. */
-export async function eraseLead(tenantId: string, userId: string, platform: Platform, leadId: string): Promise<boolean> {
-  const { Item } = await documentStore().send(
-    new GetCommand({ TableName: mainTableName(), Key: keys.leadMarker(tenantId, platform, leadId), ConsistentRead: true }),
-  );
-  if (!Item || Item.userId !== userId) return false;
-  await documentStore().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: mainTableName(), Key: { pk: keys.leadsPk(tenantId, userId), sk: String(Item.rowSk) } } },
-        // a tombstone in the marker's place: the same lead seen again (a webhook retry, the sweep) is not stored again
-        { Put: { TableName: mainTableName(), Item: { ...keys.leadMarker(tenantId, platform, leadId), erased: true, expiresAt: Item.expiresAt } } },
-      ],
-    }),
-  );
-  return true;
 }

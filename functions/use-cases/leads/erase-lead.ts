@@ -1,5 +1,5 @@
 import { NotFound } from '../../../shared/core/errors.ts';
-import { eraseLead } from '../../../shared/store/leads.ts';
+import { eraseLead } from '../../../shared/store/lead-writes.ts';
 import type { LeadPlatform } from './lead-sources.ts';
 
 /** `erase_lead`: the lead gone for good (docs/leads.md, "Personal data"); 404 when the user has no such lead. */

@@ -5,7 +5,7 @@ type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
 import { log } from '../../../shared/core/logger.ts';
 import { type LeadNotice, professionalNotices, socialNotices } from '../../../shared/leads/notifications.ts';
 import { subscriptionsOf } from '../../../shared/store/lead-subscriptions.ts';
-import { eraseLead } from '../../../shared/store/leads.ts';
+import { eraseLead } from '../../../shared/store/lead-writes.ts';
 import { findInbound, type InboundPlatform, markInboundProcessed } from '../../../shared/store/platform-webhooks.ts';
 import { takeNotice } from './deliver-lead.ts';
 

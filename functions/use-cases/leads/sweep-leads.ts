@@ -17,7 +17,8 @@ import { LEAD_SOURCES } from './lead-sources.ts';
 /**
  * The leads sweep (docs/leads.md, "Missed leads"): a platform webhook that never came, a body whose
  * message was lost, a lead the webhook could not read (a grant that had expired): each subscription's
- * leads are read since it was last swept (less 15 minutes of overlap) and only the new ones delivered.
+ * leads are read since it was last swept (less 15 minutes of overlap, never before it was subscribed:
+ * older leads are a backfill's) and only the new ones delivered.
  */
 const OVERLAP_MS = 15 * 60_000;
 /** a body still pending this long after it came had its message lost (or kept failing): queued again */
@@ -56,7 +57,13 @@ async function sweepOne(subscription: LeadSubscription, context: Context): Promi
   const until = clock.now();
   let delivered = 0;
   try {
-    for await (const lead of LEAD_SOURCES[subscription.platform].since(user, context, subscription.target, subscription.sweptUntil - OVERLAP_MS, until)) {
+    for await (const lead of LEAD_SOURCES[subscription.platform].since(
+      user,
+      context,
+      subscription.target,
+      Math.max(subscription.subscribedAt, subscription.sweptUntil - OVERLAP_MS),
+      until,
+    )) {
       if (await leadKnown(subscription.tenantId, lead.platform, lead.leadId)) continue;
       if (await deliverLead(subscription.tenantId, subscription.userId, lead)) delivered++;
     }

@@ -60,7 +60,8 @@ async function* pages<T>(session: SocialSession, path: string, params: Record<st
 export async function* socialLeadsSince(session: SocialSession, pageId: string, sinceSeconds: number): AsyncGenerator<SocialLeadRead> {
   const page = await asPage(session, pageId);
   for await (const form of pages<{ id: string }>(page, `${pageId}/leadgen_forms`, { fields: 'id,status' })) {
-    const filtering = JSON.stringify([{ field: 'time_created', operator: 'GREATER_THAN', value: sinceSeconds }]);
+    // whole seconds on the platform's side: one before, so a lead of the very second is not missed (a repeat is known)
+    const filtering = JSON.stringify([{ field: 'time_created', operator: 'GREATER_THAN', value: sinceSeconds - 1 }]);
     for await (const lead of pages<SocialLeadRead>(page, `${form.id}/leads`, { fields: LEAD_FIELDS, filtering })) yield { form_id: form.id, ...lead };
   }
 }

@@ -1,0 +1,69 @@
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
+import type { NormalizedLead } from '../schemas/leads.ts';
+import { documentStore, failedCondition, mainTableName } from './client.ts';
+import { keys } from './keys.ts';
+import { leadOwner } from './leads.ts';
+import { seal } from './sealing.ts';
+import type { WebhookEvent } from './webhook-events.ts';
+import { webhookEventPuts } from './webhook-event-writes.ts';
+
+/** The writes of leads (leads.ts has the layout and the reads). */
+type Platform = NormalizedLead['platform'];
+
+/**
+ * The lead stored, with its `lead.received` event and that event's pending marker in the same
+ * transaction: a crash after it loses nothing (the event's sweep delivers it), one before it stored
+ * nothing (the body or the sweep reads it again). False when the tenant had it already: nothing written.
+ */
+export async function storeLead(tenantId: string, userId: string, lead: NormalizedLead, event: WebhookEvent | undefined): Promise<boolean> {
+  const now = clock.now();
+  const expiresAt = Math.floor(now / 1000) + config().LEADS_RETENTION_DAYS * 86_400;
+  const sk = keys.leadRow(lead.createdAt, lead.platform, lead.leadId);
+  const marker = { ...keys.leadMarker(tenantId, lead.platform, lead.leadId), userId, rowSk: sk, expiresAt };
+  const row = {
+    pk: keys.leadsPk(tenantId, userId),
+    sk,
+    platform: lead.platform,
+    leadId: lead.leadId,
+    formId: lead.formId,
+    ...(lead.campaignId ? { campaignId: lead.campaignId } : {}),
+    createdAt: lead.createdAt,
+    receivedAt: new Date(now).toISOString(),
+    sealed: seal(JSON.stringify(lead), leadOwner(tenantId, lead.platform, lead.leadId)),
+    expiresAt,
+  };
+  const writes = [
+    { Put: { TableName: mainTableName(), Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } },
+    { Put: { TableName: mainTableName(), Item: row } },
+    ...(event ? webhookEventPuts(event, now + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000).map((put) => ({ Put: put.input })) : []),
+  ];
+  try {
+    await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));
+    return true;
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
+    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    if (failedCondition(error) !== undefined) return false;
+    throw error;
+  }
+}
+
+/** The lead removed for good (its marker too, so a later webhook of it would store it again only if the platform still had it). False: not this user's. */
+export async function eraseLead(tenantId: string, userId: string, platform: Platform, leadId: string): Promise<boolean> {
+  const { Item } = await documentStore().send(
+    new GetCommand({ TableName: mainTableName(), Key: keys.leadMarker(tenantId, platform, leadId), ConsistentRead: true }),
+  );
+  if (!Item || Item.userId !== userId) return false;
+  await documentStore().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: mainTableName(), Key: { pk: keys.leadsPk(tenantId, userId), sk: String(Item.rowSk) } } },
+        // a tombstone in the marker's place: the same lead seen again (a webhook retry, the sweep) is not stored again
+        { Put: { TableName: mainTableName(), Item: { ...keys.leadMarker(tenantId, platform, leadId), erased: true, expiresAt: Item.expiresAt } } },
+      ],
+    }),
+  );
+  return true;
+}

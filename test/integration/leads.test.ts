@@ -1,0 +1,339 @@
+import { createHash, createHmac } from 'node:crypto';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { handler as sweepLeads } from '../../functions/workers/sweep-leads/handler.ts';
+import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
+import { professionalSignatureOf, socialSignatureOf } from '../../shared/leads/signatures.ts';
+import { documentStore, mainTableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { findInbound, storeInbound } from '../../shared/store/platform-webhooks.ts';
+import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
+import { findUser } from '../../shared/store/users.ts';
+import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
+import { call, newTenant, newUser, stack } from '../helpers/api.ts';
+import { upstreamRequests } from '../helpers/sandbox.ts';
+import { scriptedServer } from '../helpers/scripted-server.ts';
+import { newSocialUser } from '../helpers/social.ts';
+
+/**
+ * Leads end to end against the local stack (docs/leads.md): the platforms' signed webhooks at our
+ * public routes, each lead read once per tenant and delivered once as a signed `lead.received`, the
+ * sweep finding what a webhook did not bring, and every bad input refused with nothing stored.
+ */
+let receiver: Awaited<ReturnType<typeof scriptedServer>>;
+beforeAll(async () => {
+  receiver = await scriptedServer(() => ({ status: 200 }));
+});
+afterAll(() => receiver.close());
+
+const PAGE = DEMO_CONNECTIONS.social.pageId;
+const sandbox = (platform: 'social' | 'professional') => stack().sandboxes[platform] as string;
+
+/** A tenant whose webhook is our receiver (at its own path), with a social user subscribed to the demo Page. */
+async function socialTenant() {
+  const apiKey = await newTenant();
+  const path = `/leads-${Math.random().toString(16).slice(2)}`;
+  const settings = await call('/tenant/update_settings', { webhook: { url: `${receiver.url}${path}` } }, { apiKey });
+  const user = await newSocialUser(apiKey);
+  const subscribed = await call('/leads/subscribe', { userId: user.userId, platform: 'social' }, { apiKey });
+  expect(subscribed.body.results, subscribed.text).toEqual({ success: true, subscriptions: [{ target: PAGE, status: 'subscribed' }] });
+  const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
+  return { apiKey, tenantId, user, path, secret: settings.body.results.webhookSecret as string };
+}
+
+/** The lead.received webhooks this tenant's path got, each checked with its secret. */
+const leadsReceived = (tenant: { path: string; secret: string }) =>
+  receiver.received
+    .filter((request) => request.url === tenant.path)
+    .map((request) => {
+      const verified = new Webhook(tenant.secret.slice('whsec_'.length)).verify(request.body, request.headers as Record<string, string>) as {
+        type: string;
+        data: { lead: { leadId: string } };
+      };
+      return verified;
+    })
+    .filter((event) => event.type === 'lead.received');
+
+/** How often each of these leads reached the tenant (a sweep may also bring another test's lead of the same second). */
+const timesReceived = (tenant: { path: string; secret: string }, leadIds: string[]) =>
+  leadIds.map((leadId) => leadsReceived(tenant).filter((event) => event.data.lead.leadId === leadId).length);
+
+/** A lead form of the demo Page, made through the sandbox's Graph (its questions: full name, e-mail, a custom choice). */
+async function leadForm(apiKey: string, userId: string): Promise<string> {
+  const made = await call(
+    '/social/create_lead_form',
+    {
+      userId,
+      leadsFormName: `Form ${Math.random()}`,
+      language: 'EN_US',
+      form_type: 'HIGHER_INTENT',
+      privacyPolicyUrl: 'https://www.example.com/privacy',
+      privacyPolicyName: 'Privacy policy',
+      leadFormQuestions: [{ type: 'FULL_NAME' }, { type: 'EMAIL' }],
+      thankYouPage: { title: 'Thanks!', body: 'We will call you.', button_text: 'Visit', button_type: 'VIEW_WEBSITE', website_url: 'https://www.example.com' },
+    },
+    { apiKey },
+  );
+  return made.body.results.leadFormId as string;
+}
+
+async function makeLeads(platform: 'social' | 'professional', body: Record<string, unknown>) {
+  const response = await fetch(`${sandbox(platform)}/__sandbox/leads`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as { leadIds: string[]; webhook: unknown };
+}
+
+const postWebhook = (platform: 'social' | 'professional', body: string, signature: string) =>
+  fetch(`${stack().url}/platform-webhooks/${platform}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [platform === 'social' ? 'x-hub-signature-256' : 'x-li-signature']: signature },
+    body,
+  });
+
+const socialBody = (leadIds: string[], formId: string, pageId: string = PAGE) =>
+  JSON.stringify({
+    object: 'page',
+    entry: [
+      {
+        id: pageId,
+        time: 1,
+        changes: leadIds.map((id) => ({ field: 'leadgen', value: { leadgen_id: id, page_id: pageId, form_id: formId, created_time: 1 } })),
+      },
+    ],
+  });
+
+const leadReadsOf = async (leadId: string, from = 0) => (await upstreamRequests('social', from)).filter((request) => request.path.endsWith(`/${leadId}`));
+
+describe('leads from the social platform', () => {
+  it('a submitted form reaches the tenant as one signed lead.received, read once, listed, sealed at rest', async () => {
+    const tenant = await socialTenant();
+    const formId = await leadForm(tenant.apiKey, tenant.user.userId);
+    const made = await makeLeads('social', { formId });
+    expect(made.webhook).toEqual({ status: 200 });
+    const [leadId] = made.leadIds as [string];
+    await expect.poll(() => leadsReceived(tenant).map((event) => event.data.lead.leadId)).toEqual([leadId]);
+    expect(leadsReceived(tenant)[0]?.data).toMatchObject({
+      userId: tenant.user.userId,
+      platform: 'social',
+      lead: {
+        leadId,
+        platform: 'social',
+        formId,
+        isTest: false,
+        fields: { fullName: expect.stringMatching(/^Sandbox Person/), email: expect.stringContaining('@') },
+      },
+    });
+    // one read of the lead per tenant subscribed to the Page (each with its own user's Page token)
+    const reads = await leadReadsOf(leadId);
+    expect(reads.length).toBe(new Set(reads.map((request) => request.query.access_token)).size);
+    const listed = await call('/leads/list_leads', { userId: tenant.user.userId }, { apiKey: tenant.apiKey });
+    expect(listed.body.results.leads.map((entry: { lead: { leadId: string } }) => entry.lead.leadId)).toEqual([leadId]);
+  });
+
+  it('the same body again (a platform retry or a replay) stores and sends nothing new; two tenants on one Page each get it once, each read once', async () => {
+    const first = await socialTenant();
+    const second = await socialTenant();
+    const formId = await leadForm(first.apiKey, first.user.userId);
+    const before = (await upstreamRequests('social')).length;
+    const [leadId] = (await makeLeads('social', { formId, webhook: false })).leadIds as [string];
+    const body = socialBody([leadId], formId);
+    const signature = socialSignatureOf(body, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET);
+    for (let attempt = 0; attempt < 3; attempt++) expect((await postWebhook('social', body, signature)).status).toBe(200);
+    for (const tenant of [first, second]) await expect.poll(() => leadsReceived(tenant).length).toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 500)); // a second delivery, were there one, would be queued by now
+    for (const tenant of [first, second]) expect(leadsReceived(tenant)).toHaveLength(1);
+    // one read per tenant subscribed to the Page (this test's two, and any other test's on the same Page)
+    const reads = await leadReadsOf(leadId, before);
+    const tenantsOnPage = new Set(reads.map((request) => request.query.access_token)).size;
+    expect(reads.length).toBe(tenantsOnPage);
+  });
+
+  it('a forged, missing or truncated signature is 401 and stores nothing; a body over 1 MB is 413', async () => {
+    const body = socialBody(['1357924680999001'], '1');
+    const hash = createHash('sha256').update(body).digest('hex');
+    expect((await postWebhook('social', body, socialSignatureOf(body, 'not-the-app-secret'))).status).toBe(401);
+    expect((await postWebhook('social', body, 'sha256=abc')).status).toBe(401);
+    expect((await fetch(`${stack().url}/platform-webhooks/social`, { method: 'POST', body })).status).toBe(401);
+    expect(await findInbound('social', hash)).toBeUndefined();
+    const huge = 'x'.repeat(1_100_000);
+    expect((await postWebhook('social', huge, socialSignatureOf(huge, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET))).status).toBe(413);
+    // a professional body signed the social way, or over the bare body, is refused too
+    const notice = '{"type":"LEAD_ACTION"}';
+    expect((await postWebhook('professional', notice, socialSignatureOf(notice, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET))).status).toBe(401);
+  });
+
+  it('a Page no tenant subscribed: 200 to the platform, nothing read, nothing delivered', async () => {
+    const before = (await upstreamRequests('social')).length;
+    const body = socialBody(['1357924680999002'], '1', '999999999999999');
+    expect((await postWebhook('social', body, socialSignatureOf(body, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET))).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await leadReadsOf('1357924680999002', before)).toEqual([]);
+  });
+
+  it('a lead that can no longer be read (deleted, past 90 days) is dropped: nothing delivered, the body processed', async () => {
+    const tenant = await socialTenant();
+    const body = socialBody(['1357924680999003'], '1');
+    expect((await postWebhook('social', body, socialSignatureOf(body, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET))).status).toBe(200);
+    await expect.poll(async () => (await leadReadsOf('1357924680999003')).length).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(leadsReceived(tenant)).toEqual([]);
+  });
+
+  it('a dropped webhook is found by the sweep, once; the sweep and a webhook of the same lead at once deliver it once', async () => {
+    const tenant = await socialTenant();
+    const formId = await leadForm(tenant.apiKey, tenant.user.userId);
+    const [missed] = (await makeLeads('social', { formId, webhook: false })).leadIds as [string];
+    await sweepLeads();
+    await expect.poll(() => timesReceived(tenant, [missed])).toEqual([1]);
+    await sweepLeads();
+    const [raced] = (await makeLeads('social', { formId, webhook: false })).leadIds as [string];
+    const body = socialBody([raced], formId);
+    await Promise.all([sweepLeads(), postWebhook('social', body, socialSignatureOf(body, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET))]);
+    await expect
+      .poll(() =>
+        leadsReceived(tenant)
+          .map((event) => event.data.lead.leadId)
+          .sort(),
+      )
+      .toEqual([missed, raced].sort());
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(leadsReceived(tenant)).toHaveLength(2);
+  });
+
+  it('a body stored whose message was lost (a crash before it was queued) is processed by the sweep', async () => {
+    const tenant = await socialTenant();
+    const formId = await leadForm(tenant.apiKey, tenant.user.userId);
+    const [leadId] = (await makeLeads('social', { formId, webhook: false })).leadIds as [string];
+    const body = socialBody([leadId], formId);
+    const bodyHash = createHash('sha256').update(body).digest('hex');
+    expect(await storeInbound('social', bodyHash, body)).toBe(true);
+    // the body has waited past the sweep's minute
+    await documentStore().send(
+      new PutCommand({
+        TableName: mainTableName(),
+        Item: { pk: keys.pendingPlatformWebhooksPk, sk: `social#${bodyHash}`, platform: 'social', bodyHash, receivedAt: 0 },
+      }),
+    );
+    expect((await sweepLeads()).requeued).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => timesReceived(tenant, [leadId])).toEqual([1]);
+  });
+
+  it('a connection whose grant expired: reconnect_required, and once connected again the sweep delivers the lead', async () => {
+    const tenant = await socialTenant();
+    const formId = await leadForm(tenant.apiKey, tenant.user.userId);
+    const user = (await findUser(tenant.tenantId, tenant.user.userId)) as NonNullable<Awaited<ReturnType<typeof findUser>>>;
+    const audit = { tenantId: tenant.tenantId, action: 'connection.connected' as const, target: { type: 'connection' as const, id: 'social' } };
+    await saveLinkedConnection(
+      user,
+      'social',
+      { adAccountId: DEMO_CONNECTIONS.social.adAccountId, pageId: PAGE },
+      { accessToken: `EAAEXPIRED${Date.now()}aa` },
+      audit,
+    );
+    const [leadId] = (await makeLeads('social', { formId })).leadIds as [string];
+    await expect
+      .poll(
+        async () => (await call('/users/get_profile', { userId: tenant.user.userId }, { apiKey: tenant.apiKey })).body.results.user.connections.social.status,
+      )
+      .toBe('reconnect_required');
+    expect(timesReceived(tenant, [leadId])).toEqual([0]);
+    const again = (await findUser(tenant.tenantId, tenant.user.userId)) as NonNullable<Awaited<ReturnType<typeof findUser>>>;
+    await saveLinkedConnection(
+      again,
+      'social',
+      { adAccountId: DEMO_CONNECTIONS.social.adAccountId, pageId: PAGE },
+      { accessToken: `EAAfresh${Date.now()}bb` },
+      audit,
+    );
+    await sweepLeads();
+    await expect.poll(() => timesReceived(tenant, [leadId])).toEqual([1]);
+  });
+
+  it('erase_lead removes it for good: not listed, not stored again when the platform retries', async () => {
+    const tenant = await socialTenant();
+    const formId = await leadForm(tenant.apiKey, tenant.user.userId);
+    const [leadId] = (await makeLeads('social', { formId })).leadIds as [string];
+    await expect.poll(() => timesReceived(tenant, [leadId])).toEqual([1]);
+    const erased = await call('/leads/erase_lead', { userId: tenant.user.userId, leadId }, { apiKey: tenant.apiKey });
+    expect(erased.body.results).toEqual({ success: true, leadId, erased: true });
+    // the platform's retry of the lead (another body naming it) and the sweep find the tombstone
+    const retry = socialBody([leadId], formId).replace('"time":1', '"time":2');
+    expect((await postWebhook('social', retry, socialSignatureOf(retry, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET))).status).toBe(200);
+    await sweepLeads();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const listed = (await call('/leads/list_leads', { userId: tenant.user.userId }, { apiKey: tenant.apiKey })).body.results.leads as Array<{
+      lead: { leadId: string };
+    }>;
+    expect(listed.map((entry) => entry.lead.leadId)).not.toContain(leadId);
+    expect(timesReceived(tenant, [leadId])).toEqual([1]);
+    expect((await call('/leads/erase_lead', { userId: tenant.user.userId, leadId }, { apiKey: tenant.apiKey })).status).toBe(404);
+  });
+
+  it('a connection without the permissions leads need is SCOPE_MISSING, naming them; nothing is subscribed', async () => {
+    const apiKey = await newTenant();
+    const { userId } = await newSocialUser(apiKey);
+    // connected through a link before leads were asked for: its grant names the scopes it has
+    const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
+    const user = (await findUser(tenantId, userId)) as NonNullable<Awaited<ReturnType<typeof findUser>>>;
+    const audit = { tenantId, action: 'connection.connected' as const, target: { type: 'connection' as const, id: 'social' } };
+    await saveLinkedConnection(
+      user,
+      'social',
+      { adAccountId: DEMO_CONNECTIONS.social.adAccountId, pageId: PAGE, scopes: 'ads_management ads_read' },
+      { accessToken: `EAAscopes${Date.now()}` },
+      audit,
+    );
+    const refused = await call('/leads/subscribe', { userId, platform: 'social' }, { apiKey });
+    expect(refused.body.results).toMatchObject({ success: false, code: 'SCOPE_MISSING', scope: 'leads_retrieval, pages_manage_metadata' });
+  });
+});
+
+describe('leads from the professional network', () => {
+  it('a notification reaches the tenant as one lead.received, the account subscribed after its webhook passed the challenge', async () => {
+    const apiKey = await newTenant();
+    const path = `/leads-li-${Math.random().toString(16).slice(2)}`;
+    const settings = await call('/tenant/update_settings', { webhook: { url: `${receiver.url}${path}` } }, { apiKey });
+    const tenant = { path, secret: settings.body.results.webhookSecret as string };
+    const userId = await newUser(apiKey, { professional: { ...DEMO_CONNECTIONS.professional } });
+    const subscribed = await call('/leads/subscribe', { userId, platform: 'professional' }, { apiKey });
+    expect(subscribed.body.results.subscriptions).toEqual([{ target: DEMO_CONNECTIONS.professional.adAccountId, status: 'subscribed' }]);
+    const made = await makeLeads('professional', { accountId: DEMO_CONNECTIONS.professional.adAccountId });
+    const [leadId] = made.leadIds as [string];
+    await expect.poll(() => leadsReceived(tenant).map((event) => event.data.lead.leadId)).toEqual([leadId]);
+    expect(leadsReceived(tenant)[0]?.data.lead).toMatchObject({
+      platform: 'professional',
+      formId: '900000501',
+      fields: { firstName: 'Sandbox', fullName: expect.any(String) },
+    });
+    // the same notification replayed: nothing more
+    const notice = JSON.stringify({
+      type: 'LEAD_ACTION',
+      leadGenFormResponse: `urn:li:leadGenFormResponse:${leadId}`,
+      owner: { sponsoredAccount: `urn:li:sponsoredAccount:${DEMO_CONNECTIONS.professional.adAccountId}` },
+      leadType: 'SPONSORED',
+      leadAction: 'CREATED',
+      occurredAt: 1,
+    });
+    expect((await postWebhook('professional', notice, professionalSignatureOf(notice, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET))).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(leadsReceived(tenant)).toHaveLength(1);
+  });
+
+  it('the validation handshake answers the challenge with its HMAC; the social verification echoes only for our token', async () => {
+    const code = '890e4665-4dfe-4ab1-b689-ed553bceeed0';
+    const validation = await fetch(`${stack().url}/platform-webhooks/professional?challengeCode=${code}`);
+    expect(validation.headers.get('content-type')).toContain('application/json');
+    expect(await validation.json()).toEqual({
+      challengeCode: code,
+      challengeResponse: createHmac('sha256', SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET).update(code).digest('hex'),
+    });
+    const verify = (token: string) => fetch(`${stack().url}/platform-webhooks/social?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${token}`);
+    const good = await verify(SANDBOX_APP_CREDENTIALS.SOCIAL_WEBHOOK_VERIFY_TOKEN);
+    expect([good.status, await good.text()]).toEqual([200, '1158201444']);
+    expect((await verify('another-token')).status).toBe(403);
+  });
+});
