@@ -13,6 +13,7 @@ import {
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
 import type { ProfessionalLaunchInput } from '../../../shared/schemas/professional-launch.ts';
 import type { LaunchJobRequest } from './launch-records.ts';
+import { subscribeLeadsQuietly } from '../leads/subscriptions.ts';
 import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from './launch-request.ts';
 
 /**
@@ -75,7 +76,10 @@ export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLa
       return { headline: ad.headline, primaryText: ad.commentary, ...(ad.imageId && url ? { image: { id: ad.imageId, url, width: 0, height: 0 } } : {}) };
     }),
   };
-  return startLaunchJob(call, request);
+  const started = await startLaunchJob(call, request);
+  // a lead launch's ad account takes its leads from now on (docs/leads.md)
+  if (input.objective === 'LEAD_GENERATION') await subscribeLeadsQuietly(call.user, 'professional', call.context);
+  return started;
 }
 
 /**

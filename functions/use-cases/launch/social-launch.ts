@@ -12,6 +12,7 @@ import {
 import { socialSession } from '../../../shared/platforms/social/session.ts';
 import type { SocialLaunchInput } from '../../../shared/schemas/social-launch.ts';
 import type { LaunchJobRequest } from './launch-records.ts';
+import { subscribeLeadsQuietly } from '../leads/subscriptions.ts';
 import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from './launch-request.ts';
 
 /**
@@ -91,7 +92,10 @@ export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>):
       };
     }),
   };
-  return startLaunchJob(call, request);
+  const started = await startLaunchJob(call, request);
+  // a lead launch's Page takes its leads from now on (docs/leads.md)
+  if (input.leadFormId) await subscribeLeadsQuietly(call.user, 'social', call.context);
+  return started;
 }
 
 /**
