@@ -103,7 +103,11 @@ function figures(sent: Map<string, number>, arrived: Map<string, number>) {
 }
 
 async function post(url: string, path: string, apiKey: string, body: unknown) {
-  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': apiKey },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as { results: Record<string, unknown> };
 }
 
@@ -127,7 +131,11 @@ export async function leadFigures(stack: { url: string; sandboxes: Record<string
     });
     const formId = form.results.leadFormId as string;
     const made = (await (
-      await fetch(`${social}/__sandbox/leads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ formId, count: LEADS, webhook: false }) })
+      await fetch(`${social}/__sandbox/leads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ formId, count: LEADS, webhook: false }),
+      })
     ).json()) as { leadIds: string[] };
     const pageId = '104857392018465';
     await fetch(`${social}/__sandbox/requests`, { method: 'DELETE' });
@@ -144,7 +152,11 @@ export async function leadFigures(stack: { url: string; sandboxes: Record<string
 
     // one lead at a time (each waits for the last to arrive): the path's own latency, with no backlog
     const single = (await (
-      await fetch(`${social}/__sandbox/leads`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ formId, count: ONE_BY_ONE, webhook: false }) })
+      await fetch(`${social}/__sandbox/leads`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ formId, count: ONE_BY_ONE, webhook: false }),
+      })
     ).json()) as { leadIds: string[] };
     const alone = { ours: new Map<string, number>(), floor: new Map<string, number>() };
     for (const leadId of single.leadIds) {
@@ -159,7 +171,11 @@ export async function leadFigures(stack: { url: string; sandboxes: Record<string
     const floorOneByOne = figures(alone.floor, floorArrivals.arrivals);
 
     return [
-      ['leads: through the webhook route and queue', `${Math.round(service.perSecond)} leads/s`, `${LEADS} leads, ${CONCURRENCY} platform POSTs at a time; the floor (store and forward the raw body) ${Math.round(bare.perSecond)}/s`],
+      [
+        'leads: through the webhook route and queue',
+        `${Math.round(service.perSecond)} leads/s`,
+        `${LEADS} leads, ${CONCURRENCY} platform POSTs at a time; the floor (store and forward the raw body) ${Math.round(bare.perSecond)}/s`,
+      ],
       [
         'leads: platform POST to our receiver’s 2xx',
         `p50 ${service.p50.toFixed(1)} ms, p99 ${service.p99.toFixed(1)} ms`,
