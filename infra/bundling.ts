@@ -57,8 +57,9 @@ const esbuildOptions = (entry: string) =>
   }) satisfies BuildOptions;
 
 /** Builds one function's bundle with esbuild exactly as the stack does (the bench and the bundle test). */
-export async function bundleFunction(entry: string, outfile: string): Promise<void> {
-  await build({ ...esbuildOptions(entry), outfile, sourcemap: FUNCTION_BUNDLING.sourceMap });
+/** `sourcemap: false` for a bundle that is only run, never debugged (a test of its behaviour). */
+export async function bundleFunction(entry: string, outfile: string, { sourcemap = FUNCTION_BUNDLING.sourceMap }: { sourcemap?: boolean } = {}): Promise<void> {
+  await build({ ...esbuildOptions(entry), outfile, sourcemap });
 }
 
 /** The modules one function's bundle holds, with the bytes each contributes (0: tree-shaken away). */

@@ -9,6 +9,7 @@ import { serveAdminSocket } from './admin-socket.ts';
 import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
+import { withRequestLogger } from '../shared/core/logger.ts';
 import { startConsumers, startLocalQueues, startSchedules } from './queues.ts';
 import { startStreamPollers } from './streams.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
@@ -256,7 +257,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     // the social sandbox's app takes its Pages' lead events at our gateway, as the deploy step makes the real one
     if (sandboxes.social) {
       const { subscribePlatformWebhooks } = await import('../functions/use-cases/leads/platform-webhooks.ts');
-      await subscribePlatformWebhooks();
+      await withRequestLogger({ requestId: `start-${Date.now()}`, operation: 'subscribe_platform_webhooks' }, () => subscribePlatformWebhooks());
     }
     const stopSchedules = startSchedules(workers);
     // stopped together: each waits a moment for its runs in flight, and the waits need not add up

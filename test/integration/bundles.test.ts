@@ -21,7 +21,7 @@ afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
 async function loadBoth(entry: string): Promise<{ bundled: Handler; source: Handler }> {
   const outfile = join(workDir, basename(dirname(entry)), 'index.mjs');
-  await bundleFunction(entry, outfile);
+  await bundleFunction(entry, outfile, { sourcemap: false });
   const bundled = ((await import(pathToFileURL(outfile).href)) as { handler: Handler }).handler;
   const source = ((await import(pathToFileURL(join(process.cwd(), entry)).href)) as { handler: Handler }).handler;
   return { bundled, source };

@@ -106,7 +106,8 @@ describe('a whole connection, for each platform', () => {
       redirect_uri: `${stack().url}/auth/callback/social`,
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       response_type: 'code',
-      scope: 'ads_management,ads_read,business_management,pages_show_list,pages_read_engagement,pages_manage_ads,instagram_basic',
+      scope:
+        'ads_management,ads_read,business_management,pages_show_list,pages_read_engagement,pages_manage_ads,instagram_basic,leads_retrieval,pages_manage_metadata',
     });
     const start = browser.hops[0];
     expect(start?.status).toBe(302);
@@ -198,7 +199,7 @@ describe('a whole connection, for each platform', () => {
       client_id: stack().env.PROFESSIONAL_CLIENT_ID,
       redirect_uri: `${stack().url}/auth/callback/professional`,
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      scope: 'r_ads rw_ads rw_dmp_segments r_ads_reporting w_organization_social',
+      scope: 'r_ads rw_ads rw_dmp_segments r_ads_reporting w_organization_social r_marketing_leadgen_automation',
     });
     const upstream = await requestsOfGrant('professional', since, person, callbackUrl);
     const exchange = upstream.find((request) => request.path === '/oauth/v2/accessToken');
@@ -216,7 +217,7 @@ describe('a whole connection, for each platform', () => {
       status: 'active',
       connectedVia: 'link',
       adAccountId: '500000001',
-      scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting', 'w_organization_social'],
+      scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting', 'w_organization_social', 'r_marketing_leadgen_automation'],
     });
     expect(Math.round((Date.parse(connection.expiresAt) - Date.now()) / 86_400_000)).toBe(60);
   });
