@@ -1,15 +1,7 @@
 import * as z from 'zod';
-import { userIdSchema } from '../../shared/schemas/common.ts';
+import { leadsPlatformFields } from '../../shared/schemas/leads.ts';
 
-/** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
-export const subscribeLeadsRequest = z.strictObject({ userId: userIdSchema, platform: z.enum(['social', 'professional']) });
+/** The operation's own request schema (its answer is subscriptionsResultSchema): the handler validates with it, api.ts documents it. */
+export const subscribeLeadsRequest = z.strictObject(leadsPlatformFields);
 
-export const subscriptionsResultSchema = z.object({
-  subscriptions: z.array(
-    z.object({
-      target: z.string().describe('The Page (social) or ad account (professional) the user’s connection reaches.'),
-      status: z.enum(['subscribed', 'failed', 'unsubscribed']),
-      error: z.object({ code: z.string(), message: z.string() }).optional().describe('Why the platform refused this one.'),
-    }),
-  ),
-});
+export { subscriptionsResultSchema } from '../../shared/schemas/leads.ts';

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { userIdSchema } from './common.ts';
 
 /** A lead as the service delivers and lists it (docs/leads.md, "The normalized lead"). */
 export const normalizedLeadSchema = z
@@ -33,7 +34,34 @@ export const normalizedLeadSchema = z
 export type NormalizedLead = z.infer<typeof normalizedLeadSchema>;
 
 /** A full name made from first and last when the form asked for those (never the other way round). */
-export function withFullName(fields: NormalizedLead['fields']): NormalizedLead['fields'] {
+function withFullName(fields: NormalizedLead['fields']): NormalizedLead['fields'] {
   if (fields.fullName || !(fields.firstName || fields.lastName)) return fields;
   return { ...fields, fullName: [fields.firstName, fields.lastName].filter(Boolean).join(' ') };
 }
+
+/** A platform's work e-mail or phone stands in for the personal one only when the form asked for none. */
+const WORK_FIELDS = new Set(['WORK_EMAIL', 'WORK_PHONE_NUMBER']);
+
+/** The fields a lead's answers name, collected as each platform's normalizer reads them. */
+export function leadFields() {
+  const fields: NormalizedLead['fields'] = {};
+  const work: NormalizedLead['fields'] = {};
+  return {
+    add(field: keyof NormalizedLead['fields'] | undefined, platformName: string | undefined, value: string): void {
+      if (field && value) (WORK_FIELDS.has(platformName ?? '') ? work : fields)[field] ??= value;
+    },
+    result: (): NormalizedLead['fields'] => withFullName({ ...work, ...fields }),
+  };
+}
+
+/** subscribe and unsubscribe: what they take and answer. */
+export const leadsPlatformFields = { userId: userIdSchema, platform: z.enum(['social', 'professional']) };
+export const subscriptionsResultSchema = z.object({
+  subscriptions: z.array(
+    z.object({
+      target: z.string().describe('The Page (social) or ad account (professional) the user’s connection reaches.'),
+      status: z.enum(['subscribed', 'failed', 'unsubscribed']),
+      error: z.object({ code: z.string(), message: z.string() }).optional().describe('Why the platform refused this one.'),
+    }),
+  ),
+});

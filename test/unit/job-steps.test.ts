@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { PlatformRejected, PlatformTimeout } from '../../shared/core/errors.ts';
-import type { StepRecord } from '../../shared/core/exactly-once.ts';
 import type { Job } from '../../shared/store/jobs.ts';
 import { JOB_KINDS } from '../../functions/use-cases/jobs/job-kinds.ts';
 import { JOB_PROGRESS } from '../../functions/use-cases/jobs/job-views.ts';
 import { JobRun, Pause } from '../../functions/use-cases/jobs/job-run.ts';
 import { type CreateStore, createOnce, pollUntil, sendInOrder } from '../../functions/use-cases/jobs/steps.ts';
-import { lambdaContext } from '../helpers/fakes.ts';
+import { lambdaContext, memoryStepStore } from '../helpers/fakes.ts';
 
 /** The job engine's three step shapes and its kinds' reading of stored jobs, on fakes: no store, no platform. */
 function aJob(type: Job['type'], request: unknown, checkpoint: unknown): Job {
@@ -36,26 +35,11 @@ function aRun(job = aJob('ad_media', {}, {})) {
   return { run, saves };
 }
 
+/** The create steps in a Map (the fakes' step store), with the refusal's forgetting. */
 function memoryCreates() {
-  const records = new Map<string, StepRecord<{ sentAt: number }, string>>();
-  const store: CreateStore<string> = {
-    find: async (key) => structuredClone(records.get(key)),
-    begin: async (key, intent) => {
-      if (records.has(key)) return false;
-      records.set(key, { status: 'in_progress', intent });
-      return true;
-    },
-    complete: async (key, result) => {
-      const found = records.get(key);
-      if (!found || found.status === 'completed') return false;
-      records.set(key, { status: 'completed', intent: found.intent, result });
-      return true;
-    },
-    forget: async (key) => {
-      records.delete(key);
-    },
-  };
-  return { records, store };
+  const memory = memoryStepStore<{ sentAt: number }, string>();
+  const store: CreateStore<string> = { ...memory, forget: async (key) => void memory.records.delete(key) };
+  return { records: memory.records, store };
 }
 
 describe('create once', () => {

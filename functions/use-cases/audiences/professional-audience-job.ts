@@ -4,11 +4,11 @@ import { attachListUpload, createSegment, findListSegment, generateUploadUrl, up
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
 import * as z from 'zod';
 import { listTypeSchema } from '../../../shared/schemas/audiences.ts';
-import { deleteStagedUpload } from '../../../shared/storage/staging.ts';
 import type { Job } from '../../../shared/store/jobs.ts';
 import { recordProfessionalAudience } from '../../../shared/store/professional-audiences.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
+import { dropContactsOnSuccess } from './contacts-kept.ts';
 import type { JobRun } from '../jobs/job-run.ts';
 import { type CreateStore, createOnce } from '../jobs/steps.ts';
 
@@ -54,10 +54,7 @@ export const professionalAudienceJob = defineJobKind({
       changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
     };
   },
-  // the contacts are not kept once the audience has them; after a failure the file stays for another start
-  afterEnd: async (job) => {
-    if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
-  },
+  afterEnd: dropContactsOnSuccess,
 });
 
 export async function runProfessionalAudienceJob(

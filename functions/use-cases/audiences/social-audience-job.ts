@@ -3,10 +3,10 @@ import { createCustomAudience } from '../../../shared/platforms/social/custom-au
 import { socialSession } from '../../../shared/platforms/social/session.ts';
 import * as z from 'zod';
 import { audienceModeSchema } from '../../../shared/schemas/audiences.ts';
-import { deleteStagedUpload } from '../../../shared/storage/staging.ts';
 import type { Job } from '../../../shared/store/jobs.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
+import { dropContactsOnSuccess } from './contacts-kept.ts';
 import type { JobRun } from '../jobs/job-run.ts';
 import {
   checkContactFile,
@@ -63,10 +63,7 @@ export const socialAudienceJob = defineJobKind({
     platform: 'social',
     changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
   }),
-  // the contacts are not kept once the audience has them; after a failure the file stays (the bucket's lifecycle ends it) so the client can start again
-  afterEnd: async (job) => {
-    if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
-  },
+  afterEnd: dropContactsOnSuccess,
 });
 
 export async function runSocialAudienceJob(run: JobRun, job: Job<SocialJobRequest, SocialCheckpoint>, user: User): Promise<SocialAudienceResult> {

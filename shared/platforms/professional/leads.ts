@@ -1,4 +1,4 @@
-import { type NormalizedLead, withFullName } from '../../schemas/leads.ts';
+import { leadFields, type NormalizedLead } from '../../schemas/leads.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
 
 /**
@@ -75,8 +75,6 @@ export async function* professionalLeadsBetween(
 }
 
 type Fields = NormalizedLead['fields'];
-/** the work address stands in for the personal one only when the form has none */
-const FALLBACKS = new Set(['WORK_EMAIL', 'WORK_PHONE_NUMBER']);
 
 /** The professional network's predefined fields that name one of ours. */
 const PROFESSIONAL_FIELDS: Record<string, keyof Fields> = {
@@ -128,8 +126,7 @@ const idOf = (urn: string | undefined) => (urn ? urn.slice(urn.lastIndexOf(':') 
 
 /** A professional lead, its answers (by question id) read through the form: predefined fields by name, the rest as asked. */
 export function normalizeProfessionalLead(lead: ProfessionalLeadRead, form: ProfessionalForm): NormalizedLead {
-  const fields: Fields = {};
-  const fallbacks: Fields = {};
+  const fields = leadFields();
   const answers: NormalizedLead['answers'] = [];
   for (const answer of lead.formResponse?.answers ?? []) {
     const question = form.content?.questions?.find((candidate) => String(candidate.questionId) === String(answer.questionId));
@@ -141,7 +138,7 @@ export function normalizeProfessionalLead(lead: ProfessionalLeadRead, form: Prof
     answers.push({ key: String(answer.questionId), question: textOf(question?.question) ?? question?.name ?? String(answer.questionId), value });
     const predefined = question?.predefinedField;
     const field = predefined ? PROFESSIONAL_FIELDS[predefined] : undefined;
-    if (field && value) (FALLBACKS.has(predefined as string) ? fallbacks : fields)[field] ??= value;
+    fields.add(field, predefined, value);
   }
   const form_ = /leadGenForm:(\d+)/.exec(lead.versionedLeadGenFormUrn ?? '')?.[1];
   const campaignId = idOf(lead.leadMetadata?.sponsoredLeadMetadata?.campaign);
@@ -154,7 +151,7 @@ export function normalizeProfessionalLead(lead: ProfessionalLeadRead, form: Prof
     ...(adId ? { adId } : {}),
     createdAt: new Date(lead.submittedAt).toISOString(),
     isTest: lead.testLead === true,
-    fields: withFullName({ ...fallbacks, ...fields }),
+    fields: fields.result(),
     answers,
     consents: (lead.formResponse?.consentResponses ?? []).map((consent) => ({ key: String(consent.consentId), accepted: consent.accepted })),
   };

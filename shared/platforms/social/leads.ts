@@ -1,4 +1,4 @@
-import { type NormalizedLead, withFullName } from '../../schemas/leads.ts';
+import { leadFields, type NormalizedLead } from '../../schemas/leads.ts';
 import { graphRequest, type SocialSession } from './client.ts';
 import { pageAccessToken } from './lead-forms.ts';
 
@@ -102,8 +102,6 @@ const SOCIAL_DEFAULT_KEYS: Record<string, string> = {
   zip_code: 'ZIP',
   post_code: 'POST_CODE',
 };
-/** the work address stands in for the personal one only when the form has none */
-const FALLBACKS = new Set(['WORK_EMAIL', 'WORK_PHONE_NUMBER']);
 
 export interface SocialLeadRead {
   id: string;
@@ -126,8 +124,7 @@ export interface SocialFormQuestion {
 
 /** A social lead, its field names (question keys) read through the form's questions. */
 export function normalizeSocialLead(lead: SocialLeadRead, questions: SocialFormQuestion[], test: boolean): NormalizedLead {
-  const fields: Fields = {};
-  const fallbacks: Fields = {};
+  const fields = leadFields();
   const answers: NormalizedLead['answers'] = [];
   for (const { name, values = [] } of lead.field_data ?? []) {
     const question = questions.find((candidate) => candidate.key === name);
@@ -136,7 +133,7 @@ export function normalizeSocialLead(lead: SocialLeadRead, questions: SocialFormQ
     const value = labels.join(', ');
     answers.push({ key: name, question: question?.label ?? readable(type) ?? name, value });
     const field = type ? SOCIAL_FIELDS[type] : undefined;
-    if (field && value) (FALLBACKS.has(type as string) ? fallbacks : fields)[field] ??= value;
+    fields.add(field, type, value);
   }
   return {
     leadId: lead.id,
@@ -147,7 +144,7 @@ export function normalizeSocialLead(lead: SocialLeadRead, questions: SocialFormQ
     ...(lead.ad_id ? { adId: lead.ad_id } : {}),
     createdAt: isoOf(lead.created_time),
     isTest: test,
-    fields: withFullName({ ...fallbacks, ...fields }),
+    fields: fields.result(),
     answers,
     consents: (lead.custom_disclaimer_responses ?? []).map((box) => ({ key: box.checkbox_key, accepted: box.is_checked === '1' })),
   };
