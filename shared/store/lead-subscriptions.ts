@@ -28,18 +28,20 @@ const key = (platform: Platform, target: string, tenantId: string, userId: strin
   sk: keys.leadSubscription(platform, target, tenantId, userId),
 });
 
-/** Stored, or kept as it was when it exists (its sweep watermark stays). */
-export async function saveLeadSubscription(platform: Platform, target: string, tenantId: string, userId: string): Promise<void> {
+/** Stored, or kept as it was when it exists (its sweep watermark stays): the subscription as it is now. */
+export async function saveLeadSubscription(platform: Platform, target: string, tenantId: string, userId: string): Promise<LeadSubscription> {
   const now = clock.now();
-  await documentStore().send(
+  const { Attributes } = await documentStore().send(
     new UpdateCommand({
       TableName: mainTableName(),
       Key: key(platform, target, tenantId, userId),
       UpdateExpression:
         'SET platform = :platform, target = :target, tenantId = :tenant, userId = :user, subscribedAt = if_not_exists(subscribedAt, :now), sweptUntil = if_not_exists(sweptUntil, :now)',
       ExpressionAttributeValues: { ':platform': platform, ':target': target, ':tenant': tenantId, ':user': userId, ':now': now },
+      ReturnValues: 'ALL_NEW',
     }),
   );
+  return Attributes as LeadSubscription;
 }
 
 export async function deleteLeadSubscription(platform: Platform, target: string, tenantId: string, userId: string): Promise<void> {
@@ -98,4 +100,20 @@ export async function noteAccessMissing(subscription: Pick<LeadSubscription, 'pl
     if ((error as Error).name === 'ConditionalCheckFailedException') return false;
     throw error;
   }
+}
+
+/** The subscription's leads are readable again: a later refusal is told again. */
+export async function clearAccessMissing(subscription: Pick<LeadSubscription, 'platform' | 'target' | 'tenantId' | 'userId'>): Promise<void> {
+  await documentStore()
+    .send(
+      new UpdateCommand({
+        TableName: mainTableName(),
+        Key: key(subscription.platform, subscription.target, subscription.tenantId, subscription.userId),
+        UpdateExpression: 'REMOVE accessMissing',
+        ConditionExpression: 'attribute_exists(pk)',
+      }),
+    )
+    .catch((error: unknown) => {
+      if ((error as Error).name !== 'ConditionalCheckFailedException') throw error;
+    });
 }

@@ -295,11 +295,18 @@ describe('leads from the social platform', () => {
           .filter((event) => event.type === 'leads.access_missing');
       await expect.poll(() => noticesOf().map((event) => event.data)).toEqual([{ userId: tenant.user.userId, platform: 'social', target: PAGE }]);
       expect(timesReceived(tenant, [leadId])).toEqual([0]);
+      // the subscription says so too
+      const again = await call('/leads/subscribe', { userId: tenant.user.userId, platform: 'social' }, { apiKey: tenant.apiKey });
+      expect(again.body.results.subscriptions).toEqual([
+        { target: PAGE, status: 'subscribed', error: { code: 'LEADS_ACCESS_MISSING', message: expect.any(String) } },
+      ]);
     } finally {
       await access(true);
     }
     await sweepLeads();
     await expect.poll(() => timesReceived(tenant, [leadId])).toEqual([1]);
+    const cleared = await call('/leads/subscribe', { userId: tenant.user.userId, platform: 'social' }, { apiKey: tenant.apiKey });
+    expect(cleared.body.results.subscriptions).toEqual([{ target: PAGE, status: 'subscribed' }]);
   });
 
   it('a connection without the permissions leads need is SCOPE_MISSING, naming them; nothing is subscribed', async () => {

@@ -6,7 +6,7 @@ import { PlatformAuthExpired } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
 import type { LeadNotice } from '../../../shared/leads/notifications.ts';
 import type { NormalizedLead } from '../../../shared/schemas/leads.ts';
-import { type LeadSubscription, noteAccessMissing } from '../../../shared/store/lead-subscriptions.ts';
+import { clearAccessMissing, type LeadSubscription, noteAccessMissing } from '../../../shared/store/lead-subscriptions.ts';
 import { storeLead } from '../../../shared/store/lead-writes.ts';
 import { leadKnown } from '../../../shared/store/leads.ts';
 import { findUser, type User } from '../../../shared/store/users.ts';
@@ -59,6 +59,7 @@ async function takeForTenant(notice: LeadNotice, tenantId: string, subscriptions
     if (!user?.connections[notice.platform]) continue;
     try {
       const lead = await source.read(user, context, notice);
+      if (subscription.accessMissing) await clearAccessMissing(subscription);
       return (await deliverLead(tenantId, user.userId, lead)) ? 'delivered' : 'known';
     } catch (error) {
       outcome = await refused(error, user, subscription);

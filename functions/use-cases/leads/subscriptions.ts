@@ -28,8 +28,17 @@ export async function subscribeLeads(user: User, platform: LeadPlatform, context
     if (!(error instanceof PlatformError) || error.status >= 500 || error.code === 'PLATFORM_AUTH_EXPIRED') throw error;
     return { subscriptions: [{ target, status: 'failed', error: { code: error.code, message: error.message } }] };
   }
-  await saveLeadSubscription(platform, target, user.tenantId, user.userId);
-  return { subscriptions: [{ target, status: 'subscribed' }] };
+  const saved = await saveLeadSubscription(platform, target, user.tenantId, user.userId);
+  // subscribed, and still told when its leads could not be read: the business's own leads access keeps us out
+  const accessMissing = saved.accessMissing
+    ? {
+        error: {
+          code: 'LEADS_ACCESS_MISSING',
+          message: `The ${platform} ${platform === 'social' ? 'Page' : 'ad account'}'s leads could not be read with this connection: its business keeps the app (or the member) out of its leads. They arrive once access is given.`,
+        },
+      }
+    : {};
+  return { subscriptions: [{ target, status: 'subscribed', ...accessMissing }] };
 }
 
 export async function unsubscribeLeads(user: User, platform: LeadPlatform, context: Context): Promise<SubscriptionAnswer> {

@@ -6,7 +6,7 @@ import { clock } from '../../../shared/core/clock.ts';
 import { PlatformAuthExpired } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
 import { sendMessage } from '../../../shared/queue/send.ts';
-import { allLeadSubscriptions, type LeadSubscription, noteSwept } from '../../../shared/store/lead-subscriptions.ts';
+import { allLeadSubscriptions, clearAccessMissing, type LeadSubscription, noteSwept } from '../../../shared/store/lead-subscriptions.ts';
 import { leadKnown } from '../../../shared/store/leads.ts';
 import { pendingInbound } from '../../../shared/store/platform-webhooks.ts';
 import { findUser } from '../../../shared/store/users.ts';
@@ -73,5 +73,6 @@ async function sweepOne(subscription: LeadSubscription, context: Context): Promi
     return undefined;
   }
   await noteSwept(subscription, until);
+  if (subscription.accessMissing) await clearAccessMissing(subscription); // its leads were read: access was given
   return delivered;
 }
