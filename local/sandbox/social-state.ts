@@ -4,6 +4,7 @@ import { newSocialConnectState, type SocialConnectState } from './social-connect
 import {
   DEMO_AD_ACCOUNT,
   DEMO_PAGE_ID,
+  SECOND_PAGE_ID,
   DEMO_PHOTO_ACCOUNT,
   seedCampaigns,
   seedImages,
@@ -63,7 +64,10 @@ export function seedState(videosDir?: string): SocialState {
     images: new Map([[DEMO_AD_ACCOUNT, seedImages(DEMO_AD_ACCOUNT)]]),
     videos: new Map([[DEMO_AD_ACCOUNT, seedVideos(DEMO_PAGE_ID)]]),
     campaigns,
-    pages: new Map([[DEMO_PAGE_ID, { name: 'Example Outfitters', photoAccountId: DEMO_PHOTO_ACCOUNT }]]),
+    pages: new Map<string, { name: string; photoAccountId?: string }>([
+      [DEMO_PAGE_ID, { name: 'Example Outfitters', photoAccountId: DEMO_PHOTO_ACCOUNT }],
+      [SECOND_PAGE_ID, { name: 'Example Outfitters Leads' }],
+    ]),
     photoMedia: new Map([[DEMO_PHOTO_ACCOUNT, seedPhotoMedia()]]),
     locations: seedLocations(),
     leadForms: new Map(),

@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as sweepLeads } from '../../functions/workers/sweep-leads/handler.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
+import { SECOND_PAGE_ID } from '../../local/sandbox/social-data.ts';
 import { professionalSignatureOf, socialSignatureOf } from '../../shared/leads/signatures.ts';
 import { documentStore, mainTableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -27,7 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const PAGE = DEMO_CONNECTIONS.social.pageId;
+/** the leads tests' own Page: no other test's subscriptions or forms for the sweeps here to read */
+const PAGE = SECOND_PAGE_ID;
 const sandbox = (platform: 'social' | 'professional') => stack().sandboxes[platform] as string;
 
 /** A tenant whose webhook is our receiver (at its own path), with a social user subscribed to the demo Page. */
@@ -35,7 +37,7 @@ async function socialTenant() {
   const apiKey = await newTenant();
   const path = `/leads-${Math.random().toString(16).slice(2)}`;
   const settings = await call('/tenant/update_settings', { webhook: { url: `${receiver.url}${path}` } }, { apiKey });
-  const user = await newSocialUser(apiKey);
+  const user = await newSocialUser(apiKey, { pageId: PAGE });
   const subscribed = await call('/leads/subscribe', { userId: user.userId, platform: 'social' }, { apiKey });
   expect(subscribed.body.results, subscribed.text).toEqual({ success: true, subscriptions: [{ target: PAGE, status: 'subscribed' }] });
   const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
@@ -311,7 +313,7 @@ describe('leads from the social platform', () => {
 
   it('a connection without the permissions leads need is SCOPE_MISSING, naming them; nothing is subscribed', async () => {
     const apiKey = await newTenant();
-    const { userId } = await newSocialUser(apiKey);
+    const { userId } = await newSocialUser(apiKey, { pageId: PAGE });
     // connected through a link before leads were asked for: its grant names the scopes it has
     const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
     const user = (await findUser(tenantId, userId)) as NonNullable<Awaited<ReturnType<typeof findUser>>>;
