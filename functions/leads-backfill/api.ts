@@ -1,4 +1,4 @@
-import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
+import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
 import { backfillLeadsRequest, backfillStartedSchema } from './schema.ts';
 
 /** What the OpenAPI document says of this operation. */
@@ -10,6 +10,6 @@ export const api: OperationDoc = {
   request: backfillLeadsRequest,
   result: backfillStartedSchema,
   refusals: ['SCOPE_MISSING'],
-  requestExample: { userId: 'demo-user', platform: 'social', since: '2026-11-01T00:00:00Z' },
+  requestExample: { userId: 'demo-user', platform: 'social', since: `${day(-14)}T00:00:00Z` },
   resultExample: { jobId: 'job_0123456789abcdef0123456789abcdef', status: 'queued' },
 };

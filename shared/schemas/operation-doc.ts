@@ -231,7 +231,7 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
         campaignId: '120210987000300101',
         adSetId: '120210987000300201',
         adId: '120210987000300401',
-        createdAt: '2026-11-27T09:14:05.000Z',
+        createdAt: `${day(-1)}T09:14:05.000Z`,
         isTest: false,
         fields: { fullName: 'Jordan Example', email: 'jordan@example.com', phone: '+15555550123' },
         answers: [

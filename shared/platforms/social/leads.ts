@@ -150,7 +150,7 @@ export function normalizeSocialLead(lead: SocialLeadRead, questions: SocialFormQ
   };
 }
 
-/** `2026-11-27T09:14:05+0000` (the platform's) as ISO 8601 UTC with `Z`. */
+/** The platform's `YYYY-MM-DDTHH:MM:SS+0000` as ISO 8601 UTC with `Z`. */
 const isoOf = (time: string) => new Date(time.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')).toISOString();
 
 /**
