@@ -46,6 +46,9 @@ export const AUDIT_ACTIONS = [
   'leads_backfill.started',
   'leads.backfilled',
   'lead.erased',
+  'proposal.approved',
+  'proposal.rejected',
+  'rule_run.undone',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -71,6 +74,8 @@ export const AUDIT_TARGET_TYPES = [
   'lead_subscription',
   'leads_backfill_job',
   'lead',
+  'proposal',
+  'rule_run',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -42,6 +42,21 @@ export const ERROR_TABLE = [
   },
   {
     situation:
+      "a proposal's decision its state refuses: it expired, was decided otherwise, or no longer holds (`results.proposal` shows it; see [docs/rules.md](docs/rules.md))",
+    http: 200,
+    success: true,
+    resultsSuccess: false,
+    codes: ['STALE_PROPOSAL', 'PROPOSAL_EXPIRED', 'PROPOSAL_DECIDED'],
+  },
+  {
+    situation: 'an undo asked more than 7 days after its run',
+    http: 200,
+    success: true,
+    resultsSuccess: false,
+    codes: ['UNDO_WINDOW_PASSED'],
+  },
+  {
+    situation:
       'a search-ads write in an account with campaigns lacking the EU political-advertising declaration (`results.campaignIds` names them; `declare_eu_political_advertising` lifts it)',
     http: 200,
     success: true,
@@ -168,6 +183,10 @@ export const ERROR_TABLE = [
 ] as const satisfies readonly ErrorRow[];
 
 export type ErrorCode = (typeof ERROR_TABLE)[number]['codes'][number];
+
+/** Whether a code is answered in band (200, results.success false): a refusal, not a failure to retry. */
+export const isInBandCode = (code: string | undefined): code is ErrorCode =>
+  ERROR_TABLE.some((row) => row.http === 200 && (row.codes as readonly string[]).includes(code ?? ''));
 
 /** Every code, once, in the table's order. */
 export const ERROR_CODES: readonly ErrorCode[] = [...new Set(ERROR_TABLE.flatMap((row): readonly ErrorCode[] => row.codes))];

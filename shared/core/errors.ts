@@ -260,6 +260,20 @@ export class CampaignRefused extends ServiceError {
   }
 }
 
+/** A decision the proposal's state refuses: it expired, was decided otherwise, or no longer holds (`results.proposal` shows it). */
+export class ProposalRefused extends ServiceError {
+  constructor(code: ErrorCode, message: string, proposal: object) {
+    super(200, code, message, { extra: { proposal } });
+  }
+}
+
+/** An undo asked after the week a run may be undone in. */
+export class UndoWindowPassed extends ServiceError {
+  constructor(message: string) {
+    super(200, 'UNDO_WINDOW_PASSED', message);
+  }
+}
+
 /** The platform refused a campaign write for a reason with its own code (a budget below its minimum, a removed campaign). */
 export class PlatformCampaignRefused extends PlatformError {
   constructor(platform: Platform, code: CampaignRefusalCode, message: string, extra: Record<string, unknown> = {}, cause?: unknown) {

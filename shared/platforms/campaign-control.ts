@@ -41,6 +41,8 @@ export interface CampaignControl<Session> {
   platform: Platform;
   /** the campaign in the session's account, or undefined when it is not there */
   read(session: Session, campaignId: string): Promise<ControlledCampaign | undefined>;
+  /** many campaigns of the session's account as they are now, in one listing query (a backtest starts from them); the missing are not in the account */
+  readMany(session: Session, campaignIds: readonly string[]): Promise<Map<string, ControlledCampaign>>;
   /** what `wanted` does from the campaign's state; throws CampaignRefused when the platform forbids it */
   planStatus(campaign: ControlledCampaign, wanted: ControlStatus): StatusPlan;
   writeStatus(session: Session, campaign: ControlledCampaign, wanted: ControlStatus, validateOnly: boolean): Promise<void>;

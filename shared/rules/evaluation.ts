@@ -30,11 +30,14 @@ export function dayIn(timeZone: string, epochMs: number): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(epochMs);
 }
 
-const shift = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+export const shiftDay = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** How many whole days before today a window reaches back (TODAY: none). */
+export const lookbackDays = (window: RuleWindow): number => -WINDOW_DAYS[window][0];
 
 export function windowRange(window: RuleWindow, today: string): DateRange {
   const [from, to] = WINDOW_DAYS[window];
-  return { startDate: shift(today, from), endDate: shift(today, to) };
+  return { startDate: shiftDay(today, from), endDate: shiftDay(today, to) };
 }
 
 /** The counts of the days of a range, summed exactly. */
@@ -58,6 +61,24 @@ export function totalsOver(days: readonly DailyCounts[], range: DateRange, money
 }
 
 export const metricKey = (condition: Pick<RuleCondition, 'metric' | 'window'>) => `${condition.metric}.${condition.window}`;
+
+/** The key of a compared condition's change: `<metric>.<window>.vs.<compareTo window>`, in percent. */
+export const changeKey = (condition: Pick<RuleCondition, 'metric' | 'window'> & { compareTo: { window: RuleWindow } }) =>
+  `${metricKey(condition)}.vs.${condition.compareTo.window}`;
+
+/** The change of `current` against `base` in percent (4 decimals, half even); undefined without both, or from a base of 0. */
+export function percentChange(current: string | null | undefined, base: string | null | undefined): string | undefined {
+  if (current === null || current === undefined || base === null || base === undefined) return undefined;
+  const from = new Big(base);
+  if (from.eq(0)) return undefined;
+  return new Big(current)
+    .minus(from)
+    .times(100)
+    .div(from)
+    .round(4, HALF_EVEN)
+    .toFixed(4)
+    .replace(/\.?0+$/, '');
+}
 
 /** A condition on a metric without a value (a cost per conversion without conversions) does not hold. */
 export function conditionHolds(condition: RuleCondition, value: string | null | undefined): boolean {
@@ -114,7 +135,7 @@ export interface RecentChange {
   field: 'status' | 'dailyBudget';
   from: unknown;
   to: unknown;
-  source: { type: 'api' | 'rule'; ruleId?: string };
+  source: { type: 'api' | 'rule' | 'undo'; ruleId?: string };
 }
 
 export interface PlannedChange {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { PLATFORMS } from '../core/errors.ts';
+import { proposalSchema } from './proposals.ts';
 
 /**
  * The fields an error's answer may carry beside `success`, `error` and `code`: each declared here once,
@@ -45,6 +46,7 @@ export const ERROR_FIELDS = {
     ),
   runningJobId: z.string().describe('LAUNCH_IN_PROGRESS: the launch of the same name still running (named to its own tenant only).'),
   limit: z.number().describe('RULE_LIMIT_REACHED: how many rules a user may have.'),
+  proposal: proposalSchema.describe('STALE_PROPOSAL, PROPOSAL_EXPIRED, PROPOSAL_DECIDED, or a refusal of an approved change: the proposal as it is now.'),
   audienceId: z.string().describe('A social audience upload that failed part-way: the audience the rows went to.'),
   session_id: z
     .string()

@@ -49,7 +49,15 @@ export interface OperationDoc {
   refusals?: readonly InBandRefusal[];
 }
 
-export type InBandRefusal = CampaignRefusalCode | 'SCOPE_MISSING' | 'ACCOUNT_NOT_ELIGIBLE' | 'EU_POLITICAL_DECLARATION_REQUIRED';
+export type InBandRefusal =
+  | CampaignRefusalCode
+  | 'SCOPE_MISSING'
+  | 'ACCOUNT_NOT_ELIGIBLE'
+  | 'EU_POLITICAL_DECLARATION_REQUIRED'
+  | 'STALE_PROPOSAL'
+  | 'PROPOSAL_EXPIRED'
+  | 'PROPOSAL_DECIDED'
+  | 'UNDO_WINDOW_PASSED';
 
 /** What campaign control refuses from the campaign's state. */
 export const STATUS_REFUSALS = ['CAMPAIGN_NOT_FOUND', 'CAMPAIGN_REMOVED', 'INVALID_TRANSITION'] as const satisfies readonly InBandRefusal[];
@@ -196,6 +204,7 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       platform: z.enum(['social', 'searchads', 'professional']),
       campaignId: z.string(),
       ruleId: z.string(),
+      proposalId: z.string().optional().describe('The proposal a person approved, when the rule asked first.'),
       change: z.object({ field: z.enum(['status', 'dailyBudget']), from: z.unknown(), to: z.unknown() }),
     }),
     example: {
@@ -204,6 +213,46 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       campaignId: '120210987000000107',
       ruleId: 'rule_5b1c',
       change: { field: 'status', from: 'ACTIVE', to: 'PAUSED' },
+    },
+  },
+  'optimization.proposed': {
+    summary: 'A rule in mode approve matched and proposes a change: approve or reject it with decide_proposal before `expiresAt` (list_proposals shows it).',
+    data: z.object({
+      userId: z.string(),
+      platform: z.enum(['social', 'searchads', 'professional']),
+      ruleId: z.string(),
+      campaignId: z.string(),
+      proposalId: z.string(),
+      action: z.object({ type: z.string(), from: z.string(), to: z.string() }),
+      expiresAt: z.string(),
+    }),
+    example: {
+      userId: 'alice',
+      platform: 'social',
+      ruleId: 'rul_5f0c1b2a3d4e5f60718293a4',
+      campaignId: '120210987000000107',
+      proposalId: 'prp_1790000000000_3c9a1f0b7d2e',
+      action: { type: 'PAUSE', from: 'ACTIVE', to: 'PAUSED' },
+      expiresAt: `${day(1)}T09:00:02.000Z`,
+    },
+  },
+  'optimization.matched': {
+    summary: 'A rule in mode notify matched a campaign: nothing was changed; the metrics it matched on are in `metrics`.',
+    data: z.object({
+      userId: z.string(),
+      platform: z.enum(['social', 'searchads', 'professional']),
+      ruleId: z.string(),
+      campaignId: z.string(),
+      runId: z.string(),
+      metrics: z.record(z.string(), z.string().nullable()),
+    }),
+    example: {
+      userId: 'alice',
+      platform: 'social',
+      ruleId: 'rul_5f0c1b2a3d4e5f60718293a4',
+      campaignId: '120210987000000107',
+      runId: 'run_1790000000000_5f0c1b2a3d4e5f60718293a4',
+      metrics: { 'cpc.LAST_3_DAYS': '1.52', 'cpc.LAST_14_DAYS': '1.20', 'cpc.LAST_3_DAYS.vs.LAST_14_DAYS': '26.6667' },
     },
   },
   'optimization.rule_disabled': {

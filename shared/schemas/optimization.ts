@@ -50,14 +50,21 @@ export const historyChangeSchema = z.object({
   from: z.unknown().describe('A status (ACTIVE, PAUSED, REMOVED) or a budget {amount, currency}.'),
   to: z.unknown(),
 });
-export const historySourceSchema = z.object({ type: z.enum(['api', 'rule']), ruleId: z.string().optional() });
+export const historySourceSchema = z.object({
+  type: z.enum(['api', 'rule', 'undo']),
+  ruleId: z.string().optional().describe('The rule that made the change (type rule).'),
+  proposalId: z.string().optional().describe('The approved proposal the rule’s change came from (type rule, mode approve).'),
+  runId: z.string().optional().describe('The rule run an undo set back (type undo).'),
+});
 
 export const historyEntrySchema = historyEntryInputSchema.extend({
   adId: z.string().max(256).describe('The ad the entry is about; empty ("") on a campaign-level change (an entry with `change`).'),
   adSetId: z.string().max(256).describe('The ad set the entry is about; empty ("") on a campaign-level change (an entry with `change`).'),
   lastUpdate: lastUpdateSchema,
   change: historyChangeSchema.optional().describe('Present on entries the service wrote when it changed the campaign.'),
-  source: historySourceSchema.optional().describe('Who made the change: an API call, or a rule (with its id).'),
+  source: historySourceSchema
+    .optional()
+    .describe('Who made the change: an API call, a rule (with its id, and the proposal a person approved), or the undo of a rule run.'),
 });
 
 export const optimizationRecordSchema = z.object({

@@ -1,4 +1,5 @@
 import { day } from './operation-doc.ts';
+import type { Proposal } from './proposals.ts';
 import type { Evaluation, Rule } from './rules.ts';
 
 /** The rule operations' examples in the OpenAPI document: one rule and one evaluation, shown by all six. */
@@ -28,3 +29,21 @@ export const EVALUATION_EXAMPLE: Evaluation = {
   matched: true,
   action: { type: 'PAUSE', from: 'ACTIVE', to: 'PAUSED' },
 };
+
+const RUN_MS = Date.parse(`${day(0)}T09:00:00.000Z`);
+
+export const PROPOSAL_EXAMPLE: Proposal = {
+  proposalId: `prp_${RUN_MS}_3c9a1f0b7d2e`,
+  ruleId: RULE_EXAMPLE.ruleId,
+  userId: 'demo-user',
+  platform: 'social',
+  campaignId: '120210987000000100',
+  runId: `run_${RUN_MS}_${RULE_EXAMPLE.ruleId.slice(4)}`,
+  action: { type: 'PAUSE', from: 'ACTIVE', to: 'PAUSED' },
+  metrics: EVALUATION_EXAMPLE.metrics,
+  status: 'pending',
+  createdAt: `${day(0)}T09:00:02.000Z`,
+  expiresAt: `${day(1)}T09:00:02.000Z`,
+};
+
+export const RUN_ID_EXAMPLE = PROPOSAL_EXAMPLE.runId;

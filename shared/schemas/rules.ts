@@ -37,31 +37,69 @@ export const MAX_CONDITION_VALUE = 1e12;
 export const MAX_CONDITION_DECIMALS = 6;
 export const MAX_PERCENT_DECIMALS = 2;
 
-const conditionSchema = z.strictObject({
-  metric: z.enum(RULE_METRICS).describe('A metric of the daily rows; ratios are computed over the whole window.'),
-  operator: z.enum(RULE_OPERATORS),
-  value: z
-    .number()
-    .finite()
-    .nonnegative()
-    .max(MAX_CONDITION_VALUE)
-    .refine((value) => decimalsOf(value) <= MAX_CONDITION_DECIMALS, `must have at most ${MAX_CONDITION_DECIMALS} decimals`)
-    .describe('Counts as counts, money in major units of the account’s currency, ctr as a fraction; at most 1e12, with at most 6 decimals.'),
-  window: z.enum(RULE_WINDOWS).describe('Whole days in the ad account’s time zone: TODAY so far, or the N whole days before today.'),
-});
+/** How far a compared metric may move, in percent: down to −100 (gone), up to a millionfold. */
+export const MAX_CHANGE_PERCENT = 1e6;
+
+const conditionSchema = z
+  .strictObject({
+    metric: z.enum(RULE_METRICS).describe('A metric of the daily rows; ratios are computed over the whole window.'),
+    operator: z.enum(RULE_OPERATORS),
+    value: z
+      .number()
+      .finite()
+      .min(-100)
+      .max(MAX_CONDITION_VALUE)
+      .refine((value) => decimalsOf(value) <= MAX_CONDITION_DECIMALS, `must have at most ${MAX_CONDITION_DECIMALS} decimals`)
+      .describe(
+        'Counts as counts, money in major units of the account’s currency, ctr as a fraction; at most 1e12, with at most 6 decimals. With `compareTo`: a change in percent (−100 to 1e6; 20 is 20 % above, −20 20 % below).',
+      ),
+    window: z.enum(RULE_WINDOWS).describe('Whole days in the ad account’s time zone: TODAY so far, or the N whole days before today.'),
+    compareTo: z
+      .strictObject({ window: z.enum(RULE_WINDOWS) })
+      .optional()
+      .describe('Compare two windows: the condition holds on the metric’s change over `window` against `compareTo.window`, in percent.'),
+  })
+  .superRefine((condition, ctx) => {
+    if (!condition.compareTo && condition.value < 0)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: 'must not be negative (a negative value is a change in percent, with compareTo)' });
+    if (condition.compareTo && condition.value > MAX_CHANGE_PERCENT)
+      ctx.addIssue({ code: 'custom', path: ['value'], message: `must be at most ${MAX_CHANGE_PERCENT} (percent) with compareTo` });
+    if (condition.compareTo?.window === condition.window) ctx.addIssue({ code: 'custom', path: ['compareTo', 'window'], message: 'must differ from window' });
+  });
 
 const bounds = {
   minDailyBudget: amountSchema.describe('The lowest daily budget the rule may set (major units).'),
   maxDailyBudget: amountSchema.describe('The highest daily budget the rule may set (major units).'),
 };
 
+export const ACTION_MODES = ['apply', 'approve', 'notify'] as const;
+export const DEFAULT_APPROVAL_HOURS = 24;
+
+/** How a rule acts on a match: it changes the campaign, proposes the change for a person to approve, or only tells. */
+const modeFields = {
+  mode: z
+    .enum(ACTION_MODES)
+    .optional()
+    .describe(
+      'apply (the default): the rule changes the campaign; approve: it proposes the change (list_proposals, decide_proposal); notify: it changes nothing and sends optimization.matched.',
+    ),
+  approvalHours: z
+    .number()
+    .int()
+    .min(1)
+    .max(168)
+    .optional()
+    .describe(`With mode approve: how long a proposal waits for a decision before it expires (default ${DEFAULT_APPROVAL_HOURS}).`),
+};
+
 const actionSchema = z
   .discriminatedUnion('type', [
-    z.strictObject({ type: z.literal('PAUSE') }),
-    z.strictObject({ type: z.literal('ACTIVATE') }),
-    z.strictObject({ type: z.literal('SET_DAILY_BUDGET'), amount: amountSchema, ...bounds }),
+    z.strictObject({ type: z.literal('PAUSE'), ...modeFields }),
+    z.strictObject({ type: z.literal('ACTIVATE'), ...modeFields }),
+    z.strictObject({ type: z.literal('SET_DAILY_BUDGET'), amount: amountSchema, ...bounds, ...modeFields }),
     z.strictObject({
       type: z.literal('CHANGE_DAILY_BUDGET'),
+      ...modeFields,
       percent: z
         .number()
         .finite()
@@ -74,6 +112,8 @@ const actionSchema = z
     }),
   ])
   .superRefine((action, ctx) => {
+    if (action.approvalHours !== undefined && action.mode !== 'approve')
+      ctx.addIssue({ code: 'custom', path: ['approvalHours'], message: 'is for mode approve only' });
     if (!('minDailyBudget' in action)) return;
     const [min, max] = [new Big(action.minDailyBudget), new Big(action.maxDailyBudget)];
     if (min.gt(max)) ctx.addIssue({ code: 'custom', path: ['minDailyBudget'], message: 'must not be above maxDailyBudget' });
@@ -122,6 +162,8 @@ export const namesAChange = (input: object) =>
 
 export type RuleDefinition = z.output<typeof ruleDefinitionSchema>;
 export type RuleAction = RuleDefinition['action'];
+export type ActionMode = (typeof ACTION_MODES)[number];
+export const modeOf = (action: Pick<RuleAction, 'mode'>): ActionMode => action.mode ?? 'apply';
 export type RuleCondition = RuleDefinition['conditions'][number];
 export type CreateRuleInput = Output<typeof createRuleFields>;
 export type UpdateRuleInput = Output<typeof updateRuleFields>;
@@ -152,7 +194,10 @@ export const ruleActionOutcomeSchema = z.object({
   type: z.string(),
   from: z.unknown().optional(),
   to: z.unknown().optional(),
-  outcome: z.enum(['applied', 'skipped', 'failed']),
+  outcome: z
+    .enum(['applied', 'skipped', 'failed', 'proposed', 'notified'])
+    .describe('applied: changed; proposed: waiting for a person (mode approve); notified: told only (mode notify); skipped or failed: why in reason or error.'),
+  proposalId: z.string().optional().describe('The proposal a run in mode approve made.'),
   reason: z.string().optional(),
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });

@@ -14,6 +14,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'campaign_launch.failed',
   'optimization.applied',
   'optimization.rule_disabled',
+  'optimization.proposed',
+  'optimization.matched',
   'searchads.declaration_required',
   'lead.received',
   'leads.access_missing',

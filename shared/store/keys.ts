@@ -97,6 +97,15 @@ export const keys = {
     pk: `${tenant(tenantId)}#RULE_ACTIONS#${ruleId}`,
     sk: `${runId}#${campaignId}`,
   }),
+  /** a rule run's actions (and a proposal's or an undo's, under their own run ids) */
+  ruleActionsOfRun: (runId: string) => `${runId}#`,
+  /** a user's proposals, in the order they were made, and the one pending proposal of a (rule, campaign) */
+  proposalsPk: (tenantId: string, userId: string) => `${tenant(tenantId)}#USER#${userId}#PROPOSALS`,
+  proposal: (proposalId: string) => `PROPOSAL#${proposalId}`,
+  proposalPrefix: 'PROPOSAL#',
+  proposalPending: (ruleId: string, campaignId: string) => `PENDING#${ruleId}#${campaignId}`,
+  /** the undo of a rule run: its answer, once it is done */
+  ruleRunUndo: (tenantId: string, runId: string): Key => ({ pk: `${tenant(tenantId)}#RULE_UNDO#${runId}`, sk: 'UNDO' }),
   /** the upstream calls the optimizer made for a tenant on a platform in a UTC day */
   rulesQuota: (tenantId: string, platform: Platform, day: string): Key => ({ pk: `${tenant(tenantId)}#RULES_QUOTA`, sk: `${platform}#${day}` }),
   /** an object a launch made on a platform, by its platform id: which job holds it (ids are the platform's, so the key is global) */

@@ -1,11 +1,14 @@
-import { DeleteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { config } from '../core/config.ts';
+import type { WebhookEvent } from './webhook-events.ts';
+import { webhookEventPuts } from './webhook-event-writes.ts';
 import type { AuditToStore } from '../core/audit.ts';
 import { clock } from '../core/clock.ts';
 import type { StepStore } from '../core/exactly-once.ts';
 import type { Platform } from '../core/errors.ts';
 import { MAX_RULES_PER_USER, type Rule, type RuleActionOutcome } from '../schemas/rules.ts';
 import { sendAuditedTogether } from './audit-event-writes.ts';
-import { failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
+import { documentStore, failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
 import { groupWrites } from './rule-group-writes.ts';
 import { emptyGroup, findRuleGroup, type RuleGroup, type RuleRunState, runStateOf, stateOfRule } from './rule-groups.ts';
@@ -216,7 +219,7 @@ export function beginAction(tenantId: string, ruleId: string, runId: string, cam
   return writeIfConditionHolds(
     new PutCommand({
       TableName: table(),
-      Item: { ...keys.ruleAction(tenantId, ruleId, runId, campaignId), ...record, expiresAt: Math.floor(nowMs / 1000) + ACTION_KEEP_SECONDS },
+      Item: { ...keys.ruleAction(tenantId, ruleId, runId, campaignId), ...record, at: nowMs, expiresAt: Math.floor(nowMs / 1000) + ACTION_KEEP_SECONDS },
       ConditionExpression: 'attribute_not_exists(sk)',
     }),
   );
@@ -281,3 +284,42 @@ export const ruleActionSteps: StepStore<RuleActionKey, ActionRecord['target'], R
   complete: ({ tenantId, ruleId, runId, campaignId }, result) =>
     endAction(tenantId, ruleId, runId, campaignId, { outcome: result.outcome, result: result as unknown as Record<string, unknown> }),
 };
+
+/**
+ * A match told in mode notify, once per (rule, run, campaign): the action's record, already ended
+ * `notified`, and the `optimization.matched` event in one transaction. False: a delivery of the same
+ * run told it before (nothing written).
+ */
+export async function recordNotice(
+  tenantId: string,
+  ruleId: string,
+  runId: string,
+  campaignId: string,
+  result: RuleActionOutcome,
+  event: WebhookEvent | undefined,
+) {
+  const now = clock.now();
+  const writes = [
+    {
+      Put: {
+        TableName: table(),
+        Item: {
+          ...keys.ruleAction(tenantId, ruleId, runId, campaignId),
+          outcome: result.outcome,
+          result,
+          at: now,
+          expiresAt: Math.floor(now / 1000) + ACTION_KEEP_SECONDS,
+        },
+        ConditionExpression: 'attribute_not_exists(sk)',
+      },
+    },
+    ...(event ? webhookEventPuts(event, now + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000).map((put) => ({ Put: put.input })) : []),
+  ];
+  try {
+    await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));
+    return true;
+  } catch (error) {
+    if ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    throw error;
+  }
+}

@@ -1,6 +1,7 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Rule, RuleRun } from '../schemas/rules.ts';
-import { documentStore, mainTableName } from './client.ts';
+import type { Platform } from '../core/errors.ts';
+import type { Rule, RuleActionOutcome, RuleRun } from '../schemas/rules.ts';
+import { documentStore, mainTableName, queryItems } from './client.ts';
 import { findRuleGroup, type RuleGroup, runStateOf, userRuleGroups } from './rule-groups.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keys } from './keys.ts';
@@ -132,7 +133,7 @@ export async function listRuleRuns(
 export interface ActionRecord {
   /** what the action set out to do, decided once: a status, or a budget's units */
   target: { field: 'status' | 'dailyBudget'; from: string; to: string };
-  outcome?: 'applied' | 'skipped' | 'failed';
+  outcome?: RuleActionOutcome['outcome'];
   result?: Record<string, unknown>;
 }
 
@@ -141,4 +142,32 @@ export async function findActionRecord(tenantId: string, ruleId: string, runId: 
     new GetCommand({ TableName: mainTableName(), Key: keys.ruleAction(tenantId, ruleId, runId, campaignId), ConsistentRead: true }),
   );
   return Item as ActionRecord | undefined;
+}
+
+/**
+ * A rule's run in the user's run log, found by its id (its rule and the time it was due): the group run
+ * that holds it began at or before that time, within the week a run may be undone.
+ */
+export async function findRuleRun(
+  tenantId: string,
+  userId: string,
+  runId: string,
+  ruleId: string,
+  dueMs: number,
+): Promise<{ run: RuleRun; platform: Platform } | undefined> {
+  for await (const item of queryItems({
+    KeyConditionExpression: 'pk = :pk AND sk BETWEEN :from AND :to',
+    FilterExpression: 'contains(ruleIds, :rule)',
+    ExpressionAttributeValues: {
+      ':pk': keys.ruleRunsPk(tenantId, userId),
+      ':from': `RUN#${String(Math.max(0, dueMs - 8 * 86_400_000)).padStart(13, '0')}`,
+      ':to': `RUN#${String(dueMs).padStart(13, '0')}#~`,
+      ':rule': ruleId,
+    },
+    ScanIndexForward: false,
+  })) {
+    const run = (item.runs as RuleRun[]).find((entry) => entry.runId === runId);
+    if (run) return { run, platform: String(item.sk).split('#')[2] as Platform };
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@ import type { StepStore } from '../../shared/core/exactly-once.ts';
 import type { PlannedChange } from '../../shared/rules/evaluation.ts';
 import type { RuleActionOutcome } from '../../shared/schemas/rules.ts';
 import type { RuleActionKey } from '../../shared/store/rule-writes.ts';
-import { type ActionContext, type ActionPorts, actOn } from '../../functions/use-cases/rules/rule-runs.ts';
+import { type ActionContext, type ActionPorts, actOn } from '../../functions/use-cases/rules/rule-actions.ts';
 import { memoryStepStore } from '../helpers/fakes.ts';
 
 /**
@@ -45,11 +45,11 @@ function world() {
   const context = (runId = 'run_0000000000001_aaaa'): ActionContext => ({
     tenantId: 'tnt_1',
     userId: 'user-1',
-    rule: { ruleId: 'rul_1', action: { type: 'PAUSE' }, cooldownHours: 24 } as never,
+    rule: { ruleId: 'rul_1', action: { type: 'PAUSE' }, cooldownHours: 24 },
     runId,
     platform: { control: { platform: 'social' } } as never,
     session: {},
-    metrics: { facts: { timeZone: 'UTC' } } as never,
+    timeZone: 'UTC',
     spend: async () => true,
     ports,
   });

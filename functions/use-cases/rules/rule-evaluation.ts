@@ -5,8 +5,19 @@ import { fromUnits, isoDecimals } from '../../../shared/core/money.ts';
 import type { ControlledCampaign } from '../../../shared/platforms/campaign-control.ts';
 import type { AccountFacts, MetricsRead } from '../../../shared/platforms/campaign-metrics.ts';
 import { type DailyCounts, metricOf, type Totals } from '../../../shared/platforms/performance.ts';
-import { budgetTarget, conditionHolds, dayIn, guardrailSkip, metricKey, type PlannedChange, totalsOf, windowRange } from '../../../shared/rules/evaluation.ts';
-import type { Evaluation, RuleDefinition, RuleWindow } from '../../../shared/schemas/rules.ts';
+import {
+  budgetTarget,
+  changeKey,
+  conditionHolds,
+  dayIn,
+  percentChange,
+  guardrailSkip,
+  metricKey,
+  type PlannedChange,
+  totalsOf,
+  windowRange,
+} from '../../../shared/rules/evaluation.ts';
+import type { Evaluation, RuleCondition, RuleDefinition, RuleWindow } from '../../../shared/schemas/rules.ts';
 import { campaignChangesSince } from '../../../shared/store/campaign-changes.ts';
 
 /**
@@ -44,9 +55,11 @@ export async function readGroupMetrics<S>(
   const facts = await platform.metrics.account(session);
   const today = dayIn(facts.timeZone, clock.now());
   const byWindow = new Map<RuleWindow, Map<string, DailyCounts[]>>();
-  const windows = new Set(rules.flatMap((rule) => rule.conditions.map((condition) => condition.window)));
+  const windows = new Set(rules.flatMap((rule) => rule.conditions.flatMap(windowsOf)));
   for (const window of windows) {
-    const ids = [...new Set(rules.filter((rule) => rule.conditions.some((condition) => condition.window === window)).flatMap((rule) => rule.campaignIds))];
+    const ids = [
+      ...new Set(rules.filter((rule) => rule.conditions.some((condition) => windowsOf(condition).includes(window))).flatMap((rule) => rule.campaignIds)),
+    ];
     if (!(await spend(1))) throw new QuotaSpent();
     const read: MetricsRead = await platform.metrics.read(session, ids, windowRange(window, today));
     if (read.requests > 1) await spend(read.requests - 1); // pages and slices: already made, counted
@@ -55,23 +68,38 @@ export async function readGroupMetrics<S>(
   return { facts, today, byWindow, totals: new Map() };
 }
 
+/** The windows a condition reads: its own, and the one it compares against. */
+export const windowsOf = (condition: RuleCondition): RuleWindow[] =>
+  condition.compareTo ? [condition.window, condition.compareTo.window] : [condition.window];
+
 /** Each campaign's metrics for the rule's conditions, and whether they all hold. */
 export function evaluateRule(rule: Pick<RuleDefinition, 'campaignIds' | 'conditions'>, metrics: GroupMetrics): Evaluation[] {
   const decimals = isoDecimals(metrics.facts.currency);
+  const metricValue = (campaignId: string, metric: RuleCondition['metric'], window: RuleWindow) => {
+    // each campaign's sums over a window are made once for the whole group
+    const key = `${window}:${campaignId}`;
+    let totals = metrics.totals.get(key);
+    if (!totals) {
+      totals = totalsOf(metrics.byWindow.get(window)?.get(campaignId) ?? [], windowRange(window, metrics.today));
+      metrics.totals.set(key, totals);
+    }
+    return metricOf(totals, metric, decimals) ?? null;
+  };
   return rule.campaignIds.map((campaignId) => {
     const values: Record<string, string | null> = {};
     let matched = true;
     for (const condition of rule.conditions) {
-      // each campaign's sums over a window are made once for the whole group
-      const key = `${condition.window}:${campaignId}`;
-      let totals = metrics.totals.get(key);
-      if (!totals) {
-        totals = totalsOf(metrics.byWindow.get(condition.window)?.get(campaignId) ?? [], windowRange(condition.window, metrics.today));
-        metrics.totals.set(key, totals);
-      }
-      const value = metricOf(totals, condition.metric, decimals) ?? null;
+      const value = metricValue(campaignId, condition.metric, condition.window);
       values[metricKey(condition)] = value;
-      matched &&= conditionHolds(condition, value);
+      if (!condition.compareTo) {
+        matched &&= conditionHolds(condition, value);
+        continue;
+      }
+      const base = metricValue(campaignId, condition.metric, condition.compareTo.window);
+      values[metricKey({ metric: condition.metric, window: condition.compareTo.window })] = base;
+      const change = percentChange(value, base) ?? null;
+      values[changeKey({ ...condition, compareTo: condition.compareTo })] = change;
+      matched &&= conditionHolds(condition, change);
     }
     return { campaignId, metrics: values, matched };
   });

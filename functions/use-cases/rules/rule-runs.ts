@@ -1,36 +1,20 @@
 import type { Context } from 'aws-lambda';
-import { type AuditSpec, AuditUnit, draftOf, runAudited, systemActor, withAuditScope } from '../../../shared/core/audit.ts';
+import { systemActor, withAuditScope } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { config } from '../../../shared/core/config.ts';
-import { exactlyOnce, type StepStore } from '../../../shared/core/exactly-once.ts';
 import type { Platform } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
 import type { QueueMessage } from '../../../shared/queue/messages.ts';
-import { campaignBudgetAudit, campaignStatusAudit } from '../../../shared/schemas/campaign-control.ts';
-import type { PlannedChange } from '../../../shared/rules/evaluation.ts';
-import type { Evaluation, RuleActionOutcome, RuleRun } from '../../../shared/schemas/rules.ts';
-import { recordAuditEvent } from '../../../shared/store/audit-event-writes.ts';
-import { endGroupRun, type RuleActionKey, type RuleRunEnd, ruleActionSteps, spendRulesQuota } from '../../../shared/store/rule-writes.ts';
+import { DECLARATION_REFUSAL } from '../../../shared/schemas/operation-doc.ts';
+import { type Evaluation, modeOf, type RuleActionOutcome, type RuleRun } from '../../../shared/schemas/rules.ts';
 import { runLogWrites } from '../../../shared/store/rule-group-writes.ts';
+import { endGroupRun, type RuleRunEnd, spendRulesQuota } from '../../../shared/store/rule-writes.ts';
 import { findGroupRuleItems, type RuleItem } from '../../../shared/store/rules.ts';
 import { findUser } from '../../../shared/store/users.ts';
-import { noteDeclarationRequired } from '../../../shared/webhooks/declaration-required.ts';
-import { DECLARATION_REFUSAL } from '../../../shared/schemas/operation-doc.ts';
-import { recordedOnce, underCampaignLease } from '../../../shared/store/campaign-changes.ts';
-import { keys } from '../../../shared/store/keys.ts';
 import { emitWebhookEvent } from '../../../shared/webhooks/emit.ts';
-import { editCampaignBudget, updateCampaignStatus } from '../control/campaign-control.ts';
-import {
-  actionOf,
-  decide,
-  evaluateRule,
-  failure,
-  type GroupMetrics,
-  QuotaSpent,
-  type RulePlatform,
-  readGroupMetrics,
-  type SpendCalls,
-} from './rule-evaluation.ts';
+import { type ActionContext, actOn } from './rule-actions.ts';
+import { actionOf, evaluateRule, failure, type GroupMetrics, QuotaSpent, type RulePlatform, readGroupMetrics, type SpendCalls } from './rule-evaluation.ts';
+import { notifyMatch, propose } from './rule-proposals.ts';
 
 /**
  * One run of a group of due rules: one user, one platform (docs/operations.md, "Rules"). The metrics
@@ -106,7 +90,10 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
           continue;
         }
         try {
-          const { outcome, change } = await actOn({ tenantId, userId, rule: item, runId, platform, session, metrics, spend }, evaluation.campaignId);
+          const { outcome, change } = await respond(
+            { tenantId, userId, rule: item, runId, platform, session, timeZone: metrics.facts.timeZone, spend },
+            evaluation,
+          );
           actions.push(outcome);
           evaluations.push({ ...evaluation, ...actionOf(item.action.type, change) });
         } catch (error) {
@@ -122,135 +109,20 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
   });
 }
 
-const quotaReason = (limit: number) =>
-  `the optimizer spent its share of the platform's daily calls for this tenant (${limit}); the rule goes on at the next pass`;
-
-/** What every action of one rule's run works with. */
-export interface ActionContext {
-  tenantId: string;
-  userId: string;
-  rule: RuleItem;
-  runId: string;
-  platform: RulePlatform<unknown>;
-  session: unknown;
-  metrics: GroupMetrics;
-  spend: SpendCalls;
-  /** the world an action touches besides the platform: the store's, or a unit test's fakes */
-  ports?: ActionPorts;
-}
-
-/** What an action needs besides the platform: its exactly-once steps, the campaign's lease, its decision, its write and its announcement. */
-export interface ActionPorts {
-  steps: StepStore<RuleActionKey, PlannedChange, RuleActionOutcome>;
-  underLease<T>(scope: { tenantId: string; platform: Platform; campaignId: string; holder?: string }, work: () => Promise<T>): Promise<T>;
-  decide: typeof decide;
-  apply: typeof apply;
-  announce(tenantId: string, applied: Record<string, unknown>): Promise<unknown>;
-}
-
-const storeActionPorts: ActionPorts = {
-  steps: ruleActionSteps,
-  underLease: underCampaignLease,
-  decide,
-  apply,
-  announce: (tenantId, applied) => emitWebhookEvent(tenantId, 'optimization.applied', applied),
-};
-
-/**
- * One matched campaign's action: an exactly-once step (core/exactly-once.ts) keyed by (rule, run,
- * campaign), under the campaign's lease. Decided from a fresh read through the guardrails; stored
- * with what it sets out to do before it writes; a delivery after a crash finishes it as decided; the
- * delivery that completes it, and only that one, announces it. Answers the outcome for the run log and
- * the change the evaluation shows.
- */
-export async function actOn(context: ActionContext, campaignId: string): Promise<{ outcome: RuleActionOutcome; change?: PlannedChange }> {
-  const { tenantId, userId, rule, runId, platform, session, metrics, spend } = context;
-  const ports = context.ports ?? storeActionPorts;
-  const type = rule.action.type;
-  let decision: Awaited<ReturnType<typeof decide>> | undefined;
-  let applied: unknown;
-  const step = await ports.underLease(
-    // named by the action: a delivery after a crash takes it back at once
-    { tenantId, platform: platform.control.platform, campaignId, holder: `action_${rule.ruleId}_${runId}_${campaignId}` },
-    () =>
-      exactlyOnce<RuleActionKey, PlannedChange, RuleActionOutcome>({
-        store: ports.steps,
-        key: { tenantId, ruleId: rule.ruleId, runId, campaignId },
-        decide: async () => {
-          if (!(await spend(1))) throw new QuotaSpent();
-          decision = await ports.decide(platform, session, { tenantId, userId, ruleId: rule.ruleId, rule, timeZone: metrics.facts.timeZone }, campaignId);
-          if (decision.kind === 'fail')
-            return { nothing: { campaignId, type, outcome: 'failed' as const, error: { code: decision.code, message: decision.message } } };
-          if (decision.kind === 'skip')
-            return { nothing: { campaignId, type, ...shown(decision.change), outcome: 'skipped' as const, reason: decision.reason } };
-          return { intent: decision.change };
-        },
-        perform: async (intent) => {
-          if (!(await spend(1))) throw new QuotaSpent();
-          const { change, ...logged } = await ports.apply(context, campaignId, decision?.kind === 'act' ? decision.campaign : undefined, intent);
-          applied = change;
-          return logged;
-        },
-      }),
-  );
-  if (step.by === 'nobody') return { outcome: step.result, ...(decision?.kind === 'skip' && decision.change ? { change: decision.change } : {}) };
-  if (step.by === 'busy') return { outcome: concurrent(campaignId, type, step.intent), ...(step.intent ? { change: step.intent } : {}) };
-  if (step.by === 'this' && step.result.outcome === 'applied')
-    await ports
-      .announce(tenantId, { userId, platform: platform.control.platform, campaignId, ruleId: rule.ruleId, change: applied })
-      .catch((error: unknown) => log().warn('optimization.applied not stored', { reason: (error as Error).name }));
-  return { outcome: step.result, change: step.intent };
-}
-
-const shown = (change: PlannedChange | undefined) => (change ? { from: change.from, to: change.to } : {});
-
-const concurrent = (campaignId: string, type: string, change: PlannedChange | undefined): RuleActionOutcome => ({
-  campaignId,
-  type,
-  ...shown(change),
-  outcome: 'skipped',
-  reason: 'another delivery of this run is acting on the campaign',
-});
-
-/** The write, through the control code, as the rule: the history entry names the rule; the audit event has it as actor. */
-async function apply(
-  { tenantId, userId, rule, runId, platform, session }: ActionContext,
-  campaignId: string,
-  campaign: Parameters<typeof updateCampaignStatus>[2]['campaign'],
-  change: { field: 'status' | 'dailyBudget'; from: string; to: string },
-): Promise<RuleActionOutcome & { change?: unknown }> {
-  const { control } = platform;
-  const action = { decided: change, recordedOnce: recordedOnce(keys.ruleAction(tenantId, rule.ruleId, runId, campaignId)) };
-  const base = { campaignId, type: rule.action.type, from: change.from, to: change.to };
-  const source = { type: 'rule' as const, ruleId: rule.ruleId };
-  const scope = { actor: { type: 'rule' as const, id: rule.ruleId } };
-  // the action's audit, as the operation it stands for would declare it
-  const auditOf = (spec: AuditSpec, input: object) =>
-    new AuditUnit((result, failed) => draftOf(spec, { tenantId, platform: control.platform, input, result, ...(failed ? { failure: failed } : {}) }));
-  try {
-    if (change.field === 'status') {
-      const input = { userId, campaignId, status: change.to as 'ACTIVE' | 'PAUSED', validateOnly: false };
-      const audit = auditOf(campaignStatusAudit, input);
-      const result = await runAudited(scope, audit, recordAuditEvent, () =>
-        updateCampaignStatus(control, session, { tenantId, userId, input, audit, source, action, ...(campaign ? { campaign } : {}) }),
-      );
-      // a change finished after a crash finds the campaign changed already: its `from` is the decided one
-      return { ...base, outcome: 'applied', change: { field: 'status', from: result.changed ? result.previousStatus : change.from, to: result.status } };
-    }
-    const input = { userId, campaignId, editLevel: 'BUDGET' as const, amount: change.to, validateOnly: false, allowSharedBudget: false };
-    const audit = auditOf(campaignBudgetAudit, input);
-    const result = await runAudited(scope, audit, recordAuditEvent, () =>
-      editCampaignBudget(control, session, { tenantId, userId, input, audit, source, action, ...(campaign ? { campaign } : {}) }),
-    );
-    const from = result.changed ? result.previousDailyBudget : { amount: change.from, currency: result.dailyBudget.currency };
-    return { ...base, outcome: 'applied', change: { field: 'dailyBudget', from, to: result.dailyBudget } };
-  } catch (error) {
-    const { code, message } = failure(error);
-    if (code === 'CAMPAIGN_REMOVED') return { ...base, outcome: 'skipped', reason: 'the campaign is removed; nothing acts on it' };
-    await noteDeclarationRequired(tenantId, userId, error);
-    return { ...base, outcome: 'failed', error: { code, message } };
+/** A match as the rule's mode says: a change, a proposal for a person to decide, or only a word. */
+function respond(context: ActionContext, evaluation: Evaluation) {
+  switch (modeOf(context.rule.action)) {
+    case 'apply':
+      return actOn(context, evaluation.campaignId);
+    case 'approve':
+      return propose(context, evaluation);
+    case 'notify':
+      return notifyMatch(context, evaluation);
   }
 }
+
+const quotaReason = (limit: number) =>
+  `the optimizer spent its share of the platform's daily calls for this tenant (${limit}); the rule goes on at the next pass`;
 
 /** One rule's run, as its log shows it. */
 function runOf(

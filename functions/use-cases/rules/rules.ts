@@ -24,7 +24,7 @@ import { platformAdapters } from '../../../shared/platforms/registry.ts';
  */
 const notFound = (ruleId: string) => new NotFound(`No rule ${ruleId} for this user.`);
 
-function requireConnection(user: User, platform: RuleDefinition['platform']): void {
+export function requireConnection(user: User, platform: RuleDefinition['platform']): void {
   if (!user.connections[platform]) throw new PlatformNotConnected(platform);
 }
 
@@ -104,6 +104,11 @@ export function deleteRuleFor(tenantId: string, user: User, ruleId: string, audi
   });
 }
 
+/** A stored rule of the user (`ruleId`), or one not created yet (`rule`). */
+export async function storedOrGiven(tenantId: string, user: User, input: { ruleId?: string; rule?: RuleDefinition }): Promise<RuleDefinition> {
+  return input.ruleId ? ruleOf(tenantId, user.userId, input.ruleId) : (input.rule as RuleDefinition);
+}
+
 /** What the rule would do now: its metrics, whether each campaign matches, the change or why none; nothing is changed. */
 export async function previewRule(
   tenantId: string,
@@ -112,7 +117,7 @@ export async function previewRule(
   context: Context,
 ): Promise<{ evaluations: Evaluation[] }> {
   const stored = input.ruleId ? await ruleOf(tenantId, user.userId, input.ruleId) : undefined;
-  const rule = (stored ?? input.rule) as RuleDefinition;
+  const rule = stored ?? (input.rule as RuleDefinition);
   requireConnection(user, rule.platform);
   const platform = platformAdapters[rule.platform];
   platform.canReadMetrics?.(user);

@@ -68,6 +68,29 @@ async function activateDraftParts(session: Session, campaign: ControlledCampaign
     await setLaunchObjectStatus(session, session.adAccountId, 'creative', creative, 'ACTIVE');
 }
 
+/** Every status a campaign of the account may have: a listing asks for all of them. */
+const EVERY_STATUS = ['ACTIVE', 'PAUSED', 'DRAFT', 'ARCHIVED', 'COMPLETED', 'CANCELED', 'PENDING_DELETION', 'REMOVED'];
+/** 100 campaigns a page: an account's whole list, up to 100,000 */
+const MAX_SEARCH_PAGES = 1_000;
+
+/** A campaign body in our words. */
+function controlledOf(body: CampaignBody, campaignId: string, currency: string): ControlledCampaign {
+  const status = String(body.status ?? 'DRAFT');
+  const decimals = isoDecimals(currency);
+  const daily = body.dailyBudget?.amount === undefined ? undefined : toUnits(body.dailyBudget.amount, decimals);
+  return {
+    id: String(body.id ?? campaignId),
+    name: body.name ?? '',
+    status: status === 'ACTIVE' ? 'ACTIVE' : REMOVED_STATUSES.has(status) ? 'REMOVED' : 'PAUSED',
+    platformStatus: status,
+    currency,
+    decimals,
+    budget: daily !== undefined ? { kind: 'daily', units: daily } : { kind: 'elsewhere', where: 'it has only a total budget' },
+    ...(body.runSchedule?.start ? { startMs: body.runSchedule.start } : {}),
+    ...(body.campaignGroup ? { ref: { campaignGroup: body.campaignGroup } } : {}),
+  };
+}
+
 export const professionalCampaignControl: CampaignControl<Session> = {
   platform: 'professional',
 
@@ -79,21 +102,33 @@ export const professionalCampaignControl: CampaignControl<Session> = {
       if (error instanceof PlatformRejected && (error.extra.platformStatus === 404 || error.extra.platformStatus === 403)) return undefined;
       throw error;
     }
-    const status = String(body.status ?? 'DRAFT');
-    const currency = body.dailyBudget?.currencyCode ?? body.totalBudget?.currencyCode ?? (await accountCurrency(session, session.adAccountId));
-    const decimals = isoDecimals(currency);
-    const daily = body.dailyBudget?.amount === undefined ? undefined : toUnits(body.dailyBudget.amount, decimals);
-    return {
-      id: String(body.id ?? campaignId),
-      name: body.name ?? '',
-      status: status === 'ACTIVE' ? 'ACTIVE' : REMOVED_STATUSES.has(status) ? 'REMOVED' : 'PAUSED',
-      platformStatus: status,
-      currency,
-      decimals,
-      budget: daily !== undefined ? { kind: 'daily', units: daily } : { kind: 'elsewhere', where: 'it has only a total budget' },
-      ...(body.runSchedule?.start ? { startMs: body.runSchedule.start } : {}),
-      ...(body.campaignGroup ? { ref: { campaignGroup: body.campaignGroup } } : {}),
-    };
+    return controlledOf(
+      body,
+      campaignId,
+      body.dailyBudget?.currencyCode ?? body.totalBudget?.currencyCode ?? (await accountCurrency(session, session.adAccountId)),
+    );
+  },
+
+  async readMany(session, campaignIds) {
+    const wanted = new Set(campaignIds);
+    const found = new Map<string, ControlledCampaign>();
+    let currency: string | undefined;
+    let pageToken: string | undefined;
+    for (let page = 0; page < MAX_SEARCH_PAGES; page++) {
+      const query = `q=search&search=(status:(values:List(${EVERY_STATUS.join(',')})))&pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`;
+      const { body } = await restliRequest(session, 'GET', `/adAccounts/${session.adAccountId}/adCampaigns?${query}`);
+      const { elements = [], metadata } = (body ?? {}) as { elements?: CampaignBody[]; metadata?: { nextPageToken?: string } };
+      for (const element of elements) {
+        const id = String(element.id);
+        if (!wanted.has(id)) continue;
+        const own = element.dailyBudget?.currencyCode ?? element.totalBudget?.currencyCode;
+        currency ??= own ?? (await accountCurrency(session, session.adAccountId));
+        found.set(id, controlledOf(element, id, own ?? currency));
+      }
+      pageToken = metadata?.nextPageToken;
+      if (!pageToken || found.size === wanted.size) break;
+    }
+    return found;
   },
 
   planStatus(campaign, wanted) {

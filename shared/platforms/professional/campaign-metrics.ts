@@ -2,7 +2,8 @@ import { byCampaign, type CampaignMetricsReader, type DateRange, halves } from '
 import type { DailyCounts } from '../performance.ts';
 import { accountCurrency } from './account.ts';
 import { analyticsElements, analyticsQuery, countsOfElement } from './analytics.ts';
-import { type ProfessionalSession, restliRequest } from './client.ts';
+import type { ProfessionalSession } from './client.ts';
+import { professionalCampaignControl } from './campaign-control.ts';
 
 /**
  * Many campaigns of a professional ad account (docs/platforms.md, "Reading many campaigns"): one
@@ -12,27 +13,13 @@ import { type ProfessionalSession, restliRequest } from './client.ts';
  */
 type Session = ProfessionalSession & { adAccountId: string };
 const TRUNCATED_AT = 15_000;
-const EVERY_STATUS = ['ACTIVE', 'PAUSED', 'DRAFT', 'ARCHIVED', 'COMPLETED', 'CANCELED', 'PENDING_DELETION', 'REMOVED'];
-/** 100 campaigns a page: an account's whole list, up to 100,000 */
-const MAX_SEARCH_PAGES = 1_000;
 
 export const professionalCampaignMetrics: CampaignMetricsReader<Session> = {
   platform: 'professional',
   account: async (session) => ({ currency: await accountCurrency(session, session.adAccountId), timeZone: 'UTC' }),
 
   async campaignsIn(session, campaignIds) {
-    const wanted = new Set(campaignIds);
-    const found = new Set<string>();
-    let pageToken: string | undefined;
-    for (let page = 0; page < MAX_SEARCH_PAGES; page++) {
-      const query = `q=search&search=(status:(values:List(${EVERY_STATUS.join(',')})))&pageSize=100${pageToken ? `&pageToken=${encodeURIComponent(pageToken)}` : ''}`;
-      const { body } = await restliRequest(session, 'GET', `/adAccounts/${session.adAccountId}/adCampaigns?${query}`);
-      const { elements = [], metadata } = (body ?? {}) as { elements?: Array<{ id?: number | string }>; metadata?: { nextPageToken?: string } };
-      for (const element of elements) if (wanted.has(String(element.id))) found.add(String(element.id));
-      pageToken = metadata?.nextPageToken;
-      if (!pageToken || found.size === wanted.size) break;
-    }
-    return found;
+    return new Set((await professionalCampaignControl.readMany(session, campaignIds)).keys());
   },
 
   async read(session, campaignIds, range) {

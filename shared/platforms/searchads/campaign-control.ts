@@ -17,10 +17,10 @@ interface CampaignRow {
   campaignBudget?: { resourceName?: string; status?: string; period?: string; amountMicros?: string; explicitlyShared?: boolean; referenceCount?: string };
 }
 
-const CAMPAIGN_QUERY = (id: string) =>
+const CAMPAIGN_QUERY = (where: string) =>
   'SELECT customer.currency_code, campaign.id, campaign.name, campaign.status, campaign.start_date_time, campaign.campaign_budget, ' +
   'campaign_budget.amount_micros, campaign_budget.explicitly_shared, campaign_budget.reference_count, campaign_budget.period, campaign_budget.status ' +
-  `FROM campaign WHERE campaign.id = ${id}`;
+  `FROM campaign WHERE ${where}`;
 
 /** A currency's billable unit, in micros: asked once per currency and process (it does not change). */
 const billableUnits = new Map<string, bigint>();
@@ -82,6 +82,37 @@ export function budgetBody(resourceName: string, units: bigint, decimals: number
   };
 }
 
+const decimalsOf = async (session: SearchadsSession, row: CampaignRow) =>
+  decimalsOfBillableUnit(await billableUnitOf(session, String(row.customer?.currencyCode ?? 'USD')));
+
+/** A campaign row (with its budget) in our words. */
+function controlledOf(row: CampaignRow, decimals: number): ControlledCampaign {
+  const currency = String(row.customer?.currencyCode ?? 'USD');
+  const { campaign, campaignBudget: budgetRow } = row;
+  if (!campaign) throw new Error('a campaign row without its campaign');
+  const status = String(campaign.status ?? 'PAUSED');
+  const amount = BigInt(budgetRow?.amountMicros ?? '0') / 10n ** BigInt(MICROS_DECIMALS - decimals);
+  const references = Number(budgetRow?.referenceCount ?? '1');
+  const budget =
+    !budgetRow || budgetRow.period === 'CUSTOM_PERIOD' || budgetRow.amountMicros === undefined
+      ? { kind: 'elsewhere' as const, where: 'it has a total (custom period) budget, not a daily one' }
+      : budgetRow.explicitlyShared === true && references > 1
+        ? { kind: 'shared' as const, units: amount, sharedWith: references - 1 }
+        : { kind: 'daily' as const, units: amount };
+  const startMs = Date.parse(`${(campaign.startDateTime ?? '').replace(' ', 'T')}Z`);
+  return {
+    id: String(campaign.id),
+    name: campaign.name ?? '',
+    status: status === 'ENABLED' ? 'ACTIVE' : status === 'PAUSED' ? 'PAUSED' : 'REMOVED',
+    platformStatus: status,
+    currency,
+    decimals,
+    budget,
+    ...(Number.isFinite(startMs) ? { startMs } : {}),
+    ref: { campaign: campaign.resourceName as string, ...(budgetRow?.resourceName ? { budget: budgetRow.resourceName } : {}) },
+  };
+}
+
 export const searchadsCampaignControl: CampaignControl<SearchadsSession> = {
   platform: 'searchads',
 
@@ -89,35 +120,25 @@ export const searchadsCampaignControl: CampaignControl<SearchadsSession> = {
     const { results = [] } = await adsRequest<{ results?: CampaignRow[] }>(
       session,
       'googleAds:search',
-      { query: CAMPAIGN_QUERY(campaignId) },
+      { query: CAMPAIGN_QUERY(`campaign.id = ${campaignId}`) },
       { retrySafe: true },
     );
     const row = results[0];
-    if (!row?.campaign?.resourceName) return undefined;
-    const currency = String(row.customer?.currencyCode ?? 'USD');
-    const decimals = decimalsOfBillableUnit(await billableUnitOf(session, currency));
-    const { campaign, campaignBudget: budgetRow } = row;
-    const status = String(campaign.status ?? 'PAUSED');
-    const amount = BigInt(budgetRow?.amountMicros ?? '0') / 10n ** BigInt(MICROS_DECIMALS - decimals);
-    const references = Number(budgetRow?.referenceCount ?? '1');
-    const budget =
-      !budgetRow || budgetRow.period === 'CUSTOM_PERIOD' || budgetRow.amountMicros === undefined
-        ? { kind: 'elsewhere' as const, where: 'it has a total (custom period) budget, not a daily one' }
-        : budgetRow.explicitlyShared === true && references > 1
-          ? { kind: 'shared' as const, units: amount, sharedWith: references - 1 }
-          : { kind: 'daily' as const, units: amount };
-    const startMs = Date.parse(`${(campaign.startDateTime ?? '').replace(' ', 'T')}Z`);
-    return {
-      id: String(campaign.id),
-      name: campaign.name ?? '',
-      status: status === 'ENABLED' ? 'ACTIVE' : status === 'PAUSED' ? 'PAUSED' : 'REMOVED',
-      platformStatus: status,
-      currency,
-      decimals,
-      budget,
-      ...(Number.isFinite(startMs) ? { startMs } : {}),
-      ref: { campaign: campaign.resourceName as string, ...(budgetRow?.resourceName ? { budget: budgetRow.resourceName } : {}) },
-    };
+    return row?.campaign?.resourceName ? controlledOf(row, await decimalsOf(session, row)) : undefined;
+  },
+
+  async readMany(session, campaignIds) {
+    const ids = campaignIds.filter((id) => /^\d+$/.test(id));
+    const found = new Map<string, ControlledCampaign>();
+    if (ids.length === 0) return found;
+    const { results = [] } = await adsRequest<{ results?: CampaignRow[] }>(
+      session,
+      'googleAds:search',
+      { query: CAMPAIGN_QUERY(`campaign.id IN (${ids.join(', ')})`) },
+      { retrySafe: true },
+    );
+    for (const row of results) if (row.campaign?.resourceName) found.set(String(row.campaign.id), controlledOf(row, await decimalsOf(session, row)));
+    return found;
   },
 
   planStatus(campaign, wanted) {

@@ -3,6 +3,8 @@ import { socialDecimals } from '../../core/money.ts';
 import type { CampaignControl, ControlledCampaign } from '../campaign-control.ts';
 import { accountCurrency } from './account.ts';
 import { graphRequest, type SocialSession } from './client.ts';
+import { EVERY_EFFECTIVE_STATUS } from './campaigns.ts';
+import type { GraphPaging } from './paging.ts';
 
 /**
  * Campaign control on the social platform (docs/platforms.md, "Social: campaign control"): the campaign
@@ -24,11 +26,34 @@ interface CampaignNode {
   start_time?: string;
 }
 
+/** The campaigns a list read asks for at once: a rule's 100, up to five rules' in one page. */
+const LIST_PAGE_SIZE = 500;
+const MAX_LIST_PAGES = 20;
+
 const positive = (value: string | undefined) => value !== undefined && /^\d+$/.test(value) && BigInt(value) > 0n;
 
 /** A refusal the platform gives for an object that is not there (or not the user's to see). */
 const isUnknownObject = (error: unknown) =>
   error instanceof PlatformRejected && error.extra.platformCode === 100 && (error.extra.platformSubcode === 33 || error.extra.platformSubcode === undefined);
+
+/** A campaign node in our words. */
+function controlledOf(node: CampaignNode, currency: string): ControlledCampaign {
+  const status = String(node.status ?? 'PAUSED');
+  const budget = positive(node.daily_budget)
+    ? { kind: 'daily' as const, units: BigInt(node.daily_budget as string) }
+    : { kind: 'elsewhere' as const, where: positive(node.lifetime_budget) ? 'it has a lifetime budget' : 'its budgets are set on its ad sets' };
+  const startMs = Date.parse(node.start_time ?? '');
+  return {
+    id: node.id,
+    name: node.name ?? '',
+    status: status === 'ACTIVE' ? 'ACTIVE' : status === 'PAUSED' ? 'PAUSED' : 'REMOVED',
+    platformStatus: status,
+    currency,
+    decimals: socialDecimals(currency),
+    budget,
+    ...(Number.isFinite(startMs) ? { startMs } : {}),
+  };
+}
 
 /** The minimum the platform names in its "Budget Is Too Low" answer ("at least $1.00 USD per day"), when it names one. */
 export function minimumFromMessage(message: string, currency: string): { amount: string; currency: string } | undefined {
@@ -76,22 +101,27 @@ export const socialCampaignControl: CampaignControl<Session> = {
     }
     const account = session.connection.adAccountId;
     if (node.account_id !== undefined && node.account_id !== account) return undefined;
+    return controlledOf(node, await accountCurrency(session, account));
+  },
+
+  async readMany(session, campaignIds) {
+    const account = session.connection.adAccountId;
     const currency = await accountCurrency(session, account);
-    const status = String(node.status ?? 'PAUSED');
-    const budget = positive(node.daily_budget)
-      ? { kind: 'daily' as const, units: BigInt(node.daily_budget as string) }
-      : { kind: 'elsewhere' as const, where: positive(node.lifetime_budget) ? 'it has a lifetime budget' : 'its budgets are set on its ad sets' };
-    const startMs = Date.parse(node.start_time ?? '');
-    return {
-      id: node.id,
-      name: node.name ?? '',
-      status: status === 'ACTIVE' ? 'ACTIVE' : status === 'PAUSED' ? 'PAUSED' : 'REMOVED',
-      platformStatus: status,
-      currency,
-      decimals: socialDecimals(currency),
-      budget,
-      ...(Number.isFinite(startMs) ? { startMs } : {}),
-    };
+    const found = new Map<string, ControlledCampaign>();
+    let after: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      const { body } = await graphRequest<{ data?: CampaignNode[]; paging?: GraphPaging }>(session, 'GET', `act_${account}/campaigns`, {
+        fields: CAMPAIGN_FIELDS,
+        effective_status: [...EVERY_EFFECTIVE_STATUS],
+        filtering: JSON.stringify([{ field: 'id', operator: 'IN', value: campaignIds }]),
+        limit: LIST_PAGE_SIZE,
+        ...(after ? { after } : {}),
+      });
+      for (const node of body.data ?? []) found.set(node.id, controlledOf(node, currency));
+      after = body.paging?.next ? body.paging.cursors?.after : undefined;
+      if (!after) break;
+    }
+    return found;
   },
 
   planStatus(campaign, wanted) {

@@ -1,0 +1,122 @@
+import type { Context } from 'aws-lambda';
+import { randomBytes } from 'node:crypto';
+import { type Answer, auditScope, unchanged } from '../../../shared/core/audit.ts';
+import { clock } from '../../../shared/core/clock.ts';
+import { exactlyOnce } from '../../../shared/core/exactly-once.ts';
+import { NotFound, PlatformNotConnected, ServiceError, UndoWindowPassed } from '../../../shared/core/errors.ts';
+import { fromUnits } from '../../../shared/core/money.ts';
+import type { ControlledCampaign } from '../../../shared/platforms/campaign-control.ts';
+import { platformAdapters } from '../../../shared/platforms/registry.ts';
+import type { PlannedChange } from '../../../shared/rules/evaluation.ts';
+import type { RuleActionOutcome } from '../../../shared/schemas/rules.ts';
+import { underCampaignLease } from '../../../shared/store/campaign-changes.ts';
+import { type RuleActionKey, ruleActionSteps } from '../../../shared/store/rule-writes.ts';
+import { findRunUndo, type RunUndo, storeRunUndo } from '../../../shared/store/rule-undos.ts';
+import { findRuleRun } from '../../../shared/store/rules.ts';
+import type { User } from '../../../shared/store/users.ts';
+import { type ActionContext, apply } from './rule-actions.ts';
+import { failure } from './rule-evaluation.ts';
+
+/**
+ * Undoing a rule run (docs/rules.md, "Undo"): every change the run applied is set back, newest first,
+ * each only while the campaign still holds the value the rule set (else skipped, "changed since"), through
+ * campaign control with the history source `{type: "undo", runId}` and the caller as the actor. Each set
+ * back is an exactly-once step keyed by (rule, `undo_<run>`, campaign) under the campaign's lease, so
+ * racing or repeated undos write once; the first answer to be stored is the answer of every repeat.
+ */
+export const UNDO_DAYS = 7;
+const RUN_ID = /^run_(\d{13})_([0-9a-f]{24})$/;
+
+export async function undoRuleRun(tenantId: string, user: User, runId: string, context: Context): Promise<Answer<RunUndo>> {
+  const [, dueMs, ruleHex] = RUN_ID.exec(runId) ?? [];
+  const found = dueMs && ruleHex ? await findRuleRun(tenantId, user.userId, runId, `rul_${ruleHex}`, Number(dueMs)) : undefined;
+  if (!found) throw new NotFound(`No rule run ${runId} for this user.`);
+  const done = await findRunUndo(tenantId, runId);
+  if (done) return unchanged(done);
+  const ranAt = Date.parse(found.run.startedAt);
+  if (clock.now() - ranAt > UNDO_DAYS * 86_400_000)
+    throw new UndoWindowPassed(`Run ${runId} ran at ${found.run.startedAt}; a run can be undone for ${UNDO_DAYS} days after it ran. Nothing was changed.`);
+  const applied = found.run.actions.filter((action) => action.outcome === 'applied').reverse(); // newest first
+  const actions: RuleActionOutcome[] = [];
+  if (applied.length > 0) {
+    const platform = platformAdapters[found.platform];
+    if (!user.connections[found.platform]) throw new PlatformNotConnected(found.platform);
+    const session = platform.session(user, context);
+    const base: ActionContext = {
+      tenantId,
+      userId: user.userId,
+      rule: { ruleId: found.run.ruleId, action: { type: 'PAUSE' }, cooldownHours: 24 },
+      runId: `undo_${runId}`,
+      platform,
+      session,
+      timeZone: 'UTC',
+      spend: async () => true,
+      as: { source: { type: 'undo', runId }, ...(auditScope() ? { scope: auditScope() } : {}) },
+    };
+    for (const action of applied) actions.push(await setBack({ ...base, rule: { ...base.rule, action: { type: action.type } as never } }, action));
+  }
+  const undo = { runId, undoneAt: new Date(clock.now()).toISOString(), actions };
+  const standing = await storeRunUndo(tenantId, undo);
+  return standing === undo ? undo : unchanged(standing);
+}
+
+/** The value a campaign holds now, in the words of a rule's change. */
+function holds(campaign: ControlledCampaign, field: PlannedChange['field']): string | undefined {
+  if (field === 'status') return campaign.status;
+  return campaign.budget.kind === 'elsewhere' ? undefined : fromUnits(campaign.budget.units, campaign.decimals);
+}
+
+/** One applied change set back, once, while the campaign still holds what the rule set. */
+async function setBack(context: ActionContext, action: RuleActionOutcome): Promise<RuleActionOutcome> {
+  const { tenantId, platform, session } = context;
+  const { campaignId, type } = action;
+  const field: PlannedChange['field'] = type === 'PAUSE' || type === 'ACTIVATE' ? 'status' : 'dailyBudget';
+  const [from, to] = [String(action.to), String(action.from)];
+  let campaign: ControlledCampaign | undefined;
+  const step = await underCampaignLease({ tenantId, platform: platform.control.platform, campaignId, holder: `undo_${randomBytes(6).toString('hex')}` }, () =>
+    exactlyOnce<RuleActionKey, PlannedChange, RuleActionOutcome>({
+      store: ruleActionSteps,
+      key: { tenantId, ruleId: context.rule.ruleId, runId: context.runId, campaignId },
+      decide: async () => {
+        try {
+          campaign = await platform.control.read(session, campaignId);
+        } catch (error) {
+          // a refusal is this campaign's answer; a throttled or lost read fails the whole undo, which a repeat does again
+          if (!(error instanceof ServiceError && error.status === 200)) throw error;
+          const { code, message } = failure(error);
+          return { nothing: { campaignId, type, from, to, outcome: 'failed' as const, error: { code, message } } };
+        }
+        if (!campaign)
+          return {
+            nothing: {
+              campaignId,
+              type,
+              from,
+              to,
+              outcome: 'failed' as const,
+              error: { code: 'CAMPAIGN_NOT_FOUND', message: `Campaign ${campaignId} is not in the user’s connected account.` },
+            },
+          };
+        const now = holds(campaign, field);
+        if (campaign.status === 'REMOVED' || now !== from)
+          return {
+            nothing: {
+              campaignId,
+              type,
+              from,
+              to,
+              outcome: 'skipped' as const,
+              reason: `changed since: the campaign holds ${now ?? campaign.platformStatus}, not the ${from} the rule set`,
+            },
+          };
+        return { intent: { field, from, to } };
+      },
+      perform: async (intent) => {
+        const { change: _change, ...logged } = await apply(context, campaignId, campaign, intent);
+        return logged;
+      },
+    }),
+  );
+  if (step.by === 'busy') return { campaignId, type, from, to, outcome: 'skipped', reason: 'another undo of this run is setting the campaign back' };
+  return step.result;
+}
