@@ -79,19 +79,28 @@ export function searchCampaigns(request: SandboxRequest, account: AdsAccount, ci
     const rows = some
       .split(',')
       .map((id) => id.trim())
-      .filter((id) => account.resources.has(`customers/${cid}/campaigns/${id}`))
-      .map((id) => project({ campaign: { resourceName: `customers/${cid}/campaigns/${id}`, id } }, selected));
+      .flatMap((id) => {
+        const row = campaignRow(account, cid, id);
+        return row ? [project(row, selected)] : [];
+      });
     return { status: 200, body: { ...(rows.length ? { results: rows } : {}), fieldMask: selected.map(snakeToCamel).join(',') } };
   }
   const id = /campaign\.id\s*=\s*(\d+)/i.exec(query)?.[1];
   if (!id) return invalid('queryError', 'EXPECTED_FILTER', 'This sandbox answers campaign queries for one campaign.id or campaign.id IN (…).');
+  const row = campaignRow(account, cid, id);
+  if (!row) return { status: 200, body: { fieldMask: selected.map(snakeToCamel).join(',') } };
+  return { status: 200, body: { results: [project(row, selected)], fieldMask: selected.map(snakeToCamel).join(',') } };
+}
+
+/** A campaign's row with its customer and budget, as GAQL answers `FROM campaign` (undefined: not in the account). */
+function campaignRow(account: AdsAccount, cid: string, id: string): Record<string, Row> | undefined {
   const name = `customers/${cid}/campaigns/${id}`;
   const campaign = account.resources.get(name);
-  if (!campaign) return { status: 200, body: { fieldMask: selected.map(snakeToCamel).join(',') } };
+  if (!campaign) return undefined;
   const budgetName = campaign.data.campaignBudget as string | undefined;
   const budget = budgetName ? account.resources.get(budgetName) : undefined;
   const { currency, timeZone } = customerOf(cid);
-  const row: Record<string, Row> = {
+  return {
     customer: { resourceName: `customers/${cid}`, currencyCode: currency, timeZone },
     campaign: {
       resourceName: name,
@@ -114,7 +123,6 @@ export function searchCampaigns(request: SandboxRequest, account: AdsAccount, ci
         }
       : {}),
   };
-  return { status: 200, body: { results: [project(row, selected)], fieldMask: selected.map(snakeToCamel).join(',') } };
 }
 
 const at = (index: number, ...fields: string[]) => [{ fieldName: 'operations', index }, ...fields.map((fieldName) => ({ fieldName }))];

@@ -1,0 +1,202 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { call, newTenant, newUser } from '../helpers/api.ts';
+import { createRule, runGroup, runMessage, runsOf, socialAccountUser, trippingRule } from '../helpers/rules.ts';
+import { seedCampaigns } from '../helpers/scale.ts';
+import { upstreamRequests, upstreamRequestCount, upstreamRequestsWith } from '../helpers/sandbox.ts';
+
+/**
+ * Undoing a rule run, trying a rule on the past, and conditions that compare two windows
+ * (docs/rules.md): an undo sets back only what still holds the rule's value, newest first, once; a
+ * backtest reads the figures once for the whole range and writes nothing; a compared condition reads
+ * each window once per group, on every platform.
+ */
+let apiKey = '';
+beforeAll(async () => {
+  apiKey = await newTenant();
+});
+
+const writesOf = async (token: string) => (await upstreamRequestsWith('social', token)).filter((request) => request.method !== 'GET');
+const undo = (userId: string, runId: string) => call('/optimize_me/undo_rule_run', { userId, runId }, { apiKey });
+
+describe('undo_rule_run', () => {
+  it('sets back newest first what still holds the rule’s value, skips what changed since, once however often asked', async () => {
+    const { userId, token, campaignIds } = await socialAccountUser(apiKey, 3);
+    const rule = await createRule(apiKey, trippingRule(userId, 'social', campaignIds));
+    await runGroup(await runMessage(apiKey, userId, [rule.ruleId]));
+    const [run] = await runsOf(apiKey, userId, rule.ruleId);
+    expect(run?.actions.map((action: Record<string, any>) => action.outcome)).toEqual(['applied', 'applied', 'applied']);
+    // someone activates the second campaign again: the undo must leave it alone
+    const [first, second, third] = campaignIds as [string, string, string];
+    await call('/social/update_campaign_status', { userId, campaignId: second, status: 'ACTIVE' }, { apiKey });
+    const before = (await writesOf(token)).length;
+
+    const answers = await Promise.all([undo(userId, run?.runId), undo(userId, run?.runId)]);
+    for (const answer of answers) expect(answer.status, answer.text).toBe(200);
+    const answer = answers[0] as (typeof answers)[number];
+    expect(answers[1]?.body.results.actions).toEqual(answer.body.results.actions);
+    expect(answer.body.results).toMatchObject({ success: true, runId: run?.runId, undoneAt: expect.any(String) });
+    expect(answer.body.results.actions).toEqual([
+      { campaignId: third, type: 'PAUSE', from: 'PAUSED', to: 'ACTIVE', outcome: 'applied' },
+      { campaignId: second, type: 'PAUSE', from: 'PAUSED', to: 'ACTIVE', outcome: 'skipped', reason: expect.stringContaining('changed since') },
+      { campaignId: first, type: 'PAUSE', from: 'PAUSED', to: 'ACTIVE', outcome: 'applied' },
+    ]);
+    const writes = (await writesOf(token)).slice(before);
+    expect(writes.map((request) => `${request.path} ${JSON.parse(request.body).status}`)).toEqual([`/v26.0/${third} ACTIVE`, `/v26.0/${first} ACTIVE`]);
+
+    const history = await call('/optimize_me/get_campaign_optimization_history', { userId, campaignId: first }, { apiKey });
+    expect(history.body.results.campaign.history.filter((entry: Record<string, any>) => entry.change).at(-1)).toMatchObject({
+      change: { field: 'status', from: 'PAUSED', to: 'ACTIVE' },
+      source: { type: 'undo', runId: run?.runId },
+    });
+    const audit = (await call('/tenant/list_audit_events', { userId, action: 'rule_run.undone' }, { apiKey })).body.results.events;
+    expect(audit).toEqual([expect.objectContaining({ target: { type: 'rule_run', id: run?.runId }, actor: expect.objectContaining({ type: 'api_key' }) })]);
+
+    // a repeat answers the first undo's result, and writes nothing
+    const repeat = await undo(userId, run?.runId);
+    expect(repeat.body.results.actions).toEqual(answer.body.results.actions);
+    expect(repeat.body.results.undoneAt).toBe(answer.body.results.undoneAt);
+    expect((await writesOf(token)).length).toBe(before + 2);
+  });
+
+  it('sets a budget back to what the rule replaced', async () => {
+    const { userId, token, campaignIds } = await socialAccountUser(apiKey, 1);
+    const rule = await createRule(
+      apiKey,
+      trippingRule(userId, 'social', campaignIds, { action: { type: 'CHANGE_DAILY_BUDGET', percent: 20, minDailyBudget: '1', maxDailyBudget: '100000' } }),
+    );
+    await runGroup(await runMessage(apiKey, userId, [rule.ruleId]));
+    const [run] = await runsOf(apiKey, userId, rule.ruleId);
+    const [action] = run?.actions as [Record<string, any>];
+    expect(action.outcome).toBe('applied');
+    const answer = await undo(userId, run?.runId);
+    expect(answer.body.results.actions).toEqual([{ campaignId: campaignIds[0], type: 'CHANGE_DAILY_BUDGET', from: action.to, to: action.from, outcome: 'applied' }]);
+    const budgets = (await writesOf(token)).map((request) => JSON.parse(request.body).daily_budget);
+    expect(budgets).toHaveLength(2);
+    expect(Number(budgets[1]) / 100).toBe(Number(action.from));
+  });
+
+  it('refuses a run that is not the user’s, a malformed id, and one past its week', async () => {
+    const { userId } = await socialAccountUser(apiKey, 1);
+    const unknown = await undo(userId, `run_${Date.now()}_${'a'.repeat(24)}`);
+    expect(unknown.status).toBe(404);
+    const malformed = await undo(userId, 'run_yesterday');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.results.details.map((detail: { path: string }) => detail.path)).toEqual(['runId']);
+  });
+});
+
+describe('backtest_rule', () => {
+  it('tries a rule day by day with its cooldown and bounds, reads the figures once, and writes nothing', async () => {
+    const { userId, token, campaignIds } = await socialAccountUser(apiKey, 3);
+    const rule = await createRule(
+      apiKey,
+      trippingRule(userId, 'social', campaignIds, {
+        conditions: [{ metric: 'impressions', operator: '>', value: 0, window: 'YESTERDAY' }],
+        action: { type: 'CHANGE_DAILY_BUDGET', percent: 50, minDailyBudget: '1', maxDailyBudget: '100' },
+        cooldownHours: 48,
+        enabled: false,
+      }),
+    );
+    const before = await upstreamRequestsWith('social', token);
+    const answer = await call('/optimize_me/backtest_rule', { userId, ruleId: rule.ruleId, days: 10 }, { apiKey });
+    expect(answer.status, answer.text).toBe(200);
+    const { days, summary } = answer.body.results;
+    expect(days).toHaveLength(10);
+    expect(days.map((day: { date: string }) => day.date)).toEqual([...days.map((day: { date: string }) => day.date)].sort());
+    for (const campaignId of campaignIds) {
+      const acted = days.flatMap((day: { date: string; evaluations: Array<Record<string, any>> }) =>
+        day.evaluations.filter((evaluation) => evaluation.campaignId === campaignId && evaluation.action).map((evaluation) => ({ date: day.date, ...evaluation.action })),
+      );
+      // every other day (a 48 h cooldown), each step 50 % up, never past 100
+      expect(acted.length).toBeGreaterThan(0);
+      for (let index = 1; index < acted.length; index++) {
+        expect((Date.parse(acted[index].date) - Date.parse(acted[index - 1].date)) / 86_400_000).toBeGreaterThanOrEqual(2);
+        expect(acted[index].from).toBe(acted[index - 1].to);
+      }
+      for (const step of acted) expect(Number(step.to)).toBeLessThanOrEqual(100);
+    }
+    expect(summary.campaigns).toBe(3);
+    // the figures of the whole range once, the campaigns once; nothing written
+    const made = (await upstreamRequestsWith('social', token)).slice(before.length);
+    expect(made.filter((request) => request.path.endsWith('/insights'))).toHaveLength(1);
+    expect(made.filter((request) => request.path.endsWith('/campaigns'))).toHaveLength(1);
+    expect(made.filter((request) => request.method !== 'GET')).toEqual([]);
+
+    const bad = await call('/optimize_me/backtest_rule', { userId, ruleId: rule.ruleId, days: 31 }, { apiKey });
+    expect(bad.status).toBe(400);
+  });
+});
+
+describe('conditions comparing two windows', () => {
+  const compared = [{ metric: 'impressions', operator: '>', value: -100, window: 'LAST_3_DAYS', compareTo: { window: 'LAST_14_DAYS' } }];
+
+  it.each([
+    ['social', async () => socialAccountUser(apiKey, 2)],
+    [
+      'searchads',
+      async () => {
+        const customerId = String(randomInt(1_000_000_000, 6_999_999_999));
+        const campaignIds = await seedCampaigns('searchads', customerId, 2);
+        return { userId: await newUser(apiKey, { searchads: { refreshToken: `1//rules-${randomBytes(6).toString('hex')}`, customerId } }), campaignIds };
+      },
+    ],
+    [
+      'professional',
+      async () => {
+        const account = String(randomInt(610_000_000, 699_999_999));
+        const campaignIds = await seedCampaigns('professional', account, 2);
+        return { userId: await newUser(apiKey, { professional: { accessToken: `AQV${randomBytes(12).toString('hex')}`, adAccountId: account } }), campaignIds };
+      },
+    ],
+  ] as const)('%s: the change in percent between the windows, each window read once', async (platform, makeUser) => {
+    const { userId, campaignIds } = await makeUser();
+    const from = await upstreamRequestCount(platform);
+    const preview = await call(
+      '/optimize_me/preview_rule',
+      { userId, rule: { platform, name: 'Impressions moving', campaignIds, conditions: compared, action: { type: 'PAUSE', mode: 'notify' }, schedule: 'DAILY' } },
+      { apiKey },
+    );
+    expect(preview.status, preview.text).toBe(200);
+    for (const evaluation of preview.body.results.evaluations) {
+      const recent = Number(evaluation.metrics['impressions.LAST_3_DAYS']);
+      const base = Number(evaluation.metrics['impressions.LAST_14_DAYS']);
+      const change = evaluation.metrics['impressions.LAST_3_DAYS.vs.LAST_14_DAYS'];
+      expect(base).toBeGreaterThan(0);
+      expect(Number(change)).toBeCloseTo(((recent - base) / base) * 100, 3);
+      expect(evaluation.matched).toBe(true);
+    }
+    const reads = (await upstreamRequests(platform, from)).filter((request) => /insights|searchStream|adAnalytics/.test(request.path));
+    expect(reads).toHaveLength(2);
+
+    // the same rule on the last week: one read of the figures, the campaigns as they are now, nothing written
+    const { rule: _rule, ...asked } = { rule: 0, userId };
+    const since = await upstreamRequestCount(platform);
+    const backtest = await call(
+      '/optimize_me/backtest_rule',
+      { ...asked, days: 7, rule: { platform, name: 'Pause on a drop', campaignIds, conditions: compared, action: { type: 'PAUSE' }, schedule: 'DAILY' } },
+      { apiKey },
+    );
+    expect(backtest.status, backtest.text).toBe(200);
+    expect(backtest.body.results.summary, JSON.stringify(backtest.body.results.days.at(-1))).toEqual({ actions: 2, campaigns: 2 });
+    const made = await upstreamRequests(platform, since);
+    expect(made.filter((request) => /insights|searchStream|adAnalytics/.test(request.path))).toHaveLength(1);
+    expect(made.filter((request) => /mutate|PARTIAL_UPDATE/.test(`${request.path} ${JSON.stringify(request.headers ?? {})}`) || (request.method === 'POST' && platform === 'social'))).toEqual([]);
+  });
+
+  it('refuses a compared condition against its own window and a negative value without one', async () => {
+    const { userId, campaignIds } = await socialAccountUser(apiKey, 1);
+    const response = await call(
+      '/optimize_me/create_rule',
+      trippingRule(userId, 'social', campaignIds, {
+        conditions: [
+          { metric: 'cpc', operator: '>', value: 20, window: 'LAST_3_DAYS', compareTo: { window: 'LAST_3_DAYS' } },
+          { metric: 'cpc', operator: '<', value: -5, window: 'LAST_7_DAYS' },
+        ],
+      }),
+      { apiKey },
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.results.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['conditions.0.compareTo.window', 'conditions.1.value']);
+  });
+});
