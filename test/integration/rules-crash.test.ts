@@ -8,8 +8,8 @@ import { eventually } from '../helpers/eventually.ts';
 /**
  * The optimizer through `npm start`'s own scheduler and queue, and a crash in the middle of a run: the
  * stack is killed (SIGKILL) after the platform took the pause but before the run heard back; after a
- * restart the run is queued again at once and finishes what it began: the campaign paused once, not
- * twice and not never.
+ * restart (past the dead delivery's lease on the campaign) the run is queued again and finishes what it
+ * began: the campaign paused once, not twice and not never.
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-rules-crash-'));
 const apiKey = 'rules-crash-test-key-0123456789abcdef';
@@ -20,7 +20,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-const start = () => startChildStack(dataDir, apiKey, { LOG_LEVEL: 'SILENT', RULES_INTERVAL_SECONDS: '1' });
+/** Seconds past the campaign lease (30 s) the dead run held: as in the cloud, where its message comes back only after its visibility timeout. */
+const AFTER_THE_LEASE_DAYS = String(45 / 86_400);
+const start = (env: Record<string, string> = {}) => startChildStack(dataDir, apiKey, { LOG_LEVEL: 'SILENT', RULES_INTERVAL_SECONDS: '1', ...env });
 const socialSandboxOf = (child: ChildStack) => /^\s+social\s+(http:\/\/\S+)$/m.exec(child.output())?.[1] as string;
 
 async function post(path: string, body: unknown): Promise<Record<string, any>> {
@@ -60,7 +62,8 @@ describe('a rule run killed mid-write', () => {
     await eventually(async () => ((await pauses(sandbox)).length === 1 ? true : undefined), 20_000, 'the pause to reach the platform');
     await stack.kill();
 
-    stack = await start();
+    // the restart comes after the dead delivery's lease on the campaign ran out
+    stack = await start({ LOCAL_CLOCK_OFFSET_DAYS: AFTER_THE_LEASE_DAYS });
     const restarted = socialSandboxOf(stack);
     const runs = await eventually(
       async () => {
@@ -171,5 +174,80 @@ describe('npm run admin -- run-rules', () => {
     child = await startChildStack(adminDir, apiKey, { LOG_LEVEL: 'SILENT' });
     const runs = (await send('/optimize_me/list_rule_runs', { userId: 'demo-user', ruleId: rule.ruleId })).runs;
     expect(runs).toEqual([expect.objectContaining({ status: 'completed', actions: [expect.objectContaining({ outcome: 'applied' })] })]);
+  }, 120_000);
+});
+
+describe('an approval killed between the platform’s write and its record', () => {
+  const approvalDir = mkdtempSync(join(tmpdir(), 'ad-api-approval-crash-'));
+  const CAMPAIGN_TO_APPROVE = '120210987000000106';
+  let child: ChildStack | undefined;
+  afterAll(async () => {
+    await child?.stop();
+    rmSync(approvalDir, { recursive: true, force: true });
+  });
+  const send = async (path: string, body: unknown) =>
+    (
+      (await (
+        await fetch(`${child?.url}${path}`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { results: Record<string, any> }
+    ).results;
+  const pausesOf = async (sandbox: string) =>
+    ((await (await fetch(`${sandbox}/__sandbox/requests?includes=${encodeURIComponent('"PAUSED"')}`)).json()) as Array<{ method: string; path: string }>).filter(
+      (request) => request.method === 'POST' && request.path.endsWith(`/${CAMPAIGN_TO_APPROVE}`),
+    );
+
+  it('is finished by the repeat after a restart: paused once, recorded once, applied', async () => {
+    child = await startChildStack(approvalDir, apiKey, { LOG_LEVEL: 'SILENT', RULES_INTERVAL_SECONDS: '1' });
+    const rule = (
+      await send('/optimize_me/create_rule', {
+        userId: 'demo-user',
+        platform: 'social',
+        name: 'Ask before pausing',
+        campaignIds: [CAMPAIGN_TO_APPROVE],
+        conditions: [{ metric: 'impressions', operator: '>', value: 0, window: 'LAST_7_DAYS' }],
+        action: { type: 'PAUSE', mode: 'approve' },
+        schedule: 'DAILY',
+      })
+    ).rule;
+    const [proposal] = await eventually(
+      async () => {
+        const listed = (await send('/optimize_me/list_proposals', { userId: 'demo-user', ruleId: rule.ruleId })).proposals as Array<Record<string, any>>;
+        return listed.length > 0 ? listed : undefined;
+      },
+      20_000,
+      'the rule’s proposal',
+    );
+    const sandbox = socialSandboxOf(child);
+    // the platform takes the pause and holds its answer back: the approval is waiting when the stack dies
+    await fetch(`${sandbox}/__sandbox/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ requestIncludes: '"PAUSED"', answerDelayMs: 30_000 }),
+    });
+    const approving = send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' }).catch(() => undefined);
+    await eventually(async () => ((await pausesOf(sandbox)).length === 1 ? true : undefined), 20_000, 'the pause to reach the platform');
+    await child.kill();
+    await approving;
+
+    // the person asks again once the stack is back (after the dead request's lease on the campaign)
+    child = await startChildStack(approvalDir, apiKey, { LOG_LEVEL: 'SILENT', LOCAL_CLOCK_OFFSET_DAYS: AFTER_THE_LEASE_DAYS });
+    const again = await send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' });
+    expect(again).toMatchObject({ success: true, proposal: { status: 'applied' } });
+    expect(await pausesOf(socialSandboxOf(child))).toEqual([]); // read back: paused already, nothing sent again
+    const { history } = (await send('/optimize_me/get_campaign_optimization_history', { userId: 'demo-user', campaignId: CAMPAIGN_TO_APPROVE })).campaign;
+    expect(history.filter((entry: Record<string, any>) => entry.change)).toEqual([
+      expect.objectContaining({
+        change: { field: 'status', from: 'ACTIVE', to: 'PAUSED' },
+        source: { type: 'rule', ruleId: rule.ruleId, proposalId: proposal?.proposalId },
+      }),
+    ]);
+    const { events } = await send('/tenant/list_audit_events', { userId: 'demo-user', action: 'campaign.status_changed' });
+    expect(events).toHaveLength(1);
+    // and a third approval answers the same, with nothing more done
+    expect((await send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' })).proposal.status).toBe('applied');
   }, 120_000);
 });

@@ -5,12 +5,14 @@ import {
   conditionHolds,
   dayIn,
   guardrailSkip,
+  percentChange,
   type PlannedChange,
   type RecentChange,
   totalsOver,
   windowRange,
 } from '../../shared/rules/evaluation.ts';
 import { createRuleRequest } from '../../functions/create-rule/schema.ts';
+import { evaluateRule } from '../../functions/use-cases/rules/rule-evaluation.ts';
 
 /** How a rule judges a campaign, with no stack: windows, metrics over a window, conditions, budgets, guardrails. */
 const day = (date: string, impressions: number, clicks: number, spend: string, conversions = 0) => ({
@@ -204,5 +206,48 @@ describe('rule validation', () => {
     });
     expect(parsed).toMatchObject({ name: 'Raise winners', campaignIds: ['600000101'], cooldownHours: 24, enabled: true });
     expect(parsed.action).toEqual({ type: 'CHANGE_DAILY_BUDGET', percent: 20, minDailyBudget: '10', maxDailyBudget: '200' });
+  });
+});
+
+describe('conditions comparing two windows', () => {
+  it('hold on the change in percent, exact to 4 decimals, and never from a base of nothing', () => {
+    expect(percentChange('120', '100')).toBe('20');
+    expect(percentChange('1.52', '1.20')).toBe('26.6667');
+    expect(percentChange('80', '100')).toBe('-20');
+    expect(percentChange('100', '100')).toBe('0');
+    expect(percentChange('5', '0')).toBeUndefined();
+    expect(percentChange(null, '3')).toBeUndefined();
+    expect(percentChange('3', undefined)).toBeUndefined();
+    const risen = { metric: 'cpc' as const, operator: '>' as const, value: 20, window: 'LAST_3_DAYS' as const, compareTo: { window: 'LAST_14_DAYS' as const } };
+    expect(conditionHolds(risen, percentChange('1.21', '1.00'))).toBe(true);
+    expect(conditionHolds(risen, percentChange('1.20', '1.00'))).toBe(false);
+    expect(conditionHolds({ ...risen, operator: '<', value: -20 }, percentChange('0.79', '1.00'))).toBe(true);
+  });
+
+  it('a campaign over two windows, each summed once for the whole group', () => {
+    const days = [day('2026-11-12', 1000, 10, '10.00'), day('2026-11-22', 1000, 10, '30.00'), day('2026-11-23', 1000, 10, '30.00'), day('2026-11-24', 1000, 10, '30.00')];
+    const byCampaign = new Map([['1', days]]);
+    const metrics = {
+      facts: { currency: 'USD', timeZone: 'UTC' },
+      today: '2026-11-25',
+      byWindow: new Map([
+        ['LAST_3_DAYS' as const, byCampaign],
+        ['LAST_14_DAYS' as const, byCampaign],
+      ]),
+      totals: new Map(),
+    };
+    const rule = {
+      campaignIds: ['1'],
+      conditions: [{ metric: 'cpc' as const, operator: '>' as const, value: 20, window: 'LAST_3_DAYS' as const, compareTo: { window: 'LAST_14_DAYS' as const } }],
+    };
+    const [evaluation] = evaluateRule(rule, metrics);
+    // 3 days at 3.00 a click against 14 days at (100 / 40) = 2.50: 20 % up, not more than 20
+    expect(evaluation).toEqual({
+      campaignId: '1',
+      metrics: { 'cpc.LAST_3_DAYS': '3.00', 'cpc.LAST_14_DAYS': '2.50', 'cpc.LAST_3_DAYS.vs.LAST_14_DAYS': '20' },
+      matched: false,
+    });
+    expect(metrics.totals.size).toBe(2);
+    expect(evaluateRule({ ...rule, conditions: [{ ...rule.conditions[0], operator: '>=' as const }] }, metrics)[0]?.matched).toBe(true);
   });
 });
