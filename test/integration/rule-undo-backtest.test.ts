@@ -76,6 +76,23 @@ describe('undo_rule_run', () => {
     expect(Number(budgets[1]) / 100).toBe(Number(action.from));
   });
 
+  it('sets back what a person approved from the run’s proposals, and leaves what was not approved', async () => {
+    const { userId, token, campaignIds } = await socialAccountUser(apiKey, 2);
+    const rule = await createRule(apiKey, trippingRule(userId, 'social', campaignIds, { action: { type: 'PAUSE', mode: 'approve' } }));
+    await runGroup(await runMessage(apiKey, userId, [rule.ruleId]));
+    const [run] = await runsOf(apiKey, userId, rule.ruleId);
+    const [approved, left] = run?.actions as [Record<string, any>, Record<string, any>];
+    const decided = await call('/optimize_me/decide_proposal', { userId, proposalId: approved.proposalId, decision: 'approve' }, { apiKey });
+    expect(decided.body.results.proposal.status).toBe('applied');
+    const answer = await undo(userId, run?.runId);
+    expect(answer.body.results.actions).toEqual([{ campaignId: approved.campaignId, type: 'PAUSE', from: 'PAUSED', to: 'ACTIVE', outcome: 'applied' }]);
+    expect((await writesOf(token)).map((request) => `${request.path} ${JSON.parse(request.body).status}`)).toEqual([
+      `/v26.0/${approved.campaignId} PAUSED`,
+      `/v26.0/${approved.campaignId} ACTIVE`,
+    ]);
+    expect(left.outcome).toBe('proposed');
+  });
+
   it('refuses a run that is not the user’s, a malformed id, and one past its week', async () => {
     const { userId } = await socialAccountUser(apiKey, 1);
     const unknown = await undo(userId, `run_${Date.now()}_${'a'.repeat(24)}`);

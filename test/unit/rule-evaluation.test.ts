@@ -236,10 +236,8 @@ describe('conditions comparing two windows', () => {
       ]),
       totals: new Map(),
     };
-    const rule = {
-      campaignIds: ['1'],
-      conditions: [{ metric: 'cpc' as const, operator: '>' as const, value: 20, window: 'LAST_3_DAYS' as const, compareTo: { window: 'LAST_14_DAYS' as const } }],
-    };
+    const condition = { metric: 'cpc' as const, operator: '>' as const, value: 20, window: 'LAST_3_DAYS' as const, compareTo: { window: 'LAST_14_DAYS' as const } };
+    const rule = { campaignIds: ['1'], conditions: [condition] };
     const [evaluation] = evaluateRule(rule, metrics);
     // 3 days at 3.00 a click against 14 days at (100 / 40) = 2.50: 20 % up, not more than 20
     expect(evaluation).toEqual({
@@ -248,6 +246,6 @@ describe('conditions comparing two windows', () => {
       matched: false,
     });
     expect(metrics.totals.size).toBe(2);
-    expect(evaluateRule({ ...rule, conditions: [{ ...rule.conditions[0], operator: '>=' as const }] }, metrics)[0]?.matched).toBe(true);
+    expect(evaluateRule({ ...rule, conditions: [{ ...condition, operator: '>=' as const }] }, metrics)[0]?.matched).toBe(true);
   });
 });

@@ -13,14 +13,15 @@ import { underCampaignLease } from '../../../shared/store/campaign-changes.ts';
 import { type RuleActionKey, ruleActionSteps } from '../../../shared/store/rule-writes.ts';
 import { findRunUndo, type RunUndo, storeRunUndo } from '../../../shared/store/rule-undos.ts';
 import { findRuleRun } from '../../../shared/store/rules.ts';
+import { findProposal } from '../../../shared/store/proposals.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { type ActionContext, apply } from './rule-actions.ts';
 import { failure } from './rule-evaluation.ts';
 
 /**
- * Undoing a rule run (docs/rules.md, "Undo"): every change the run applied is set back, newest first,
- * each only while the campaign still holds the value the rule set (else skipped, "changed since"), through
- * campaign control with the history source `{type: "undo", runId}` and the caller as the actor. Each set
+ * Undoing a rule run (docs/rules.md, "Undo"): every change the run applied (or proposed and a person
+ * approved) is set back, newest first, each only while the campaign still holds the value the rule set
+ * (else skipped, "changed since"), through campaign control with the history source `{type: "undo", runId}` and the caller as the actor. Each set
  * back is an exactly-once step keyed by (rule, `undo_<run>`, campaign) under the campaign's lease, so
  * racing or repeated undos write once; the first answer to be stored is the answer of every repeat.
  */
@@ -36,7 +37,7 @@ export async function undoRuleRun(tenantId: string, user: User, runId: string, c
   const ranAt = Date.parse(found.run.startedAt);
   if (clock.now() - ranAt > UNDO_DAYS * 86_400_000)
     throw new UndoWindowPassed(`Run ${runId} ran at ${found.run.startedAt}; a run can be undone for ${UNDO_DAYS} days after it ran. Nothing was changed.`);
-  const applied = found.run.actions.filter((action) => action.outcome === 'applied').reverse(); // newest first
+  const applied = await changesOf(tenantId, user.userId, found.run.actions);
   const actions: RuleActionOutcome[] = [];
   if (applied.length > 0) {
     const platform = platformAdapters[found.platform];
@@ -58,6 +59,29 @@ export async function undoRuleRun(tenantId: string, user: User, runId: string, c
   const undo = { runId, undoneAt: new Date(clock.now()).toISOString(), actions };
   const standing = await storeRunUndo(tenantId, undo);
   return standing === undo ? undo : unchanged(standing);
+}
+
+/**
+ * What the run changed, newest first: the changes it applied (in its order), and those of its proposals
+ * a person approved and that were applied after it (in the order they were).
+ */
+async function changesOf(tenantId: string, userId: string, actions: readonly RuleActionOutcome[]): Promise<RuleActionOutcome[]> {
+  const approved: Array<{ at: string; action: RuleActionOutcome }> = [];
+  for (const action of actions) {
+    if (action.outcome !== 'proposed' || !action.proposalId) continue;
+    const proposal = await findProposal(tenantId, userId, action.proposalId);
+    if (proposal?.state === 'applied')
+      approved.push({ at: proposal.finishedAt ?? '', action: { ...action, from: proposal.action.from, to: proposal.action.to, outcome: 'applied' } });
+  }
+  approved.sort((a, b) => b.at.localeCompare(a.at));
+  const ran = actions.filter((action) => action.outcome === 'applied').reverse();
+  return [
+    ...approved.map(({ action }) => {
+      const { proposalId: _id, ...change } = action;
+      return change;
+    }),
+    ...ran,
+  ];
 }
 
 /** The value a campaign holds now, in the words of a rule's change. */
