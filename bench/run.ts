@@ -279,12 +279,47 @@ async function rulesFigures(): Promise<void> {
   }
 }
 
+/** Backtests at scale, and the evaluator with compared windows, against an in-process local stack (bench/rule-backtest.ts). */
+async function backtestFigures(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-backtest-'));
+  process.env.LOG_LEVEL = 'SILENT';
+  process.env.RULES_INTERVAL_SECONDS = '86400';
+  const { startLocalStack } = await import('../local/stack.ts');
+  const stack = await startLocalStack({ port: 0, dataDir, webhookReceiverPort: 0 });
+  try {
+    const { backtestBench } = await import('./rule-backtest.ts');
+    const { platforms, compareTo } = await backtestBench(stack);
+    for (const figures of platforms)
+      rows.push(
+        [
+          `backtest: ${figures.platform}, ${figures.backtests} rules × 100 of 500 campaigns × 30 days`,
+          `p50 ${figures.secondsEach.p50.toFixed(2)} s, p95 ${figures.secondsEach.p95.toFixed(2)} s a backtest; ${figures.actions.toLocaleString('en')} simulated actions`,
+          'through the gateway, one at a time',
+        ],
+        [
+          `backtest: ${figures.platform}, upstream per backtest`,
+          `${figures.figureQueries.toFixed(2)} figures queries (${figures.figureRequests.toFixed(2)} requests with pages), ${figures.upstream.toFixed(2)} requests in all`,
+          figures.figureQueries === 1 ? 'goal met (one figures read per (user, platform))' : 'goal MISSED (one figures read per (user, platform))',
+        ],
+      );
+    rows.push([
+      'rules: evaluator CPU with compareTo / without',
+      `${compareTo.ratio.toFixed(2)}× (pairs ${compareTo.spread})`,
+      '100 rules × 100 campaigns, one condition comparing LAST_3_DAYS to LAST_14_DAYS against one on LAST_3_DAYS alone',
+    ]);
+  } finally {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 const only = process.argv[2];
 if (!only || only === 'cold') await coldStartFigures();
 if (!only || only === 'warm') await warmOverheadFigures();
 if (!only || only === 'audience') await audiencePipeline();
 if (!only || only === 'e2e') await endToEndFigures();
 if (!only || only === 'rules') await rulesFigures();
+if (!only || only === 'backtest') await backtestFigures();
 if (!only || only === 'jobs') {
   // its own process, started from the environment this run began with (see bench/audience-jobs.ts)
   const output = execFileSync(join('node_modules', '.bin', 'tsx'), ['bench/audience-jobs.ts', workDir], {

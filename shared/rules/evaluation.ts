@@ -66,6 +66,21 @@ export const metricKey = (condition: Pick<RuleCondition, 'metric' | 'window'>) =
 export const changeKey = (condition: Pick<RuleCondition, 'metric' | 'window'> & { compareTo: { window: RuleWindow } }) =>
   `${metricKey(condition)}.vs.${condition.compareTo.window}`;
 
+/** The metrics that are sums over a window (the others are ratios of sums): compared between windows per day. */
+const SUMMED = new Set<RuleMetric>(['impressions', 'clicks', 'spend', 'conversions', 'conversionValue']);
+
+/** How many days a window holds. */
+export const daysIn = (window: RuleWindow): number => WINDOW_DAYS[window][1] - WINDOW_DAYS[window][0] + 1;
+
+/**
+ * A metric's value over a window, as two windows compare it: a sum per day of its window (3 days against
+ * 14 would otherwise always look like a drop), a ratio as it is.
+ */
+export function comparable(metric: RuleMetric, value: string | null | undefined, window: RuleWindow): string | undefined {
+  if (value === null || value === undefined) return undefined;
+  return SUMMED.has(metric) ? new Big(value).div(daysIn(window)).toString() : value;
+}
+
 /** The change of `current` against `base` in percent (4 decimals, half even); undefined without both, or from a base of 0. */
 export function percentChange(current: string | null | undefined, base: string | null | undefined): string | undefined {
   if (current === null || current === undefined || base === null || base === undefined) return undefined;

@@ -70,7 +70,9 @@ describe('undo_rule_run', () => {
     const [action] = run?.actions as [Record<string, any>];
     expect(action.outcome).toBe('applied');
     const answer = await undo(userId, run?.runId);
-    expect(answer.body.results.actions).toEqual([{ campaignId: campaignIds[0], type: 'CHANGE_DAILY_BUDGET', from: action.to, to: action.from, outcome: 'applied' }]);
+    expect(answer.body.results.actions).toEqual([
+      { campaignId: campaignIds[0], type: 'CHANGE_DAILY_BUDGET', from: action.to, to: action.from, outcome: 'applied' },
+    ]);
     const budgets = (await writesOf(token)).map((request) => JSON.parse(request.body).daily_budget);
     expect(budgets).toHaveLength(2);
     expect(Number(budgets[1]) / 100).toBe(Number(action.from));
@@ -123,7 +125,9 @@ describe('backtest_rule', () => {
     expect(days.map((day: { date: string }) => day.date)).toEqual([...days.map((day: { date: string }) => day.date)].sort());
     for (const campaignId of campaignIds) {
       const acted = days.flatMap((day: { date: string; evaluations: Array<Record<string, any>> }) =>
-        day.evaluations.filter((evaluation) => evaluation.campaignId === campaignId && evaluation.action).map((evaluation) => ({ date: day.date, ...evaluation.action })),
+        day.evaluations
+          .filter((evaluation) => evaluation.campaignId === campaignId && evaluation.action)
+          .map((evaluation) => ({ date: day.date, ...evaluation.action })),
       );
       // every other day (a 48 h cooldown), each step 50 % up, never past 100
       expect(acted.length).toBeGreaterThan(0);
@@ -171,13 +175,17 @@ describe('conditions comparing two windows', () => {
     const from = await upstreamRequestCount(platform);
     const preview = await call(
       '/optimize_me/preview_rule',
-      { userId, rule: { platform, name: 'Impressions moving', campaignIds, conditions: compared, action: { type: 'PAUSE', mode: 'notify' }, schedule: 'DAILY' } },
+      {
+        userId,
+        rule: { platform, name: 'Impressions moving', campaignIds, conditions: compared, action: { type: 'PAUSE', mode: 'notify' }, schedule: 'DAILY' },
+      },
       { apiKey },
     );
     expect(preview.status, preview.text).toBe(200);
     for (const evaluation of preview.body.results.evaluations) {
-      const recent = Number(evaluation.metrics['impressions.LAST_3_DAYS']);
-      const base = Number(evaluation.metrics['impressions.LAST_14_DAYS']);
+      // sums compare per day of their window
+      const recent = Number(evaluation.metrics['impressions.LAST_3_DAYS']) / 3;
+      const base = Number(evaluation.metrics['impressions.LAST_14_DAYS']) / 14;
       const change = evaluation.metrics['impressions.LAST_3_DAYS.vs.LAST_14_DAYS'];
       expect(base).toBeGreaterThan(0);
       expect(Number(change)).toBeCloseTo(((recent - base) / base) * 100, 3);
@@ -198,7 +206,12 @@ describe('conditions comparing two windows', () => {
     expect(backtest.body.results.summary, JSON.stringify(backtest.body.results.days.at(-1))).toEqual({ actions: 2, campaigns: 2 });
     const made = await upstreamRequests(platform, since);
     expect(made.filter((request) => /insights|searchStream|adAnalytics/.test(request.path))).toHaveLength(1);
-    expect(made.filter((request) => /mutate|PARTIAL_UPDATE/.test(`${request.path} ${JSON.stringify(request.headers ?? {})}`) || (request.method === 'POST' && platform === 'social'))).toEqual([]);
+    expect(
+      made.filter(
+        (request) =>
+          /mutate|PARTIAL_UPDATE/.test(`${request.path} ${JSON.stringify(request.headers ?? {})}`) || (request.method === 'POST' && platform === 'social'),
+      ),
+    ).toEqual([]);
   });
 
   it('refuses a compared condition against its own window and a negative value without one', async () => {
@@ -214,6 +227,9 @@ describe('conditions comparing two windows', () => {
       { apiKey },
     );
     expect(response.status).toBe(400);
-    expect(response.body.results.details.map((detail: { path: string }) => detail.path).sort()).toEqual(['conditions.0.compareTo.window', 'conditions.1.value']);
+    expect(response.body.results.details.map((detail: { path: string }) => detail.path).sort()).toEqual([
+      'conditions.0.compareTo.window',
+      'conditions.1.value',
+    ]);
   });
 });

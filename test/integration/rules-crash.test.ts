@@ -196,9 +196,9 @@ describe('an approval killed between the platform’s write and its record', () 
       ).json()) as { results: Record<string, any> }
     ).results;
   const pausesOf = async (sandbox: string) =>
-    ((await (await fetch(`${sandbox}/__sandbox/requests?includes=${encodeURIComponent('"PAUSED"')}`)).json()) as Array<{ method: string; path: string }>).filter(
-      (request) => request.method === 'POST' && request.path.endsWith(`/${CAMPAIGN_TO_APPROVE}`),
-    );
+    (
+      (await (await fetch(`${sandbox}/__sandbox/requests?includes=${encodeURIComponent('"PAUSED"')}`)).json()) as Array<{ method: string; path: string }>
+    ).filter((request) => request.method === 'POST' && request.path.endsWith(`/${CAMPAIGN_TO_APPROVE}`));
 
   it('is finished by the repeat after a restart: paused once, recorded once, applied', async () => {
     child = await startChildStack(approvalDir, apiKey, { LOG_LEVEL: 'SILENT', RULES_INTERVAL_SECONDS: '1' });
@@ -228,7 +228,9 @@ describe('an approval killed between the platform’s write and its record', () 
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({ requestIncludes: '"PAUSED"', answerDelayMs: 30_000 }),
     });
-    const approving = send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' }).catch(() => undefined);
+    const approving = send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' }).catch(
+      () => undefined,
+    );
     await eventually(async () => ((await pausesOf(sandbox)).length === 1 ? true : undefined), 20_000, 'the pause to reach the platform');
     await child.kill();
     await approving;
@@ -248,6 +250,8 @@ describe('an approval killed between the platform’s write and its record', () 
     const { events } = await send('/tenant/list_audit_events', { userId: 'demo-user', action: 'campaign.status_changed' });
     expect(events).toHaveLength(1);
     // and a third approval answers the same, with nothing more done
-    expect((await send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' })).proposal.status).toBe('applied');
+    expect((await send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' })).proposal.status).toBe(
+      'applied',
+    );
   }, 120_000);
 });

@@ -225,7 +225,12 @@ describe('conditions comparing two windows', () => {
   });
 
   it('a campaign over two windows, each summed once for the whole group', () => {
-    const days = [day('2026-11-12', 1000, 10, '10.00'), day('2026-11-22', 1000, 10, '30.00'), day('2026-11-23', 1000, 10, '30.00'), day('2026-11-24', 1000, 10, '30.00')];
+    const days = [
+      day('2026-11-12', 1000, 10, '10.00'),
+      day('2026-11-22', 1000, 10, '30.00'),
+      day('2026-11-23', 1000, 10, '30.00'),
+      day('2026-11-24', 1000, 10, '30.00'),
+    ];
     const byCampaign = new Map([['1', days]]);
     const metrics = {
       facts: { currency: 'USD', timeZone: 'UTC' },
@@ -236,7 +241,13 @@ describe('conditions comparing two windows', () => {
       ]),
       totals: new Map(),
     };
-    const condition = { metric: 'cpc' as const, operator: '>' as const, value: 20, window: 'LAST_3_DAYS' as const, compareTo: { window: 'LAST_14_DAYS' as const } };
+    const condition = {
+      metric: 'cpc' as const,
+      operator: '>' as const,
+      value: 20,
+      window: 'LAST_3_DAYS' as const,
+      compareTo: { window: 'LAST_14_DAYS' as const },
+    };
     const rule = { campaignIds: ['1'], conditions: [condition] };
     const [evaluation] = evaluateRule(rule, metrics);
     // 3 days at 3.00 a click against 14 days at (100 / 40) = 2.50: 20 % up, not more than 20
@@ -247,5 +258,10 @@ describe('conditions comparing two windows', () => {
     });
     expect(metrics.totals.size).toBe(2);
     expect(evaluateRule({ ...rule, conditions: [{ ...condition, operator: '>=' as const }] }, metrics)[0]?.matched).toBe(true);
+    // a sum compares per day of its window: 90 in 3 days (30 a day) against 100 in 14 (7.142857… a day)
+    const spend = { ...condition, metric: 'spend' as const, value: 300 };
+    const [summed] = evaluateRule({ ...rule, conditions: [spend] }, metrics);
+    expect(summed?.metrics).toEqual({ 'spend.LAST_3_DAYS': '90.00', 'spend.LAST_14_DAYS': '100.00', 'spend.LAST_3_DAYS.vs.LAST_14_DAYS': '320' });
+    expect(summed?.matched).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import { type DailyCounts, metricOf, type Totals } from '../../../shared/platfor
 import {
   budgetTarget,
   changeKey,
+  comparable,
   conditionHolds,
   dayIn,
   percentChange,
@@ -97,7 +98,8 @@ export function evaluateRule(rule: Pick<RuleDefinition, 'campaignIds' | 'conditi
       }
       const base = metricValue(campaignId, condition.metric, condition.compareTo.window);
       values[metricKey({ metric: condition.metric, window: condition.compareTo.window })] = base;
-      const change = percentChange(value, base) ?? null;
+      const change =
+        percentChange(comparable(condition.metric, value, condition.window), comparable(condition.metric, base, condition.compareTo.window)) ?? null;
       values[changeKey({ ...condition, compareTo: condition.compareTo })] = change;
       matched &&= conditionHolds(condition, change);
     }
