@@ -1,6 +1,5 @@
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, DeleteCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
-import type { PlannedChange } from '../rules/evaluation.ts';
 import type { Proposal, ProposalStatus } from '../schemas/proposals.ts';
 import type { RuleDefinition } from '../schemas/rules.ts';
 import type { WebhookEvent } from './webhook-events.ts';
@@ -27,7 +26,7 @@ export interface StoredProposal extends Omit<Proposal, 'status' | 'expiresAt'> {
   state: ProposalStatus;
   expiresAtMs: number;
   /** the change as the control code takes it */
-  change: PlannedChange;
+  change: { field: 'status' | 'dailyBudget'; from: string; to: string };
   /** what of the rule the approval checks again: its action and cooldown as they were when it proposed */
   rule: Pick<RuleDefinition, 'action' | 'cooldownHours'>;
 }

@@ -67,7 +67,7 @@ describe('undo_rule_run', () => {
     );
     await runGroup(await runMessage(apiKey, userId, [rule.ruleId]));
     const [run] = await runsOf(apiKey, userId, rule.ruleId);
-    const [action] = run?.actions as [Record<string, any>];
+    const [action] = (run?.actions ?? []) as [Record<string, any>];
     expect(action.outcome).toBe('applied');
     const answer = await undo(userId, run?.runId);
     expect(answer.body.results.actions).toEqual([
@@ -83,7 +83,7 @@ describe('undo_rule_run', () => {
     const rule = await createRule(apiKey, trippingRule(userId, 'social', campaignIds, { action: { type: 'PAUSE', mode: 'approve' } }));
     await runGroup(await runMessage(apiKey, userId, [rule.ruleId]));
     const [run] = await runsOf(apiKey, userId, rule.ruleId);
-    const [approved, left] = run?.actions as [Record<string, any>, Record<string, any>];
+    const [approved, left] = (run?.actions ?? []) as [Record<string, any>, Record<string, any>];
     const decided = await call('/optimize_me/decide_proposal', { userId, proposalId: approved.proposalId, decision: 'approve' }, { apiKey });
     expect(decided.body.results.proposal.status).toBe('applied');
     const answer = await undo(userId, run?.runId);
