@@ -195,11 +195,15 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       preferEnv(env, 'SOCIAL_WEBHOOK_VERIFY_TOKEN', SANDBOX_APP_CREDENTIALS.SOCIAL_WEBHOOK_VERIFY_TOKEN);
     }
     if (!process.env.SEARCHADS_API_URL) {
-      const searchads = await startSearchadsSandbox({ accountsFile: join(dataDir, 'sandbox-searchads-accounts.json') });
+      const searchads = await startSearchadsSandbox({
+        accountsFile: join(dataDir, 'sandbox-searchads-accounts.json'),
+        dataManagerFile: join(dataDir, 'sandbox-searchads-datamanager.json'),
+      });
       closers.push(() => searchads.close());
       sandboxes.searchads = searchads;
       env.SEARCHADS_API_URL = `${searchads.url}/${SEARCHADS_API_VERSION}`;
       preferEnv(env, 'SEARCHADS_OAUTH_URL', `${searchads.url}/token`);
+      preferEnv(env, 'SEARCHADS_DATA_MANAGER_URL', searchads.url);
       preferEnv(env, 'SEARCHADS_AUTHORIZE_URL', `${searchads.url}/o/oauth2/v2/auth`);
       preferEnv(env, 'SEARCHADS_REVOKE_URL', `${searchads.url}/revoke`);
       for (const name of ['SEARCHADS_DEVELOPER_TOKEN', 'SEARCHADS_CLIENT_ID', 'SEARCHADS_CLIENT_SECRET'] as const) {

@@ -19,6 +19,9 @@ const undeclared = (account: AdsAccount) =>
     ([, resource]) => resource.kind === 'campaigns' && resource.data.missingEuDeclaration === true && resource.data.status !== 'REMOVED',
   );
 
+/** Whether the account holds a campaign without its declaration: every write is refused until it is declared. */
+export const hasUndeclared = (account: AdsAccount) => undeclared(account).length > 0;
+
 /** Whether an operation only declares (a campaign update whose mask is exactly the declaration). */
 const onlyDeclares = (operation: Row) => {
   const inner = (operation.campaignOperation as Row | undefined) ?? operation;

@@ -4,7 +4,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { mutateBudgets, mutateCampaigns, searchCampaigns } from './searchads-campaigns.ts';
-import { declarationBlock, markUndeclared } from './searchads-declaration.ts';
+import { declarationBlock, hasUndeclared, markUndeclared } from './searchads-declaration.ts';
+import { configureDataManager, dataManagerRoutes, type DataManagerState, newDataManagerState, statusError } from './searchads-datamanager.ts';
 import {
   consentAnswer,
   consentScreen,
@@ -48,11 +49,31 @@ function authenticate(request: SandboxRequest, state: SearchadsState): SandboxRe
   return undefined;
 }
 
-function issueAccessToken(state: SearchadsState, person: Signer): string {
+const ADWORDS = 'https://www.googleapis.com/auth/adwords';
+const DATA_MANAGER = 'https://www.googleapis.com/auth/datamanager';
+/** the scopes of the access tokens it issued: a refresh token holding ADS_ONLY was granted the Ads scope alone */
+const tokenScopes = new Map<string, string[]>();
+
+function issueAccessToken(state: SearchadsState, person: Signer, scopes: string[] = [ADWORDS, DATA_MANAGER]): string {
   const access = `ya29.sandbox-${randomBytes(24).toString('base64url')}`;
   state.tokens.set(access, clock.now() + 3599 * 1000);
   state.connect.accessPeople.set(access, person);
+  tokenScopes.set(access, scopes);
   return access;
+}
+
+/** A Data Manager call: a token it issued, granted the Data Manager scope (contracts: datamanager §1.7). */
+function authorizeDataManager(request: SandboxRequest, state: SearchadsState): SandboxResponse | undefined {
+  const token = bearerOf(request);
+  const expiresAt = state.tokens.get(token);
+  if (!expiresAt || expiresAt < clock.now())
+    return statusError(401, 'UNAUTHENTICATED', 'ACCESS_TOKEN_EXPIRED', 'Request had invalid authentication credentials.');
+  if (!(tokenScopes.get(token) ?? []).includes(DATA_MANAGER))
+    return {
+      ...statusError(403, 'PERMISSION_DENIED', 'ACCESS_TOKEN_SCOPE_INSUFFICIENT', 'Request had insufficient authentication scopes.'),
+      headers: { 'www-authenticate': 'Bearer error="insufficient_scope"' },
+    };
+  return undefined;
 }
 
 const token: (request: SandboxRequest, state: SearchadsState) => SandboxResponse = (request, state) => {
@@ -66,16 +87,21 @@ const token: (request: SandboxRequest, state: SearchadsState) => SandboxResponse
   if (!form.refresh_token?.startsWith('1//') || form.refresh_token.includes('REVOKED') || state.connect.revokedRefreshTokens.has(form.refresh_token)) {
     return { status: 400, body: { error: 'invalid_grant', error_description: 'Token has been expired or revoked.' } };
   }
-  const access = issueAccessToken(state, personOfRefreshToken(state.connect, form.refresh_token));
-  return { status: 200, body: { access_token: access, expires_in: 3599, scope: 'https://www.googleapis.com/auth/adwords', token_type: 'Bearer' } };
+  const scopes = form.refresh_token.includes('ADS_ONLY') ? [ADWORDS] : [ADWORDS, DATA_MANAGER];
+  const access = issueAccessToken(state, personOfRefreshToken(state.connect, form.refresh_token), scopes);
+  return { status: 200, body: { access_token: access, expires_in: 3599, scope: scopes.join(' '), token_type: 'Bearer' } };
 };
 
 export interface SearchadsSandbox extends Sandbox {
   state: SearchadsState;
+  dataManager: DataManagerState;
 }
 
-/** `accountsFile`: where the customers' campaigns and budgets are kept across restarts (the data folder). */
-export async function startSearchadsSandbox(options: { accountsFile?: string } = {}): Promise<SearchadsSandbox> {
+/**
+ * `accountsFile`: where the customers' campaigns and budgets are kept across restarts (the data folder);
+ * `dataManagerFile`: the Customer Match lists and accepted requests.
+ */
+export async function startSearchadsSandbox(options: { accountsFile?: string; dataManagerFile?: string } = {}): Promise<SearchadsSandbox> {
   const state: SearchadsState = {
     tokens: new Map(),
     connect: newSearchadsConnectState(),
@@ -96,6 +122,7 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
         JSON.stringify([...state.accounts].map(([cid, account]) => [cid, { nextId: account.nextId, resources: [...account.resources] }])),
       );
   };
+  const dataManager = loadDataManager(options.dataManagerFile);
   const accountOf = (cid: string) => {
     const account = state.accounts.get(cid) ?? newAccount(cid);
     state.accounts.set(cid, account);
@@ -181,6 +208,14 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
       handle: (request) => consentAnswer(request, state.connect, SANDBOX_APP_CREDENTIALS.SEARCHADS_CLIENT_ID),
     },
     { method: 'POST', path: /^\/revoke$/, handle: (request) => revoke(request.fields as Record<string, string>, state.connect) },
+    ...dataManagerRoutes(dataManager, (request) => authorizeDataManager(request, state), accountOf, hasUndeclared).map((route) => ({
+      ...route,
+      handle: (request: SandboxRequest, params: Record<string, string>) => {
+        const answer = route.handle(request, params);
+        if (request.method === 'POST') saveDataManager(dataManager, options.dataManagerFile);
+        return answer;
+      },
+    })),
   ];
   const seedCampaigns = (cid: string, count: number) => {
     const account = accountOf(cid);
@@ -211,11 +246,40 @@ export async function startSearchadsSandbox(options: { accountsFile?: string } =
     seedCampaigns,
     [
       { method: 'POST', path: /^\/__sandbox\/undeclared$/, handle: (request) => markUndeclared(request.fields as Row, accountOf) },
+      { method: 'POST', path: /^\/__sandbox\/datamanager$/, handle: (request) => configureDataManager(dataManager, request.fields as Row) },
       signerTokensRoute(
         () => state.connect.refreshPeople,
         () => state.connect.accessPeople,
       ),
     ],
   );
-  return Object.assign(sandbox, { state });
+  return Object.assign(sandbox, { state, dataManager });
+}
+
+/** Lists with more members than this keep only their count across a restart (a benchmark's million would make every save slow). */
+const KEEP_MEMBERS_UP_TO = 50_000;
+
+function saveDataManager(dm: DataManagerState, file: string | undefined): void {
+  if (!file) return;
+  const lists = [...dm.lists].map(([cid, lists]) => [
+    cid,
+    [...lists.values()].map((list) => ({ ...list, members: list.members.size <= KEEP_MEMBERS_UP_TO ? [...list.members] : [] })),
+  ]);
+  writeFileSync(file, JSON.stringify({ nextListId: dm.nextListId, processingMs: dm.processingMs, lists, requests: [...dm.requests] }));
+}
+
+function loadDataManager(file: string | undefined): DataManagerState {
+  const dm = newDataManagerState();
+  if (!file || !existsSync(file)) return dm;
+  const saved = JSON.parse(readFileSync(file, 'utf8')) as {
+    nextListId: number;
+    processingMs: number;
+    lists: Array<[string, Array<Record<string, unknown> & { id: string; members: Array<[string, number]> }>]>;
+    requests: Array<[string, never]>;
+  };
+  dm.nextListId = saved.nextListId;
+  dm.processingMs = saved.processingMs;
+  dm.requests = new Map(saved.requests);
+  dm.lists = new Map(saved.lists.map(([cid, lists]) => [cid, new Map(lists.map((list) => [list.id, { ...list, members: new Map(list.members) } as never]))]));
+  return dm;
 }

@@ -61,6 +61,10 @@ const configSchema = z.object({
   SOCIAL_VIDEO_API_URL: z.url().default(UPSTREAM_DEFAULTS.socialVideoApiUrl),
   SEARCHADS_API_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsApiUrl),
   SEARCHADS_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsOauthUrl),
+  SEARCHADS_DATA_MANAGER_URL: z.url().default(UPSTREAM_DEFAULTS.searchadsDataManagerUrl),
+  /** Data Manager writes a minute for the whole service (the project's quota is 300) and the share one tenant may take */
+  DATA_MANAGER_WRITES_PER_MINUTE: z.coerce.number().int().min(1).max(300).default(250),
+  DATA_MANAGER_TENANT_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
   PROFESSIONAL_API_URL: z.url().default(UPSTREAM_DEFAULTS.professionalApiUrl),
   PROFESSIONAL_OAUTH_URL: z.url().default(UPSTREAM_DEFAULTS.professionalOauthUrl),
   PROFESSIONAL_API_VERSION: z

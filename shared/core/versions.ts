@@ -2,6 +2,8 @@
 export const SOCIAL_API_VERSION = 'v26.0';
 export const SEARCHADS_API_VERSION = 'v26';
 export const PROFESSIONAL_API_VERSION = '202608';
+/** Google's Data Manager API: one path version, features added as dated v1.x releases */
+export const DATA_MANAGER_VERSION = 'v1';
 
 /** The version a base URL's path carries (`…/v26.0`), which is the one actually called; else `fallback`. */
 export function versionInUrl(url: string, fallback: string): string {
@@ -14,6 +16,8 @@ export const UPSTREAM_DEFAULTS = {
   socialVideoApiUrl: `https://graph-video.facebook.com/${SOCIAL_API_VERSION}`,
   searchadsApiUrl: `https://googleads.googleapis.com/${SEARCHADS_API_VERSION}`,
   searchadsOauthUrl: 'https://oauth2.googleapis.com/token',
+  /** without the version: the client adds DATA_MANAGER_VERSION */
+  searchadsDataManagerUrl: 'https://datamanager.googleapis.com',
   professionalApiUrl: 'https://api.linkedin.com/rest',
   professionalOauthUrl: 'https://www.linkedin.com/oauth/v2/accessToken',
   professionalApiVersion: PROFESSIONAL_API_VERSION,

@@ -50,3 +50,49 @@ export const socialAudienceResultSchema = z.object({
   num_received: z.number(),
   session_id: z.string(),
 });
+
+/** Google Customer Match through the Data Manager API (docs/google-audiences.md). */
+export const searchadsAudienceModeSchema = audienceModeSchema;
+const consentValue = z.enum(['CONSENT_GRANTED', 'CONSENT_DENIED']);
+
+/** The consent the connection's user states for the list's people; in a form, the same object as JSON text. */
+export const consentSchema = z.preprocess(
+  (value) => {
+    if (typeof value !== 'string') return value;
+    try {
+      return JSON.parse(value) as unknown;
+    } catch {
+      return value;
+    }
+  },
+  z
+    .strictObject({ adUserData: consentValue, adPersonalization: consentValue })
+    .describe(
+      'The consent of the list’s people, as the advertiser states it (EEA people without both granted are dropped by Google). Calling the operation also states that the advertiser accepted Google’s Customer Match terms; the job records it.',
+    ),
+);
+export type Consent = z.output<typeof consentSchema>;
+
+export const searchadsAudienceIdSchema = z
+  .string()
+  .regex(/^(aud_[0-9a-f]{24}|\d{1,20})$/, 'must be an audienceId this operation answered, or the id of a Customer Match list of the account')
+  .describe('With mode append, remove or replace: the audienceId a create answered (or a Customer Match list id of the account).');
+
+export const searchadsAudienceFields = {
+  userId: userIdSchema,
+  audienceName: z.string().trim().min(1, 'must not be empty').max(200).optional().describe('Required with mode create.'),
+  mode: searchadsAudienceModeSchema.default('create'),
+  audienceId: searchadsAudienceIdSchema.optional(),
+  consent: consentSchema,
+};
+
+export function checkSearchadsMode(input: { mode: string; audienceId?: string; audienceName?: string }, ctx: z.RefinementCtx): void {
+  checkSocialMode(input, ctx);
+  if (input.mode === 'create' && !input.audienceName) ctx.addIssue({ code: 'custom', path: ['audienceName'], message: 'is required when mode is create' });
+}
+
+export const searchadsAudienceStartedSchema = z.object({
+  audienceId: z.string().describe('Ours: give it to append, remove and replace. The job’s result names Google’s list (userListId).'),
+  jobId: z.string(),
+  status: z.string(),
+});

@@ -126,6 +126,27 @@ export const professionalAudienceJobSchema = z
   })
   .strict();
 
+export const searchadsAudienceJobSchema = z
+  .object({
+    ...jobBase,
+    type: z.literal('searchads_audience'),
+    progress: audienceProgress,
+    result: z
+      .object({
+        audienceId: z.string(),
+        userListId: z.string().describe('Google’s Customer Match list.'),
+        received: z.number().describe('Rows in the file.'),
+        invalid: z.number().describe('Rows with no usable identifier here, and members Google refused after accepting them.'),
+        matchRateRange: z.string().optional().describe('Google’s match-rate range of the largest request (MATCH_RATE_RANGE_…).'),
+        warnings: z.array(z.string()).optional(),
+      })
+      .strict()
+      .optional()
+      .describe('The list, with what Google made of the rows.'),
+    error: jobError(AUDIENCE_ERRORS).optional(),
+  })
+  .strict();
+
 export const adMediaJobSchema = z
   .object({
     ...jobBase,
@@ -183,6 +204,7 @@ export const leadsBackfillJobSchema = z
 export const jobViewSchema = z.discriminatedUnion('type', [
   socialAudienceJobSchema,
   professionalAudienceJobSchema,
+  searchadsAudienceJobSchema,
   adMediaJobSchema,
   campaignLaunchJobSchema,
   leadsBackfillJobSchema,
@@ -190,7 +212,11 @@ export const jobViewSchema = z.discriminatedUnion('type', [
 
 /** What a job's end webhook carries: the job without its progress and times. */
 const notInEvents = { progress: true, createdAt: true, updatedAt: true } as const;
-export const audienceJobEndSchema = z.discriminatedUnion('type', [socialAudienceJobSchema.omit(notInEvents), professionalAudienceJobSchema.omit(notInEvents)]);
+export const audienceJobEndSchema = z.discriminatedUnion('type', [
+  socialAudienceJobSchema.omit(notInEvents),
+  professionalAudienceJobSchema.omit(notInEvents),
+  searchadsAudienceJobSchema.omit(notInEvents),
+]);
 export const adMediaJobEndSchema = adMediaJobSchema.omit(notInEvents);
 export const campaignLaunchJobEndSchema = campaignLaunchJobSchema.omit(notInEvents);
 export const leadsBackfillJobEndSchema = leadsBackfillJobSchema.omit(notInEvents);

@@ -36,6 +36,10 @@ export const keys = {
   }),
 
   /** a direct upload's record (its object, its claim by a job) */
+  searchadsAudience: (tenantId: string, userId: string, audienceId: string): Key => ({
+    pk: `${tenant(tenantId)}#USER#${userId}#SEARCHADS_AUDIENCE`,
+    sk: audienceId,
+  }),
   directUpload: (tenantId: string, uploadId: string): Key => ({ pk: `${tenant(tenantId)}#UPLOAD#${uploadId}`, sk: 'DIRECT' }),
   job: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'JOB' }),
 

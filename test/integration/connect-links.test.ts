@@ -157,7 +157,7 @@ describe('a whole connection, for each platform', () => {
       client_id: stack().env.SEARCHADS_CLIENT_ID,
       redirect_uri: `${stack().url}/auth/callback/searchads`,
       response_type: 'code',
-      scope: 'openid email https://www.googleapis.com/auth/adwords',
+      scope: 'openid email https://www.googleapis.com/auth/adwords https://www.googleapis.com/auth/datamanager',
       access_type: 'offline',
       prompt: 'consent',
       code_challenge_method: 'S256',

@@ -1,5 +1,6 @@
 import type { JobType } from '../../../shared/store/jobs.ts';
 import { professionalAudienceJob } from '../audiences/professional-audience-job.ts';
+import { searchadsAudienceJob } from '../audiences/searchads-audience-job.ts';
 import { socialAudienceJob } from '../audiences/social-audience-job.ts';
 import { campaignLaunchJob } from '../launch/launch-job.ts';
 import { leadsBackfillJob } from '../leads/backfill-job.ts';
@@ -10,6 +11,7 @@ import type { JobKind } from './job-kind.ts';
 export const JOB_KINDS: Record<JobType, JobKind> = {
   social_audience: socialAudienceJob,
   professional_audience: professionalAudienceJob,
+  searchads_audience: searchadsAudienceJob,
   ad_media: adMediaJob,
   campaign_launch: campaignLaunchJob,
   leads_backfill: leadsBackfillJob,

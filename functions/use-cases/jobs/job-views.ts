@@ -23,6 +23,7 @@ const read =
 export const JOB_PROGRESS: Record<JobType, (job: Job) => object> = {
   social_audience: counters,
   professional_audience: counters,
+  searchads_audience: counters,
   ad_media: (job) => mediaProgressOf(read(mediaJobRequestSchema, mediaCheckpointSchema)(job)),
   campaign_launch: (job) => launchProgressOf(read(launchJobRequestSchema, launchCheckpointSchema)(job)),
   leads_backfill: ({ checkpoint }) => backfillCheckpointSchema.parse(checkpoint),

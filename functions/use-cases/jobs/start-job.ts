@@ -82,6 +82,8 @@ export async function startJob(
   call: { tenantId: string; user: User; audit: AuditUnit },
   work: Pick<Job, 'type' | 'request' | 'checkpoint'>,
   jobId = newJobId(),
+  /** the size of a file the job reads (a list staged by the request) */
+  totalBytes = 0,
 ): Promise<{ jobId: string; status: JobStatus }> {
   const now = clock.date().toISOString();
   const scope = auditScope();
@@ -90,7 +92,7 @@ export async function startJob(
     tenantId: call.tenantId,
     userId: call.user.userId,
     status: 'queued',
-    progress: { bytesRead: 0, totalBytes: 0, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
+    progress: { bytesRead: 0, totalBytes, rowsRead: 0, rowsSent: 0, batchesSent: 0 },
     createdAt: now,
     updatedAt: now,
     ...work,

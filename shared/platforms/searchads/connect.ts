@@ -12,7 +12,9 @@ import { adsCall } from './client.ts';
  * accounts under each accessible manager (walked breadth-first with the root manager as
  * `login-customer-id`); revocation posts the refresh token in the body.
  */
-export const SEARCHADS_SCOPES = ['openid', 'email', 'https://www.googleapis.com/auth/adwords'];
+/** Google's Data Manager API (Customer Match lists): asked with the Ads scope; a grant without it still connects search ads */
+export const DATA_MANAGER_SCOPE = 'https://www.googleapis.com/auth/datamanager';
+export const SEARCHADS_SCOPES = ['openid', 'email', 'https://www.googleapis.com/auth/adwords', DATA_MANAGER_SCOPE];
 const ADWORDS_SCOPE = 'https://www.googleapis.com/auth/adwords';
 const GOOGLE_ISSUER = 'https://accounts.google.com';
 const MAX_MANAGERS_WALKED = 50;

@@ -1,0 +1,331 @@
+import * as z from 'zod';
+import { contactLayout } from '../../../shared/audiences/contact-rows.ts';
+import { CsvProblem, readCsv } from '../../../shared/audiences/csv-reader.ts';
+import { googleLayout, googleMember } from '../../../shared/audiences/google-members.ts';
+import { clock } from '../../../shared/core/clock.ts';
+import { config } from '../../../shared/core/config.ts';
+import { EuDeclarationRequired, PlatformRejected } from '../../../shared/core/errors.ts';
+import { searchadsSession, type SearchadsSession } from '../../../shared/platforms/searchads/client.ts';
+import {
+  createUserList,
+  MEMBERS_PER_REQUEST,
+  removeAllMembers,
+  requestStatus,
+  sendMembers,
+  type UserIdentifier,
+  userListsCoded,
+} from '../../../shared/platforms/searchads/data-manager.ts';
+import { consentSchema, searchadsAudienceModeSchema } from '../../../shared/schemas/audiences.ts';
+import type { Job } from '../../../shared/store/jobs.ts';
+import { takeFromWindow } from '../../../shared/store/rate-limits.ts';
+import { recordSearchadsAudience } from '../../../shared/store/searchads-audiences.ts';
+import type { User } from '../../../shared/store/users.ts';
+import { noteDeclarationRequired } from '../../../shared/webhooks/declaration-required.ts';
+import { defineJobKind } from '../jobs/job-kind.ts';
+import { JobEnded, type JobRun, Pause } from '../jobs/job-run.ts';
+import { type CreateStore, createOnce } from '../jobs/steps.ts';
+import { dropContactsOnSuccess } from './contacts-kept.ts';
+
+/**
+ * A contact list into a search-ads Customer Match list, through Google's Data Manager API
+ * (docs/google-audiences.md): the list made once (mode create; read back by its integration code after
+ * a lost answer), the rows normalised and hashed by Google's rules and sent in order, at most 10,000
+ * members a request, the checkpoint saved after each accepted one (its request id and where the file
+ * resumes), then every request followed to its end, on queue delays (5 s after the last accepted one,
+ * doubling up to 30 minutes, for at most 72 hours). `replace` is Google's recipe: everything added, then
+ * every member last added before the job began removed. Writes are throttled for the whole service (the
+ * quota is our Cloud project's), with a share per tenant.
+ */
+export const searchadsJobRequestSchema = z.object({
+  objectKey: z.string(),
+  etag: z.string().optional(),
+  mode: searchadsAudienceModeSchema,
+  audienceId: z.string(),
+  audienceName: z.string(),
+  consent: consentSchema,
+  /** a list made elsewhere (an id of digits), or ours once made */
+  userListId: z.string().optional(),
+  /** when the job was asked for (epoch ms): replace removes what was added before it */
+  startedAtMs: z.number(),
+  /** who stated the Customer Match terms accepted, and when (the call that started the job) */
+  termsAcceptedAt: z.string(),
+});
+type SearchadsJobRequest = z.infer<typeof searchadsJobRequestSchema>;
+
+const sentRequestSchema = z.object({
+  requestId: z.string(),
+  rows: z.number(),
+  members: z.number(),
+  /** once final: SUCCESS, PARTIAL_SUCCESS, FAILED or REQUEST_STATUS_UNKNOWN */
+  status: z.string().optional(),
+  failed: z.number().optional(),
+  reasons: z.record(z.string(), z.number()).optional(),
+  matchRateRange: z.string().optional(),
+});
+type SentRequest = z.infer<typeof sentRequestSchema>;
+
+export const searchadsCheckpointSchema = z.object({
+  userListId: z.string().optional(),
+  listCreateSentAt: z.number().optional(),
+  /** where the file's next unsent row begins, and the columns read from its header */
+  resume: z.object({ byte: z.number(), line: z.number(), delimiter: z.string(), dataRows: z.number(), names: z.array(z.string()) }).optional(),
+  sent: z.array(sentRequestSchema).default([]),
+  allSent: z.boolean().optional(),
+  invalid: z.number().default(0),
+  ignoredColumns: z.array(z.string()).optional(),
+  /** the statuses' reads so far, and when the last request was accepted */
+  polls: z.number().default(0),
+  lastAcceptedAt: z.number().optional(),
+  removeAll: sentRequestSchema.optional(),
+});
+type SearchadsCheckpoint = z.infer<typeof searchadsCheckpointSchema>;
+type SearchadsAudienceJob = Job<SearchadsJobRequest, SearchadsCheckpoint>;
+
+export interface SearchadsAudienceResult {
+  audienceId: string;
+  userListId: string;
+  received: number;
+  invalid: number;
+  matchRateRange?: string;
+  warnings?: string[];
+}
+
+export const searchadsAudienceJob = defineJobKind({
+  type: 'searchads_audience',
+  request: searchadsJobRequestSchema,
+  checkpoint: searchadsCheckpointSchema,
+  platformOf: () => 'searchads',
+  run: runSearchadsAudienceJob,
+  endEvents: { succeeded: 'audience_job.succeeded', failed: 'audience_job.failed' },
+  endAudit: (job) => ({
+    action: job.request.mode === 'create' ? 'audience.created' : 'audience.updated',
+    target: { type: 'audience', id: job.request.audienceId },
+    platform: 'searchads',
+    changes: { job: { to: job.jobId }, mode: { to: job.request.mode }, rows: { to: job.progress.rowsSent } },
+  }),
+  afterEnd: dropContactsOnSuccess,
+});
+
+/** The first read of the statuses, then the waits between reads (doubling up to 30 minutes), in seconds. */
+const FIRST_POLL_SECONDS = 5;
+const MAX_POLL_SECONDS = 30 * 60;
+const FOLLOW_FOR_MS = 72 * 3_600_000;
+/**
+ * replace removes what was last added before the job began, less this margin for clock skew. Small on
+ * purpose: a margin of minutes would keep, unseen, the members an upload made just before the replace
+ * (docs/google-audiences.md, "Replace").
+ */
+const REPLACE_MARGIN_MS = 2_000;
+const FINAL = new Set(['SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'REQUEST_STATUS_UNKNOWN']);
+
+export async function runSearchadsAudienceJob(run: JobRun, job: SearchadsAudienceJob, user: User): Promise<SearchadsAudienceResult> {
+  const { request, checkpoint } = job;
+  const session = searchadsSession(user, run.context);
+  try {
+    const userListId = request.userListId ?? checkpoint.userListId ?? (await createListOnce(run, job, session));
+    if (!checkpoint.allSent) await sendRows(run, job, session, userListId);
+    await followToTheEnd(run, job, session, checkpoint.sent);
+    if (request.mode === 'replace') {
+      if (!checkpoint.removeAll) {
+        await throttle(job.tenantId);
+        checkpoint.removeAll = {
+          requestId: await removeAllMembers(session, userListId, new Date(request.startedAtMs - REPLACE_MARGIN_MS)),
+          rows: 0,
+          members: 0,
+        };
+        checkpoint.lastAcceptedAt = clock.now();
+        checkpoint.polls = 0;
+        await run.save();
+      }
+      await followToTheEnd(run, job, session, [checkpoint.removeAll]);
+    }
+    return resultOf(job, userListId);
+  } catch (error) {
+    if (error instanceof EuDeclarationRequired) await noteDeclarationRequired(job.tenantId, job.userId, error);
+    throw error;
+  }
+}
+
+/** The Customer Match list, made once: a create whose answer was lost is read back by our audience id before another is sent. */
+async function createListOnce(run: JobRun, job: SearchadsAudienceJob, session: SearchadsSession): Promise<string> {
+  const { request, checkpoint } = job;
+  const store: CreateStore<string> = {
+    find: async () =>
+      checkpoint.userListId !== undefined
+        ? { status: 'completed', intent: { sentAt: checkpoint.listCreateSentAt ?? 0 }, result: checkpoint.userListId }
+        : checkpoint.listCreateSentAt !== undefined
+          ? { status: 'in_progress', intent: { sentAt: checkpoint.listCreateSentAt } }
+          : undefined,
+    begin: async (_key, { sentAt }) => {
+      checkpoint.listCreateSentAt = sentAt;
+      await run.save();
+      return true;
+    },
+    complete: async (_key, userListId) => {
+      checkpoint.userListId = userListId;
+      await run.save();
+      return true;
+    },
+    forget: async () => {
+      checkpoint.listCreateSentAt = undefined;
+      await run.save();
+    },
+  };
+  const userListId = await createOnce({
+    store,
+    key: 'userList',
+    send: () => createUserList(session, { audienceId: request.audienceId, name: request.audienceName }),
+    readBack: async () => {
+      const found = await userListsCoded(session, request.audienceId);
+      if (found.length > 1)
+        throw new JobEnded(
+          new PlatformRejected('searchads', `Google holds ${found.length} lists coded ${request.audienceId}; which one this job made is unknown.`, {
+            platformCode: 'UNKNOWN_OUTCOME',
+          }),
+        );
+      return found[0];
+    },
+  });
+  await recordSearchadsAudience(job.tenantId, job.userId, {
+    audienceId: request.audienceId,
+    userListId,
+    customerId: session.customerId,
+    name: request.audienceName,
+    createdAt: new Date(clock.now()).toISOString(),
+  });
+  return userListId;
+}
+
+/**
+ * The file's rows from where the last accepted request ended, as members, in requests of at most
+ * 10,000: each accepted one saved with where the next begins, so a run that dies sends again at most
+ * the one request it had not heard back from.
+ */
+async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: SearchadsSession, userListId: string): Promise<void> {
+  const { request, checkpoint } = job;
+  const from = checkpoint.resume;
+  let layout = from ? googleLayout(contactLayout(from.names)) : undefined;
+  let names = from?.names ?? [];
+  let dataRows = from?.dataRows ?? 0;
+  let members: UserIdentifier[][] = [];
+  let rows = 0;
+  let invalid = 0;
+  let last: { byte: number; line: number; delimiter: string } | undefined;
+  const send = async () => {
+    if (members.length > 0) {
+      run.checkTime();
+      await throttle(job.tenantId);
+      const change = request.mode === 'remove' ? ({ kind: 'remove' } as const) : ({ kind: 'ingest', consent: request.consent } as const);
+      const requestId = await sendMembers(session, userListId, change, members);
+      checkpoint.sent.push({ requestId, rows, members: members.length });
+      job.progress.rowsSent += members.length;
+      job.progress.batchesSent++;
+      checkpoint.lastAcceptedAt = clock.now();
+    }
+    checkpoint.invalid += invalid;
+    if (last) checkpoint.resume = { ...last, dataRows, names };
+    await run.save();
+    members = [];
+    rows = 0;
+    invalid = 0;
+  };
+  const bytes = await run.read(request, from ? { fromByte: from.byte } : { countBytes: true });
+  for await (const step of readCsv(bytes, from)) {
+    for (const record of step.records) {
+      if (!layout) {
+        const read = contactLayout(record.cells);
+        layout = googleLayout(read);
+        names = read.names;
+        checkpoint.ignoredColumns = layout.ignored;
+        if (read.hasHeader) continue;
+      }
+      dataRows++;
+      rows++;
+      job.progress.rowsRead = Math.max(job.progress.rowsRead, dataRows);
+      last = { byte: record.endByte, line: record.line, delimiter: step.delimiter };
+      const member = googleMember(record.cells, layout);
+      if ('invalid' in member) invalid++;
+      else members.push(member.identifiers);
+      if (members.length === MEMBERS_PER_REQUEST) await send();
+    }
+  }
+  if (!layout) throw new JobEnded(new CsvProblem('The file is empty; upload a CSV with a header row and one row per contact.'));
+  if (dataRows === 0) throw new JobEnded(new CsvProblem('The file has a header but no data rows.'));
+  await send();
+  checkpoint.allSent = true;
+  await run.save();
+}
+
+/** Writes of the Data Manager API: the service's share of the project's quota a minute, and each tenant's share of that. */
+async function throttle(tenantId: string): Promise<void> {
+  const perMinute = config().DATA_MANAGER_WRITES_PER_MINUTE;
+  const tenantWait = await takeFromWindow(tenantId, {
+    name: 'datamanager-writes',
+    limit: Math.max(1, Math.floor(perMinute * config().DATA_MANAGER_TENANT_SHARE)),
+    windowSeconds: 60,
+  });
+  if (tenantWait !== undefined) throw new Pause(tenantWait);
+  const serviceWait = await takeFromWindow('*', { name: 'datamanager-writes', limit: perMinute, windowSeconds: 60 });
+  if (serviceWait !== undefined) throw new Pause(serviceWait);
+}
+
+/** Each request read until it ended; while any is processing, the job waits on the queue for its next read. */
+async function followToTheEnd(run: JobRun, job: SearchadsAudienceJob, session: SearchadsSession, requests: readonly SentRequest[]): Promise<void> {
+  const { checkpoint } = job;
+  const pending = requests.filter((sent) => !sent.status);
+  if (pending.length === 0) return;
+  const acceptedAt = checkpoint.lastAcceptedAt ?? clock.now();
+  if (checkpoint.polls === 0 && clock.now() < acceptedAt + FIRST_POLL_SECONDS * 1000) throw new Pause(FIRST_POLL_SECONDS);
+  for (const sent of pending) {
+    run.checkTime();
+    const status = await requestStatus(session, sent.requestId);
+    if (!FINAL.has(status.status)) continue;
+    sent.status = status.status;
+    sent.failed = Object.values(status.errors).reduce((sum, count) => sum + count, 0);
+    if (Object.keys(status.errors).length > 0) sent.reasons = status.errors;
+    if (status.matchRateRange) sent.matchRateRange = status.matchRateRange;
+    if (status.status === 'FAILED' && sent.failed === 0) sent.failed = status.recordCount || sent.members;
+  }
+  checkpoint.polls++;
+  await run.save();
+  const still = requests.filter((sent) => !sent.status);
+  if (still.length === 0) return;
+  if (clock.now() > acceptedAt + FOLLOW_FOR_MS) {
+    for (const sent of still) sent.status = 'REQUEST_STATUS_UNKNOWN';
+    await run.save();
+    return;
+  }
+  throw new Pause(Math.min(MAX_POLL_SECONDS, FIRST_POLL_SECONDS * 2 ** checkpoint.polls));
+}
+
+/** How the list ended: the rows received, those unusable here or refused by Google, and the match rate of the largest request. */
+function resultOf(job: SearchadsAudienceJob, userListId: string): SearchadsAudienceResult {
+  const { request, checkpoint } = job;
+  const refused = checkpoint.sent.reduce((sum, sent) => sum + (sent.failed ?? 0), 0);
+  const failed = checkpoint.sent.filter((sent) => sent.status === 'FAILED');
+  const reasons = [...new Set(checkpoint.sent.flatMap((sent) => Object.keys(sent.reasons ?? {})))];
+  if (failed.length > 0)
+    throw new JobEnded(
+      new PlatformRejected(
+        'searchads',
+        `Google could not process ${failed.length} of the ${checkpoint.sent.length} requests of this list (${reasons.join(', ') || 'no reason given'}); ${refused} members in all were refused.`,
+        { platformCode: 'FAILED' },
+      ),
+    );
+  const largest = [...checkpoint.sent].filter((sent) => sent.matchRateRange).sort((a, b) => b.members - a.members)[0];
+  const unknown =
+    checkpoint.sent.filter((sent) => sent.status === 'REQUEST_STATUS_UNKNOWN').length + (checkpoint.removeAll?.status === 'REQUEST_STATUS_UNKNOWN' ? 1 : 0);
+  const warnings = [
+    ...(refused > 0 ? [`Google refused ${refused} members after accepting them (${reasons.join(', ')}).`] : []),
+    ...(unknown > 0 ? [`The outcome of ${unknown} requests could not be read within 72 hours.`] : []),
+    ...(checkpoint.ignoredColumns?.length ? [`Google contact lists do not use the columns ${checkpoint.ignoredColumns.join(', ')}.`] : []),
+  ];
+  return {
+    audienceId: request.audienceId,
+    userListId,
+    received: checkpoint.resume?.dataRows ?? job.progress.rowsRead,
+    invalid: checkpoint.invalid + refused,
+    ...(largest?.matchRateRange ? { matchRateRange: largest.matchRateRange } : {}),
+    ...(warnings.length > 0 ? { warnings } : {}),
+  };
+}

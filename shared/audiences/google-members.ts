@@ -1,0 +1,130 @@
+import { normalizeCountry, normalizeEmail, normalizePhone, type RowContext } from './normalize.ts';
+import type { ContactLayout } from './contact-rows.ts';
+import type { CountryCode } from 'libphonenumber-js/min';
+import { isSha256Hex, sha256Hex } from './sha256.ts';
+import type { UserIdentifier } from '../platforms/searchads/data-manager.ts';
+
+/**
+ * A contact row as a Customer Match member of the search-ads platform (docs/google-audiences.md,
+ * "Normalisation"): Google's own rules, which differ from the social platform's where a shared
+ * normaliser must not blur them. What agrees is shared (an email's shape, a phone's country code from
+ * the row's country, the country code list); what differs is here:
+ * - gmail.com and googlemail.com addresses lose every dot and any `+tag` of their local part;
+ * - a phone is E.164 with its `+`;
+ * - names drop a leading title (Mr., Dr., …) and trailing suffixes (Jr., PhD, III, …), then keep letters only;
+ * - country and postal code are clear text inside one address, which counts only with both names.
+ * A bad value drops its identifier, not the row; a row left with none is invalid. Values already
+ * SHA-256 hex are passed through.
+ */
+export type GoogleMember = { identifiers: UserIdentifier[] } | { invalid: string };
+
+const GMAIL_DOMAINS = new Set(['gmail.com', 'googlemail.com']);
+const TITLES = new Set(['mr', 'mrs', 'ms', 'miss', 'dr']);
+const SUFFIXES = new Set(['jr', 'sr', '2nd', '3rd', 'ii', 'iii', 'iv', 'v', 'vi', 'cpa', 'dc', 'dds', 'vm', 'jd', 'md', 'phd']);
+const NOT_LETTER = /[^\p{L}]/gu;
+const NOT_WORD = /[^\p{L}\p{N}]/gu;
+
+/** An email as Google matches it: the shared shape, then gmail's dots and `+tag` dropped. */
+export function googleEmail(raw: string): string | undefined {
+  const normalized = normalizeEmail(raw);
+  if ('invalid' in normalized) return undefined;
+  const email = normalized.value;
+  const at = email.lastIndexOf('@');
+  const domain = email.slice(at + 1);
+  if (!GMAIL_DOMAINS.has(domain)) return email;
+  const local = email.slice(0, at).split('+')[0]?.replaceAll('.', '') ?? '';
+  return local ? `${local}@${domain}` : undefined;
+}
+
+/** A phone in E.164, `+` and digits, with the row's country for a national number. */
+export function googlePhone(raw: string, context: RowContext): string | undefined {
+  const normalized = normalizePhone(raw, context);
+  return 'value' in normalized ? `+${normalized.value}` : undefined;
+}
+
+const words = (raw: string) =>
+  raw
+    .normalize('NFC')
+    .toLowerCase()
+    .split(/\s+/)
+    .map((word) => word.replace(NOT_WORD, ''))
+    .filter(Boolean);
+
+/** A given name: lower case, a leading title dropped, letters only. */
+export function googleGivenName(raw: string): string | undefined {
+  const parts = words(raw);
+  if (parts.length > 1 && TITLES.has(parts[0] as string)) parts.shift();
+  return parts.join('').replace(NOT_LETTER, '') || undefined;
+}
+
+/** A family name: lower case, trailing suffixes dropped (repeatedly), letters only. */
+export function googleFamilyName(raw: string): string | undefined {
+  const parts = words(raw);
+  while (parts.length > 1 && SUFFIXES.has(parts.at(-1) as string)) parts.pop();
+  return parts.join('').replace(NOT_LETTER, '') || undefined;
+}
+
+/** Where each of the keys Google takes sits in the row (the social layout's columns; the others are ignored). */
+export interface GoogleLayout {
+  email: number;
+  phone: number;
+  givenName: number;
+  familyName: number;
+  country: number;
+  zip: number;
+  /** the file's columns Google does not take, named once for the job's warnings */
+  ignored: string[];
+}
+
+export function googleLayout(layout: ContactLayout): GoogleLayout {
+  const at = (key: string) => layout.columns.indexOf(key as never);
+  const taken = new Set(['EMAIL', 'PHONE', 'FN', 'LN', 'COUNTRY', 'ZIP']);
+  return {
+    email: at('EMAIL'),
+    phone: at('PHONE'),
+    givenName: at('FN'),
+    familyName: at('LN'),
+    country: at('COUNTRY'),
+    zip: at('ZIP'),
+    ignored: layout.columns.flatMap((column, index) => (taken.has(column) ? [] : [layout.names[index] as string])),
+  };
+}
+
+const cell = (cells: readonly string[], index: number) => (index >= 0 ? (cells[index] ?? '').trim() : '');
+const hashed = (value: string) => (value.length === 64 && isSha256Hex(value.toLowerCase()) ? value.toLowerCase() : undefined);
+
+/** One row as a member's identifiers (email, phone, then the address), hashed; or why it has none. */
+export function googleMember(cells: readonly string[], layout: GoogleLayout, digest: (value: string) => string = sha256Hex): GoogleMember {
+  const identifiers: UserIdentifier[] = [];
+  const countryCell = cell(cells, layout.country);
+  const country = countryCell ? normalizeCountry(countryCell) : undefined;
+  const regionCode = country && 'value' in country ? country.value.toUpperCase() : undefined;
+  const context: RowContext = regionCode ? { country: regionCode as CountryCode } : {};
+
+  const emailCell = cell(cells, layout.email);
+  if (emailCell) {
+    const email = hashed(emailCell) ?? googleEmail(emailCell);
+    if (email) identifiers.push({ emailAddress: email.length === 64 && !email.includes('@') ? email : digest(email) });
+  }
+  const phoneCell = cell(cells, layout.phone);
+  if (phoneCell) {
+    const already = hashed(phoneCell);
+    const phone = already ?? googlePhone(phoneCell, context);
+    if (phone) identifiers.push({ phoneNumber: already ?? digest(phone) });
+  }
+  const [givenCell, familyCell, zip] = [cell(cells, layout.givenName), cell(cells, layout.familyName), cell(cells, layout.zip)];
+  if (givenCell && familyCell && zip && regionCode) {
+    const givenName = hashed(givenCell) ?? googleGivenName(givenCell);
+    const familyName = hashed(familyCell) ?? googleFamilyName(familyCell);
+    if (givenName && familyName)
+      identifiers.push({
+        address: {
+          givenName: hashed(givenCell) ?? digest(givenName),
+          familyName: hashed(familyCell) ?? digest(familyName),
+          regionCode,
+          postalCode: zip,
+        },
+      });
+  }
+  return identifiers.length > 0 ? { identifiers } : { invalid: 'no_google_identifier: no usable email, phone, or name with country and zip' };
+}

@@ -1,0 +1,237 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
+import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
+import { findUser } from '../../shared/store/users.ts';
+import { call, newTenant, newUser, stack, upload } from '../helpers/api.ts';
+import { upstreamRequests, upstreamRequestCount } from '../helpers/sandbox.ts';
+import { jobToEnd, uploaded } from '../helpers/uploads.ts';
+
+/**
+ * Contact lists into search-ads Customer Match lists through the Data Manager API
+ * (docs/google-audiences.md), against the search-ads sandbox: the list made once, members hashed by
+ * Google's rules and sent in order in requests of at most 10,000, each request followed to its end,
+ * the counts at the end; partial and failed processing; replace; the scope.
+ */
+let apiKey = '';
+beforeAll(async () => {
+  apiKey = await newTenant();
+});
+
+const GRANTED = { adUserData: 'CONSENT_GRANTED', adPersonalization: 'CONSENT_GRANTED' };
+const sha = (value: string) => createHash('sha256').update(value).digest('hex');
+
+async function searchadsUser(refreshToken = `1//dm-${randomBytes(6).toString('hex')}`) {
+  const customerId = String(randomInt(1_000_000_000, 6_999_999_999));
+  const userId = await newUser(apiKey, { searchads: { refreshToken, customerId } });
+  return { userId, customerId };
+}
+
+/** The Data Manager requests of one account, in the order they were made. */
+async function dataManagerCalls(customerId: string, from: number) {
+  return (await upstreamRequests('searchads', from)).filter(
+    (request) =>
+      request.path.startsWith('/v1/') &&
+      (request.path.includes(customerId) || request.body.includes(customerId) || request.path.startsWith('/v1/requestStatus')),
+  );
+}
+
+const listsOf = async () =>
+  (
+    (await (
+      await fetch(`${stack().sandboxes.searchads}/__sandbox/datamanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as {
+      lists: Array<{ customerId: string; id: string; displayName: string; members: number }>;
+    }
+  ).lists;
+
+const start = (fields: Record<string, string>, csv: string) => upload('/searchads/create_csv_audience', fields, { field: 'csvFile', content: csv }, { apiKey });
+
+describe.concurrent('POST /searchads/create_csv_audience', () => {
+  it('makes the list once, sends Google-hashed members, follows the request, and ends with the counts', async () => {
+    const { userId, customerId } = await searchadsUser();
+    const from = await upstreamRequestCount('searchads');
+    const csv = [
+      'email,phone,first_name,last_name,country,zip',
+      ' Avery.Lindqvist@Example.COM ,+1 (800) 555-0100,,,,',
+      'Jordan.Mills+ads@GMail.com,,,,,',
+      'dana.moreno@example.org,,Dana,Moreno Jr.,us,94043',
+      'not-an-email,not a phone,,,,',
+    ].join('\n');
+    const answer = await start({ userId, audienceName: 'Newsletter', mode: 'create', consent: JSON.stringify(GRANTED) }, csv);
+    expect(answer.status, answer.text).toBe(200);
+    const { audienceId, jobId, status } = answer.body.results;
+    expect(audienceId).toMatch(/^aud_[0-9a-f]{24}$/);
+    expect(status).toBe('queued');
+    const { job } = await jobToEnd(apiKey, jobId);
+    expect(job).toMatchObject({ type: 'searchads_audience', status: 'succeeded' });
+    expect(job.result).toEqual({
+      audienceId,
+      userListId: expect.stringMatching(/^\d+$/),
+      received: 4,
+      invalid: 1,
+      matchRateRange: expect.stringMatching(/^MATCH_RATE_RANGE_/),
+    });
+
+    const calls = await dataManagerCalls(customerId, from);
+    const creates = calls.filter((request) => request.method === 'POST' && request.path.endsWith('/userLists'));
+    expect(creates).toHaveLength(1);
+    expect(JSON.parse(creates[0]?.body ?? '{}')).toMatchObject({
+      integrationCode: audienceId,
+      displayName: `Newsletter (${audienceId})`,
+      ingestedUserListInfo: { uploadKeyTypes: ['CONTACT_ID'] },
+    });
+    const ingests = calls.filter((request) => request.path === '/v1/audienceMembers:ingest');
+    expect(ingests).toHaveLength(1);
+    const body = JSON.parse(ingests[0]?.body ?? '{}');
+    expect(body).toMatchObject({
+      destinations: [{ operatingAccount: { accountType: 'GOOGLE_ADS', accountId: customerId }, productDestinationId: job.result.userListId }],
+      consent: GRANTED,
+      encoding: 'HEX',
+      termsOfService: { customerMatchTermsOfServiceStatus: 'ACCEPTED' },
+    });
+    expect(body.audienceMembers).toEqual([
+      { userData: { userIdentifiers: [{ emailAddress: sha('avery.lindqvist@example.com') }, { phoneNumber: sha('+18005550100') }] } },
+      { userData: { userIdentifiers: [{ emailAddress: sha('jordanmills@gmail.com') }] } },
+      {
+        userData: {
+          userIdentifiers: [
+            { emailAddress: sha('dana.moreno@example.org') },
+            { address: { givenName: sha('dana'), familyName: sha('moreno'), regionCode: 'US', postalCode: '94043' } },
+          ],
+        },
+      },
+    ]);
+    expect(ingests[0]?.headers.authorization).toMatch(/^Bearer /);
+    expect(ingests[0]?.headers['developer-token']).toBeUndefined();
+    expect(calls.some((request) => request.path === '/v1/requestStatus:retrieve')).toBe(true);
+
+    // the same audience again: append takes its audienceId, and goes to the same list without making another
+    const more = await start({ userId, audienceId, mode: 'append', consent: JSON.stringify(GRANTED) }, 'email\nnew.person@example.com\n');
+    const appended = await jobToEnd(apiKey, more.body.results.jobId);
+    expect(appended.job.result).toMatchObject({ audienceId, userListId: job.result.userListId, received: 1, invalid: 0 });
+    expect((await dataManagerCalls(customerId, from)).filter((request) => request.method === 'POST' && request.path.endsWith('/userLists'))).toHaveLength(1);
+    expect((await listsOf()).find((list) => list.id === job.result.userListId)?.members).toBe(4);
+  }, 60_000);
+
+  it('sends a list of any size from an upload in order, 10,000 members a request', async () => {
+    const { userId, customerId } = await searchadsUser();
+    const rows = Array.from({ length: 25_000 }, (_, index) => `person${index}@example.com`);
+    const uploadId = await uploaded(apiKey, userId, `email\n${rows.join('\n')}\n`);
+    const from = await upstreamRequestCount('searchads');
+    const answer = await call('/searchads/create_csv_audience', { userId, audienceName: 'Big list', mode: 'create', consent: GRANTED, uploadId }, { apiKey });
+    expect(answer.status, answer.text).toBe(200);
+    const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
+    expect(job.result).toMatchObject({ received: 25_000, invalid: 0 });
+    expect(job.progress).toMatchObject({ rowsSent: 25_000, batchesSent: 3 });
+    const ingests = (await dataManagerCalls(customerId, from)).filter((request) => request.path === '/v1/audienceMembers:ingest');
+    const sizes = ingests.map((request) => JSON.parse(request.body).audienceMembers.length);
+    expect(sizes).toEqual([10_000, 10_000, 5_000]);
+    expect(JSON.parse(ingests[2]?.body ?? '{}').audienceMembers.at(-1)).toEqual({
+      userData: { userIdentifiers: [{ emailAddress: sha('person24999@example.com') }] },
+    });
+  }, 60_000);
+
+  it('a request Google processes in part: the job succeeds with the refused members counted and named', async () => {
+    const { userId } = await searchadsUser();
+    const csv = [
+      'email,first_name,last_name,country,zip',
+      'ana@example.com,Ana,Weber,DE,10115',
+      'bo@example.com,Bo,Lund,SE,11122',
+      'cy@example.com,Cy,Hart,US,94043',
+    ].join('\n');
+    const denied = { adUserData: 'CONSENT_DENIED', adPersonalization: 'CONSENT_GRANTED' };
+    const answer = await start({ userId, audienceName: 'Mixed consent', mode: 'create', consent: JSON.stringify(denied) }, csv);
+    const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
+    expect(job.status).toBe('succeeded');
+    expect(job.result).toMatchObject({ received: 3, invalid: 2, warnings: [expect.stringContaining('PROCESSING_ERROR_REASON_DENIED_CONSENT')] });
+  }, 60_000);
+
+  it('a request Google fails whole: the job fails and says why', async () => {
+    const { userId } = await searchadsUser();
+    const csv = ['email,first_name,last_name,country,zip', 'ana@example.com,Ana,Weber,DE,10115', 'bo@example.com,Bo,Lund,FR,75001'].join('\n');
+    const answer = await start(
+      { userId, audienceName: 'No consent', mode: 'create', consent: JSON.stringify({ adUserData: 'CONSENT_DENIED', adPersonalization: 'CONSENT_DENIED' }) },
+      csv,
+    );
+    const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
+    expect(job.status).toBe('failed');
+    expect(job.error).toMatchObject({ code: 'PLATFORM_REJECTED', message: expect.stringContaining('PROCESSING_ERROR_REASON_DENIED_CONSENT') });
+  }, 60_000);
+
+  it('replace adds the new members first, then removes what was there before: the list never empties', async () => {
+    const { userId, customerId } = await searchadsUser();
+    const created = await start(
+      { userId, audienceName: 'Replace me', mode: 'create', consent: JSON.stringify(GRANTED) },
+      'email\nold1@example.com\nold2@example.com\nkept@example.com\n',
+    );
+    const { job: first } = await jobToEnd(apiKey, created.body.results.jobId);
+    const { audienceId } = created.body.results;
+    const from = await upstreamRequestCount('searchads');
+    const replaced = await start({ userId, audienceId, mode: 'replace', consent: JSON.stringify(GRANTED) }, 'email\nkept@example.com\nnew@example.com\n');
+    const { job } = await jobToEnd(apiKey, replaced.body.results.jobId);
+    expect(job).toMatchObject({ status: 'succeeded', result: { audienceId, userListId: first.result.userListId, received: 2 } });
+    const writes = (await dataManagerCalls(customerId, from)).filter((request) => request.method === 'POST').map((request) => request.path);
+    expect(writes).toEqual(['/v1/audienceMembers:ingest', '/v1/audienceMembers:removeAll']);
+    const removeAll = (await dataManagerCalls(customerId, from)).find((request) => request.path === '/v1/audienceMembers:removeAll');
+    expect(Date.parse(JSON.parse(removeAll?.body ?? '{}').removeAsOfTime)).toBeLessThan(Date.now());
+    expect((await listsOf()).find((list) => list.id === first.result.userListId)?.members).toBe(2);
+  }, 60_000);
+
+  it('remove takes the members out', async () => {
+    const { userId } = await searchadsUser();
+    const created = await start(
+      { userId, audienceName: 'Remove from me', mode: 'create', consent: JSON.stringify(GRANTED) },
+      'email\na@example.com\nb@example.com\n',
+    );
+    const { job: first } = await jobToEnd(apiKey, created.body.results.jobId);
+    const removed = await start(
+      { userId, audienceId: created.body.results.audienceId, mode: 'remove', consent: JSON.stringify(GRANTED) },
+      'email\nA@Example.com\n',
+    );
+    expect((await jobToEnd(apiKey, removed.body.results.jobId)).job.status).toBe('succeeded');
+    expect((await listsOf()).find((list) => list.id === first.result.userListId)?.members).toBe(1);
+  }, 60_000);
+
+  it('a connection without the Data Manager scope is SCOPE_MISSING, before anything is stored or sent', async () => {
+    // connected through a link before the Data Manager scope was asked for: its grant names the scopes it has
+    const { userId, customerId } = await searchadsUser();
+    const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
+    const user = (await findUser(tenantId, userId)) as NonNullable<Awaited<ReturnType<typeof findUser>>>;
+    await saveLinkedConnection(
+      user,
+      'searchads',
+      { customerId, scopes: 'openid email https://www.googleapis.com/auth/adwords' },
+      { refreshToken: `1//dm-${randomBytes(6).toString('hex')}` },
+      { tenantId, action: 'connection.connected', target: { type: 'connection', id: 'searchads' } },
+    );
+    const from = await upstreamRequestCount('searchads');
+    const answer = await start({ userId, audienceName: 'No scope', mode: 'create', consent: JSON.stringify(GRANTED) }, 'email\na@example.com\n');
+    expect(answer.status).toBe(200);
+    expect(answer.body.results).toMatchObject({ success: false, code: 'SCOPE_MISSING', scope: 'https://www.googleapis.com/auth/datamanager' });
+    expect(await dataManagerCalls(customerId, from)).toEqual([]);
+    // a grant Google itself finds lacking (given as a raw token): the job ends SCOPE_MISSING at its first call
+    const { userId: raw } = await searchadsUser(`1//ADS_ONLY-${randomBytes(6).toString('hex')}`);
+    const started = await start({ userId: raw, audienceName: 'Ads only', mode: 'create', consent: JSON.stringify(GRANTED) }, 'email\na@example.com\n');
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'SCOPE_MISSING' } });
+  }, 60_000);
+
+  it('refuses what it cannot take, with a detail per problem and nothing started', async () => {
+    const { userId } = await searchadsUser();
+    const cases: Array<[Record<string, string>, string[]]> = [
+      [{ userId, audienceName: 'x', mode: 'create' }, ['consent']],
+      [{ userId, audienceName: 'x', mode: 'create', consent: '{"adUserData":"YES"}' }, ['consent.adPersonalization', 'consent.adUserData']],
+      [{ userId, mode: 'create', consent: JSON.stringify(GRANTED) }, ['audienceName']],
+      [{ userId, mode: 'append', consent: JSON.stringify(GRANTED) }, ['audienceId']],
+      [{ userId, mode: 'append', audienceId: 'list-1', consent: JSON.stringify(GRANTED) }, ['audienceId']],
+    ];
+    for (const [fields, paths] of cases) {
+      const answer = await start(fields, 'email\na@example.com\n');
+      expect(answer.status, JSON.stringify(fields)).toBe(400);
+      expect(answer.body.results.details.map((detail: { path: string }) => detail.path).sort(), JSON.stringify(fields)).toEqual(paths);
+    }
+    const unknown = await start({ userId, mode: 'append', audienceId: `aud_${'0'.repeat(24)}`, consent: JSON.stringify(GRANTED) }, 'email\na@example.com\n');
+    expect(unknown.status).toBe(404);
+  });
+});
