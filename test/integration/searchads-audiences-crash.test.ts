@@ -27,7 +27,11 @@ const csv = `email\n${Array.from({ length: ROWS }, (_, index) => `dm.crash.${ind
 const sandboxOf = (child: ChildStack) => /^\s+searchads\s+(http:\/\/\S+)$/m.exec(child.output())?.[1] as string;
 
 async function post(url: string, path: string, body: unknown) {
-  const response = await fetch(`${url}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return ((await response.json()) as { results: Record<string, any> }).results;
 }
 
@@ -52,7 +56,9 @@ describe('a Customer Match job survives a kill -9 between two accepted requests'
     form.append('audienceName', 'Crash list');
     form.append('consent', JSON.stringify({ adUserData: 'CONSENT_GRANTED', adPersonalization: 'CONSENT_GRANTED' }));
     form.append('csvFile', new Blob([csv], { type: 'text/csv' }), 'contacts.csv');
-    const started = (await (await fetch(`${stack.url}/searchads/create_csv_audience`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form })).json()) as {
+    const started = (await (
+      await fetch(`${stack.url}/searchads/create_csv_audience`, { method: 'POST', headers: { 'x-api-key': apiKey }, body: form })
+    ).json()) as {
       results: { jobId: string; audienceId: string };
     };
     const { jobId } = started.results;
@@ -72,7 +78,9 @@ describe('a Customer Match job survives a kill -9 between two accepted requests'
     expect(job).toMatchObject({ status: 'succeeded', result: { received: ROWS, invalid: 0 } });
     // before the kill: requests 1 and 2; after it: 2 again (never acknowledged) and 3; never 1 again
     expect(await ingests(restarted)).toEqual([sha('dm.crash.10000@example.com'), sha('dm.crash.20000@example.com')]);
-    const { lists } = (await (await fetch(`${restarted}/__sandbox/datamanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json()) as {
+    const { lists } = (await (
+      await fetch(`${restarted}/__sandbox/datamanager`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+    ).json()) as {
       lists: Array<{ id: string; members: number }>;
     };
     expect(lists.find((list) => list.id === job.result.userListId)?.members).toBe(ROWS);

@@ -4,7 +4,8 @@ import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lo
 import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { call, newTenant, newUser, stack, upload } from '../helpers/api.ts';
-import { upstreamRequests, upstreamRequestCount } from '../helpers/sandbox.ts';
+import { injectFault, upstreamRequests, upstreamRequestCount } from '../helpers/sandbox.ts';
+import { seedCampaigns } from '../helpers/scale.ts';
 import { jobToEnd, uploaded } from '../helpers/uploads.ts';
 
 /**
@@ -215,6 +216,35 @@ describe.concurrent('POST /searchads/create_csv_audience', () => {
     const started = await start({ userId: raw, audienceName: 'Ads only', mode: 'create', consent: JSON.stringify(GRANTED) }, 'email\na@example.com\n');
     const { job } = await jobToEnd(apiKey, started.body.results.jobId);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'SCOPE_MISSING' } });
+  }, 60_000);
+
+  it('an account blocked until its campaigns are declared: the job fails EU_POLITICAL_DECLARATION_REQUIRED, naming them', async () => {
+    const { userId, customerId } = await searchadsUser();
+    const [campaignId] = await seedCampaigns('searchads', customerId, 1);
+    await fetch(`${stack().sandboxes.searchads}/__sandbox/undeclared`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ customerId, campaignIds: [campaignId] }),
+    });
+    const answer = await start({ userId, audienceName: 'Blocked', mode: 'create', consent: JSON.stringify(GRANTED) }, 'email\na@example.com\n');
+    const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
+    expect(job).toMatchObject({ status: 'failed', error: { code: 'EU_POLITICAL_DECLARATION_REQUIRED', message: expect.stringContaining(String(campaignId)) } });
+  }, 60_000);
+
+  it('an outage on a request is retried at once (Google takes the same members again without harm)', async () => {
+    const { userId, customerId } = await searchadsUser();
+    await injectFault('searchads', {
+      requestIncludes: [customerId, 'audienceMembers'],
+      pathIncludes: 'audienceMembers:ingest',
+      status: 503,
+      times: 1,
+      body: { error: { code: 503, status: 'UNAVAILABLE' } },
+    });
+    const from = await upstreamRequestCount('searchads');
+    const answer = await start({ userId, audienceName: 'Flaky', mode: 'create', consent: JSON.stringify(GRANTED) }, 'email\na@example.com\nb@example.com\n');
+    const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
+    expect(job).toMatchObject({ status: 'succeeded', result: { received: 2, invalid: 0 } });
+    expect((await dataManagerCalls(customerId, from)).filter((request) => request.path === '/v1/audienceMembers:ingest')).toHaveLength(2);
   }, 60_000);
 
   it('refuses what it cannot take, with a detail per problem and nothing started', async () => {

@@ -1,3 +1,4 @@
+import { clock } from '../../core/clock.ts';
 import { config } from '../../core/config.ts';
 import { EuDeclarationRequired, PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable, ScopeMissing } from '../../core/errors.ts';
 import { log } from '../../core/logger.ts';
@@ -45,8 +46,31 @@ interface StatusBody {
     code?: number;
     status?: string;
     message?: string;
-    details?: Array<{ '@type'?: string; reason?: string; fieldViolations?: Array<{ field?: string; reason?: string; description?: string }> }>;
+    details?: Array<{
+      '@type'?: string;
+      reason?: string;
+      metadata?: Record<string, string>;
+      fieldViolations?: Array<{ field?: string; reason?: string; description?: string }>;
+    }>;
   };
+}
+
+/**
+ * How long a spent quota keeps the job parked: the per-minute one until the minute rolls over (at least
+ * 60 s), the daily one until Google's next day begins (quotas reset at midnight Pacific time).
+ */
+export function quotaWaitSeconds(body: StatusBody | undefined, nowMs: number): number {
+  const limit = body?.error?.details?.map((detail) => detail.metadata?.quota_limit ?? '').find(Boolean) ?? '';
+  if (!/PerDay/i.test(limit)) return 60;
+  const pacific = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' })
+    .formatToParts(nowMs)
+    .reduce(
+      (seconds, part) =>
+        seconds +
+        (part.type === 'hour' ? Number(part.value) * 3600 : part.type === 'minute' ? Number(part.value) * 60 : part.type === 'second' ? Number(part.value) : 0),
+      0,
+    );
+  return 86_400 - pacific + 60;
 }
 
 const base = () => `${config().SEARCHADS_DATA_MANAGER_URL.replace(/\/+$/, '')}/${DATA_MANAGER_VERSION}`;
@@ -74,7 +98,7 @@ export function classifyDataManagerResponse<T>(status: number, text: string, ret
       new PlatformAuthExpired('searchads', 'Google refused the connection’s access; reconnect the account with a connect link (/auth/create_link).'),
     );
   if (reasons.includes('ACCESS_TOKEN_SCOPE_INSUFFICIENT')) return fail(new ScopeMissing('searchads', DATA_MANAGER_SCOPE));
-  if (status === 429) return fail(new PlatformRateLimited('searchads', 60));
+  if (status === 429) return fail(new PlatformRateLimited('searchads', quotaWaitSeconds(parsed, clock.now())));
   if (status >= 500 || status === 409) {
     const unavailable = new PlatformUnavailable('searchads', new Error(`${status} ${reason}`));
     return retrySafe ? retry(unavailable) : fail(unavailable);
