@@ -1,6 +1,7 @@
 import { normalizeCountry, normalizeEmail, normalizePhone, type RowContext } from './normalize.ts';
 import type { ContactLayout } from './contact-rows.ts';
 import type { CountryCode } from 'libphonenumber-js/min';
+import { RepeatedCells } from './repeated-cells.ts';
 import { isSha256Hex, sha256Hex } from './sha256.ts';
 import type { UserIdentifier } from '../platforms/searchads/data-manager.ts';
 
@@ -38,8 +39,28 @@ export function googleEmail(raw: string): string | undefined {
 
 /** A phone in E.164, `+` and digits, with the row's country for a national number. */
 export function googlePhone(raw: string, context: RowContext): string | undefined {
+  const international = withPlus(raw);
+  if (international !== undefined) return international;
   const normalized = normalizePhone(raw, context);
   return 'value' in normalized ? `+${normalized.value}` : undefined;
+}
+
+/**
+ * The common case without the general rules: a number written with its `+`, spaces and punctuation
+ * around its digits, no leading zero after the `+` (one with any other character, such as a letter or
+ * an extension, takes the general rules). Undefined when it is not that case.
+ */
+function withPlus(raw: string): string | undefined {
+  let start = 0;
+  while (raw.charCodeAt(start) === 32) start++;
+  if (raw.charCodeAt(start) !== 43) return undefined; // '+'
+  let digits = '+';
+  for (let at = start + 1; at < raw.length; at++) {
+    const code = raw.charCodeAt(at);
+    if (code >= 48 && code <= 57) digits += raw[at];
+    else if (code !== 32 && code !== 40 && code !== 41 && code !== 45 && code !== 46) return undefined; // space ( ) - .
+  }
+  return digits.length >= 9 && digits.length <= 16 && digits.charCodeAt(1) !== 48 ? digits : undefined;
 }
 
 const words = (raw: string) =>
@@ -93,18 +114,34 @@ export function googleLayout(layout: ContactLayout): GoogleLayout {
 const cell = (cells: readonly string[], index: number) => (index >= 0 ? (cells[index] ?? '').trim() : '');
 const hashed = (value: string) => (value.length === 64 && isSha256Hex(value.toLowerCase()) ? value.toLowerCase() : undefined);
 
-/** One row as a member's identifiers (email, phone, then the address), hashed; or why it has none. */
-export function googleMember(cells: readonly string[], layout: GoogleLayout, digest: (value: string) => string = sha256Hex): GoogleMember {
+const NO_CONTEXT: RowContext = Object.freeze({});
+
+/**
+ * One row as a member's identifiers (email, phone, then the address), hashed; or why it has none.
+ * `repeated` remembers, for one read of a file, what the cells that repeat down a list (country and
+ * names) gave: their digests are not worked out again (see RepeatedCells).
+ */
+export function googleMember(
+  cells: readonly string[],
+  layout: GoogleLayout,
+  digest: (value: string) => string = sha256Hex,
+  repeated?: RepeatedCells,
+): GoogleMember {
   const identifiers: UserIdentifier[] = [];
   const countryCell = cell(cells, layout.country);
-  const country = countryCell ? normalizeCountry(countryCell) : undefined;
-  const regionCode = country && 'value' in country ? country.value.toUpperCase() : undefined;
-  const context: RowContext = regionCode ? { country: regionCode as CountryCode } : {};
+  let regionCode = countryCell ? repeated?.get('COUNTRY', countryCell, NO_CONTEXT) : '';
+  if (regionCode === undefined) {
+    const country = normalizeCountry(countryCell);
+    regionCode = 'value' in country ? country.value.toUpperCase() : '';
+    repeated?.set('COUNTRY', countryCell, NO_CONTEXT, regionCode);
+  }
+  const context: RowContext = regionCode ? { country: regionCode as CountryCode } : NO_CONTEXT;
 
   const emailCell = cell(cells, layout.email);
   if (emailCell) {
-    const email = hashed(emailCell) ?? googleEmail(emailCell);
-    if (email) identifiers.push({ emailAddress: email.length === 64 && !email.includes('@') ? email : digest(email) });
+    const already = hashed(emailCell);
+    const email = already ?? googleEmail(emailCell);
+    if (email) identifiers.push({ emailAddress: already ?? digest(email) });
   }
   const phoneCell = cell(cells, layout.phone);
   if (phoneCell) {
@@ -112,19 +149,22 @@ export function googleMember(cells: readonly string[], layout: GoogleLayout, dig
     const phone = already ?? googlePhone(phoneCell, context);
     if (phone) identifiers.push({ phoneNumber: already ?? digest(phone) });
   }
-  const [givenCell, familyCell, zip] = [cell(cells, layout.givenName), cell(cells, layout.familyName), cell(cells, layout.zip)];
-  if (givenCell && familyCell && zip && regionCode) {
-    const givenName = hashed(givenCell) ?? googleGivenName(givenCell);
-    const familyName = hashed(familyCell) ?? googleFamilyName(familyCell);
-    if (givenName && familyName)
-      identifiers.push({
-        address: {
-          givenName: hashed(givenCell) ?? digest(givenName),
-          familyName: hashed(familyCell) ?? digest(familyName),
-          regionCode,
-          postalCode: zip,
-        },
-      });
+  const zip = cell(cells, layout.zip);
+  if (zip && regionCode) {
+    const givenName = nameDigest(cell(cells, layout.givenName), 'FN', digest, repeated);
+    const familyName = givenName ? nameDigest(cell(cells, layout.familyName), 'LN', digest, repeated) : '';
+    if (givenName && familyName) identifiers.push({ address: { givenName, familyName, regionCode, postalCode: zip } });
   }
   return identifiers.length > 0 ? { identifiers } : { invalid: 'no_google_identifier: no usable email, phone, or name with country and zip' };
+}
+
+/** A name's digest ('' when it has no letters): remembered by the cell as written. */
+function nameDigest(raw: string, key: 'FN' | 'LN', digest: (value: string) => string, repeated?: RepeatedCells): string {
+  if (!raw) return '';
+  const known = repeated?.get(key, raw, NO_CONTEXT);
+  if (known !== undefined) return known;
+  const name = hashed(raw) ?? (key === 'FN' ? googleGivenName(raw) : googleFamilyName(raw));
+  const value = name === undefined ? '' : name.length === 64 && hashed(raw) ? name : digest(name);
+  repeated?.set(key, raw, NO_CONTEXT, value);
+  return value;
 }

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contactLayout } from '../../shared/audiences/contact-rows.ts';
 import { googleEmail, googleFamilyName, googleGivenName, googleLayout, googleMember, googlePhone } from '../../shared/audiences/google-members.ts';
@@ -23,6 +24,17 @@ describe('Google’s normalisation', () => {
     ['020 7946 0958', 'GB', 'f0bf0228144d9fe2bdf1da2d8ca698f17bf1410ee688b075c27062e47b6f0b6d'],
   ] as const)('phone %s (%s)', (raw, country, digest) => {
     expect(sha256Hex(googlePhone(raw, country ? { country } : {}) as string)).toBe(digest);
+  });
+
+  it('a number written with its + gives what the shared rules give, with the +', () => {
+    const written = fc.stringMatching(/^ ?\+[0-9 ().-]{0,24}$/);
+    fc.assert(
+      fc.property(written, (raw) => {
+        const shared = normalizePhone(raw, {});
+        expect(googlePhone(raw, {})).toBe('value' in shared ? `+${shared.value}` : undefined);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('names: a title and suffixes dropped, letters only', () => {

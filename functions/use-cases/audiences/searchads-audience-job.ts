@@ -2,6 +2,8 @@ import * as z from 'zod';
 import { contactLayout } from '../../../shared/audiences/contact-rows.ts';
 import { CsvProblem, readCsv } from '../../../shared/audiences/csv-reader.ts';
 import { googleLayout, googleMember } from '../../../shared/audiences/google-members.ts';
+import { RepeatedCells } from '../../../shared/audiences/repeated-cells.ts';
+import { sha256Hex } from '../../../shared/audiences/sha256.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { config } from '../../../shared/core/config.ts';
 import { EuDeclarationRequired, PlatformRejected } from '../../../shared/core/errors.ts';
@@ -211,6 +213,7 @@ async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: Searcha
   let rows = 0;
   let invalid = 0;
   let last: { byte: number; line: number; delimiter: string } | undefined;
+  const repeated = new RepeatedCells();
   const send = async () => {
     if (members.length > 0) {
       run.checkTime();
@@ -243,7 +246,7 @@ async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: Searcha
       rows++;
       job.progress.rowsRead = Math.max(job.progress.rowsRead, dataRows);
       last = { byte: record.endByte, line: record.line, delimiter: step.delimiter };
-      const member = googleMember(record.cells, layout);
+      const member = googleMember(record.cells, layout, sha256Hex, repeated);
       if ('invalid' in member) invalid++;
       else members.push(member.identifiers);
       if (members.length === MEMBERS_PER_REQUEST) await send();
