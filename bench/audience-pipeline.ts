@@ -116,7 +116,8 @@ async function googleMembers(rows: number) {
   const repeated = new RepeatedCells();
   let members = 0;
   const started = process.hrtime.bigint();
-  for (let index = 0; index < rows; index++) if ('identifiers' in googleMember(sample[index % sample.length] as string[], layout, sha256Hex, repeated)) members++;
+  for (let index = 0; index < rows; index++)
+    if ('identifiers' in googleMember(sample[index % sample.length] as string[], layout, sha256Hex, repeated)) members++;
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (members !== rows) throw new Error('a row without a member');
   return { mode: 'google-members', rows, seconds, rowsPerSecond: rows / seconds };
@@ -160,8 +161,8 @@ if (mode && import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
           ? await google(target)
           : mode === 'google-members'
             ? await googleMembers(Number(target))
-          : mode === 'google-raw'
-            ? await googleRaw(Number(target))
-            : await raw(Number(target), distinct);
+            : mode === 'google-raw'
+              ? await googleRaw(Number(target))
+              : await raw(Number(target), distinct);
   console.log(JSON.stringify({ ...result, peakRssMb: peakRssMb() }));
 }

@@ -11,12 +11,18 @@ const ROWS = 1_000_000;
 export async function googleAudienceBench(stack: LocalStack, apiKey: string): Promise<Array<[string, string, string]>> {
   const sandbox = stack.sandboxes.searchads?.url as string;
   const post = async (path: string, body: unknown) => {
-    const response = await fetch(`${stack.url}${path}`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const response = await fetch(`${stack.url}${path}`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     const answer = (await response.json()) as { results: Record<string, any> };
     if (answer.results.success !== true) throw new Error(`${path}: ${JSON.stringify(answer)}`);
     return answer.results;
   };
-  const csv = Buffer.from(`email,phone,first_name,last_name,zip,country\n${Array.from({ length: ROWS }, (_, index) => `${contactLine(index).slice(0, -1)},US\n`).join('')}`);
+  const csv = Buffer.from(
+    `email,phone,first_name,last_name,zip,country\n${Array.from({ length: ROWS }, (_, index) => `${contactLine(index).slice(0, -1)},US\n`).join('')}`,
+  );
   const ticket = await post('/uploads/create_upload', { userId: 'demo-user', fileName: 'million.csv', contentLength: csv.length });
   const put = await fetch(ticket.url, { method: 'PUT', headers: ticket.headers, body: csv });
   if (put.status !== 200) throw new Error(`PUT ${put.status}`);
@@ -43,7 +49,11 @@ export async function googleAudienceBench(stack: LocalStack, apiKey: string): Pr
   const count = (test: (path: string) => boolean) => made.filter((request) => test(request.path)).length;
   const ingests = count((path) => path === '/v1/audienceMembers:ingest');
   return [
-    ['audience, search ads: 1,000,000 rows through the job', `${seconds.toFixed(1)} s from the start to succeeded`, `received ${job.result.received}, invalid ${job.result.invalid}, ${job.result.matchRateRange}`],
+    [
+      'audience, search ads: 1,000,000 rows through the job',
+      `${seconds.toFixed(1)} s from the start to succeeded`,
+      `received ${job.result.received}, invalid ${job.result.invalid}, ${job.result.matchRateRange}`,
+    ],
     [
       'audience, search ads: upstream requests for 1,000,000 rows',
       `${ingests} ingest, ${count((path) => path.endsWith('/userLists'))} list create, ${count((path) => path.startsWith('/v1/requestStatus'))} status reads`,

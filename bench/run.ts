@@ -124,7 +124,11 @@ async function audiencePipeline(): Promise<void> {
       median(rss) < 150 ? `goal < 150 MB met (CSV functions' ${csvOptions})` : 'goal < 150 MB MISSED',
     ],
     ['audience: peak RSS, 250,000 rows', `${smallRss} MB`, 'flat with file size'],
-    ['audience, search ads: Google normalise + hash (1,000,000 rows)', perSecond(googleMembers), 'email, phone with +, names, US address; rows split into cells'],
+    [
+      'audience, search ads: Google normalise + hash (1,000,000 rows)',
+      perSecond(googleMembers),
+      'email, phone with +, names, US address; rows split into cells',
+    ],
     ['audience, search ads: raw SHA-256 of the same values', perSecond(googleRaw), '4 digests a row; country and zip go in clear'],
     [
       'audience, search ads: normalise + hash / raw hashing (median of pair ratios)',

@@ -1,7 +1,7 @@
 import { normalizeCountry, normalizeEmail, normalizePhone, type RowContext } from './normalize.ts';
 import type { ContactLayout } from './contact-rows.ts';
 import type { CountryCode } from 'libphonenumber-js/min';
-import { RepeatedCells } from './repeated-cells.ts';
+import type { RepeatedCells } from './repeated-cells.ts';
 import { isSha256Hex, sha256Hex } from './sha256.ts';
 import type { UserIdentifier } from '../platforms/searchads/data-manager.ts';
 
