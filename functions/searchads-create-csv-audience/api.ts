@@ -21,7 +21,7 @@ export const api: OperationDoc = {
     userId: 'demo-user',
     audienceName: 'Newsletter subscribers',
     mode: 'create',
-    consent: JSON.stringify(consent),
+    consent, // in a multipart form, an object part is sent as its JSON text (OpenAPI's default encoding)
     csvFile: 'email,phone,country\nmary@example.com,+1 555 987 6543,US\n',
   },
   resultExample: { audienceId: 'aud_5f0c3a1e9b7d4c2a8e6f1b3d', jobId: 'job_7d3e2c1b0a9f8e7d6c5b4a3f2e1d0c9b', status: 'queued' },

@@ -4,7 +4,7 @@ import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lo
 import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { call, newTenant, newUser, stack, upload } from '../helpers/api.ts';
-import { injectFault, upstreamRequests, upstreamRequestCount } from '../helpers/sandbox.ts';
+import { injectFault, stackNow, upstreamRequests, upstreamRequestCount } from '../helpers/sandbox.ts';
 import { seedCampaigns } from '../helpers/scale.ts';
 import { jobToEnd, uploaded } from '../helpers/uploads.ts';
 
@@ -175,7 +175,7 @@ describe.concurrent('POST /searchads/create_csv_audience', () => {
     const writes = (await dataManagerCalls(customerId, from)).filter((request) => request.method === 'POST').map((request) => request.path);
     expect(writes).toEqual(['/v1/audienceMembers:ingest', '/v1/audienceMembers:removeAll']);
     const removeAll = (await dataManagerCalls(customerId, from)).find((request) => request.path === '/v1/audienceMembers:removeAll');
-    expect(Date.parse(JSON.parse(removeAll?.body ?? '{}').removeAsOfTime)).toBeLessThan(Date.now());
+    expect(Date.parse(JSON.parse(removeAll?.body ?? '{}').removeAsOfTime)).toBeLessThan(await stackNow());
     expect((await listsOf()).find((list) => list.id === first.result.userListId)?.members).toBe(2);
   }, 60_000);
 

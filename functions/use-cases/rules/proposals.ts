@@ -5,7 +5,8 @@ import { isInBandCode } from '../../../shared/core/error-table.ts';
 import { NotFound, PlatformNotConnected, ProposalRefused } from '../../../shared/core/errors.ts';
 import { platformAdapters } from '../../../shared/platforms/registry.ts';
 import type { Proposal } from '../../../shared/schemas/proposals.ts';
-import { findProposal, moveProposal, proposalOf, releasePending, type StoredProposal } from '../../../shared/store/proposals.ts';
+import { moveProposal, releasePending } from '../../../shared/store/proposal-writes.ts';
+import { findProposal, proposalOf, type StoredProposal } from '../../../shared/store/proposals.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { actOn } from './rule-actions.ts';
 

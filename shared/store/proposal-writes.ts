@@ -1,0 +1,107 @@
+import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import type { AuditToStore } from '../core/audit.ts';
+import { clock } from '../core/clock.ts';
+import { config } from '../core/config.ts';
+import { writeAuditedIfConditionHolds } from './audit-event-writes.ts';
+import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
+import { keys } from './keys.ts';
+import { itemKey, KEEP_SECONDS, type StoredProposal } from './proposals.ts';
+import type { WebhookEvent } from './webhook-events.ts';
+import { webhookEventPuts } from './webhook-event-writes.ts';
+
+/** Writing proposals (proposals.ts reads them and draws the layout). */
+/**
+ * Stores a proposal with its pending marker and its `optimization.proposed` event, in one transaction:
+ * 'created'; 'exists' when this very proposal is stored already (a run delivered again); 'pending'
+ * when another proposal of the rule for the campaign waits for a decision (nothing stored).
+ */
+export async function storeProposal(tenantId: string, proposal: StoredProposal, event: WebhookEvent | undefined): Promise<'created' | 'exists' | 'pending'> {
+  const now = clock.now();
+  const pk = keys.proposalsPk(tenantId, proposal.userId);
+  const expiresAt = Math.floor(now / 1000) + KEEP_SECONDS;
+  const writes = [
+    {
+      Put: {
+        TableName: mainTableName(),
+        Item: { pk, sk: keys.proposal(proposal.proposalId), ...proposal, expiresAt },
+        ConditionExpression: 'attribute_not_exists(sk)',
+      },
+    },
+    {
+      Put: {
+        TableName: mainTableName(),
+        Item: {
+          pk,
+          sk: keys.proposalPending(proposal.ruleId, proposal.campaignId),
+          proposalId: proposal.proposalId,
+          expiresAtMs: proposal.expiresAtMs,
+          expiresAt,
+        },
+        // the one before it is decided, or it expired (its marker stays until a decision or the next proposal)
+        ConditionExpression: 'attribute_not_exists(sk) OR expiresAtMs <= :now',
+        ExpressionAttributeValues: { ':now': now },
+      },
+    },
+    ...(event ? webhookEventPuts(event, now + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000).map((put) => ({ Put: put.input })) : []),
+  ];
+  try {
+    await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));
+    return 'created';
+  } catch (error) {
+    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
+    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'exists';
+    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'pending';
+    throw error;
+  }
+}
+
+/**
+ * Moves a proposal from one state to the next, only if it is still in `from` (and, from pending, not
+ * expired): false when it is not. `set` adds the fields the move records.
+ */
+export function moveProposal(
+  tenantId: string,
+  userId: string,
+  proposalId: string,
+  from: StoredProposal['state'],
+  to: StoredProposal['state'],
+  set: Partial<Pick<StoredProposal, 'decidedAt' | 'finishedAt' | 'error'>> = {},
+  audit?: AuditToStore,
+): Promise<boolean> {
+  const names: Record<string, string> = { '#state': 'state' };
+  const values: Record<string, unknown> = { ':from': from, ':to': to };
+  const sets = ['#state = :to'];
+  for (const [field, value] of Object.entries(set)) {
+    sets.push(`#${field} = :${field}`);
+    names[`#${field}`] = field;
+    values[`:${field}`] = value;
+  }
+  let condition = '#state = :from';
+  if (from === 'pending' && to !== 'expired') {
+    condition += ' AND expiresAtMs > :now';
+    values[':now'] = clock.now();
+  }
+  return writeAuditedIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: itemKey(tenantId, userId, proposalId),
+      UpdateExpression: `SET ${sets.join(', ')}`,
+      ConditionExpression: condition,
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: values,
+    }),
+    audit,
+  );
+}
+
+/** A decided proposal lets its (rule, campaign) have a new one: its marker goes, unless it already names a newer proposal. */
+export async function releasePending(tenantId: string, proposal: Pick<StoredProposal, 'userId' | 'ruleId' | 'campaignId' | 'proposalId'>): Promise<void> {
+  await writeIfConditionHolds(
+    new DeleteCommand({
+      TableName: mainTableName(),
+      Key: { pk: keys.proposalsPk(tenantId, proposal.userId), sk: keys.proposalPending(proposal.ruleId, proposal.campaignId) },
+      ConditionExpression: 'proposalId = :id',
+      ExpressionAttributeValues: { ':id': proposal.proposalId },
+    }),
+  );
+}
