@@ -25,6 +25,20 @@ const AFTER_THE_LEASE_DAYS = String(45 / 86_400);
 const start = (env: Record<string, string> = {}) => startChildStack(dataDir, apiKey, { LOG_LEVEL: 'SILENT', RULES_INTERVAL_SECONDS: '1', ...env });
 const socialSandboxOf = (child: ChildStack) => /^\s+social\s+(http:\/\/\S+)$/m.exec(child.output())?.[1] as string;
 
+/** A POST to whichever child stack `current` gives when it is called (one is killed and replaced mid-test). */
+const poster =
+  (current: () => ChildStack | undefined) =>
+  async (path: string, body: unknown): Promise<Record<string, any>> =>
+    (
+      (await (
+        await fetch(`${current()?.url}${path}`, {
+          method: 'POST',
+          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        })
+      ).json()) as { results: Record<string, any> }
+    ).results;
+
 async function post(path: string, body: unknown): Promise<Record<string, any>> {
   const response = await fetch(`${stack?.url}${path}`, {
     method: 'POST',
@@ -105,16 +119,7 @@ describe('npm run admin -- run-rules', () => {
     await child?.stop();
     rmSync(adminDir, { recursive: true, force: true });
   });
-  const send = async (path: string, body: unknown) =>
-    (
-      (await (
-        await fetch(`${child?.url}${path}`, {
-          method: 'POST',
-          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).json()) as { results: Record<string, any> }
-    ).results;
+  const send = poster(() => child);
   const pauseRule = (campaignId: string) => ({
     userId: 'demo-user',
     platform: 'social',
@@ -185,16 +190,7 @@ describe('an approval killed between the platform’s write and its record', () 
     await child?.stop();
     rmSync(approvalDir, { recursive: true, force: true });
   });
-  const send = async (path: string, body: unknown) =>
-    (
-      (await (
-        await fetch(`${child?.url}${path}`, {
-          method: 'POST',
-          headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        })
-      ).json()) as { results: Record<string, any> }
-    ).results;
+  const send = poster(() => child);
   const pausesOf = async (sandbox: string) =>
     (
       (await (await fetch(`${sandbox}/__sandbox/requests?includes=${encodeURIComponent('"PAUSED"')}`)).json()) as Array<{ method: string; path: string }>

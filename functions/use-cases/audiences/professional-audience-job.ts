@@ -10,7 +10,7 @@ import type { User } from '../../../shared/store/users.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { dropContactsOnSuccess } from './contacts-kept.ts';
 import type { JobRun } from '../jobs/job-run.ts';
-import { type CreateStore, createOnce } from '../jobs/steps.ts';
+import { checkpointCreateStore, createOnce } from '../jobs/steps.ts';
 
 /**
  * Operation 8 as a job: the list checked whole, then the platform's list-upload flow
@@ -108,28 +108,7 @@ export async function runProfessionalAudienceJob(
  * answer was lost (a timeout, a 5xx, a run that died) is read back by name and type before another is sent.
  */
 function createSegmentOnce(run: JobRun, { request, checkpoint }: ProfessionalAudienceJob, session: ReturnType<typeof professionalSession>): Promise<string> {
-  const store: CreateStore<string> = {
-    find: async () =>
-      checkpoint.segmentId !== undefined
-        ? { status: 'completed', intent: { sentAt: checkpoint.segmentCreateSentAt ?? 0 }, result: checkpoint.segmentId }
-        : checkpoint.segmentCreateSentAt !== undefined
-          ? { status: 'in_progress', intent: { sentAt: checkpoint.segmentCreateSentAt } }
-          : undefined,
-    begin: async (_key, { sentAt }) => {
-      checkpoint.segmentCreateSentAt = sentAt;
-      await run.save();
-      return true;
-    },
-    complete: async (_key, segmentId) => {
-      checkpoint.segmentId = segmentId;
-      await run.save();
-      return true;
-    },
-    forget: async () => {
-      checkpoint.segmentCreateSentAt = undefined;
-      await run.save();
-    },
-  };
+  const store = checkpointCreateStore(run, checkpoint, { sentAt: 'segmentCreateSentAt', id: 'segmentId' });
   return createOnce({
     store,
     key: 'segment',

@@ -25,7 +25,7 @@ import type { User } from '../../../shared/store/users.ts';
 import { noteDeclarationRequired } from '../../../shared/webhooks/declaration-required.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { JobEnded, type JobRun, Pause } from '../jobs/job-run.ts';
-import { type CreateStore, createOnce } from '../jobs/steps.ts';
+import { checkpointCreateStore, createOnce } from '../jobs/steps.ts';
 import { dropContactsOnSuccess } from './contacts-kept.ts';
 
 /**
@@ -151,28 +151,7 @@ export async function runSearchadsAudienceJob(run: JobRun, job: SearchadsAudienc
 /** The Customer Match list, made once: a create whose answer was lost is read back by our audience id before another is sent. */
 async function createListOnce(run: JobRun, job: SearchadsAudienceJob, session: SearchadsSession): Promise<string> {
   const { request, checkpoint } = job;
-  const store: CreateStore<string> = {
-    find: async () =>
-      checkpoint.userListId !== undefined
-        ? { status: 'completed', intent: { sentAt: checkpoint.listCreateSentAt ?? 0 }, result: checkpoint.userListId }
-        : checkpoint.listCreateSentAt !== undefined
-          ? { status: 'in_progress', intent: { sentAt: checkpoint.listCreateSentAt } }
-          : undefined,
-    begin: async (_key, { sentAt }) => {
-      checkpoint.listCreateSentAt = sentAt;
-      await run.save();
-      return true;
-    },
-    complete: async (_key, userListId) => {
-      checkpoint.userListId = userListId;
-      await run.save();
-      return true;
-    },
-    forget: async () => {
-      checkpoint.listCreateSentAt = undefined;
-      await run.save();
-    },
-  };
+  const store = checkpointCreateStore(run, checkpoint, { sentAt: 'listCreateSentAt', id: 'userListId' });
   const userListId = await createOnce({
     store,
     key: 'userList',

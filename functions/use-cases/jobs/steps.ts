@@ -22,6 +22,35 @@ export const lostAnswer = (error: unknown) => error instanceof PlatformTimeout |
 /** A create's step record, as the checkpoint keeps it; `forget` drops an intent the platform refused (nothing was made). */
 export type CreateStore<Id> = StepStore<string, { sentAt: number }, Id> & { forget(key: string): Promise<void> };
 
+/**
+ * A create's step kept in two fields of a job's checkpoint: when it was sent, and the id it made; each
+ * change saved with the job at once.
+ */
+export function checkpointCreateStore<Checkpoint extends object>(
+  run: JobRun,
+  checkpoint: Checkpoint,
+  fields: { sentAt: keyof Checkpoint & string; id: keyof Checkpoint & string },
+): CreateStore<string> {
+  const kept = checkpoint as Record<string, unknown>;
+  const save = async (changes: Record<string, unknown>) => {
+    Object.assign(kept, changes);
+    await run.save();
+    return true;
+  };
+  return {
+    find: async () => {
+      const [sentAt, id] = [kept[fields.sentAt] as number | undefined, kept[fields.id] as string | undefined];
+      if (id !== undefined) return { status: 'completed', intent: { sentAt: sentAt ?? 0 }, result: id };
+      return sentAt !== undefined ? { status: 'in_progress', intent: { sentAt } } : undefined;
+    },
+    begin: (_key, { sentAt }) => save({ [fields.sentAt]: sentAt }),
+    complete: (_key, id) => save({ [fields.id]: id }),
+    forget: async () => {
+      await save({ [fields.sentAt]: undefined });
+    },
+  };
+}
+
 export interface CreateOnce<Id> {
   store: CreateStore<Id>;
   key: string;
