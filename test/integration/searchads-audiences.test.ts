@@ -48,7 +48,7 @@ const listsOf = async () =>
 
 const start = (fields: Record<string, string>, csv: string) => upload('/searchads/create_csv_audience', fields, { field: 'csvFile', content: csv }, { apiKey });
 
-describe.concurrent('POST /searchads/create_csv_audience', () => {
+describe('POST /searchads/create_csv_audience', () => {
   it('makes the list once, sends Google-hashed members, follows the request, and ends with the counts', async () => {
     const { userId, customerId } = await searchadsUser();
     const from = await upstreamRequestCount('searchads');
@@ -251,7 +251,6 @@ describe.concurrent('POST /searchads/create_csv_audience', () => {
   });
 });
 
-// not beside the others: a test's faults are withdrawn when any test of the file ends
 describe('an outage', () => {
   it('an outage on a request is retried at once (Google takes the same members again without harm)', async () => {
     const { userId, customerId } = await searchadsUser();
