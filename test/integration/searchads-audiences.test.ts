@@ -48,7 +48,8 @@ const listsOf = async () =>
 
 const start = (fields: Record<string, string>, csv: string) => upload('/searchads/create_csv_audience', fields, { field: 'csvFile', content: csv }, { apiKey });
 
-describe('POST /searchads/create_csv_audience', () => {
+// small lists, ten jobs at once; the large list and the injected outage run after them, alone
+describe.concurrent('POST /searchads/create_csv_audience', () => {
   it('makes the list once, sends Google-hashed members, follows the request, and ends with the counts', async () => {
     const { userId, customerId } = await searchadsUser();
     const from = await upstreamRequestCount('searchads');
@@ -114,24 +115,6 @@ describe('POST /searchads/create_csv_audience', () => {
     expect(appended.job.result).toMatchObject({ audienceId, userListId: job.result.userListId, received: 1, invalid: 0 });
     expect((await dataManagerCalls(customerId, from)).filter((request) => request.method === 'POST' && request.path.endsWith('/userLists'))).toHaveLength(1);
     expect((await listsOf()).find((list) => list.id === job.result.userListId)?.members).toBe(4);
-  }, 60_000);
-
-  it('sends a list of any size from an upload in order, 10,000 members a request', async () => {
-    const { userId, customerId } = await searchadsUser();
-    const rows = Array.from({ length: 25_000 }, (_, index) => `person${index}@example.com`);
-    const uploadId = await uploaded(apiKey, userId, `email\n${rows.join('\n')}\n`);
-    const from = await upstreamRequestCount('searchads');
-    const answer = await call('/searchads/create_csv_audience', { userId, audienceName: 'Big list', mode: 'create', consent: GRANTED, uploadId }, { apiKey });
-    expect(answer.status, answer.text).toBe(200);
-    const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
-    expect(job.result).toMatchObject({ received: 25_000, invalid: 0 });
-    expect(job.progress).toMatchObject({ rowsSent: 25_000, batchesSent: 3 });
-    const ingests = (await dataManagerCalls(customerId, from)).filter((request) => request.path === '/v1/audienceMembers:ingest');
-    const sizes = ingests.map((request) => JSON.parse(request.body).audienceMembers.length);
-    expect(sizes).toEqual([10_000, 10_000, 5_000]);
-    expect(JSON.parse(ingests[2]?.body ?? '{}').audienceMembers.at(-1)).toEqual({
-      userData: { userIdentifiers: [{ emailAddress: sha('person24999@example.com') }] },
-    });
   }, 60_000);
 
   it('a request Google processes in part: the job succeeds with the refused members counted and named', async () => {
@@ -251,7 +234,25 @@ describe('POST /searchads/create_csv_audience', () => {
   });
 });
 
-describe('an outage', () => {
+describe('a large list, and an outage', () => {
+  it('sends a list of any size from an upload in order, 10,000 members a request', async () => {
+    const { userId, customerId } = await searchadsUser();
+    const rows = Array.from({ length: 25_000 }, (_, index) => `person${index}@example.com`);
+    const uploadId = await uploaded(apiKey, userId, `email\n${rows.join('\n')}\n`);
+    const from = await upstreamRequestCount('searchads');
+    const answer = await call('/searchads/create_csv_audience', { userId, audienceName: 'Big list', mode: 'create', consent: GRANTED, uploadId }, { apiKey });
+    expect(answer.status, answer.text).toBe(200);
+    const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
+    expect(job.result).toMatchObject({ received: 25_000, invalid: 0 });
+    expect(job.progress).toMatchObject({ rowsSent: 25_000, batchesSent: 3 });
+    const ingests = (await dataManagerCalls(customerId, from)).filter((request) => request.path === '/v1/audienceMembers:ingest');
+    const sizes = ingests.map((request) => JSON.parse(request.body).audienceMembers.length);
+    expect(sizes).toEqual([10_000, 10_000, 5_000]);
+    expect(JSON.parse(ingests[2]?.body ?? '{}').audienceMembers.at(-1)).toEqual({
+      userData: { userIdentifiers: [{ emailAddress: sha('person24999@example.com') }] },
+    });
+  }, 60_000);
+
   it('an outage on a request is retried at once (Google takes the same members again without harm)', async () => {
     const { userId, customerId } = await searchadsUser();
     await injectFault('searchads', {
