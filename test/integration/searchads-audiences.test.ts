@@ -31,9 +31,11 @@ async function searchadsUser(refreshToken = `1//dm-${randomBytes(6).toString('he
 /** The Data Manager requests of one account, in the order they were made. */
 async function dataManagerCalls(customerId: string, from: number) {
   return (await upstreamRequests('searchads', from)).filter(
+    // a status read names no account (only its request id): it is never counted as this account's
     (request) =>
       request.path.startsWith('/v1/') &&
-      (request.path.includes(customerId) || request.body.includes(customerId) || request.path.startsWith('/v1/requestStatus')),
+      !request.path.startsWith('/v1/requestStatus') &&
+      (request.path.includes(`/accounts/${customerId}/`) || request.body.includes(`"accountId":"${customerId}"`)),
   );
 }
 
