@@ -33,7 +33,7 @@ describe('Data Manager answers', () => {
     expect(verdict.error.retryAfterSeconds).toBe(60);
     const daily = { error: { details: [{ metadata: { quota_limit: 'IngestionWriteRequestsPerDayPerProject' } }] } };
     // 23:00 in Los Angeles (07:00 UTC in winter): an hour to its midnight, and a minute more
-    expect(quotaWaitSeconds(daily, Date.parse('2026-11-28T07:00:00Z'))).toBe(3_660);
+    expect(quotaWaitSeconds(daily, Date.parse('2025-01-15T07:00:00Z'))).toBe(3_660);
   });
 
   it('the scope, the token, the terms, the declaration and a missing list each say what they are', () => {

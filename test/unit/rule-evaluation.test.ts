@@ -226,15 +226,15 @@ describe('conditions comparing two windows', () => {
 
   it('a campaign over two windows, each summed once for the whole group', () => {
     const days = [
-      day('2026-11-12', 1000, 10, '10.00'),
-      day('2026-11-22', 1000, 10, '30.00'),
-      day('2026-11-23', 1000, 10, '30.00'),
-      day('2026-11-24', 1000, 10, '30.00'),
+      day('2024-03-12', 1000, 10, '10.00'),
+      day('2024-03-22', 1000, 10, '30.00'),
+      day('2024-03-23', 1000, 10, '30.00'),
+      day('2024-03-24', 1000, 10, '30.00'),
     ];
     const byCampaign = new Map([['1', days]]);
     const metrics = {
       facts: { currency: 'USD', timeZone: 'UTC' },
-      today: '2026-11-25',
+      today: '2024-03-25',
       byWindow: new Map([
         ['LAST_3_DAYS' as const, byCampaign],
         ['LAST_14_DAYS' as const, byCampaign],
