@@ -78,6 +78,9 @@ export const searchadsCheckpointSchema = z.object({
   /** the statuses' reads so far, and when the last request was accepted */
   polls: z.number().default(0),
   lastAcceptedAt: z.number().optional(),
+  /** replace's removeAll, a create-once step: when it was sent, the request id it got; then its status followed */
+  removeAllSentAt: z.number().optional(),
+  removeAllRequestId: z.string().optional(),
   removeAll: sentRequestSchema.optional(),
 });
 type SearchadsCheckpoint = z.infer<typeof searchadsCheckpointSchema>;
@@ -129,14 +132,18 @@ export async function runSearchadsAudienceJob(run: JobRun, job: SearchadsAudienc
     await followToTheEnd(run, job, session, checkpoint.sent);
     if (request.mode === 'replace') {
       if (!checkpoint.removeAll) {
-        await throttle(job.tenantId);
-        checkpoint.removeAll = {
-          requestId: await removeAllMembers(session, userListId, new Date(request.startedAtMs - REPLACE_MARGIN_MS)),
-          rows: 0,
-          members: 0,
-        };
-        checkpoint.lastAcceptedAt = clock.now();
-        checkpoint.polls = 0;
+        const requestId = await createOnce({
+          store: checkpointCreateStore(run, checkpoint, { sentAt: 'removeAllSentAt', id: 'removeAllRequestId' }),
+          key: 'removeAll',
+          send: async () => {
+            await throttle(job.tenantId);
+            return removeAllMembers(session, userListId, new Date(request.startedAtMs - REPLACE_MARGIN_MS));
+          },
+          // Google names no request but by the id it answered; removing as of the same time again does no harm
+          readBack: async () => undefined,
+        });
+        checkpoint.removeAll = { requestId, rows: 0, members: 0 };
+        Object.assign(checkpoint, { lastAcceptedAt: clock.now(), polls: 0 });
         await run.save();
       }
       await followToTheEnd(run, job, session, [checkpoint.removeAll]);

@@ -102,37 +102,21 @@ async function setBack(context: ActionContext, action: RuleActionOutcome): Promi
       store: ruleActionSteps,
       key: { tenantId, ruleId: context.rule.ruleId, runId: context.runId, campaignId },
       decide: async () => {
+        // what the set-back answers when it does nothing: the campaign's refusal, or why it is left alone
+        const left = (outcome: Pick<RuleActionOutcome, 'outcome' | 'error' | 'reason'>) => ({ nothing: { campaignId, type, from, to, ...outcome } });
         try {
           campaign = await platform.control.read(session, campaignId);
         } catch (error) {
           // a refusal is this campaign's answer; a throttled or lost read fails the whole undo, which a repeat does again
           if (!(error instanceof ServiceError && error.status === 200)) throw error;
           const { code, message } = failure(error);
-          return { nothing: { campaignId, type, from, to, outcome: 'failed' as const, error: { code, message } } };
+          return left({ outcome: 'failed', error: { code, message } });
         }
         if (!campaign)
-          return {
-            nothing: {
-              campaignId,
-              type,
-              from,
-              to,
-              outcome: 'failed' as const,
-              error: { code: 'CAMPAIGN_NOT_FOUND', message: `Campaign ${campaignId} is not in the user’s connected account.` },
-            },
-          };
+          return left({ outcome: 'failed', error: { code: 'CAMPAIGN_NOT_FOUND', message: `Campaign ${campaignId} is not in the user’s connected account.` } });
         const now = holds(campaign, field);
         if (campaign.status === 'REMOVED' || now !== from)
-          return {
-            nothing: {
-              campaignId,
-              type,
-              from,
-              to,
-              outcome: 'skipped' as const,
-              reason: `changed since: the campaign holds ${now ?? campaign.platformStatus}, not the ${from} the rule set`,
-            },
-          };
+          return left({ outcome: 'skipped', reason: `changed since: the campaign holds ${now ?? campaign.platformStatus}, not the ${from} the rule set` });
         return { intent: { field, from, to } };
       },
       perform: async (intent) => {
