@@ -9,6 +9,7 @@ export const declaration: FunctionDeclaration = {
   inbound: 'social',
   readsAppCredentials: true, // the app secret that signs
   writes: true,
+  usesUploadBucket: true, // a body too large for one table item is kept in the bucket
   sendsTo: ['PlatformEvents'],
   memoryMb: 512,
 };

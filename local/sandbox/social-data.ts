@@ -11,6 +11,8 @@ export const DEMO_AD_ACCOUNT = DEMO_CONNECTIONS.social.adAccountId;
 export const DEMO_PAGE_ID = DEMO_CONNECTIONS.social.pageId;
 /** A second Page the demo person manages: its lead forms and leads are the leads tests' own. */
 export const SECOND_PAGE_ID = '104857392018466';
+/** A third Page, no person's own: only the tests that share one Page between tenants subscribe it. */
+export const THIRD_PAGE_ID = '104857392018467';
 export const DEMO_PHOTO_ACCOUNT = '17841400000000001';
 
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');

@@ -5,6 +5,7 @@ import {
   DEMO_AD_ACCOUNT,
   DEMO_PAGE_ID,
   SECOND_PAGE_ID,
+  THIRD_PAGE_ID,
   DEMO_PHOTO_ACCOUNT,
   seedCampaigns,
   seedImages,
@@ -67,6 +68,7 @@ export function seedState(videosDir?: string): SocialState {
     pages: new Map<string, { name: string; photoAccountId?: string }>([
       [DEMO_PAGE_ID, { name: 'Example Outfitters', photoAccountId: DEMO_PHOTO_ACCOUNT }],
       [SECOND_PAGE_ID, { name: 'Example Outfitters Leads' }],
+      [THIRD_PAGE_ID, { name: 'Example Outfitters Offers' }],
     ]),
     photoMedia: new Map([[DEMO_PHOTO_ACCOUNT, seedPhotoMedia()]]),
     locations: seedLocations(),

@@ -41,8 +41,17 @@ export function parseWithExactIds(raw: string): unknown {
   return JSON.parse(raw.replace(/([:[,]\s*)(-?\d{16,})(?=\s*[,}\]])/g, '$1"$2"'));
 }
 
+/** The body as JSON, or undefined when it is not JSON at all (kept and reported like any body of no known shape). */
+function parsedOrUndefined(raw: string): unknown {
+  try {
+    return parseWithExactIds(raw);
+  } catch {
+    return undefined;
+  }
+}
+
 export function socialNotices(raw: string): LeadNotice[] | undefined {
-  const parsed = socialBody.safeParse(parseWithExactIds(raw));
+  const parsed = socialBody.safeParse(parsedOrUndefined(raw));
   if (!parsed.success) return undefined;
   return parsed.data.entry.flatMap((entry) =>
     entry.changes
@@ -62,7 +71,8 @@ const lastSegment = (urn: string) => urn.slice(urn.lastIndexOf(':') + 1);
 
 /** One notification, or (as one receiver sees) an array of them. */
 export function professionalNotices(raw: string): LeadNotice[] | undefined {
-  const body = parseWithExactIds(raw);
+  const body = parsedOrUndefined(raw);
+  if (body === undefined) return undefined;
   const parsed = z.array(professionalNotice).safeParse(Array.isArray(body) ? body : [body]);
   if (!parsed.success) return undefined;
   return parsed.data.flatMap((notice) => {

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 
 /**
  * The platforms' webhook signatures, checked over the raw bytes before anything else
@@ -34,7 +34,9 @@ export function professionalSignatureValid(rawBody: Uint8Array, header: string |
 export function socialChallengeAnswer(query: Record<string, string | undefined>, verifyToken: string): string | undefined {
   const given = query['hub.verify_token'] ?? '';
   if (query['hub.mode'] !== 'subscribe' || !query['hub.challenge']) return undefined;
-  const same = given.length === verifyToken.length && timingSafeEqual(Buffer.from(given), Buffer.from(verifyToken));
+  // digests of equal length whatever the tokens' lengths or encodings (a multi-byte character counts as several bytes)
+  const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest();
+  const same = timingSafeEqual(digest(given), digest(verifyToken));
   return same ? query['hub.challenge'] : undefined;
 }
 

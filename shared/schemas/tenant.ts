@@ -126,7 +126,9 @@ export const webhookEventViewSchema = z.object({
   id: z.string().describe('The webhook-id sent with every attempt.'),
   type: z.string(),
   createdAt: z.string(),
-  status: z.enum(['pending', 'delivered', 'failed']),
+  status: z
+    .enum(['pending', 'delivered', 'failed', 'erased'])
+    .describe('`erased`: the lead it carried was erased (erase_lead) before it was delivered; no later attempt sends it.'),
   attempts: z.number().int(),
   lastStatus: z.number().int().nullable().describe('The receiver’s last HTTP status; null if it never answered.'),
   lastAttemptAt: z.string().nullable(),

@@ -26,14 +26,14 @@ export function stagedUploadKey(tenantId: string, userId: string, uploadId: stri
   return `uploads/${tenantId}/${encodeURIComponent(userId)}/${uploadId}.${extension}`;
 }
 
-export async function stageUpload(key: string, content: Buffer): Promise<void> {
+export async function stageUpload(key: string, content: Buffer, contentType = 'text/csv'): Promise<void> {
   const kmsKey = config().UPLOAD_KMS_KEY_ID;
   await s3().send(
     new PutObjectCommand({
       Bucket: config().UPLOAD_BUCKET,
       Key: key,
       Body: content,
-      ContentType: 'text/csv',
+      ContentType: contentType,
       ...(kmsKey ? { ServerSideEncryption: 'aws:kms', SSEKMSKeyId: kmsKey } : {}),
     }),
   );

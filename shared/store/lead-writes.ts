@@ -7,7 +7,7 @@ import { keys } from './keys.ts';
 import { leadOwner } from './leads.ts';
 import { seal } from './sealing.ts';
 import type { WebhookEvent } from './webhook-events.ts';
-import { webhookEventPuts } from './webhook-event-writes.ts';
+import { eraseWebhookEventData, webhookEventPuts } from './webhook-event-writes.ts';
 
 /** The writes of leads (leads.ts has the layout and the reads). */
 type Platform = NormalizedLead['platform'];
@@ -21,7 +21,8 @@ export async function storeLead(tenantId: string, userId: string, lead: Normaliz
   const now = clock.now();
   const expiresAt = Math.floor(now / 1000) + config().LEADS_RETENTION_DAYS * 86_400;
   const sk = keys.leadRow(lead.createdAt, lead.platform, lead.leadId);
-  const marker = { ...keys.leadMarker(tenantId, lead.platform, lead.leadId), userId, rowSk: sk, expiresAt };
+  // the marker names the lead's event, so that an erasure ends its delivery too
+  const marker = { ...keys.leadMarker(tenantId, lead.platform, lead.leadId), userId, rowSk: sk, expiresAt, ...(event ? { eventSk: event.sk } : {}) };
   const row = {
     pk: keys.leadsPk(tenantId, userId),
     sk,
@@ -50,12 +51,18 @@ export async function storeLead(tenantId: string, userId: string, lead: Normaliz
   }
 }
 
-/** The lead removed for good (its marker too, so a later webhook of it would store it again only if the platform still had it). False: not this user's. */
+/**
+ * The lead removed for good (its marker too, so a later webhook of it would store it again only if the
+ * platform still had it), and every copy of its values with it: the `lead.received` event's sealed data,
+ * and its delivery if still pending (docs/leads.md, "Personal data"). False: not this user's.
+ */
 export async function eraseLead(tenantId: string, userId: string, platform: Platform, leadId: string): Promise<boolean> {
   const { Item } = await documentStore().send(
     new GetCommand({ TableName: mainTableName(), Key: keys.leadMarker(tenantId, platform, leadId), ConsistentRead: true }),
   );
   if (!Item || Item.userId !== userId) return false;
+  // the event's copy first: a crash before the lead's own removal leaves the marker, so a repeat erases both
+  if (typeof Item.eventSk === 'string') await eraseWebhookEventData({ tenantId, sk: Item.eventSk });
   await documentStore().send(
     new TransactWriteCommand({
       TransactItems: [

@@ -93,3 +93,34 @@ export async function abandonWebhookEvent(ref: WebhookEventRef): Promise<void> {
   await updateWhilePending(ref, 'SET #status = :failed', { ':failed': 'failed' });
   await clearPending(ref);
 }
+
+/**
+ * The personal data an event carried, gone for good (its lead was erased): the sealed data goes from
+ * the event whatever its status, and an event not yet delivered ends `erased`, its pending marker
+ * removed, so that no later attempt, retry or sweep sends it.
+ */
+export async function eraseWebhookEventData(ref: WebhookEventRef): Promise<void> {
+  const key = { pk: keys.webhookEventsPk(ref.tenantId), sk: ref.sk };
+  const ended = await writeIfConditionHolds(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: key,
+      UpdateExpression: 'SET #status = :erased, #data = :none REMOVE sealedData',
+      ConditionExpression: '#status IN (:pending, :failed)',
+      ExpressionAttributeNames: { '#status': 'status', '#data': 'data' },
+      ExpressionAttributeValues: { ':erased': 'erased', ':none': {}, ':pending': 'pending', ':failed': 'failed' },
+    }),
+  );
+  if (!ended)
+    await writeIfConditionHolds(
+      new UpdateCommand({
+        TableName: mainTableName(),
+        Key: key,
+        UpdateExpression: 'SET #data = :none REMOVE sealedData',
+        ConditionExpression: 'attribute_exists(pk)',
+        ExpressionAttributeNames: { '#data': 'data' },
+        ExpressionAttributeValues: { ':none': {} },
+      }),
+    );
+  await clearPending(ref);
+}

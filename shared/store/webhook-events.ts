@@ -13,7 +13,8 @@ import { keys } from './keys.ts';
  *                                                                    so a sweep can queue it again, and
  *                                                                    `relay` when the relay should queue it
  */
-export type DeliveryStatus = 'pending' | 'delivered' | 'failed';
+/** `erased`: the lead the event carried was erased before it was delivered (its data is gone, no attempt follows) */
+export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'erased';
 
 export interface WebhookEvent {
   tenantId: string;

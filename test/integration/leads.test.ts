@@ -1,10 +1,12 @@
 import { createHash, createHmac } from 'node:crypto';
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as sweepLeads } from '../../functions/workers/sweep-leads/handler.ts';
+import { handler as sweepWebhooks } from '../../functions/workers/sweep-webhook-events/handler.ts';
+import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
-import { SECOND_PAGE_ID } from '../../local/sandbox/social-data.ts';
+import { SECOND_PAGE_ID, THIRD_PAGE_ID } from '../../local/sandbox/social-data.ts';
 import { professionalSignatureOf, socialSignatureOf } from '../../shared/leads/signatures.ts';
 import { documentStore, mainTableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
@@ -13,7 +15,8 @@ import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
-import { upstreamRequests } from '../helpers/sandbox.ts';
+import { injectFault, upstreamRequests, withdrawLeftoverFaults } from '../helpers/sandbox.ts';
+import { subscriptionsOf } from '../../shared/store/lead-subscriptions.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
 
@@ -27,19 +30,20 @@ beforeAll(async () => {
   receiver = await scriptedServer(() => ({ status: 200 }));
 });
 afterAll(() => receiver.close());
+afterEach(() => withdrawLeftoverFaults());
 
 /** the leads tests' own Page: no other test's subscriptions or forms for the sweeps here to read */
 const PAGE = SECOND_PAGE_ID;
 const sandbox = (platform: 'social' | 'professional') => stack().sandboxes[platform] as string;
 
-/** A tenant whose webhook is our receiver (at its own path), with a social user subscribed to the demo Page. */
-async function socialTenant() {
+/** A tenant whose webhook is our receiver (at its own path), with a social user subscribed to the leads tests' Page (or `pageId`). */
+async function socialTenant(pageId = PAGE) {
   const apiKey = await newTenant();
   const path = `/leads-${Math.random().toString(16).slice(2)}`;
   const settings = await call('/tenant/update_settings', { webhook: { url: `${receiver.url}${path}` } }, { apiKey });
-  const user = await newSocialUser(apiKey, { pageId: PAGE });
+  const user = await newSocialUser(apiKey, { pageId });
   const subscribed = await call('/leads/subscribe', { userId: user.userId, platform: 'social' }, { apiKey });
-  expect(subscribed.body.results, subscribed.text).toEqual({ success: true, subscriptions: [{ target: PAGE, status: 'subscribed' }] });
+  expect(subscribed.body.results, subscribed.text).toEqual({ success: true, subscriptions: [{ target: pageId, status: 'subscribed' }] });
   const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
   return { apiKey, tenantId, user, path, secret: settings.body.results.webhookSecret as string };
 }
@@ -397,5 +401,133 @@ describe('leads from the professional network', () => {
     const good = await verify(SANDBOX_APP_CREDENTIALS.SOCIAL_WEBHOOK_VERIFY_TOKEN);
     expect([good.status, await good.text()]).toEqual([200, '1158201444']);
     expect((await verify('another-token')).status).toBe(403);
+  });
+});
+
+describe('what a hostile client and three tenants on one Page found', () => {
+  const appSecret = SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET;
+  let shared: Awaited<ReturnType<typeof socialTenant>>;
+  let sharedForm: string;
+  beforeAll(async () => {
+    shared = await socialTenant();
+    sharedForm = await leadForm(shared.apiKey, shared.user.userId);
+  });
+  const unsubscribesOf = async (pageId: string, from: number) =>
+    (await upstreamRequests('social', from)).filter((request) => request.method === 'DELETE' && request.path.endsWith(`/${pageId}/subscribed_apps`));
+
+  it('one tenant’s unsubscribe removes only its own routing: the Page stays subscribed while another tenant takes its leads', async () => {
+    const [first, second] = [await socialTenant(THIRD_PAGE_ID), await socialTenant(THIRD_PAGE_ID)];
+    const formId = await leadForm(second.apiKey, second.user.userId);
+    const from = (await upstreamRequests('social')).length;
+    const gone = await call('/leads/unsubscribe', { userId: first.user.userId, platform: 'social' }, { apiKey: first.apiKey });
+    expect(gone.body.results.subscriptions).toEqual([{ target: THIRD_PAGE_ID, status: 'unsubscribed' }]);
+    expect(await unsubscribesOf(THIRD_PAGE_ID, from)).toEqual([]);
+    // the other tenant still gets the Page's leads in real time, not from the hourly sweep
+    const made = await makeLeads('social', { formId });
+    expect(made.webhook).toEqual({ status: 200 });
+    await expect.poll(() => timesReceived(second, made.leadIds)).toEqual([1]);
+    expect(timesReceived(first, made.leadIds)).toEqual([0]);
+    // the last one to leave removes the platform's subscription
+    await call('/leads/unsubscribe', { userId: second.user.userId, platform: 'social' }, { apiKey: second.apiKey });
+    expect(await unsubscribesOf(THIRD_PAGE_ID, from)).toHaveLength(1);
+    expect((await makeLeads('social', { formId })).webhook).toBe('not sent');
+  });
+
+  it('erase_lead ends a pending delivery: no later attempt carries the person’s values, and the event shows erased', async () => {
+    const apiKey = await newTenant();
+    const path = `/erased-${Math.random().toString(16).slice(2)}`;
+    // the receiver answers 500: the delivery is retried on its schedule
+    const failing = await scriptedServer(() => ({ status: 500 }));
+    try {
+      await call('/tenant/update_settings', { webhook: { url: `${failing.url}${path}` } }, { apiKey });
+      const user = await newSocialUser(apiKey, { pageId: PAGE });
+      await call('/leads/subscribe', { userId: user.userId, platform: 'social' }, { apiKey });
+      const formId = await leadForm(apiKey, user.userId);
+      const [leadId] = (await makeLeads('social', { formId })).leadIds as [string];
+      await expect.poll(() => failing.received.filter((request) => request.url === path).length).toBeGreaterThanOrEqual(1);
+      const erased = await call('/leads/erase_lead', { userId: user.userId, leadId }, { apiKey });
+      expect(erased.body.results).toEqual({ success: true, leadId, erased: true });
+      const attempts = failing.received.filter((request) => request.url === path).length;
+      const listed = await call('/tenant/list_webhook_events', {}, { apiKey });
+      const event = (listed.body.results.events as Array<{ type: string; status: string }>).find((each) => each.type === 'lead.received');
+      expect(event?.status).toBe('erased');
+      const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
+      const { Items } = await documentStore().send(
+        new QueryCommand({ TableName: mainTableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.webhookEventsPk(tenantId) } }),
+      );
+      const stored = (Items ?? []).find((item) => item.type === 'lead.received');
+      // the retry its failed attempt queued arrives (the message is the event's reference), and the sweep passes over what is due
+      expect(await attemptDelivery({ tenantId, sk: String(stored?.sk) })).toEqual({});
+      await sweepWebhooks();
+      expect(failing.received.filter((request) => request.url === path)).toHaveLength(attempts);
+      // and the event kept at rest holds none of the person's values; no pending marker is left for a sweep
+      const again = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: keys.webhookEventsPk(tenantId), sk: String(stored?.sk) } }));
+      expect(again.Item?.sealedData).toBeUndefined();
+      expect(again.Item?.status).toBe('erased');
+      const marker = await documentStore().send(
+        new GetCommand({ TableName: mainTableName(), Key: { pk: keys.pendingWebhooksPk, sk: `${tenantId}#${String(stored?.sk)}` } }),
+      );
+      expect(marker.Item).toBeUndefined();
+    } finally {
+      await failing.close();
+    }
+  });
+
+  it('a validly signed body of any size up to 1 MB is stored (in the bucket when too large for an item) and processed', async () => {
+    const tenant = shared;
+    const [leadId] = (await makeLeads('social', { formId: sharedForm, webhook: false })).leadIds as [string];
+    // a real notice padded with changes of another field, to about 700 KB
+    const padding = Array.from({ length: 7000 }, (_, index) => ({ field: 'feed', value: { item: 'status', post_id: `${index}`, message: 'x'.repeat(60) } }));
+    const body = JSON.stringify({
+      object: 'page',
+      entry: [{ id: PAGE, time: 5, changes: [{ field: 'leadgen', value: { leadgen_id: leadId, page_id: PAGE, form_id: sharedForm, created_time: 1 } }, ...padding] }],
+    });
+    expect(body.length).toBeGreaterThan(600_000);
+    expect(body.length).toBeLessThan(1_048_576);
+    const answer = await postWebhook('social', body, socialSignatureOf(body, appSecret));
+    expect(answer.status).toBe(200);
+    expect(await findInbound('social', createHash('sha256').update(body).digest('hex'))).toBe(body);
+    await expect.poll(() => timesReceived(tenant, [leadId])).toEqual([1]);
+  });
+
+  it('a validly signed body of no known shape is kept, marked processed and never retried; a verify token in any encoding is 403', async () => {
+    for (const body of ['this is not JSON {', '{"object":"user","entry":[]}', '[1,2,3]']) {
+      const hash = createHash('sha256').update(body).digest('hex');
+      expect((await postWebhook('social', body, socialSignatureOf(body, appSecret))).status).toBe(200);
+      expect(await findInbound('social', hash)).toBe(body);
+      // processed: its pending marker is gone, so neither the queue nor the sweep takes it again
+      await expect
+        .poll(async () => (await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: keys.pendingPlatformWebhooksPk, sk: `social#${hash}` } }))).Item)
+        .toBeUndefined();
+    }
+    const verify = (token: string) =>
+      fetch(`${stack().url}/platform-webhooks/social?hub.mode=subscribe&hub.challenge=1158201444&hub.verify_token=${encodeURIComponent(token)}`);
+    for (const token of ['sändbox-social-verify-töken', '🔑'.repeat(7), `${SANDBOX_APP_CREDENTIALS.SOCIAL_WEBHOOK_VERIFY_TOKEN}é`, 'ü'.repeat(27)])
+      expect((await verify(token)).status, token).toBe(403);
+  });
+
+  it('list_leads with since after until is a 400 naming until; since equal to until is a range of one instant', async () => {
+    const until = new Date(Date.now() - 3_600_000).toISOString();
+    const since = new Date(Date.now()).toISOString();
+    const inverted = await call('/leads/list_leads', { userId: shared.user.userId, since, until }, { apiKey: shared.apiKey });
+    expect(inverted.status).toBe(400);
+    expect(inverted.body.results.details).toEqual([{ path: 'until', message: 'must not be before since' }]);
+    const instant = await call('/leads/list_leads', { userId: shared.user.userId, since: until, until }, { apiKey: shared.apiKey });
+    expect(instant.status).toBe(200);
+  });
+
+  it('a connection given as tokens whose subscription the platform refuses for a permission is SCOPE_MISSING naming the leads permissions', async () => {
+    const apiKey = await newTenant();
+    const { userId } = await newSocialUser(apiKey, { pageId: THIRD_PAGE_ID });
+    await injectFault('social', {
+      pathIncludes: `/${THIRD_PAGE_ID}/subscribed_apps`,
+      method: 'POST',
+      status: 403,
+      body: { error: { message: '(#200) Requires pages_manage_metadata permission to manage the object', type: 'OAuthException', code: 200, fbtrace_id: 'A1' } },
+    });
+    const refused = await call('/leads/subscribe', { userId, platform: 'social' }, { apiKey });
+    expect(refused.body.results).toMatchObject({ success: false, code: 'SCOPE_MISSING', scope: 'leads_retrieval, pages_manage_metadata' });
+    const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
+    expect((await subscriptionsOf('social', THIRD_PAGE_ID)).filter((subscription) => subscription.tenantId === tenantId)).toEqual([]);
   });
 });

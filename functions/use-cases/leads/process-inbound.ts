@@ -20,7 +20,7 @@ export async function processInbound(platform: InboundPlatform, bodyHash: string
   const body = await findInbound(platform, bodyHash);
   if (body === undefined) return; // past its days, or never stored
   const notices = NOTICES[platform](body);
-  if (!notices) log().warn('a platform webhook body of no known shape; kept, not processed', { platform, bodyHash });
+  if (!notices) log().warn('a platform webhook body of no known shape: kept, marked processed, never retried', { platform, bodyHash });
   for (const notice of notices ?? []) {
     const target = notice.platform === 'social' ? notice.pageId : notice.accountId;
     const subscriptions = await subscriptionsOf(platform, target);

@@ -3,9 +3,9 @@ import type { Context as LambdaContext } from 'aws-lambda';
 /** What a lead read needs of the function: the time it has left. */
 type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
 import { clock } from '../../../shared/core/clock.ts';
-import { PlatformError, ServiceError } from '../../../shared/core/errors.ts';
+import { PlatformError, ScopeMissing, ServiceError } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
-import { deleteLeadSubscription, saveLeadSubscription } from '../../../shared/store/lead-subscriptions.ts';
+import { deleteLeadSubscription, saveLeadSubscription, subscriptionsOf } from '../../../shared/store/lead-subscriptions.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { LEAD_SOURCES, type LeadPlatform, leadTargetOf } from './lead-sources.ts';
 
@@ -24,6 +24,8 @@ export async function subscribeLeads(user: User, platform: LeadPlatform, context
   try {
     await LEAD_SOURCES[platform].subscribe(user, context, target);
   } catch (error) {
+    // a permission refusal of a connection that named no scopes (raw tokens): the leads permissions are missing
+    if (LEAD_SOURCES[platform].accessMissing(error)) throw new ScopeMissing(platform, LEAD_SOURCES[platform].scopes.join(', '));
     // the platform refused this target: said per target, as the answer's shape allows several
     if (!(error instanceof PlatformError) || error.status >= 500 || error.code === 'PLATFORM_AUTH_EXPIRED') throw error;
     return { subscriptions: [{ target, status: 'failed', error: { code: error.code, message: error.message } }] };
@@ -46,6 +48,8 @@ export async function unsubscribeLeads(user: User, platform: LeadPlatform, conte
   if (!target) return { subscriptions: [] };
   // our record goes first: no lead of it is routed to the user any more, whatever the platform answers
   await deleteLeadSubscription(platform, target, user.tenantId, user.userId);
+  // the platform's own subscription is shared by every user of any tenant who takes this target's leads: it stays while one does
+  if ((await subscriptionsOf(platform, target)).length > 0) return { subscriptions: [{ target, status: 'unsubscribed' }] };
   await LEAD_SOURCES[platform]
     .unsubscribe(user, context, target)
     .catch((error: unknown) =>

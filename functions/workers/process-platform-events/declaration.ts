@@ -8,5 +8,6 @@ export const declaration: WorkerDeclaration = {
   callsPlatforms: true, // reads each lead with the subscribed user's grant
   sendsTo: ['WebhookDeliveries'], // lead.received, leads.access_missing
   writes: true,
+  usesUploadBucket: true, // a large body is read back from the bucket
   timeoutSeconds: platformEventQueue.consumerTimeoutSeconds,
 };
