@@ -13,21 +13,38 @@ export const csvFileSchema = (field: string) =>
     })
     .refine((file) => file.content.length > 0, 'the file is empty');
 
-export const socialAudienceFields = {
-  userId: userIdSchema,
-  audienceName: z.string().trim().min(1, 'must not be empty').max(255),
-  mode: audienceModeSchema.default('create'),
-  audienceId: numericIdSchema('audienceId').optional(),
-};
-
-export function checkSocialMode(input: { mode: string; audienceId?: string }, ctx: z.RefinementCtx): void {
-  if (input.mode !== 'create' && !input.audienceId) {
-    ctx.addIssue({ code: 'custom', path: ['audienceId'], message: `is required when mode is ${input.mode}` });
-  }
-  if (input.mode === 'create' && input.audienceId) {
-    ctx.addIssue({ code: 'custom', path: ['audienceId'], message: 'is only for mode append, replace or remove; create makes a new audience' });
-  }
+/**
+ * A contact list's request, one shape per mode (a oneOf by `mode` in the document, so that a typed
+ * client's types refuse an append without `audienceId` as the service does): `create` (the default)
+ * makes a new audience and names none; `append`, `replace` and `remove` name the audience they change.
+ * `common` are the fields of every mode; `createOnly` and `changeOnly` those of one side.
+ */
+export function audienceRequestByMode<Common extends z.core.$ZodLooseShape, CreateOnly extends z.core.$ZodLooseShape, ChangeOnly extends z.core.$ZodLooseShape>(
+  fields: { common: Common; createOnly: CreateOnly; changeOnly: ChangeOnly; audienceId: (requiredMessage: string) => z.ZodType<string, string> },
+  strict: boolean,
+) {
+  const object = strict ? z.strictObject : z.object;
+  const change = <Mode extends 'append' | 'replace' | 'remove'>(mode: Mode) =>
+    object({ ...fields.common, ...fields.changeOnly, mode: z.literal(mode), audienceId: fields.audienceId(`is required when mode is ${mode}`) });
+  return z.discriminatedUnion('mode', [
+    object({
+      ...fields.common,
+      ...fields.createOnly,
+      mode: z.literal('create').default('create'),
+      audienceId: z.never({ error: 'is only for mode append, replace or remove; create makes a new audience' }).optional(),
+    }),
+    change('append'),
+    change('replace'),
+    change('remove'),
+  ]);
 }
+
+export const socialAudienceFields = {
+  common: { userId: userIdSchema, audienceName: z.string().trim().min(1, 'must not be empty').max(255) },
+  createOnly: {},
+  changeOnly: {},
+  audienceId: (requiredMessage: string) => numericIdSchema('audienceId', { requiredMessage }),
+};
 
 export type AudienceMode = z.infer<typeof audienceModeSchema>;
 export type ListType = z.infer<typeof listTypeSchema>;
@@ -73,23 +90,21 @@ export const consentSchema = z.preprocess(
 );
 export type Consent = z.output<typeof consentSchema>;
 
-export const searchadsAudienceIdSchema = z
-  .string()
-  .regex(/^(aud_[0-9a-f]{24}|\d{1,20})$/, 'must be an audienceId this operation answered, or the id of a Customer Match list of the account')
-  .describe('With mode append, remove or replace: the audienceId a create answered (or a Customer Match list id of the account).');
+const searchadsAudienceIdSchema = (requiredMessage: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? requiredMessage : undefined) })
+    .regex(/^(aud_[0-9a-f]{24}|\d{1,20})$/, 'must be an audienceId this operation answered, or the id of a Customer Match list of the account')
+    .describe('The audienceId a create answered (or a Customer Match list id of the account).');
 
+const searchadsAudienceName = z.string().trim().min(1, 'must not be empty').max(200);
 export const searchadsAudienceFields = {
-  userId: userIdSchema,
-  audienceName: z.string().trim().min(1, 'must not be empty').max(200).optional().describe('Required with mode create.'),
-  mode: searchadsAudienceModeSchema.default('create'),
-  audienceId: searchadsAudienceIdSchema.optional(),
-  consent: consentSchema,
+  common: { userId: userIdSchema, consent: consentSchema },
+  createOnly: {
+    audienceName: z.string({ error: (issue) => (issue.input === undefined ? 'is required when mode is create' : undefined) }).pipe(searchadsAudienceName),
+  },
+  changeOnly: { audienceName: searchadsAudienceName.optional().describe('A new name is not given to the list; it names the audience in our records only.') },
+  audienceId: searchadsAudienceIdSchema,
 };
-
-export function checkSearchadsMode(input: { mode: string; audienceId?: string; audienceName?: string }, ctx: z.RefinementCtx): void {
-  checkSocialMode(input, ctx);
-  if (input.mode === 'create' && !input.audienceName) ctx.addIssue({ code: 'custom', path: ['audienceName'], message: 'is required when mode is create' });
-}
 
 export const searchadsAudienceStartedSchema = z.object({
   audienceId: z.string().describe('Ours: give it to append, remove and replace. The job’s result names Google’s list (userListId).'),

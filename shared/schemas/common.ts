@@ -34,9 +34,10 @@ export const dateSchema = z
   }, 'must be a real calendar date');
 
 /** Digits only; an optional `prefix` (such as `act_`) or dashes are accepted and removed. */
-export function numericIdSchema(what: string, options: { prefix?: string; dashes?: boolean; digits?: number } = {}) {
+export function numericIdSchema(what: string, options: { prefix?: string; dashes?: boolean; digits?: number; requiredMessage?: string } = {}) {
+  const { requiredMessage } = options;
   return z
-    .string()
+    .string(requiredMessage ? { error: (issue) => (issue.input === undefined ? requiredMessage : undefined) } : undefined)
     .trim()
     .transform((value) => {
       let id = options.prefix && value.startsWith(options.prefix) ? value.slice(options.prefix.length) : value;

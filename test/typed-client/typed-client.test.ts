@@ -77,6 +77,8 @@ describe('a typed client generated from the document', () => {
     ['wrong-media-no-source.ts', /Property 'url' is missing/],
     ['wrong-image-as-csv.ts', /Type '"text\/csv"' is not assignable to type '"image\/(jpeg|png|gif)" \| /],
     ['wrong-status-typo.ts', /TS2367: This comparison appears to be unintentional/],
+    ['wrong-backtest-neither.ts', /Property 'rule(Id)?' is missing/],
+    ['wrong-append-no-audience.ts', /Property 'audienceId' is missing/],
   ];
   it('has a wrong program for each rule, and no other', () => {
     expect(
