@@ -33,7 +33,10 @@ export const proposalSchema = z.object({
   expiresAt: z.string().describe('A pending proposal not decided by then expires.'),
   decidedAt: z.string().optional(),
   finishedAt: z.string().optional().describe('When an approved proposal was applied, or failed.'),
-  error: z.object({ code: z.string(), message: z.string() }).optional().describe('Why an approved proposal failed (STALE_PROPOSAL, a platform’s refusal).'),
+  error: z
+    .object({ code: z.string(), message: z.string() })
+    .optional()
+    .describe('Why an approved proposal failed (STALE_PROPOSAL, a platform’s refusal), or why an expired one was withdrawn (RUN_UNDONE: its run was undone).'),
 });
 export type Proposal = z.output<typeof proposalSchema>;
 

@@ -33,7 +33,9 @@ function answered(proposal: Proposal, decision: 'approve' | 'reject'): Answer<{ 
   if (proposal.status === 'expired')
     throw new ProposalRefused(
       'PROPOSAL_EXPIRED',
-      `Proposal ${proposal.proposalId} expired at ${proposal.expiresAt} without a decision; nothing was changed.`,
+      proposal.error?.code === 'RUN_UNDONE'
+        ? `Proposal ${proposal.proposalId}: ${proposal.error.message}`
+        : `Proposal ${proposal.proposalId} expired at ${proposal.expiresAt} without a decision; nothing was changed.`,
       proposal,
     );
   if (proposal.status === 'failed' && decision === 'approve')

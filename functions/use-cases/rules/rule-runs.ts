@@ -2,7 +2,7 @@ import type { Context } from 'aws-lambda';
 import { systemActor, withAuditScope } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { config } from '../../../shared/core/config.ts';
-import type { Platform } from '../../../shared/core/errors.ts';
+import { type Platform, QuotaExceeded } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
 import type { QueueMessage } from '../../../shared/queue/messages.ts';
 import { DECLARATION_REFUSAL } from '../../../shared/schemas/operation-doc.ts';
@@ -70,8 +70,12 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
         spend,
       );
     } catch (error) {
-      const quota = error instanceof QuotaSpent;
-      const reason = quota ? quotaReason(limit) : `the metrics could not be read: ${failure(error).code}: ${failure(error).message}`;
+      const quota = error instanceof QuotaSpent || error instanceof QuotaExceeded;
+      const reason = quota
+        ? error instanceof QuotaExceeded
+          ? error.message
+          : quotaReason(limit)
+        : `the metrics could not be read: ${failure(error).code}: ${failure(error).message}`;
       return endGroup(
         message,
         items.map(({ item, scheduledAt }) => ({ item, scheduledAt, run: runOf(item, scheduledAt, startedAt, quota ? 'partial' : 'failed', [], [], reason) })),
@@ -97,7 +101,8 @@ export async function runRuleGroup(message: RuleRunMessage, platform: RulePlatfo
           actions.push(outcome);
           evaluations.push({ ...evaluation, ...actionOf(item.action.type, change) });
         } catch (error) {
-          if (!(error instanceof QuotaSpent)) throw error;
+          // the optimizer's share, or the tenant's share of the search-ads project's day: the account is skipped until then
+          if (!(error instanceof QuotaSpent || error instanceof QuotaExceeded)) throw error;
           quotaHit = true;
           evaluations.push(evaluation);
         }

@@ -14,6 +14,7 @@ import { type RuleActionKey, ruleActionSteps } from '../../../shared/store/rule-
 import { findRunUndo, type RunUndo, storeRunUndo } from '../../../shared/store/rule-undos.ts';
 import { findRuleRun } from '../../../shared/store/rules.ts';
 import { findProposal } from '../../../shared/store/proposals.ts';
+import { moveProposal, releasePending } from '../../../shared/store/proposal-writes.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { type ActionContext, apply } from './rule-actions.ts';
 import { failure } from './rule-evaluation.ts';
@@ -37,6 +38,8 @@ export async function undoRuleRun(tenantId: string, user: User, runId: string, c
   const ranAt = Date.parse(found.run.startedAt);
   if (clock.now() - ranAt > UNDO_DAYS * 86_400_000)
     throw new UndoWindowPassed(`Run ${runId} ran at ${found.run.startedAt}; a run can be undone for ${UNDO_DAYS} days after it ran. Nothing was changed.`);
+  // the run's proposals still waiting for a person are withdrawn first: none can be approved after its run is undone
+  await withdrawPending(tenantId, user.userId, found.run.actions);
   const applied = await changesOf(tenantId, user.userId, found.run.actions);
   const actions: RuleActionOutcome[] = [];
   if (applied.length > 0) {
@@ -59,6 +62,20 @@ export async function undoRuleRun(tenantId: string, user: User, runId: string, c
   const undo = { runId, undoneAt: new Date(clock.now()).toISOString(), actions };
   const standing = await storeRunUndo(tenantId, undo);
   return standing === undo ? undo : unchanged(standing);
+}
+
+/** The run's pending proposals end `expired`, their (rule, campaign) free for a new one; a decided one is left as it is. */
+async function withdrawPending(tenantId: string, userId: string, actions: readonly RuleActionOutcome[]): Promise<void> {
+  for (const action of actions) {
+    if (action.outcome !== 'proposed' || !action.proposalId) continue;
+    const proposal = await findProposal(tenantId, userId, action.proposalId);
+    if (proposal?.state !== 'pending') continue;
+    const withdrawn = {
+      finishedAt: new Date(clock.now()).toISOString(),
+      error: { code: 'RUN_UNDONE', message: `Its rule run ${proposal.runId} was undone, so the proposal was withdrawn; nothing was changed.` },
+    };
+    if (await moveProposal(tenantId, userId, proposal.proposalId, 'pending', 'expired', withdrawn)) await releasePending(tenantId, proposal);
+  }
 }
 
 /**
