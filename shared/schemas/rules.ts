@@ -3,7 +3,7 @@ import { PLATFORMS } from '../core/errors.ts';
 import * as z from 'zod';
 import type { AuditSpec } from '../core/audit.ts';
 import { amountSchema, controlCampaignIdSchema } from './campaign-control.ts';
-import { userIdSchema, type Output } from './common.ts';
+import { shapeError, userIdSchema, type Output } from './common.ts';
 import { PERFORMANCE_METRICS } from './performance.ts';
 
 /**
@@ -228,3 +228,23 @@ export const ruleAudit = (
     return action === 'rule.deleted' ? undefined : Object.fromEntries(fields.map((field) => [field, { to: input[field] }]));
   },
 });
+
+/**
+ * A request that names a stored rule (`ruleId`) or gives one not created yet (`rule`), exactly one of
+ * them: the document says so (oneOf), and so do a typed client's types.
+ */
+export function storedOrNewRule<Fields extends z.core.$ZodLooseShape>(fields: Fields) {
+  return z
+    .xor(
+      [
+        z.strictObject({ ...fields, ruleId: ruleIdSchema.describe('A stored rule; or send `rule` instead.'), rule: z.never().optional() }),
+        z.strictObject({
+          ...fields,
+          ruleId: z.never().optional(),
+          rule: ruleDefinitionSchema.describe('A rule not created yet, as create_rule takes it (without userId).'),
+        }),
+      ],
+      { error: shapeError('send exactly one of ruleId (a stored rule) and rule (a rule not created yet)') },
+    )
+    .transform((input): z.output<z.ZodObject<Fields>> & { ruleId?: string; rule?: RuleDefinition } => input as never);
+}

@@ -95,6 +95,24 @@ describe('undo_rule_run', () => {
     expect(left.outcome).toBe('proposed');
   });
 
+  it('withdraws the run’s pending proposals: one approved after the undo is refused and changes nothing no undo could reverse', async () => {
+    const { userId, token, campaignIds } = await socialAccountUser(apiKey, 2);
+    const rule = await createRule(apiKey, trippingRule(userId, 'social', campaignIds, { action: { type: 'PAUSE', mode: 'approve' } }));
+    await runGroup(await runMessage(apiKey, userId, [rule.ruleId]));
+    const [run] = await runsOf(apiKey, userId, rule.ruleId);
+    const proposals = (run?.actions ?? []).map((action: Record<string, any>) => action.proposalId as string);
+    expect(proposals).toHaveLength(2);
+    expect((await undo(userId, run?.runId)).body.results.actions).toEqual([]);
+    for (const proposalId of proposals) {
+      const late = await call('/optimize_me/decide_proposal', { userId, proposalId, decision: 'approve' }, { apiKey });
+      expect(late.body.results).toMatchObject({ success: false, code: 'PROPOSAL_EXPIRED', proposal: { status: 'expired', error: { code: 'RUN_UNDONE' } } });
+      expect(late.body.results.error).toMatch(/was undone/);
+    }
+    const listed = await call('/optimize_me/list_proposals', { userId }, { apiKey });
+    expect((listed.body.results.proposals as Array<{ status: string }>).map((proposal) => proposal.status)).toEqual(['expired', 'expired']);
+    expect(await writesOf(token)).toEqual([]);
+  });
+
   it('refuses a run that is not the user’s, a malformed id, and one past its week', async () => {
     const { userId } = await socialAccountUser(apiKey, 1);
     const unknown = await undo(userId, `run_${Date.now()}_${'a'.repeat(24)}`);
@@ -106,6 +124,17 @@ describe('undo_rule_run', () => {
 });
 
 describe('backtest_rule', () => {
+  it('takes exactly one of a stored rule and a rule to try: neither, or both, is a 400 that says so', async () => {
+    const { userId, campaignIds } = await socialAccountUser(apiKey, 1);
+    const rule = await createRule(apiKey, trippingRule(userId, 'social', campaignIds));
+    const { userId: _user, ...definition } = trippingRule(userId, 'social', campaignIds);
+    for (const body of [{ userId, days: 7 }, { userId, days: 7, ruleId: rule.ruleId, rule: definition }]) {
+      const refused = await call('/optimize_me/backtest_rule', body, { apiKey });
+      expect(refused.status).toBe(400);
+      expect(refused.body.results.details).toEqual([{ path: '', message: 'send exactly one of ruleId (a stored rule) and rule (a rule not created yet)' }]);
+    }
+  });
+
   it('tries a rule day by day with its cooldown and bounds, reads the figures once, and writes nothing', async () => {
     const { userId, token, campaignIds } = await socialAccountUser(apiKey, 3);
     const rule = await createRule(

@@ -112,7 +112,11 @@ describe('rule operations', () => {
     expect(inline.body.results.evaluations).toEqual(evaluations);
     const both = await call('/optimize_me/preview_rule', { userId, ruleId: rule.ruleId, rule: definition }, { apiKey });
     expect(both.status).toBe(400);
-    expect(both.body.results.details).toEqual([{ path: 'ruleId', message: 'send either ruleId or rule, not both' }]);
+    const neither = await call('/optimize_me/preview_rule', { userId }, { apiKey });
+    for (const refused of [both, neither]) {
+      expect(refused.status).toBe(400);
+      expect(refused.body.results.details).toEqual([{ path: '', message: 'send exactly one of ruleId (a stored rule) and rule (a rule not created yet)' }]);
+    }
     expect(await writesOf(token)).toEqual([]);
     expect(await runsOf(apiKey, userId, rule.ruleId)).toEqual([]);
   });
