@@ -206,7 +206,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
       preferEnv(env, 'SEARCHADS_DATA_MANAGER_URL', searchads.url);
       preferEnv(env, 'SEARCHADS_AUTHORIZE_URL', `${searchads.url}/o/oauth2/v2/auth`);
       preferEnv(env, 'SEARCHADS_REVOKE_URL', `${searchads.url}/revoke`);
-      for (const name of ['SEARCHADS_DEVELOPER_TOKEN', 'SEARCHADS_CLIENT_ID', 'SEARCHADS_CLIENT_SECRET'] as const) {
+      for (const name of ['SEARCHADS_CLIENT_ID', 'SEARCHADS_CLIENT_SECRET'] as const) {
         preferEnv(env, name, SANDBOX_APP_CREDENTIALS[name]);
       }
     }

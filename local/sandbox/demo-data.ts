@@ -21,12 +21,11 @@ export const DEMO_CONNECTIONS = {
   },
 } as const;
 
-/** App credentials the sandboxes expect when none are configured. */
+/** App credentials the sandboxes expect when none are configured (no developer token: Google retired them, so none is sent by default). */
 export const SANDBOX_APP_CREDENTIALS = {
   SOCIAL_APP_ID: '1234567890123456',
   SOCIAL_APP_SECRET: 'sandbox-social-app-secret',
   SOCIAL_WEBHOOK_VERIFY_TOKEN: 'sandbox-social-verify-token',
-  SEARCHADS_DEVELOPER_TOKEN: 'sandbox-developer-token',
   SEARCHADS_CLIENT_ID: 'sandbox-client-id.apps.example',
   SEARCHADS_CLIENT_SECRET: 'sandbox-client-secret',
   PROFESSIONAL_CLIENT_ID: 'sandbox-professional-client',

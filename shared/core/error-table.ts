@@ -27,6 +27,14 @@ export const ERROR_TABLE = [
     codes: ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED'],
   },
   {
+    situation:
+      "the platform refuses the service's own app, not the user: its access level or app review is not approved for production (an operator's matter; alarmed on, see docs/going-live.md)",
+    http: 200,
+    success: true,
+    resultsSuccess: false,
+    codes: ['PLATFORM_ACCESS_NOT_APPROVED'],
+  },
+  {
     situation: 'a professional connection without the reporting scope (`results.scope` names it; a new connect link adds it)',
     http: 200,
     success: true,
@@ -169,6 +177,14 @@ export const ERROR_TABLE = [
     success: false,
     resultsSuccess: false,
     codes: ['PLATFORM_RATE_LIMITED'],
+  },
+  {
+    situation:
+      "the tenant used its share of the search-ads project's daily operations (`results.retryAfter`: seconds until Google's next day; `Retry-After` set); nothing was sent",
+    http: 429,
+    success: false,
+    resultsSuccess: false,
+    codes: ['QUOTA_EXCEEDED'],
   },
   {
     situation: 'one of our own per-tenant limits used up (`send_test_webhook`: 10 a minute; `Retry-After` set)',

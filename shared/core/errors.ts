@@ -223,6 +223,33 @@ export class PlatformRateLimited extends PlatformError {
   }
 }
 
+/**
+ * A tenant spent its share of the search-ads project's daily operations (docs/configuration.md,
+ * "Search-ads operations"): nothing was sent; `retryAfter` is when Google's next day begins.
+ */
+export class QuotaExceeded extends PlatformRateLimited {
+  override readonly code: ErrorCode = 'QUOTA_EXCEEDED';
+  constructor(platform: Platform, retryAfterSeconds: number, share: number) {
+    super(
+      platform,
+      retryAfterSeconds,
+      undefined,
+      `This tenant used its share (${share}) of the ${platform} platform's operations for today (Google's day, Pacific time); nothing was sent. Retry after ${Math.max(1, Math.ceil(retryAfterSeconds))} seconds, when Google's next day begins.`,
+    );
+    Object.assign(this.extra, { retryAfter: this.retryAfterSeconds, share });
+  }
+}
+
+/**
+ * The platform refuses our app itself, not the user: its access level or app review is not approved
+ * for production (docs/going-live.md). An operator's matter, answered in band and alarmed on.
+ */
+export class PlatformAccessNotApproved extends PlatformError {
+  constructor(platform: Platform, message: string, cause?: unknown) {
+    super(platform, 200, 'PLATFORM_ACCESS_NOT_APPROVED', message, { extra: { platform }, cause });
+  }
+}
+
 export class PlatformUnavailable extends PlatformError {
   constructor(platform: Platform, cause?: unknown) {
     super(platform, 502, 'PLATFORM_UNAVAILABLE', `The ${platform} platform is unavailable; retry later.`, {

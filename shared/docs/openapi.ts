@@ -15,7 +15,7 @@ type JsonSchema = Record<string, unknown>;
 
 const ERROR_STATUSES = errorStatuses();
 const PLATFORM_STATUSES = new Set(['429', '502', '504']);
-const PLATFORM_REFUSALS: ErrorCode[] = ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED'];
+const PLATFORM_REFUSALS: ErrorCode[] = ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'PLATFORM_ACCESS_NOT_APPROVED'];
 
 /** JSON Schema of a zod schema; a file (z.custom) becomes a binary string. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {

@@ -46,6 +46,8 @@ export const ERROR_FIELDS = {
     ),
   runningJobId: z.string().describe('LAUNCH_IN_PROGRESS: the launch of the same name still running (named to its own tenant only).'),
   limit: z.number().describe('RULE_LIMIT_REACHED: how many rules a user may have.'),
+  retryAfter: z.number().describe('QUOTA_EXCEEDED: seconds until Google’s next day (midnight Pacific), when the tenant’s share is whole again.'),
+  share: z.number().describe('QUOTA_EXCEEDED: how many of the search-ads project’s daily operations one tenant may spend.'),
   proposal: proposalSchema.describe('STALE_PROPOSAL, PROPOSAL_EXPIRED, PROPOSAL_DECIDED, or a refusal of an approved change: the proposal as it is now.'),
   audienceId: z.string().describe('A social audience upload that failed part-way: the audience the rows went to.'),
   session_id: z

@@ -3,13 +3,14 @@ import { config, addSecretConfiguration } from '../core/config.ts';
 import { AWS_REQUEST_HANDLER } from '../core/aws-timeouts.ts';
 
 /**
- * In the cloud the app credentials (search-ads OAuth client and developer token, professional OAuth
+ * In the cloud the app credentials (search-ads OAuth client and, optionally, a developer token; professional OAuth
  * client, social app secret) live in one Secrets Manager secret, and the key that seals platform
  * tokens in another; each is read once per cold start by the functions given its ARN (and only those
  * may read it). A handler that needs them passes `loadAppCredentials` to defineOperation, so no other
  * function's bundle holds a Secrets Manager client.
  */
-const CREDENTIAL_KEYS = [
+/** Every key of the app-credentials secret (docs/going-live.md lists each). */
+export const CREDENTIAL_KEYS = [
   'SOCIAL_APP_ID',
   'SOCIAL_APP_SECRET',
   'SOCIAL_WEBHOOK_VERIFY_TOKEN',

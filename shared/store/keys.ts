@@ -40,6 +40,8 @@ export const keys = {
     pk: `${tenant(tenantId)}#USER#${userId}#SEARCHADS_AUDIENCE`,
     sk: audienceId,
   }),
+  /** the one job writing to a search-ads list at a time (append, remove, replace run one after the other) */
+  searchadsListWriter: (tenantId: string, audienceId: string): Key => ({ pk: `${tenant(tenantId)}#SEARCHADS_LIST#${audienceId}`, sk: 'WRITER' }),
   directUpload: (tenantId: string, uploadId: string): Key => ({ pk: `${tenant(tenantId)}#UPLOAD#${uploadId}`, sk: 'DIRECT' }),
   job: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'JOB' }),
 
@@ -110,6 +112,8 @@ export const keys = {
   proposalPending: (ruleId: string, campaignId: string) => `PENDING#${ruleId}#${campaignId}`,
   /** the undo of a rule run: its answer, once it is done */
   ruleRunUndo: (tenantId: string, runId: string): Key => ({ pk: `${tenant(tenantId)}#RULE_UNDO#${runId}`, sk: 'UNDO' }),
+  /** the search-ads operations a tenant spent in one Google day (Pacific), against its share of the project's */
+  searchadsOperations: (tenantId: string, googleDay: string): Key => ({ pk: `${tenant(tenantId)}#SEARCHADS_OPS`, sk: googleDay }),
   /** the upstream calls the optimizer made for a tenant on a platform in a UTC day */
   rulesQuota: (tenantId: string, platform: Platform, day: string): Key => ({ pk: `${tenant(tenantId)}#RULES_QUOTA`, sk: `${platform}#${day}` }),
   /** an object a launch made on a platform, by its platform id: which job holds it (ids are the platform's, so the key is global) */

@@ -124,7 +124,6 @@ describe('search-ads sandbox', () => {
   let accessToken = '';
   const headers = () => ({
     authorization: `Bearer ${accessToken}`,
-    'developer-token': SANDBOX_APP_CREDENTIALS.SEARCHADS_DEVELOPER_TOKEN,
     'content-type': 'application/json',
   });
   beforeAll(async () => {

@@ -2,7 +2,12 @@ import { randomBytes, randomInt } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../../shared/core/clock.ts';
+import { googleDay, secondsUntilGoogleDay } from '../../shared/core/google-day.ts';
+import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
+import { documentStore, mainTableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';
 import { fixture as recorded } from '../helpers/fixtures.ts';
 import { winterCampaign } from '../helpers/examples.ts';
@@ -85,8 +90,9 @@ describe('create_search_campaign', () => {
     expect(mutates.at(-1)?.headers).toMatchObject({
       authorization: expect.stringMatching(/^Bearer ya29\./),
       'content-type': 'application/json',
-      'developer-token': 'sandbox-developer-token',
     });
+    // Google retired developer tokens: none is configured, so the header is not sent
+    expect(mutates.at(-1)?.headers).not.toHaveProperty('developer-token');
     expect(mutates.at(-1)?.headers).not.toHaveProperty('login-customer-id');
   });
 
@@ -523,5 +529,63 @@ describe('get_search_ads_result', () => {
     const userId = await newUser(apiKey, {});
     const response = await call('/searchads/get_search_ads_result', { userId, campaignId: '1' }, { apiKey });
     expect(response.status).toBe(409);
+  });
+});
+
+describe('the search-ads platform moved: the Cloud project’s access level and its daily operations', () => {
+  const tenantOf = async (key: string) => (await findTenantIdByKeyHash(hashApiKey(key))) as string;
+
+  it('a Cloud project not approved for production answers PLATFORM_ACCESS_NOT_APPROVED in band, for the operator, and nothing was changed', async () => {
+    const { userId, customerId } = await searchUser();
+    await injectFault('searchads', {
+      pathIncludes: `${customerId}/googleAds:mutate`,
+      status: 403,
+      body: {
+        error: {
+          code: 403,
+          message: 'The caller does not have permission',
+          status: 'PERMISSION_DENIED',
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.ads.googleads.v26.errors.GoogleAdsFailure',
+              errors: [
+                { errorCode: { authorizationError: 'CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION' }, message: 'The Google Cloud project is not approved.' },
+              ],
+              requestId: 'req-not-approved',
+            },
+          ],
+        },
+      },
+    });
+    const response = await call('/searchads/create_search_campaign', winterCampaign(userId), { apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body.results).toMatchObject({ success: false, code: 'PLATFORM_ACCESS_NOT_APPROVED', platform: 'searchads' });
+    expect(response.body.results.error).toMatch(/operator/);
+  });
+
+  it('a tenant past its share of the project’s day is 429 QUOTA_EXCEEDED until Google’s next day, nothing sent; other tenants go on', async () => {
+    const spent = await newTenant();
+    const refreshToken = `1//spent-${randomBytes(8).toString('hex')}`;
+    const customerId = String(randomInt(1_000_000_000, 9_999_999_999));
+    const userId = await newUser(spent, { searchads: { refreshToken, customerId } });
+    // the tenant has spent its whole share of today (Google's day, Pacific) already
+    const share = Math.floor(15_000 * 0.5);
+    await documentStore().send(
+      new PutCommand({ TableName: mainTableName(), Item: { ...keys.searchadsOperations(await tenantOf(spent), googleDay(clock.now())), operations: share } }),
+    );
+    const before = (await upstreamRequests('searchads')).filter((request) => request.path.includes(customerId)).length;
+    const response = await call('/searchads/get_search_ads_result', { userId, campaignId: '21234567890' }, { apiKey: spent });
+    expect(response.status).toBe(429);
+    expect(response.body.results).toMatchObject({ success: false, code: 'QUOTA_EXCEEDED', share, retryAfter: secondsUntilGoogleDay(clock.now()) });
+    expect(Number(response.headers.get('retry-after'))).toBe(response.body.results.retryAfter);
+    expect((await upstreamRequests('searchads')).filter((request) => request.path.includes(customerId))).toHaveLength(before);
+    // another tenant's calls are its own
+    const other = await searchUser();
+    const fine = await call('/searchads/get_search_ads_result', { userId: other.userId, campaignId: '21234567890' }, { apiKey });
+    expect(fine.status).toBe(200);
+    const counted = await documentStore().send(
+      new GetCommand({ TableName: mainTableName(), Key: keys.searchadsOperations(await tenantOf(apiKey), googleDay(clock.now())) }),
+    );
+    expect(counted.Item?.operations).toBeGreaterThanOrEqual(2); // the daily query and the content-network query
   });
 });

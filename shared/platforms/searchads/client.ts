@@ -1,6 +1,15 @@
 import type { Context } from 'aws-lambda';
 import { config } from '../../core/config.ts';
-import { EuDeclarationRequired, PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable } from '../../core/errors.ts';
+import {
+  EuDeclarationRequired,
+  PlatformAccessNotApproved,
+  PlatformAuthExpired,
+  PlatformRateLimited,
+  PlatformRejected,
+  PlatformUnavailable,
+} from '../../core/errors.ts';
+import { raiseOperatorAlarm } from '../../core/operator-alarms.ts';
+import { spendSearchadsOperation } from '../../store/searchads-operations.ts';
 import { log } from '../../core/logger.ts';
 import { openConnection, type User } from '../../store/users.ts';
 import { budgetFrom, callPlatform, fail, ok, parseJson, refreshAuth, retry, type CallBudget, type Verdict } from '../upstream.ts';
@@ -15,12 +24,29 @@ export interface SearchadsSession extends CallBudget {
   customerId: string;
   refreshToken: string;
   loginCustomerId?: string;
+  /** whose share of the project's daily operations each call spends (none while connecting) */
+  tenantId?: string;
 }
 
 export function searchadsSession(user: User, context: Context): SearchadsSession {
   const connection = openConnection(user, 'searchads');
-  return { ...budgetFrom(context), customerId: connection.customerId, refreshToken: connection.refreshToken, loginCustomerId: connection.loginCustomerId };
+  return {
+    ...budgetFrom(context),
+    customerId: connection.customerId,
+    refreshToken: connection.refreshToken,
+    loginCustomerId: connection.loginCustomerId,
+    tenantId: user.tenantId,
+  };
 }
+
+/** How many of the project's daily operations a call costs: one a search, one each mutate operation. */
+const operationsOf = (body: unknown): number => {
+  const { mutateOperations, operations } = (body ?? {}) as { mutateOperations?: unknown; operations?: unknown };
+  const list = Array.isArray(mutateOperations) ? mutateOperations : Array.isArray(operations) ? operations : undefined;
+  return Math.max(1, list?.length ?? 1);
+};
+
+const NOT_APPROVED = 'CLOUD_PROJECT_NOT_APPROVED_FOR_PRODUCTION';
 
 interface AdsError {
   errorCode?: Record<string, string>;
@@ -73,6 +99,15 @@ export function classifyAdsResponse<T>(status: number, text: string, retrySafe: 
     const unavailable = new PlatformUnavailable('searchads', new Error(`${status} ${category ?? ''}.${value ?? ''}`));
     // a concurrent-modification 409 changed nothing and is always safe to send again
     return retrySafe || status === 409 ? retry(unavailable) : fail(unavailable);
+  }
+  if (value === NOT_APPROVED) {
+    raiseOperatorAlarm('PlatformAccessNotApproved');
+    return fail(
+      new PlatformAccessNotApproved(
+        'searchads',
+        'Google refused the service’s Cloud project: its Google Ads API access level is not approved for production accounts. This is for the service’s operator to mend (docs/going-live.md); nothing of this request was changed.',
+      ),
+    );
   }
   const code = category ? `${category}.${value}` : (body?.error?.status ?? `HTTP_${status}`);
   const path = fieldPath(first?.location?.fieldPathElements);
@@ -133,6 +168,7 @@ export async function adsCall<T>(
   call: { httpMethod: 'GET' | 'POST'; path: string; body?: unknown },
   options: { retrySafe: boolean },
 ): Promise<T> {
+  if (session.tenantId) await spendSearchadsOperation(session.tenantId, operationsOf(call.body));
   const url = `${config().SEARCHADS_API_URL.replace(/\/+$/, '')}/${call.path}`;
   const logPath = `/${call.path}`;
   const endpoint = tokenEndpoint('searchads');

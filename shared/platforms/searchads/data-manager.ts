@@ -1,3 +1,4 @@
+import { secondsUntilGoogleDay } from '../../core/google-day.ts';
 import { clock } from '../../core/clock.ts';
 import { config } from '../../core/config.ts';
 import { EuDeclarationRequired, PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformUnavailable, ScopeMissing } from '../../core/errors.ts';
@@ -61,16 +62,7 @@ interface StatusBody {
  */
 export function quotaWaitSeconds(body: StatusBody | undefined, nowMs: number): number {
   const limit = body?.error?.details?.map((detail) => detail.metadata?.quota_limit ?? '').find(Boolean) ?? '';
-  if (!/PerDay/i.test(limit)) return 60;
-  const pacific = new Intl.DateTimeFormat('en-US', { timeZone: 'America/Los_Angeles', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' })
-    .formatToParts(nowMs)
-    .reduce(
-      (seconds, part) =>
-        seconds +
-        (part.type === 'hour' ? Number(part.value) * 3600 : part.type === 'minute' ? Number(part.value) * 60 : part.type === 'second' ? Number(part.value) : 0),
-      0,
-    );
-  return 86_400 - pacific + 60;
+  return /PerDay/i.test(limit) ? secondsUntilGoogleDay(nowMs) : 60;
 }
 
 const base = () => `${config().SEARCHADS_DATA_MANAGER_URL.replace(/\/+$/, '')}/${DATA_MANAGER_VERSION}`;
