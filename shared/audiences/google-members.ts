@@ -1,5 +1,6 @@
 import { normalizeCountry, normalizeEmail, normalizePhone, type RowContext } from './normalize.ts';
-import type { ContactLayout } from './contact-rows.ts';
+import { contactLayout, type ContactLayout } from './contact-rows.ts';
+import { CsvProblem, readCsv } from './csv-reader.ts';
 import type { CountryCode } from 'libphonenumber-js/min';
 import type { RepeatedCells } from './repeated-cells.ts';
 import { isSha256Hex, sha256Hex } from './sha256.ts';
@@ -167,4 +168,33 @@ function nameDigest(raw: string, key: 'FN' | 'LN', digest: (value: string) => st
   const value = name === undefined ? '' : name.length === 64 && hashed(raw) ? name : digest(name);
   repeated?.set(key, raw, NO_CONTEXT, value);
   return value;
+}
+
+/**
+ * A whole contact file read as the search-ads job will read it, sending nothing: every problem with
+ * the file itself (empty, header only, binary, not UTF-8, a quote out of place, unknown or repeated
+ * columns, a line over 64 KB) and a file of which no row can be used are a CsvProblem (400), found
+ * before any list is made (docs/google-audiences.md, "Refusals").
+ */
+export async function checkGoogleContactFile(bytes: AsyncIterable<Uint8Array>): Promise<{ dataRows: number; usableRows: number }> {
+  let layout: GoogleLayout | undefined;
+  let dataRows = 0;
+  let usableRows = 0;
+  const plain = (value: string) => value; // which rows are usable needs no hash
+  for await (const step of readCsv(bytes)) {
+    for (const record of step.records) {
+      if (!layout) {
+        const read = contactLayout(record.cells);
+        layout = googleLayout(read);
+        if (read.hasHeader) continue;
+      }
+      dataRows++;
+      if ('identifiers' in googleMember(record.cells, layout, plain)) usableRows++;
+    }
+  }
+  if (!layout) throw new CsvProblem('The file is empty; upload a CSV with a header row and one row per contact.');
+  if (dataRows === 0) throw new CsvProblem('The file has a header but no data rows.');
+  if (usableRows === 0)
+    throw new CsvProblem(`None of the ${dataRows} rows can be used: Google needs an email, a phone, or first and last name with country and zip.`);
+  return { dataRows, usableRows };
 }

@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as sweepLeads } from '../../functions/workers/sweep-leads/handler.ts';
 import { handler as sweepWebhooks } from '../../functions/workers/sweep-webhook-events/handler.ts';
 import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
@@ -15,7 +15,7 @@ import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
-import { injectFault, upstreamRequests, withdrawLeftoverFaults } from '../helpers/sandbox.ts';
+import { injectFault, upstreamRequests } from '../helpers/sandbox.ts';
 import { subscriptionsOf } from '../../shared/store/lead-subscriptions.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
@@ -30,7 +30,6 @@ beforeAll(async () => {
   receiver = await scriptedServer(() => ({ status: 200 }));
 });
 afterAll(() => receiver.close());
-afterEach(() => withdrawLeftoverFaults());
 
 /** the leads tests' own Page: no other test's subscriptions or forms for the sweeps here to read */
 const PAGE = SECOND_PAGE_ID;
@@ -453,7 +452,11 @@ describe('what a hostile client and three tenants on one Page found', () => {
       expect(event?.status).toBe('erased');
       const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
       const { Items } = await documentStore().send(
-        new QueryCommand({ TableName: mainTableName(), KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': keys.webhookEventsPk(tenantId) } }),
+        new QueryCommand({
+          TableName: mainTableName(),
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': keys.webhookEventsPk(tenantId) },
+        }),
       );
       const stored = (Items ?? []).find((item) => item.type === 'lead.received');
       // the retry its failed attempt queued arrives (the message is the event's reference), and the sweep passes over what is due
@@ -461,7 +464,9 @@ describe('what a hostile client and three tenants on one Page found', () => {
       await sweepWebhooks();
       expect(failing.received.filter((request) => request.url === path)).toHaveLength(attempts);
       // and the event kept at rest holds none of the person's values; no pending marker is left for a sweep
-      const again = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: keys.webhookEventsPk(tenantId), sk: String(stored?.sk) } }));
+      const again = await documentStore().send(
+        new GetCommand({ TableName: mainTableName(), Key: { pk: keys.webhookEventsPk(tenantId), sk: String(stored?.sk) } }),
+      );
       expect(again.Item?.sealedData).toBeUndefined();
       expect(again.Item?.status).toBe('erased');
       const marker = await documentStore().send(
@@ -480,7 +485,9 @@ describe('what a hostile client and three tenants on one Page found', () => {
     const padding = Array.from({ length: 7000 }, (_, index) => ({ field: 'feed', value: { item: 'status', post_id: `${index}`, message: 'x'.repeat(60) } }));
     const body = JSON.stringify({
       object: 'page',
-      entry: [{ id: PAGE, time: 5, changes: [{ field: 'leadgen', value: { leadgen_id: leadId, page_id: PAGE, form_id: sharedForm, created_time: 1 } }, ...padding] }],
+      entry: [
+        { id: PAGE, time: 5, changes: [{ field: 'leadgen', value: { leadgen_id: leadId, page_id: PAGE, form_id: sharedForm, created_time: 1 } }, ...padding] },
+      ],
     });
     expect(body.length).toBeGreaterThan(600_000);
     expect(body.length).toBeLessThan(1_048_576);
@@ -497,7 +504,11 @@ describe('what a hostile client and three tenants on one Page found', () => {
       expect(await findInbound('social', hash)).toBe(body);
       // processed: its pending marker is gone, so neither the queue nor the sweep takes it again
       await expect
-        .poll(async () => (await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: keys.pendingPlatformWebhooksPk, sk: `social#${hash}` } }))).Item)
+        .poll(
+          async () =>
+            (await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: keys.pendingPlatformWebhooksPk, sk: `social#${hash}` } })))
+              .Item,
+        )
         .toBeUndefined();
     }
     const verify = (token: string) =>
@@ -523,7 +534,9 @@ describe('what a hostile client and three tenants on one Page found', () => {
       pathIncludes: `/${THIRD_PAGE_ID}/subscribed_apps`,
       method: 'POST',
       status: 403,
-      body: { error: { message: '(#200) Requires pages_manage_metadata permission to manage the object', type: 'OAuthException', code: 200, fbtrace_id: 'A1' } },
+      body: {
+        error: { message: '(#200) Requires pages_manage_metadata permission to manage the object', type: 'OAuthException', code: 200, fbtrace_id: 'A1' },
+      },
     });
     const refused = await call('/leads/subscribe', { userId, platform: 'social' }, { apiKey });
     expect(refused.body.results).toMatchObject({ success: false, code: 'SCOPE_MISSING', scope: 'leads_retrieval, pages_manage_metadata' });

@@ -7,6 +7,10 @@ import { call, newTenant, newUser, stack, upload } from '../helpers/api.ts';
 import { injectFault, stackNow, upstreamRequests, upstreamRequestCount } from '../helpers/sandbox.ts';
 import { seedCampaigns } from '../helpers/scale.ts';
 import { jobToEnd, uploaded } from '../helpers/uploads.ts';
+import type { Context } from 'aws-lambda';
+import { runJob } from '../../functions/use-cases/jobs/run-job.ts';
+import { stagedObject, stagedUploadKey } from '../../shared/storage/staging.ts';
+import { findJob } from '../../shared/store/jobs.ts';
 
 /**
  * Contact lists into search-ads Customer Match lists through the Data Manager API
@@ -269,5 +273,105 @@ describe('a large list, and an outage', () => {
     const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
     expect(job).toMatchObject({ status: 'succeeded', result: { received: 2, invalid: 0 } });
     expect((await dataManagerCalls(customerId, from)).filter((request) => request.path === '/v1/audienceMembers:ingest')).toHaveLength(2);
+  }, 60_000);
+});
+
+describe('what a hostile client found on the search-ads route', () => {
+  const tenantIdOf = async () => (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('email\nana@example.com\n', 'utf16le')]);
+  const badFiles: Array<[string, string | Buffer, RegExp]> = [
+    ['a header only', 'email\n', /header but no data rows/],
+    ['binary', Buffer.concat([Buffer.from('\x89PNG\r\n\x1a\n', 'latin1'), Buffer.alloc(64)]), /binary|UTF-8/],
+    ['UTF-16', utf16, /binary|UTF-8/],
+    ['a quote out of place', 'email\n"ana@example.com\nbo@example.com\n', /quote/],
+    ['10,000 columns', `email,${Array.from({ length: 9_999 }, (_, index) => `c${index}`).join(',')}\nana@example.com\n`, /column|longer than/],
+    ['a 3 MB cell', `email,first_name\nana@example.com,${'x'.repeat(3 * 1024 * 1024)}\n`, /longer than|goes on past/],
+    ['no usable row', 'email\nnot-an-email\n', /None of the 1 rows can be used/],
+  ];
+
+  it.each(badFiles)('%s is a 400 before anything is sent, in both forms: no list is made in the account', async (_name, content, why) => {
+    const { userId, customerId } = await searchadsUser();
+    const from = await upstreamRequestCount('searchads');
+    const inBody = await start({ userId, audienceName: 'Bad file', mode: 'create', consent: JSON.stringify(GRANTED) }, content as string);
+    expect(inBody.status, inBody.text).toBe(400);
+    expect(inBody.body.results.code).toBe('INVALID_REQUEST');
+    expect(inBody.body.results.details).toEqual([{ path: 'file', message: expect.stringMatching(why) }]);
+    const uploadId = await uploaded(apiKey, userId, content);
+    const byUpload = await call('/searchads/create_csv_audience', { userId, audienceName: 'Bad file', mode: 'create', consent: GRANTED, uploadId }, { apiKey });
+    expect(byUpload.status, byUpload.text).toBe(400);
+    expect(byUpload.body.results.details).toEqual([{ path: 'file', message: expect.stringMatching(why) }]);
+    expect(await dataManagerCalls(customerId, from)).toEqual([]);
+    expect((await upstreamRequests('searchads', from)).filter((request) => request.body.includes(customerId))).toEqual([]);
+    expect((await listsOf()).filter((list) => list.customerId === customerId)).toEqual([]);
+  });
+
+  it('a failed job’s contact file is deleted from the bucket, as a succeeded one’s is', async () => {
+    const { userId } = await searchadsUser();
+    const csv = ['email,first_name,last_name,country,zip', 'ana@example.com,Ana,Weber,DE,10115'].join('\n');
+    const uploadId = await uploaded(apiKey, userId, csv);
+    const denied = { adUserData: 'CONSENT_DENIED', adPersonalization: 'CONSENT_DENIED' };
+    const answer = await call('/searchads/create_csv_audience', { userId, audienceName: 'Denied', mode: 'create', consent: denied, uploadId }, { apiKey });
+    const { job } = await jobToEnd(apiKey, answer.body.results.jobId);
+    expect(job.status).toBe('failed');
+    expect(await stagedObject(stagedUploadKey(await tenantIdOf(), userId, uploadId))).toBeUndefined();
+  }, 60_000);
+
+  it('replaces of one list sent at once run one after the other: the list ends as one of the files, never their union', async () => {
+    const { userId, customerId } = await searchadsUser();
+    const made = await start({ userId, audienceName: 'Replaced thrice', mode: 'create', consent: JSON.stringify(GRANTED) }, 'email\nfirst@example.com\n');
+    const { job: created } = await jobToEnd(apiKey, made.body.results.jobId);
+    expect(created.status).toBe('succeeded');
+    const audienceId = made.body.results.audienceId as string;
+    const files = [2, 3, 4].map((size) => `email\n${Array.from({ length: size }, (_, index) => `r${size}-${index}@example.com`).join('\n')}\n`);
+    const started = await Promise.all(files.map((csv) => start({ userId, audienceId, mode: 'replace', consent: JSON.stringify(GRANTED) }, csv)));
+    const ended = await Promise.all(started.map((answer) => jobToEnd(apiKey, answer.body.results.jobId, { timeoutMs: 150_000 })));
+    for (const { job } of ended) expect(job.status).toBe('succeeded');
+    const [list] = (await listsOf()).filter((each) => each.customerId === customerId);
+    expect([2, 3, 4]).toContain(list?.members);
+    // and no two of them wrote at once: each job's requests (its ingest, its removeAll) came one job after another
+    const writes = (await dataManagerCalls(customerId, 0)).filter((request) => /audienceMembers:(ingest|removeAll)$/.test(request.path));
+    const owners = writes
+      .slice(1)
+      .map((request) => (request.path.endsWith('removeAll') ? 'removeAll' : String(JSON.parse(request.body).audienceMembers.length)));
+    expect(owners).toHaveLength(6);
+    for (let index = 0; index < 6; index += 2) expect([owners[index], owners[index + 1]]).toEqual([expect.stringMatching(/^[234]$/), 'removeAll']);
+  }, 240_000);
+
+  it('a job parked for Google’s daily quota waits until Google’s next day, whatever message reaches it before then', async () => {
+    const { userId, customerId } = await searchadsUser();
+    await injectFault('searchads', {
+      requestIncludes: [customerId, 'audienceMembers'],
+      pathIncludes: 'audienceMembers:ingest',
+      status: 429,
+      times: 1,
+      body: {
+        error: {
+          code: 429,
+          status: 'RESOURCE_EXHAUSTED',
+          message: 'Quota exceeded.',
+          details: [
+            {
+              '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+              reason: 'RATE_LIMIT_EXCEEDED',
+              metadata: { quota_limit: 'IngestionWriteRequestsPerDayPerProject' },
+            },
+          ],
+        },
+      },
+    });
+    const answer = await start({ userId, audienceName: 'Daily quota', mode: 'create', consent: JSON.stringify(GRANTED) }, 'email\nana@example.com\n');
+    const jobId = answer.body.results.jobId as string;
+    const tenantId = await tenantIdOf();
+    const parked = await expect.poll(async () => (await findJob(tenantId, jobId))?.resumeAt ?? 0).toBeGreaterThan(0);
+    void parked;
+    const resumeAt = (await findJob(tenantId, jobId))?.resumeAt as number;
+    // Google's next day begins at midnight Pacific: more than a minute, at most a day and a minute, away
+    expect(resumeAt - (await stackNow())).toBeGreaterThan(60_000);
+    expect(resumeAt - (await stackNow())).toBeLessThanOrEqual(86_460_000);
+    const from = await upstreamRequestCount('searchads');
+    // the queue's redelivery after its longest delay (15 minutes), a restart's or a sweep's message: each finds the job parked
+    for (let message = 0; message < 3; message++) await runJob({ tenantId, jobId }, { getRemainingTimeInMillis: () => 60_000 } as Context);
+    expect(await dataManagerCalls(customerId, from)).toEqual([]);
+    expect(await findJob(tenantId, jobId)).toMatchObject({ status: 'running', resumeAt });
   }, 60_000);
 });

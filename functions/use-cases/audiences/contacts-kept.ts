@@ -2,9 +2,10 @@ import { deleteStagedUpload } from '../../../shared/storage/staging.ts';
 import type { Job } from '../../../shared/store/jobs.ts';
 
 /**
- * An audience job's end: the contacts are not kept once the audience has them; after a failure the
- * file stays (the bucket's lifecycle ends it) so the client can start again.
+ * An audience job's end, succeeded or failed: its contact file is deleted (docs/csv.md). A failed job
+ * holds its upload for good (one job per upload), so a new start needs a new upload anyway; the
+ * person's contacts are not left in the bucket for its lifecycle rule to find.
  */
-export async function dropContactsOnSuccess<Request extends { objectKey: string }, Checkpoint>(job: Job<Request, Checkpoint>): Promise<void> {
-  if (job.status === 'succeeded') await deleteStagedUpload(job.request.objectKey);
+export async function dropContacts<Request extends { objectKey: string }, Checkpoint>(job: Job<Request, Checkpoint>): Promise<void> {
+  await deleteStagedUpload(job.request.objectKey);
 }

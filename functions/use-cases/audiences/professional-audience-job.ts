@@ -8,7 +8,7 @@ import type { Job } from '../../../shared/store/jobs.ts';
 import { recordProfessionalAudience } from '../../../shared/store/professional-audiences.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
-import { dropContactsOnSuccess } from './contacts-kept.ts';
+import { dropContacts } from './contacts-kept.ts';
 import type { JobRun } from '../jobs/job-run.ts';
 import { checkpointCreateStore, createOnce } from '../jobs/steps.ts';
 
@@ -54,7 +54,7 @@ export const professionalAudienceJob = defineJobKind({
       changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
     };
   },
-  afterEnd: dropContactsOnSuccess,
+  afterEnd: dropContacts,
 });
 
 export async function runProfessionalAudienceJob(

@@ -1,7 +1,7 @@
 import * as z from 'zod';
 import { contactLayout } from '../../../shared/audiences/contact-rows.ts';
 import { CsvProblem, readCsv } from '../../../shared/audiences/csv-reader.ts';
-import { googleLayout, googleMember } from '../../../shared/audiences/google-members.ts';
+import { checkGoogleContactFile, googleLayout, googleMember } from '../../../shared/audiences/google-members.ts';
 import { RepeatedCells } from '../../../shared/audiences/repeated-cells.ts';
 import { sha256Hex } from '../../../shared/audiences/sha256.ts';
 import { clock } from '../../../shared/core/clock.ts';
@@ -20,13 +20,13 @@ import {
 import { consentSchema, searchadsAudienceModeSchema } from '../../../shared/schemas/audiences.ts';
 import type { Job } from '../../../shared/store/jobs.ts';
 import { takeFromWindow } from '../../../shared/store/rate-limits.ts';
-import { recordSearchadsAudience } from '../../../shared/store/searchads-audiences.ts';
+import { holdListWriter, recordSearchadsAudience, releaseListWriter } from '../../../shared/store/searchads-audiences.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { noteDeclarationRequired } from '../../../shared/webhooks/declaration-required.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { JobEnded, type JobRun, Pause } from '../jobs/job-run.ts';
 import { checkpointCreateStore, createOnce } from '../jobs/steps.ts';
-import { dropContactsOnSuccess } from './contacts-kept.ts';
+import { dropContacts } from './contacts-kept.ts';
 
 /**
  * A contact list into a search-ads Customer Match list, through Google's Data Manager API
@@ -67,6 +67,12 @@ const sentRequestSchema = z.object({
 type SentRequest = z.infer<typeof sentRequestSchema>;
 
 export const searchadsCheckpointSchema = z.object({
+  /** the whole file was read and found usable before anything was sent (docs/csv.md) */
+  checked: z.boolean().optional(),
+  /** when this job began writing to an existing list, once it held the list (replace removes what came before) */
+  writingFromMs: z.number().optional(),
+  /** how often it found the list held by another job */
+  listWaits: z.number().optional(),
   userListId: z.string().optional(),
   listCreateSentAt: z.number().optional(),
   /** where the file's next unsent row begins, and the columns read from its header */
@@ -108,8 +114,14 @@ export const searchadsAudienceJob = defineJobKind({
     platform: 'searchads',
     changes: { job: { to: job.jobId }, mode: { to: job.request.mode }, rows: { to: job.progress.rowsSent } },
   }),
-  afterEnd: dropContactsOnSuccess,
+  afterEnd: async (job) => {
+    await dropContacts(job);
+    if (job.request.mode !== 'create') await releaseListWriter(job.tenantId, job.request.audienceId, job.jobId);
+  },
 });
+
+/** How long a job waits on the queue before it asks again for a list another job is writing to: 5 s, doubling up to 5 minutes. */
+const listBusySeconds = (waits: number) => Math.min(300, 5 * 2 ** waits);
 
 /** The first read of the statuses, then the waits between reads (doubling up to 30 minutes), in seconds. */
 const FIRST_POLL_SECONDS = 5;
@@ -127,6 +139,24 @@ export async function runSearchadsAudienceJob(run: JobRun, job: SearchadsAudienc
   const { request, checkpoint } = job;
   const session = searchadsSession(user, run.context);
   try {
+    if (!checkpoint.checked) {
+      // a file that cannot be read makes no list and sends nothing
+      await checkGoogleContactFile(await run.read(request, { countBytes: true })).catch((error: unknown) => {
+        throw error instanceof CsvProblem ? new JobEnded(error) : error;
+      });
+      checkpoint.checked = true;
+      await run.save();
+    }
+    if (request.mode !== 'create' && checkpoint.writingFromMs === undefined) {
+      // one job writes to a list at a time: two replaces run one after the other, never at once
+      if (!(await holdListWriter(job.tenantId, request.audienceId, job.jobId))) {
+        checkpoint.listWaits = (checkpoint.listWaits ?? 0) + 1;
+        await run.save();
+        throw new Pause(listBusySeconds(checkpoint.listWaits - 1));
+      }
+      checkpoint.writingFromMs = clock.now();
+      await run.save();
+    }
     const userListId = request.userListId ?? checkpoint.userListId ?? (await createListOnce(run, job, session));
     if (!checkpoint.allSent) await sendRows(run, job, session, userListId);
     await followToTheEnd(run, job, session, checkpoint.sent);
@@ -137,7 +167,9 @@ export async function runSearchadsAudienceJob(run: JobRun, job: SearchadsAudienc
           key: 'removeAll',
           send: async () => {
             await throttle(job.tenantId);
-            return removeAllMembers(session, userListId, new Date(request.startedAtMs - REPLACE_MARGIN_MS));
+            // what was last added before this job began writing (after any replace it waited for) goes
+            const from = Math.max(request.startedAtMs, checkpoint.writingFromMs ?? 0);
+            return removeAllMembers(session, userListId, new Date(from - REPLACE_MARGIN_MS));
           },
           // Google names no request but by the id it answered; removing as of the same time again does no harm
           readBack: async () => undefined,
@@ -218,7 +250,7 @@ async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: Searcha
     rows = 0;
     invalid = 0;
   };
-  const bytes = await run.read(request, from ? { fromByte: from.byte } : { countBytes: true });
+  const bytes = await run.read(request, from ? { fromByte: from.byte } : {});
   for await (const step of readCsv(bytes, from)) {
     for (const record of step.records) {
       if (!layout) {

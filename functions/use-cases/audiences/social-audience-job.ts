@@ -6,7 +6,7 @@ import { audienceModeSchema } from '../../../shared/schemas/audiences.ts';
 import type { Job } from '../../../shared/store/jobs.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
-import { dropContactsOnSuccess } from './contacts-kept.ts';
+import { dropContacts } from './contacts-kept.ts';
 import type { JobRun } from '../jobs/job-run.ts';
 import {
   checkContactFile,
@@ -63,7 +63,7 @@ export const socialAudienceJob = defineJobKind({
     platform: 'social',
     changes: { job: { to: job.jobId }, rows: { to: job.progress.rowsSent } },
   }),
-  afterEnd: dropContactsOnSuccess,
+  afterEnd: dropContacts,
 });
 
 export async function runSocialAudienceJob(run: JobRun, job: Job<SocialJobRequest, SocialCheckpoint>, user: User): Promise<SocialAudienceResult> {

@@ -1,4 +1,4 @@
-import type { ListType } from '../../../shared/audiences/professional-list.ts';
+import { checkProfessionalList, type ListType } from '../../../shared/audiences/professional-list.ts';
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
 import { createCustomAudience, newSessionId, type AudienceMode } from '../../../shared/platforms/social/custom-audiences.ts';
 import { socialSession } from '../../../shared/platforms/social/session.ts';
@@ -6,7 +6,8 @@ import { type Answer, answerOf, likewise } from '../../../shared/core/audit.ts';
 import type { JobStatus } from '../../../shared/store/jobs.ts';
 import type { DirectUpload } from '../../../shared/store/uploads.ts';
 import { type JobStart, newJob, startUploadJob } from '../jobs/start-job.ts';
-import { newUploadProgress } from './social-audience-batches.ts';
+import { checkContactFile, newUploadProgress } from './social-audience-batches.ts';
+import { checkUploadInRequest } from './check-in-request.ts';
 import { socialAudienceJob } from './social-audience-job.ts';
 import { defaultAudienceName } from './upload-in-request.ts';
 
@@ -22,6 +23,7 @@ export async function startSocialAudienceJob(
 ): Promise<Answer<Record<string, unknown>>> {
   const session = socialSession(start.user, start.context); // a user without a social connection is a 409
   const started = await startUploadJob(start, async (jobId, upload) => {
+    await checkUploadInRequest(upload, (open) => checkContactFile(open)); // a bad file makes no audience
     const audienceId = start.mode === 'create' ? await createCustomAudience(session, session.connection.adAccountId, start.audienceName) : start.audienceId;
     const job = newJob(jobId, start, upload, 'social_audience', 'running', {
       request: { objectKey: upload.objectKey, ...etagOf(upload), mode: start.mode, ...(audienceId ? { audienceId } : {}), audienceName: start.audienceName },
@@ -47,12 +49,15 @@ export async function startProfessionalAudienceJob(
   start: JobStart & { type: ListType; audienceName?: string },
 ): Promise<Answer<{ jobId: string; status: JobStatus }>> {
   professionalSession(start.user, start.context); // a user without a professional connection is a 409
-  const started = await startUploadJob(start, async (jobId, upload) => ({
-    job: newJob(jobId, start, upload, 'professional_audience', 'queued', {
-      request: { objectKey: upload.objectKey, ...etagOf(upload), type: start.type, audienceName: start.audienceName ?? defaultAudienceName(start.type) },
-      checkpoint: {},
-    }),
-  }));
+  const started = await startUploadJob(start, async (jobId, upload) => {
+    await checkUploadInRequest(upload, async (open) => checkProfessionalList(start.type, await open()));
+    return {
+      job: newJob(jobId, start, upload, 'professional_audience', 'queued', {
+        request: { objectKey: upload.objectKey, ...etagOf(upload), type: start.type, audienceName: start.audienceName ?? defaultAudienceName(start.type) },
+        checkpoint: {},
+      }),
+    };
+  });
   const job = answerOf(started);
   return likewise(started, { jobId: job.jobId, status: job.status });
 }

@@ -6,7 +6,9 @@ import { searchadsSession } from '../../../shared/platforms/searchads/client.ts'
 import { DATA_MANAGER_SCOPE } from '../../../shared/platforms/searchads/data-manager.ts';
 import type { AudienceMode, Consent } from '../../../shared/schemas/audiences.ts';
 import type { UploadedFile } from '../../../shared/schemas/uploaded-file.ts';
-import { stageUpload, stagedUploadKey } from '../../../shared/storage/staging.ts';
+import { deleteStagedUpload, stageUpload, stagedUploadKey } from '../../../shared/storage/staging.ts';
+import { checkGoogleContactFile } from '../../../shared/audiences/google-members.ts';
+import { bytesOf, checkUploadInRequest } from './check-in-request.ts';
 import { findSearchadsAudience } from '../../../shared/store/searchads-audiences.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { type JobStart, newJob, newJobId, startJob, startUploadJob } from '../jobs/start-job.ts';
@@ -15,7 +17,9 @@ import { type JobStart, newJob, newJobId, startJob, startUploadJob } from '../jo
  * `POST /searchads/create_csv_audience` (docs/google-audiences.md): in both forms the list goes to a job
  * and the answer comes at once, `{audienceId, jobId, status}`. Before anything is stored: the user's
  * search-ads connection, the Data Manager scope it was granted, and for append, remove and replace the
- * audience it names. A list in the request is staged in storage first, as every uploaded CSV is.
+ * audience it names. The file is checked whole before anything is made (a file that cannot be read is
+ * a 400; a larger upload is checked by its job before it sends). A list in the request is staged in
+ * storage first, as every uploaded CSV is.
  */
 export interface SearchadsAudienceAsk {
   mode: AudienceMode;
@@ -59,10 +63,13 @@ export async function startSearchadsAudienceJob(
 ): Promise<Answer<{ audienceId: string; jobId: string; status: string }>> {
   checkConnection(start.user, start.context);
   const target = await targetOf(start.tenantId, start.user, start);
-  const started = await startUploadJob(start, async (jobId, upload) => ({
-    job: newJob(jobId, start, upload, 'searchads_audience', 'queued', { request: requestOf(start, target, upload.objectKey, upload.etag), checkpoint: {} }),
-    about: { audienceId: target.audienceId },
-  }));
+  const started = await startUploadJob(start, async (jobId, upload) => {
+    await checkUploadInRequest(upload, async (open) => checkGoogleContactFile(await open()));
+    return {
+      job: newJob(jobId, start, upload, 'searchads_audience', 'queued', { request: requestOf(start, target, upload.objectKey, upload.etag), checkpoint: {} }),
+      about: { audienceId: target.audienceId },
+    };
+  });
   const job = answerOf(started);
   return likewise(started, { audienceId: String((job.request as { audienceId: string }).audienceId), jobId: job.jobId, status: job.status });
 }
@@ -72,15 +79,21 @@ export async function startSearchadsAudienceFromFile(
   start: Omit<JobStart, 'uploadId'> & SearchadsAudienceAsk & { csvFile: UploadedFile },
 ): Promise<{ audienceId: string; jobId: string; status: string }> {
   checkConnection(start.user, start.context);
+  await checkGoogleContactFile(bytesOf(start.csvFile.content)); // a file that cannot be read: 400, nothing staged or made
   const target = await targetOf(start.tenantId, start.user, start);
   const jobId = newJobId();
   const objectKey = stagedUploadKey(start.tenantId, start.user.userId, jobId);
   await stageUpload(objectKey, start.csvFile.content);
-  const started = await startJob(
-    start,
-    { type: 'searchads_audience', request: requestOf(start, target, objectKey), checkpoint: {} },
-    jobId,
-    start.csvFile.content.length,
-  );
-  return { audienceId: target.audienceId, ...started };
+  try {
+    const started = await startJob(
+      start,
+      { type: 'searchads_audience', request: requestOf(start, target, objectKey), checkpoint: { checked: true } },
+      jobId,
+      start.csvFile.content.length,
+    );
+    return { audienceId: target.audienceId, ...started };
+  } catch (error) {
+    await deleteStagedUpload(objectKey).catch(() => undefined); // no job holds the file: it goes with the request
+    throw error;
+  }
 }

@@ -30,6 +30,7 @@ export async function runJob(ref: JobRef, context: Context): Promise<void> {
   const owner = randomUUID();
   const job = await takeJobLease(ref.tenantId, ref.jobId, owner);
   if (!job) return log().info('job not run: finished, unknown, or held by a live run');
+  if (await stillParked(job, owner)) return;
   const kind = JOB_KINDS[job.type];
   const run = new JobRun(job, owner, context, kind.platformOf(job));
   try {
@@ -67,6 +68,20 @@ export async function runJob(ref: JobRef, context: Context): Promise<void> {
   } finally {
     await run.end();
   }
+}
+
+/**
+ * A job parked until a time (a platform's daily quota: Google's next day) is not run before it, whoever
+ * queued it: a queue delays a message 15 minutes at most, and a restart or a sweep queues it at once.
+ * Its message is queued again for the rest of the wait (at most the queue's longest delay at a time).
+ */
+async function stillParked(job: Job, owner: string): Promise<boolean> {
+  const waitMs = (job.resumeAt ?? 0) - clock.now();
+  if (waitMs <= 0) return false;
+  await releaseJobLease(job.tenantId, job.jobId, owner);
+  await queueJobRun({ tenantId: job.tenantId, jobId: job.jobId }, Math.ceil(waitMs / 1000));
+  log().info('job still parked; queued again for the rest of its wait', { type: job.type, waitSeconds: Math.ceil(waitMs / 1000) });
+  return true;
 }
 
 const leftOf = ({ rolledBack, orphans }: JobEnded) => (rolledBack === undefined ? {} : { rolledBack, orphans: orphans ?? [] });

@@ -20,7 +20,8 @@ export async function handler(event: { afterRestart?: boolean } = {}): Promise<{
       if (event.afterRestart) await releaseLeaseOfStoppedRun(job.tenantId, job.jobId);
       if (job.runsInRequest) continue; // a request's own job: its client's retry goes on with it
       if (!event.afterRestart && (now - lastMoved <= jobQueue.consumerTimeoutSeconds * 1000 || (job.leaseUntil ?? 0) > now)) continue;
-      await queueJobRun({ tenantId: job.tenantId, jobId: job.jobId });
+      // a parked job (a daily quota) is queued for the rest of its wait, not at once
+      await queueJobRun({ tenantId: job.tenantId, jobId: job.jobId }, Math.max(0, Math.ceil(((job.resumeAt ?? 0) - now) / 1000)));
       requeued++;
     }
     if (requeued > 0) log().warn('unfinished jobs queued again', { count: requeued, afterRestart: Boolean(event.afterRestart) });
