@@ -6,9 +6,24 @@ import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
-import { Alarm, ComparisonOperator, TreatMissingData, type IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import {
+  Alarm,
+  ComparisonOperator,
+  Dashboard,
+  GraphWidget,
+  MathExpression,
+  Metric,
+  TextWidget,
+  TreatMissingData,
+  type IMetric,
+} from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import { ApiMapping, DomainName } from 'aws-cdk-lib/aws-apigatewayv2';
+import { Certificate } from 'aws-cdk-lib/aws-certificatemanager';
+import { type ITopic, Topic } from 'aws-cdk-lib/aws-sns';
+import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
-import { Effect, PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
 import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
@@ -26,6 +41,7 @@ import { workers } from '../functions/workers/index.ts';
 import { callbackUrl } from '../shared/platforms/connect-flow.ts';
 import { GENERATED_OPENAPI_DOCUMENT, grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/core/function-declaration.ts';
 import { encodeRouteTable } from '../shared/http/route-table.ts';
+import { OPERATOR_METRICS, OPERATOR_METRICS_NAMESPACE } from '../shared/core/operator-alarms.ts';
 import { buildOpenApiDocument } from '../shared/docs/openapi.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
 import { FUNCTION_BUNDLING } from './bundling.ts';
@@ -45,6 +61,12 @@ export interface AdCampaignApiStackProps extends StackProps {
    * registered in each platform's app are built on it); the gateway's own endpoint otherwise.
    */
   publicBaseUrl?: string;
+  /** a custom domain for the API, with the ACM certificate (same region) that covers it; publicBaseUrl defaults to https://<domainName> */
+  customDomain?: { domainName: string; certificateArn: string };
+  /** an address every alarm of the stage is mailed to (a subscription of the stage's alarm topic, confirmed by mail) */
+  alarmEmail?: string;
+  /** an existing SNS topic (an on-call tool's) that every alarm of the stage notifies as well */
+  alarmTopicArn?: string;
 }
 
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
@@ -78,23 +100,12 @@ function generatedOpenApiDocument(): string {
   return openApiFile;
 }
 
-/** An alarm when a five-minute metric reaches `threshold` (no data is not a breach). */
-function alarmAtLeast(scope: Construct, id: string, metric: IMetric, threshold: number, description: string): Alarm {
-  return new Alarm(scope, id, {
-    metric,
-    threshold,
-    evaluationPeriods: 1,
-    comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-    treatMissingData: TreatMissingData.NOT_BREACHING,
-    alarmDescription: description,
-  });
-}
-
 export class AdCampaignApiStack extends Stack {
   readonly api: HttpApi;
   readonly functions = new Map<string, NodejsFunction>();
   /** the nested stack of each area (infra/stack-areas.ts), holding its functions, their logs, alarms and routes */
   readonly areas = new Map<StackArea, NestedStack>();
+  readonly alarmTopic: Topic;
 
   constructor(scope: Construct, id: string, props: AdCampaignApiStackProps) {
     super(scope, id, props);
@@ -106,6 +117,19 @@ export class AdCampaignApiStack extends Stack {
       enableKeyRotation: true,
       removalPolicy,
     });
+
+    // every alarm notifies one topic per stage (docs/going-live.md): a mail address or an on-call tool subscribes to it
+    this.alarmTopic = new Topic(this, 'AlarmTopic', { displayName: `ad-campaign-api ${props.stage} alarms`, masterKey: dataKey, enforceSSL: true });
+    // CloudWatch publishes to the encrypted topic: it may use the key for that, and nothing else
+    dataKey.addToResourcePolicy(
+      new PolicyStatement({
+        principals: [new ServicePrincipal('cloudwatch.amazonaws.com')],
+        actions: ['kms:Decrypt', 'kms:GenerateDataKey*'],
+        resources: ['*'],
+      }),
+    );
+    if (props.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
+    this.alarmTopics = [this.alarmTopic, ...(props.alarmTopicArn ? [Topic.fromTopicArn(this, 'OperatorAlarmTopic', props.alarmTopicArn)] : [])];
 
     const table = (definition: TableDefinition) =>
       new Table(this, `${definition.id}Table`, {
@@ -148,7 +172,7 @@ export class AdCampaignApiStack extends Stack {
 
     const credentials = new Secret(this, 'AppCredentials', {
       description:
-        'App credentials: SOCIAL_APP_SECRET, SEARCHADS_DEVELOPER_TOKEN, SEARCHADS_CLIENT_ID, SEARCHADS_CLIENT_SECRET, PROFESSIONAL_CLIENT_ID, PROFESSIONAL_CLIENT_SECRET (JSON)',
+        'App credentials (JSON): SOCIAL_APP_ID, SOCIAL_APP_SECRET, SOCIAL_WEBHOOK_VERIFY_TOKEN, SEARCHADS_CLIENT_ID, SEARCHADS_CLIENT_SECRET, SEARCHADS_DEVELOPER_TOKEN (optional), PROFESSIONAL_CLIENT_ID, PROFESSIONAL_CLIENT_SECRET; see docs/going-live.md',
       encryptionKey: dataKey,
       removalPolicy,
     });
@@ -196,7 +220,7 @@ export class AdCampaignApiStack extends Stack {
         deadLetterQueue: { queue: deadLetters, maxReceiveCount: definition.maxReceiveCount },
         removalPolicy,
       });
-      alarmAtLeast(
+      this.alarmAtLeast(
         this,
         `${definition.id}DeadLetterAlarm`,
         deadLetters.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5) }),
@@ -204,7 +228,7 @@ export class AdCampaignApiStack extends Stack {
         `Messages of ${definition.id} reached its dead-letter queue`,
       );
       // a message waiting longer than two of its consumer's runs (a delayed continuation waits at most 15 minutes): the consumer is not keeping up
-      alarmAtLeast(
+      this.alarmAtLeast(
         this,
         `${definition.id}BacklogAlarm`,
         queue.metricApproximateAgeOfOldestMessage({ period: Duration.minutes(5) }),
@@ -245,7 +269,18 @@ export class AdCampaignApiStack extends Stack {
         .filter((route) => route.browser)
         .map((route) => [`${route.method} ${route.path}`, { ThrottlingBurstLimit: route.browser?.burstLimit, ThrottlingRateLimit: route.browser?.rateLimit }]),
     );
-    const publicBaseUrl = props.publicBaseUrl ?? this.api.apiEndpoint;
+    if (props.customDomain) {
+      const domain = new DomainName(this, 'ApiDomain', {
+        domainName: props.customDomain.domainName,
+        certificate: Certificate.fromCertificateArn(this, 'ApiCertificate', props.customDomain.certificateArn),
+      });
+      new ApiMapping(this, 'ApiDomainMapping', { api: this.api, domainName: domain });
+      new CfnOutput(this, 'ApiDomainTarget', {
+        value: domain.regionalDomainName,
+        description: `Point ${props.customDomain.domainName} here (a CNAME, or an alias record)`,
+      });
+    }
+    const publicBaseUrl = (props.publicBaseUrl ?? (props.customDomain ? `https://${props.customDomain.domainName}` : this.api.apiEndpoint)).replace(/\/+$/, '');
     const areaStack = (area: StackArea) => {
       const existing = this.areas.get(area);
       if (existing) return existing;
@@ -377,7 +412,7 @@ export class AdCampaignApiStack extends Stack {
         );
       }
       if (route.consumes || route.consumesDeadLettersOf || route.consumesStream)
-        alarmAtLeast(scope, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
+        this.alarmAtLeast(scope, `${route.operation}Errors`, fn.metricErrors({ period: Duration.minutes(5) }), 1, `${route.operation} failed`);
       if (seals) readSecret(connectionKey);
       NagSuppressions.addResourceSuppressions(
         fn,
@@ -395,7 +430,7 @@ export class AdCampaignApiStack extends Stack {
         ],
         true,
       );
-      alarmAtLeast(scope, `${route.operation}Throttles`, fn.metricThrottles({ period: Duration.minutes(5) }), 1, `${route.operation} is being throttled`);
+      this.alarmAtLeast(scope, `${route.operation}Throttles`, fn.metricThrottles({ period: Duration.minutes(5) }), 1, `${route.operation} is being throttled`);
       this.functions.set(route.operation, fn);
       return fn;
     };
@@ -438,9 +473,34 @@ export class AdCampaignApiStack extends Stack {
       }
     }
 
-    alarmAtLeast(this, 'Api5xx', this.api.metricServerError({ period: Duration.minutes(5) }), 5, 'The API answered 5xx responses');
+    this.alarmAtLeast(this, 'Api5xx', this.api.metricServerError({ period: Duration.minutes(5) }), 5, 'The API answered 5xx responses');
+    // what only an operator can mend, from any function (shared/core/operator-alarms.ts)
+    const operatorMetric = (metricName: string) =>
+      new Metric({ namespace: OPERATOR_METRICS_NAMESPACE, metricName, dimensionsMap: { stage: props.stage }, statistic: 'Sum', period: Duration.minutes(5) });
+    for (const metricName of OPERATOR_METRICS)
+      this.alarmAtLeast(
+        this,
+        `${metricName}Alarm`,
+        operatorMetric(metricName),
+        1,
+        `${metricName}: a platform refuses the service's own app (docs/going-live.md)`,
+      );
+    this.dashboard(props.stage, [...deadLetterQueues.values()], [...queues.values()], operatorMetric);
 
-    new CfnOutput(this, 'ApiUrl', { value: this.api.apiEndpoint });
+    new CfnOutput(this, 'ApiUrl', { value: publicBaseUrl, description: 'The API: the base of every route, the MCP URL and the platform webhooks' });
+    new CfnOutput(this, 'GatewayUrl', { value: this.api.apiEndpoint, description: 'The API Gateway endpoint itself' });
+    new CfnOutput(this, 'AlarmTopicArn', {
+      value: this.alarmTopic.topicArn,
+      description: 'Every alarm of the stage notifies this topic: subscribe the on-call',
+    });
+    // the URLs each platform's app must be given for its webhooks, and the MCP URL for agents, from the routes themselves
+    for (const route of routes.filter((each) => each.inbound && each.method === 'POST'))
+      new CfnOutput(this, `${route.inbound === 'social' ? 'Social' : 'Professional'}PlatformWebhookUrl`, {
+        value: `${publicBaseUrl}${route.path}`,
+        description: `The ${route.inbound} platform's lead webhooks (docs/going-live.md)`,
+      });
+    const mcp = routes.find((route) => route.path === '/mcp');
+    if (mcp) new CfnOutput(this, 'McpUrl', { value: `${publicBaseUrl}${mcp.path}`, description: 'What an MCP client connects to' });
     new CfnOutput(this, 'TableName', { value: main.tableName, description: 'TABLE_NAME for `npm run admin` against this stage' });
     new CfnOutput(this, 'AppCredentialsSecretArn', { value: credentials.secretArn });
     // each platform's app must list its callback URL exactly (docs/platforms.md "What every connect round trip shares")
@@ -454,5 +514,76 @@ export class AdCampaignApiStack extends Stack {
         description: `Register in the ${platform} platform’s app as its OAuth redirect URI`,
       });
     }
+  }
+
+  /** Where every alarm of the stage goes: its own topic, and the operator's when context names one. */
+  private alarmTopics: ITopic[] = [];
+
+  /** An alarm when a five-minute metric reaches `threshold` (no data is not a breach); it notifies the stage's alarm topics, and again when it is over. */
+  private alarmAtLeast(scope: Construct, id: string, metric: IMetric, threshold: number, description: string): Alarm {
+    const alarm = new Alarm(scope, id, {
+      metric,
+      threshold,
+      evaluationPeriods: 1,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+      alarmDescription: description,
+    });
+    for (const topic of this.alarmTopics) {
+      alarm.addAlarmAction(new SnsAction(topic));
+      alarm.addOkAction(new SnsAction(topic));
+    }
+    return alarm;
+  }
+
+  /** One dashboard per stage: the API's traffic, errors and latency, the functions' errors and throttles, the queues, the operator's metrics. */
+  private dashboard(stage: string, deadLetters: Queue[], queues: Queue[], operatorMetric: (name: string) => IMetric): void {
+    const fiveMinutes = { period: Duration.minutes(5) };
+    const lambdaSum = (metric: string, label: string) =>
+      new MathExpression({
+        expression: `SUM(SEARCH('{AWS/Lambda,FunctionName} MetricName="${metric}" "${this.stackName}"', 'Sum', 300))`,
+        label,
+        period: Duration.minutes(5),
+      });
+    new Dashboard(this, 'Dashboard', {
+      dashboardName: `ad-campaign-api-${stage}`,
+      widgets: [
+        [
+          new TextWidget({
+            markdown: `# ad-campaign-api ${stage}\nEvery alarm notifies the stage's alarm topic (output AlarmTopicArn).`,
+            width: 24,
+            height: 2,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Requests and errors',
+            left: [this.api.metricCount(fiveMinutes), this.api.metricClientError(fiveMinutes), this.api.metricServerError(fiveMinutes)],
+            width: 12,
+          }),
+          new GraphWidget({
+            title: 'Latency (p50, p99)',
+            left: [this.api.metricLatency({ ...fiveMinutes, statistic: 'p50' }), this.api.metricLatency({ ...fiveMinutes, statistic: 'p99' })],
+            width: 12,
+          }),
+        ],
+        [
+          new GraphWidget({ title: 'Function errors and throttles', left: [lambdaSum('Errors', 'errors'), lambdaSum('Throttles', 'throttles')], width: 12 }),
+          new GraphWidget({
+            title: 'Dead letters, and what the operator must mend',
+            left: deadLetters.map((queue) => queue.metricApproximateNumberOfMessagesVisible(fiveMinutes)),
+            right: OPERATOR_METRICS.map((name) => operatorMetric(name)),
+            width: 12,
+          }),
+        ],
+        [
+          new GraphWidget({
+            title: 'Oldest message waiting (s)',
+            left: queues.map((queue) => queue.metricApproximateAgeOfOldestMessage(fiveMinutes)),
+            width: 24,
+          }),
+        ],
+      ],
+    });
   }
 }

@@ -4,7 +4,7 @@ import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AdCampaignApiStack } from '../../infra/stack.ts';
+import { AdCampaignApiStack, type AdCampaignApiStackProps } from '../../infra/stack.ts';
 import { MAX_RESOURCES_PER_TEMPLATE, STACK_AREAS } from '../../infra/stack-areas.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';
@@ -12,12 +12,13 @@ import { jobQueue, queueDefinitions, schedules, webhookQueue } from '../../share
 import { bundledModules } from '../../infra/bundling.ts';
 import { grantsOf } from '../../shared/core/function-declaration.ts';
 import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
+import { CREDENTIAL_KEYS } from '../../shared/secrets/app-credentials.ts';
 
 /** The CDK stack, proven by synthesis: routes, runtimes, data stores, least privilege, cdk-nag. */
-function synth(stage: string, { bundle }: { bundle: boolean }) {
+function synth(stage: string, { bundle, props = {} }: { bundle: boolean; props?: Partial<AdCampaignApiStackProps> }) {
   // the CDK's own switch: an empty list of stacks to bundle leaves every function's code unbuilt
   const app = new App({ context: { stage, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
-  const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage });
+  const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage, ...props });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const assembly = app.synth();
   const root = Template.fromStack(stack);
@@ -382,14 +383,21 @@ describe('what the snapshot used to pin, asserted by name', () => {
 
   it('rotates its customer-managed keys and names what an operator needs in its outputs', () => {
     for (const [, key] of resources(prod.template, 'AWS::KMS::Key')) expect(key.Properties.EnableKeyRotation).toBe(true);
-    expect(Object.keys(prod.template.toJSON().Outputs ?? {}).sort()).toEqual([
-      'ApiUrl',
-      'AppCredentialsSecretArn',
-      'ProfessionalCallbackUrl',
-      'SearchadsCallbackUrl',
-      'SocialCallbackUrl',
-      'TableName',
-    ]);
+    expect(Object.keys(prod.template.toJSON().Outputs ?? {}).sort()).toEqual(
+      [
+        'AlarmTopicArn',
+        'ApiUrl',
+        'AppCredentialsSecretArn',
+        'GatewayUrl',
+        'ProfessionalCallbackUrl',
+        'ProfessionalPlatformWebhookUrl',
+        'SearchadsCallbackUrl',
+        'SocialCallbackUrl',
+        'SocialPlatformWebhookUrl',
+        'TableName',
+        ...(routes.some((route) => route.path === '/mcp') ? ['McpUrl'] : []),
+      ].sort(),
+    );
     const outputs = prod.template.toJSON().Outputs as Record<string, { Value: unknown }>;
     expect(JSON.stringify(outputs.SearchadsCallbackUrl?.Value)).toMatch(/ApiEndpoint.*\/auth\/callback\/searchads/);
   });
@@ -411,5 +419,64 @@ describe('what the snapshot used to pin, asserted by name', () => {
     }
     const [[, createLink]] = resources(prod.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('createlinkFunction')) as [[string, Resource]];
     expect(JSON.stringify(createLink.Properties.Environment.Variables.PUBLIC_BASE_URL)).toContain('ApiEndpoint');
+  });
+});
+
+describe('going live (docs/going-live.md)', () => {
+  // a stage as an operator deploys it: a custom domain, an address for the alarms and an on-call topic, all from context
+  let live: ReturnType<typeof synth>;
+  beforeAll(() => {
+    live = synth('live', {
+      bundle: false,
+      props: {
+        customDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' },
+        alarmEmail: 'oncall@example.com',
+        alarmTopicArn: 'arn:aws:sns:us-east-1:111122223333:pager',
+      },
+    });
+  }, 120_000);
+  const outputs = () => live.template.toJSON().Outputs as Record<string, { Value: unknown }>;
+
+  it('sends every alarm of the stage to its encrypted topic and to the operator’s, and back when it is over', () => {
+    const [[topicId, topic]] = resources(live.template, 'AWS::SNS::Topic') as [[string, Resource]];
+    expect(topic.Properties.KmsMasterKeyId).toBeDefined();
+    live.template.hasResourceProperties('AWS::SNS::Subscription', { Protocol: 'email', Endpoint: 'oncall@example.com' });
+    const alarms = resources(live.template, 'AWS::CloudWatch::Alarm');
+    expect(alarms.length).toBeGreaterThan(80);
+    for (const [id, alarm] of alarms) {
+      const actions = JSON.stringify(alarm.Properties.AlarmActions);
+      expect(actions, id).toMatch(new RegExp(`${topicId}|AlarmTopic`));
+      expect(actions, id).toContain('arn:aws:sns:us-east-1:111122223333:pager');
+      expect(JSON.stringify(alarm.Properties.OKActions), id).toContain('pager');
+    }
+    // an alarm on what only the operator can mend: a platform refusing the service's own app
+    expect(alarms.some(([, alarm]) => alarm.Properties.MetricName === 'PlatformAccessNotApproved' && alarm.Properties.Namespace === 'AdCampaignApi')).toBe(
+      true,
+    );
+  });
+
+  it('has a dashboard per stage', () => {
+    const [[, dashboard]] = resources(live.template, 'AWS::CloudWatch::Dashboard') as [[string, Resource]];
+    expect(dashboard.Properties.DashboardName).toBe('ad-campaign-api-live');
+    expect(JSON.stringify(dashboard.Properties.DashboardBody)).toContain('PlatformAccessNotApproved');
+  });
+
+  it('serves the API on the custom domain, and builds every URL a platform or an operator needs on it', () => {
+    live.template.hasResourceProperties('AWS::ApiGatewayV2::DomainName', { DomainName: 'api.example.com' });
+    live.template.hasResourceProperties('AWS::ApiGatewayV2::ApiMapping', {});
+    expect(outputs().ApiUrl?.Value).toBe('https://api.example.com');
+    expect(outputs().SocialPlatformWebhookUrl?.Value).toBe('https://api.example.com/platform-webhooks/social');
+    expect(outputs().ProfessionalPlatformWebhookUrl?.Value).toBe('https://api.example.com/platform-webhooks/professional');
+    expect(outputs().SocialCallbackUrl?.Value).toBe('https://api.example.com/auth/callback/social');
+    expect(outputs().ApiDomainTarget).toBeDefined();
+    const [[, createLink]] = resources(live.template, 'AWS::Lambda::Function').filter(([id]) => id.startsWith('createlinkFunction')) as [[string, Resource]];
+    expect(createLink.Properties.Environment.Variables.PUBLIC_BASE_URL).toBe('https://api.example.com');
+  });
+
+  it('names every key of the app-credentials secret in docs/going-live.md, and the subscription step', () => {
+    const doc = readFileSync(new URL('../../docs/going-live.md', import.meta.url), 'utf8');
+    for (const key of CREDENTIAL_KEYS) expect(doc).toContain(key);
+    expect(doc).toContain('subscribe-platform-webhooks');
+    for (const output of ['SocialPlatformWebhookUrl', 'ProfessionalPlatformWebhookUrl', 'AlarmTopicArn']) expect(doc).toContain(output);
   });
 });
