@@ -128,7 +128,10 @@ describe('backtest_rule', () => {
     const { userId, campaignIds } = await socialAccountUser(apiKey, 1);
     const rule = await createRule(apiKey, trippingRule(userId, 'social', campaignIds));
     const { userId: _user, ...definition } = trippingRule(userId, 'social', campaignIds);
-    for (const body of [{ userId, days: 7 }, { userId, days: 7, ruleId: rule.ruleId, rule: definition }]) {
+    for (const body of [
+      { userId, days: 7 },
+      { userId, days: 7, ruleId: rule.ruleId, rule: definition },
+    ]) {
       const refused = await call('/optimize_me/backtest_rule', body, { apiKey });
       expect(refused.status).toBe(400);
       expect(refused.body.results.details).toEqual([{ path: '', message: 'send exactly one of ruleId (a stored rule) and rule (a rule not created yet)' }]);
