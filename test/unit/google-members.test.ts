@@ -2,7 +2,15 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { contactLayout } from '../../shared/audiences/contact-rows.ts';
-import { googleEmail, googleFamilyName, googleGivenName, googleLayout, googleMember, googlePhone } from '../../shared/audiences/google-members.ts';
+import {
+  checkGoogleContactFile,
+  googleEmail,
+  googleFamilyName,
+  googleGivenName,
+  googleLayout,
+  googleMember,
+  googlePhone,
+} from '../../shared/audiences/google-members.ts';
 import { normalizePhone } from '../../shared/audiences/normalize.ts';
 import { sha256Hex } from '../../shared/audiences/sha256.ts';
 
@@ -77,5 +85,33 @@ describe('Google’s normalisation', () => {
     });
     const digest = sha256Hex('avery.lindqvist@example.com');
     expect(googleMember([digest.toUpperCase(), '', '', '', '', ''], layout)).toEqual({ identifiers: [{ emailAddress: digest }] });
+  });
+});
+
+describe('a whole contact file checked before anything is sent', () => {
+  const bytes = async function* (content: string | Buffer) {
+    yield Buffer.from(content);
+  };
+  const utf16 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('email\nana@example.com\n', 'utf16le')]);
+  it.each([
+    ['empty', '', /empty/],
+    ['a header only', 'email,phone\n', /header but no data rows/],
+    ['binary', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), /binary|UTF-8/],
+    ['UTF-16', utf16, /binary|UTF-8/],
+    ['a quote never closed', 'email\n"ana@example.com\n', /quote/],
+    ['a quote inside a field', 'email\nana"x@example.com\n', /quote/],
+    ['an unknown column', 'shoe_size\n42\n', /no known column/],
+    ['a repeated column', 'email,email\na@example.com,b@example.com\n', /twice/],
+    ['a line over 64 KB', `email\n${'a'.repeat(70_000)}@example.com\n`, /longer than|goes on past/],
+    ['no usable row', 'email\nnot-an-email\n\n', /None of the 1 rows can be used/],
+  ])('%s is a CsvProblem', async (_name, content, why) => {
+    await expect(checkGoogleContactFile(bytes(content))).rejects.toThrow(why);
+  });
+
+  it('counts the rows and those Google can match', async () => {
+    expect(await checkGoogleContactFile(bytes('email,phone,country\nana@example.com,,\nnope,,\n,+1 800 555 0100,US\n'))).toEqual({
+      dataRows: 3,
+      usableRows: 2,
+    });
   });
 });

@@ -58,6 +58,10 @@ describe('platform webhook signatures', () => {
     const query = Object.fromEntries(new URL(good.request.url).searchParams);
     expect(socialChallengeAnswer(query, query['hub.verify_token'] as string)).toBe(good.response.body);
     expect(socialChallengeAnswer(query, 'another-token')).toBeUndefined();
+    // a token of another length in bytes than in characters is refused like any other, never a throw
+    for (const given of ['é'.repeat(12), '🔑', `${query['hub.verify_token']}é`, ''])
+      expect(socialChallengeAnswer({ ...query, 'hub.verify_token': given }, query['hub.verify_token'] as string)).toBeUndefined();
+    expect(socialChallengeAnswer({ ...query, 'hub.verify_token': 'ü-token' }, 'ü-token')).toBe(good.response.body);
     const validation = exchange('li-webhook-validation-get');
     const code = new URL(validation.request.url).searchParams.get('challengeCode') as string;
     expect(professionalChallengeAnswer(code, CLIENT_SECRET)).toEqual(validation.response.body);
@@ -82,6 +86,11 @@ describe('the notices in a body', () => {
     expect(professionalNotices(exchange('li-webhook-notification-post-deleted').request.raw_body)?.[0]).toMatchObject({ action: 'DELETED' });
     expect(professionalNotices('{"hello":1}')).toBeUndefined();
     expect(socialNotices('{"object":"user","entry":[]}')).toBeUndefined();
+    // a body that is not JSON at all is of no known shape too: kept and reported, never a throw that would retry it
+    for (const raw of ['not json {', '', '\u0000\u0001', '{"object":"page","entry":[']) {
+      expect(socialNotices(raw)).toBeUndefined();
+      expect(professionalNotices(raw)).toBeUndefined();
+    }
   });
 
   it('an id above 2^53 keeps every digit', () => {

@@ -250,7 +250,7 @@ async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: Searcha
     rows = 0;
     invalid = 0;
   };
-  const bytes = await run.read(request, from ? { fromByte: from.byte } : {});
+  const bytes = await run.read(request, from ? { fromByte: from.byte } : { countBytes: true });
   for await (const step of readCsv(bytes, from)) {
     for (const record of step.records) {
       if (!layout) {
