@@ -242,24 +242,22 @@ describe('operation 7 with an uploadId', () => {
     expect(JSON.parse(requests[0]?.body ?? '{}').session).toMatchObject({ batch_seq: 1, last_batch_flag: true, estimated_num_total: 12 });
   });
 
-  it('a file with no usable row: the job fails with the reason and a webhook, and no row goes upstream', async () => {
+  // a file checked whole by the request that starts its job (docs/csv.md): a 400, no job, no audience, nothing upstream
+  it.each([
+    ['a file with no usable row', 'email,phone\nnot-an-email,12\nalso bad,\n', 'None of the 2 rows can be used'],
+    ['a file that is not a CSV', Buffer.from([0x65, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0xff, 0xfe, 0x00, 0x01]), 'UTF-8'],
+    ['a header only', 'email,phone\n', 'header but no data rows'],
+  ])('%s is refused by the start with the reason, in both modes: no job, no audience made, nothing upstream', async (_name, content, why) => {
     const { userId, token } = await newSocialUser(apiKey);
-    const uploadId = await uploaded(apiKey, userId, 'email,phone\nnot-an-email,12\nalso bad,\n');
-    const started = await call(SOCIAL, { userId, audienceName: 'Nothing usable', mode: 'append', audienceId: '120210555000012345', uploadId }, { apiKey });
-    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'INVALID_REQUEST', message: expect.stringContaining('None of the 2 rows can be used') } });
-    expect(job).not.toHaveProperty('result');
-    expect(await upstreamRequestsWith('social', token)).toEqual([]);
-    const events = await eventually(async () => (eventsOf(job.jobId).length > 0 ? eventsOf(job.jobId) : undefined));
-    expect(events.map((event) => [event.type, event.data.error.code])).toEqual([['audience_job.failed', 'INVALID_REQUEST']]);
-  });
-
-  it('a file that is not a CSV fails whole before any row is sent', async () => {
-    const { userId, token } = await newSocialUser(apiKey);
-    const uploadId = await uploaded(apiKey, userId, Buffer.from([0x65, 0x6d, 0x61, 0x69, 0x6c, 0x0a, 0xff, 0xfe, 0x00, 0x01]));
-    const started = await call(SOCIAL, { userId, audienceName: 'Binary', mode: 'append', audienceId: '120210555000012345', uploadId }, { apiKey });
-    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
-    expect(job).toMatchObject({ status: 'failed', error: { code: 'INVALID_REQUEST', message: expect.stringContaining('UTF-8') } });
+    for (const body of [
+      { userId, audienceName: 'Nothing usable', mode: 'append', audienceId: '120210555000012345' },
+      { userId, audienceName: 'Nothing usable', mode: 'create' },
+    ]) {
+      const uploadId = await uploaded(apiKey, userId, content);
+      const started = await call(SOCIAL, { ...body, uploadId }, { apiKey });
+      expect(started.status, started.text).toBe(400);
+      expect(started.body.results.details).toEqual([{ path: 'file', message: expect.stringContaining(why) }]);
+    }
     expect(await upstreamRequestsWith('social', token)).toEqual([]);
   });
 
@@ -500,15 +498,12 @@ describe('operation 8 with an uploadId', () => {
     });
   });
 
-  it('a wrong header set fails the job with the reason, and nothing goes upstream', async () => {
+  it('a wrong header set is refused by the start with the reason: no job, nothing upstream', async () => {
     const { userId, token } = await professionalUser();
     const uploadId = await uploaded(apiKey, userId, 'companyname,companywebsite\nAcme,acme.example\n');
     const started = await call(PROFESSIONAL, { userId, type: 'USER_LIST_UPLOAD', uploadId }, { apiKey });
-    const { job } = await jobToEnd(apiKey, started.body.results.jobId);
-    expect(job).toMatchObject({
-      status: 'failed',
-      error: { code: 'INVALID_REQUEST', message: expect.stringContaining('are those of COMPANY_LIST_UPLOAD, not of USER_LIST_UPLOAD') },
-    });
+    expect(started.status, started.text).toBe(400);
+    expect(JSON.stringify(started.body.results.details)).toContain('are those of COMPANY_LIST_UPLOAD, not of USER_LIST_UPLOAD');
     expect(await upstreamRequestsWith('professional', token)).toEqual([]);
   });
 

@@ -99,11 +99,16 @@ describe('the OpenAPI document', () => {
       // the contact-list operations take a file in a multipart form, or JSON naming an upload
       if (route.usesUploadBucket && route.operation !== 'create_upload' && !route.operation.endsWith('upload_ad_media')) {
         expect(contentType).toBe('multipart/form-data');
+        // a request of one shape per mode (a contact list's) holds its fields in each of its shapes
+        type Shape = { properties?: Record<string, { format?: string }>; anyOf?: Shape[] };
+        const propertiesOf = (schema: Shape): Record<string, { format?: string }> =>
+          schema.properties ?? Object.assign({}, ...(schema.anyOf ?? []).map((shape) => shape.properties));
         expect(
-          Object.values(body.schema.properties).some((property) => property.format === 'binary'),
+          Object.values(propertiesOf(body.schema as Shape)).some((property) => property.format === 'binary'),
           route.operation,
         ).toBe(true);
-        expect(operation.requestBody.content['application/json']?.schema.properties, route.operation).toHaveProperty('uploadId');
+        for (const shape of (body.schema as Shape).anyOf ?? [body.schema as Shape]) expect(propertiesOf(shape), route.operation).toHaveProperty('userId');
+        expect(propertiesOf((operation.requestBody.content['application/json']?.schema ?? {}) as Shape), route.operation).toHaveProperty('uploadId');
       } else {
         expect(contentType).toBe('application/json');
       }
@@ -176,6 +181,7 @@ describe('the OpenAPI document', () => {
     expect(codesOf('/social/edit_campaign')).toEqual([
       'PLATFORM_REJECTED',
       'PLATFORM_AUTH_EXPIRED',
+      'PLATFORM_ACCESS_NOT_APPROVED',
       'CAMPAIGN_NOT_FOUND',
       'CAMPAIGN_REMOVED',
       'BUDGET_NOT_ON_CAMPAIGN',
@@ -185,14 +191,26 @@ describe('the OpenAPI document', () => {
     expect(codesOf('/searchads/update_campaign_status')).toEqual([
       'PLATFORM_REJECTED',
       'PLATFORM_AUTH_EXPIRED',
+      'PLATFORM_ACCESS_NOT_APPROVED',
       'CAMPAIGN_NOT_FOUND',
       'CAMPAIGN_REMOVED',
       'INVALID_TRANSITION',
       'EU_POLITICAL_DECLARATION_REQUIRED',
     ]);
-    expect(codesOf('/searchads/create_search_campaign')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'EU_POLITICAL_DECLARATION_REQUIRED']);
-    expect(codesOf('/professional/get_campaign_analytics')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'CAMPAIGN_NOT_FOUND', 'SCOPE_MISSING']);
-    expect(codesOf('/optimize_me/create_rule')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'CAMPAIGN_NOT_FOUND']);
+    expect(codesOf('/searchads/create_search_campaign')).toEqual([
+      'PLATFORM_REJECTED',
+      'PLATFORM_AUTH_EXPIRED',
+      'PLATFORM_ACCESS_NOT_APPROVED',
+      'EU_POLITICAL_DECLARATION_REQUIRED',
+    ]);
+    expect(codesOf('/professional/get_campaign_analytics')).toEqual([
+      'PLATFORM_REJECTED',
+      'PLATFORM_AUTH_EXPIRED',
+      'PLATFORM_ACCESS_NOT_APPROVED',
+      'CAMPAIGN_NOT_FOUND',
+      'SCOPE_MISSING',
+    ]);
+    expect(codesOf('/optimize_me/create_rule')).toEqual(['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'PLATFORM_ACCESS_NOT_APPROVED', 'CAMPAIGN_NOT_FOUND']);
     expect(codesOf('/users/get_profile')).toEqual([]);
     // a campaign-level change names no ad: the document allows the empty adId the entry carries
     const history = JSON.stringify((document.paths['/optimize_me/get_campaign_optimization_history'] as any).post.responses['200']);

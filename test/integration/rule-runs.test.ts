@@ -4,7 +4,12 @@ import { clock } from '../../shared/core/clock.ts';
 import { spendRulesQuota } from '../../shared/store/rule-writes.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { createRule, runGroup, runMessage, runsOf, socialAccountUser, tenantOf, trippingRule } from '../helpers/rules.ts';
-import { upstreamRequests, upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { stackNow, upstreamRequests, upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { googleDay } from '../../shared/core/google-day.ts';
+import { documentStore, mainTableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { tenantShare } from '../../shared/store/searchads-operations.ts';
 import { seedCampaigns } from '../helpers/scale.ts';
 
 /**
@@ -184,6 +189,28 @@ describe('guardrails', () => {
 });
 
 describe('a run’s limits', () => {
+  it('a tenant past its share of the search-ads project’s day: its accounts are skipped (partial, saying why), nothing is sent', async () => {
+    const quotaKey = await newTenant();
+    const customerId = String(randomInt(1_000_000_000, 6_999_999_999));
+    const [campaignId] = (await seedCampaigns('searchads', customerId, 1)) as [string];
+    const userId = await newUser(quotaKey, { searchads: { refreshToken: `1//share-${randomBytes(6).toString('hex')}`, customerId } });
+    const rule = await createRule(quotaKey, trippingRule(userId, 'searchads', [campaignId]));
+    const message = await runMessage(quotaKey, userId, [rule.ruleId]);
+    const now = await stackNow();
+    await documentStore().send(
+      new PutCommand({
+        TableName: mainTableName(),
+        Item: { ...keys.searchadsOperations(await tenantOf(quotaKey), googleDay(now)), operations: tenantShare() },
+      }),
+    );
+    const ofAccount = async () => (await upstreamRequests('searchads')).filter((request) => request.path.includes(`/customers/${customerId}/`)).length;
+    const before = await ofAccount();
+    const [partial] = await runGroup(message);
+    expect(partial).toMatchObject({ status: 'partial', actions: [], reason: expect.stringContaining('share') });
+    expect(partial?.reason).toContain("Google's next day");
+    expect(await ofAccount()).toBe(before);
+  });
+
   it('stops, partial, before the tenant’s share of the platform’s daily calls is passed, and goes on later as the same run', async () => {
     const quotaKey = await newTenant();
     const { userId, token, campaignIds } = await socialAccountUser(quotaKey, 1);
