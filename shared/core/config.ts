@@ -127,7 +127,7 @@ const configSchema = z.object({
   SOCIAL_APP_SECRET: optionalSecret,
   /** what the social platform's verification GET must name (`hub.verify_token`) to be answered */
   SOCIAL_WEBHOOK_VERIFY_TOKEN: optionalSecret,
-  /** optional since Google retired developer tokens (2026-09-09): the `developer-token` header is sent only when it is set */
+  /** optional since Google retired developer tokens (September 2026): the `developer-token` header is sent only when it is set */
   SEARCHADS_DEVELOPER_TOKEN: optionalSecret,
   /** the search-ads Cloud project's operations a Google day (its access level's), shared by every tenant */
   SEARCHADS_DAILY_OPERATIONS: z.coerce.number().int().min(1).default(15_000),
