@@ -21,8 +21,14 @@ export const queueMessages = {
     platform: platformSchema,
     rules: z.array(z.object({ ruleId: id, scheduledAt: id })).min(1),
   }),
-  /** one verified platform webhook body: where it is stored */
-  PlatformEvents: z.object({ platform: z.enum(['social', 'professional']), bodyHash: id }),
+  /**
+   * one verified platform webhook body (where it is stored), or one lead subscription to sweep (which
+   * it is): the leads sweep fans out one message per subscription to the same worker
+   */
+  PlatformEvents: z.union([
+    z.object({ platform: z.enum(['social', 'professional']), bodyHash: id }),
+    z.object({ sweep: z.object({ platform: z.enum(['social', 'professional']), target: id, tenantId: id, userId: id }) }),
+  ]),
 } as const satisfies Record<QueueId, z.ZodType>;
 
 export type QueueMessage<Q extends QueueId> = z.output<(typeof queueMessages)[Q]>;

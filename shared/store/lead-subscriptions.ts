@@ -1,4 +1,4 @@
-import { DeleteCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import type { NormalizedLead } from '../schemas/leads.ts';
 import { documentStore, mainTableName, queryItems } from './client.ts';
@@ -46,6 +46,17 @@ export async function saveLeadSubscription(platform: Platform, target: string, t
 
 export async function deleteLeadSubscription(platform: Platform, target: string, tenantId: string, userId: string): Promise<void> {
   await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: key(platform, target, tenantId, userId) }));
+}
+
+/** Which subscription a sweep's message names. */
+export type LeadSubscriptionKey = Pick<LeadSubscription, 'platform' | 'target' | 'tenantId' | 'userId'>;
+
+/** One subscription as it is now (consistent), or undefined when it was removed since. */
+export async function findLeadSubscription({ platform, target, tenantId, userId }: LeadSubscriptionKey): Promise<LeadSubscription | undefined> {
+  const { Item } = await documentStore().send(
+    new GetCommand({ TableName: mainTableName(), Key: key(platform, target, tenantId, userId), ConsistentRead: true }),
+  );
+  return Item as LeadSubscription | undefined;
 }
 
 /** Every subscription to a Page or an ad account, of any tenant. */

@@ -3,6 +3,8 @@ import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as sweepLeads } from '../../functions/workers/sweep-leads/handler.ts';
+import { sweepSubscription } from '../../functions/use-cases/leads/sweep-leads.ts';
+import { lambdaContext } from '../helpers/events.ts';
 import { handler as sweepWebhooks } from '../../functions/workers/sweep-webhook-events/handler.ts';
 import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
@@ -33,6 +35,11 @@ afterAll(() => receiver.close());
 
 /** the leads tests' own Page: no other test's subscriptions or forms for the sweeps here to read */
 const PAGE = SECOND_PAGE_ID;
+
+/** The sweep as its fan-out's worker runs it, for every subscription to a Page or account, here and awaited. */
+async function sweepPage(platform: 'social' | 'professional' = 'social', target: string = PAGE) {
+  for (const subscription of await subscriptionsOf(platform, target)) await sweepSubscription(subscription, lambdaContext());
+}
 const sandbox = (platform: 'social' | 'professional') => stack().sandboxes[platform] as string;
 
 /** A tenant whose webhook is our receiver (at its own path), with a social user subscribed to the leads tests' Page (or `pageId`). */
@@ -200,12 +207,14 @@ describe('leads from the social platform', () => {
     const tenant = shared;
     const formId = sharedForm;
     const [missed] = (await makeLeads('social', { formId, webhook: false })).leadIds as [string];
-    await sweepLeads();
+    // the scheduled pass only queues: one message per subscription, each swept by the worker of platform events
+    const pass = await sweepLeads();
+    expect(pass.subscriptions).toBeGreaterThanOrEqual((await subscriptionsOf('social', PAGE)).length);
     await expect.poll(() => timesReceived(tenant, [missed])).toEqual([1]);
-    await sweepLeads();
+    await sweepPage();
     const [raced] = (await makeLeads('social', { formId, webhook: false })).leadIds as [string];
     const body = socialBody([raced], formId);
-    await Promise.all([sweepLeads(), postWebhook('social', body, socialSignatureOf(body, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET))]);
+    await Promise.all([sweepPage(), postWebhook('social', body, socialSignatureOf(body, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET))]);
     await expect.poll(() => timesReceived(tenant, [missed, raced])).toEqual([1, 1]);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(timesReceived(tenant, [missed, raced])).toEqual([1, 1]);
@@ -270,7 +279,7 @@ describe('leads from the social platform', () => {
     // the platform's retry of the lead (another body naming it) and the sweep find the tombstone
     const retry = socialBody([leadId], formId).replace('"time":1', '"time":2');
     expect((await postWebhook('social', retry, socialSignatureOf(retry, SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET))).status).toBe(200);
-    await sweepLeads();
+    await sweepPage();
     await new Promise((resolve) => setTimeout(resolve, 500));
     const listed = (await call('/leads/list_leads', { userId: tenant.user.userId }, { apiKey: tenant.apiKey })).body.results.leads as Array<{
       lead: { leadId: string };
@@ -308,7 +317,7 @@ describe('leads from the social platform', () => {
     } finally {
       await access(true);
     }
-    await sweepLeads();
+    await sweepPage();
     await expect.poll(() => timesReceived(tenant, [leadId])).toEqual([1]);
     const cleared = await call('/leads/subscribe', { userId: tenant.user.userId, platform: 'social' }, { apiKey: tenant.apiKey });
     expect(cleared.body.results.subscriptions).toEqual([{ target: PAGE, status: 'subscribed' }]);
@@ -384,7 +393,7 @@ describe('leads from the professional network', () => {
     });
     expect((await postWebhook('professional', deleted, professionalSignatureOf(deleted, SANDBOX_APP_CREDENTIALS.PROFESSIONAL_CLIENT_SECRET))).status).toBe(200);
     await expect.poll(listed).not.toContain(leadId);
-    await sweepLeads();
+    await sweepPage('professional', DEMO_CONNECTIONS.professional.adAccountId);
     expect(await listed()).not.toContain(leadId);
   });
 

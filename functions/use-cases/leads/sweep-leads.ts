@@ -6,7 +6,14 @@ import { clock } from '../../../shared/core/clock.ts';
 import { PlatformAuthExpired } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
 import { sendMessage } from '../../../shared/queue/send.ts';
-import { allLeadSubscriptions, clearAccessMissing, type LeadSubscription, noteSwept } from '../../../shared/store/lead-subscriptions.ts';
+import {
+  allLeadSubscriptions,
+  clearAccessMissing,
+  findLeadSubscription,
+  type LeadSubscription,
+  type LeadSubscriptionKey,
+  noteSwept,
+} from '../../../shared/store/lead-subscriptions.ts';
 import { leadKnown } from '../../../shared/store/leads.ts';
 import { pendingInbound } from '../../../shared/store/platform-webhooks.ts';
 import { findUser } from '../../../shared/store/users.ts';
@@ -16,38 +23,52 @@ import { LEAD_SOURCES } from './lead-sources.ts';
 
 /**
  * The leads sweep (docs/leads.md, "Missed leads"): a platform webhook that never came, a body whose
- * message was lost, a lead the webhook could not read (a grant that had expired): each subscription's
- * leads are read since it was last swept (less 15 minutes of overlap, never before it was subscribed:
- * older leads are a backfill's) and only the new ones delivered.
+ * message was lost, a lead the webhook could not read (a grant that had expired). The scheduled pass
+ * queues again the bodies whose message was lost and fans out one message per subscription; each
+ * subscription's worker run reads its leads since it was last swept (less 15 minutes of overlap,
+ * never before it was subscribed: older leads are a backfill's) and delivers only the new ones. So one
+ * pass costs one query and a message per subscription, whatever the number of tenants, and a slow or
+ * refused account holds up no other.
  */
 const OVERLAP_MS = 15 * 60_000;
 /** a body still pending this long after it came had its message lost (or kept failing): queued again */
 const PENDING_BODY_MS = 60_000;
 
 export interface SweepSummary {
+  /** subscriptions queued to be swept, one message each */
   subscriptions: number;
-  delivered: number;
-  skipped: number;
+  /** bodies queued again */
   requeued: number;
 }
 
-export async function sweepLeads(context: Context): Promise<SweepSummary> {
-  const summary: SweepSummary = { subscriptions: 0, delivered: 0, skipped: 0, requeued: 0 };
+export async function sweepLeads(): Promise<SweepSummary> {
+  const summary: SweepSummary = { subscriptions: 0, requeued: 0 };
   for await (const body of pendingInbound(clock.now() - PENDING_BODY_MS)) {
     await sendMessage('PlatformEvents', body);
     summary.requeued++;
   }
-  for await (const subscription of allLeadSubscriptions()) {
+  for await (const { platform, target, tenantId, userId } of allLeadSubscriptions()) {
+    await sendMessage('PlatformEvents', { sweep: { platform, target, tenantId, userId } });
     summary.subscriptions++;
-    const delivered = await sweepOne(subscription, context).catch((error: unknown) => {
-      log().warn('a lead subscription could not be swept; the next sweep tries again', { platform: subscription.platform, reason: (error as Error).name });
-      return undefined;
-    });
-    if (delivered === undefined) summary.skipped++;
-    else summary.delivered += delivered;
   }
-  log().info('leads swept', { ...summary });
+  log().info('leads sweep queued', { ...summary });
   return summary;
+}
+
+/**
+ * One subscription swept (a message of the fan-out): its new leads delivered, or nothing when it was
+ * removed since or its user's connection cannot read them now (the next pass tries again). Answers how
+ * many leads it delivered, undefined when it could not sweep.
+ */
+export async function sweepSubscription(which: LeadSubscriptionKey, context: Context): Promise<number | undefined> {
+  const subscription = await findLeadSubscription(which);
+  if (!subscription) return undefined;
+  const delivered = await sweepOne(subscription, context).catch((error: unknown) => {
+    log().warn('a lead subscription could not be swept; the next sweep tries again', { platform: subscription.platform, reason: (error as Error).name });
+    return undefined;
+  });
+  log().info('lead subscription swept', { platform: subscription.platform, delivered: delivered ?? null });
+  return delivered;
 }
 
 /** One subscription's new leads since it was swept; undefined when its user's connection cannot read them now. */

@@ -4,8 +4,6 @@ export const declaration: WorkerDeclaration = {
   operation: 'sweep_leads',
   entry: handlerBeside(import.meta.url),
   schedule: 'leadsSweep',
-  callsPlatforms: true,
-  sendsTo: ['WebhookDeliveries', 'PlatformEvents'],
-  writes: true,
-  timeoutSeconds: 900,
+  sendsTo: ['PlatformEvents'], // one message per subscription: the worker of platform events sweeps it
+  timeoutSeconds: 900, // a message a subscription: a million of them take minutes to queue
 };
