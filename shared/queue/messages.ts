@@ -14,13 +14,19 @@ export const queueMessages = {
   WebhookDeliveries: z.object({ tenantId: id, sk: id }),
   /** one run of an audience job (its dead-letter queue carries the same) */
   Jobs: z.object({ tenantId: id, jobId: id }),
-  /** one group of due rules: a user's rules on one platform, each with the time it was due */
-  RuleRuns: z.object({
-    tenantId: id,
-    userId: id,
-    platform: platformSchema,
-    rules: z.array(z.object({ ruleId: id, scheduledAt: id })).min(1),
-  }),
+  /**
+   * one group of due rules (a user's rules on one platform, each with the time it was due), or one
+   * approved proposal whose process died before it was applied (the scheduler's sweep finds it)
+   */
+  RuleRuns: z.union([
+    z.object({
+      tenantId: id,
+      userId: id,
+      platform: platformSchema,
+      rules: z.array(z.object({ ruleId: id, scheduledAt: id })).min(1),
+    }),
+    z.object({ finishProposal: z.object({ tenantId: id, userId: id, proposalId: id }) }),
+  ]),
   /**
    * one verified platform webhook body (where it is stored), or one lead subscription to sweep (which
    * it is): the leads sweep fans out one message per subscription to the same worker

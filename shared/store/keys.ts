@@ -110,6 +110,13 @@ export const keys = {
   proposal: (proposalId: string) => `PROPOSAL#${proposalId}`,
   proposalPrefix: 'PROPOSAL#',
   proposalPending: (ruleId: string, campaignId: string) => `PENDING#${ruleId}#${campaignId}`,
+  /**
+   * An approved proposal until it is applied or failed, in one of a few partitions sorted by when it was
+   * approved: the scheduler's sweep finds the approvals whose process died, and never scans.
+   */
+  approvalsPk: (shard: number) => `PROPOSALS#APPROVED#${shard}`,
+  approval: (decidedAtMs: number, tenantId: string, userId: string, proposalId: string) => `${padded(decidedAtMs, 13)}#${tenantId}#${userId}#${proposalId}`,
+  approvalsBefore: (epochMs: number) => `${padded(epochMs, 13)}#~`,
   /** the undo of a rule run: its answer, once it is done */
   ruleRunUndo: (tenantId: string, runId: string): Key => ({ pk: `${tenant(tenantId)}#RULE_UNDO#${runId}`, sk: 'UNDO' }),
   /** the search-ads operations a tenant spent in one Google day (Pacific), against its share of the project's */

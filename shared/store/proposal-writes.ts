@@ -1,9 +1,10 @@
-import { DeleteCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { createHash } from 'node:crypto';
+import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditToStore } from '../core/audit.ts';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { writeAuditedIfConditionHolds } from './audit-event-writes.ts';
-import { documentStore, mainTableName, writeIfConditionHolds } from './client.ts';
+import { documentStore, mainTableName, queryItems, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
 import { itemKey, KEEP_SECONDS, type StoredProposal } from './proposals.ts';
 import type { WebhookEvent } from './webhook-events.ts';
@@ -104,4 +105,47 @@ export async function releasePending(tenantId: string, proposal: Pick<StoredProp
       ExpressionAttributeValues: { ':id': proposal.proposalId },
     }),
   );
+}
+
+/**
+ * The approvals under way, so that one whose process died is finished by the scheduler's sweep
+ * (docs/rules.md, "Rules that ask first"): one item per approved proposal, written before the approval
+ * and removed once the proposal is applied or failed, in one of a few partitions (never one hot key).
+ *   PROPOSALS#APPROVED#<shard> / <approved at, ms>#<tenant>#<user>#<proposalId>
+ */
+export interface ApprovalUnderWay {
+  tenantId: string;
+  userId: string;
+  proposalId: string;
+}
+
+const APPROVAL_SHARDS = 4;
+const shardOf = (proposalId: string) => (createHash('sha256').update(proposalId).digest()[0] ?? 0) % APPROVAL_SHARDS;
+const approvalKey = (decidedAtMs: number, { tenantId, userId, proposalId }: ApprovalUnderWay) => ({
+  pk: keys.approvalsPk(shardOf(proposalId)),
+  sk: keys.approval(decidedAtMs, tenantId, userId, proposalId),
+});
+
+export async function noteApproval(decidedAtMs: number, approval: ApprovalUnderWay): Promise<void> {
+  await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: { ...approvalKey(decidedAtMs, approval), ...approval } }));
+}
+
+export async function forgetApproval(decidedAtMs: number, approval: ApprovalUnderWay): Promise<void> {
+  await documentStore().send(new DeleteCommand({ TableName: mainTableName(), Key: approvalKey(decidedAtMs, approval) }));
+}
+
+/** The approvals noted before `before` (epoch ms) and not yet forgotten: each shard a query. */
+export async function* approvalsBefore(before: number): AsyncGenerator<ApprovalUnderWay & { decidedAtMs: number }> {
+  for (let shard = 0; shard < APPROVAL_SHARDS; shard++) {
+    for await (const item of queryItems({
+      KeyConditionExpression: 'pk = :pk AND sk < :before',
+      ExpressionAttributeValues: { ':pk': keys.approvalsPk(shard), ':before': keys.approvalsBefore(before) },
+    }))
+      yield {
+        tenantId: String(item.tenantId),
+        userId: String(item.userId),
+        proposalId: String(item.proposalId),
+        decidedAtMs: Number(String(item.sk).slice(0, 13)),
+      };
+  }
 }

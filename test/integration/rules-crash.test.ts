@@ -184,11 +184,12 @@ describe('npm run admin -- run-rules', () => {
 
 describe('an approval killed between the platform’s write and its record', () => {
   const approvalDir = mkdtempSync(join(tmpdir(), 'ad-api-approval-crash-'));
+  const sweepDir = mkdtempSync(join(tmpdir(), 'ad-api-approval-sweep-'));
   const CAMPAIGN_TO_APPROVE = '120210987000000106';
   let child: ChildStack | undefined;
   afterAll(async () => {
     await child?.stop();
-    rmSync(approvalDir, { recursive: true, force: true });
+    for (const dir of [approvalDir, sweepDir]) rmSync(dir, { recursive: true, force: true });
   });
   const send = poster(() => child);
   const pausesOf = async (sandbox: string) =>
@@ -196,8 +197,9 @@ describe('an approval killed between the platform’s write and its record', () 
       (await (await fetch(`${sandbox}/__sandbox/requests?includes=${encodeURIComponent('"PAUSED"')}`)).json()) as Array<{ method: string; path: string }>
     ).filter((request) => request.method === 'POST' && request.path.endsWith(`/${CAMPAIGN_TO_APPROVE}`));
 
-  it('is finished by the repeat after a restart: paused once, recorded once, applied', async () => {
-    child = await startChildStack(approvalDir, apiKey, { LOG_LEVEL: 'SILENT', RULES_INTERVAL_SECONDS: '1' });
+  /** A rule proposes; a person approves; the platform takes the pause, and the stack is killed before it hears so. */
+  async function killDuringApproval(dir: string) {
+    child = await startChildStack(dir, apiKey, { LOG_LEVEL: 'SILENT', RULES_INTERVAL_SECONDS: '1' });
     const rule = (
       await send('/optimize_me/create_rule', {
         userId: 'demo-user',
@@ -230,24 +232,47 @@ describe('an approval killed between the platform’s write and its record', () 
     await eventually(async () => ((await pausesOf(sandbox)).length === 1 ? true : undefined), 20_000, 'the pause to reach the platform');
     await child.kill();
     await approving;
+    return { rule, proposalId: proposal?.proposalId as string };
+  }
 
-    // the person asks again once the stack is back (after the dead request's lease on the campaign)
-    child = await startChildStack(approvalDir, apiKey, { LOG_LEVEL: 'SILENT', LOCAL_CLOCK_OFFSET_DAYS: AFTER_THE_LEASE_DAYS });
-    const again = await send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' });
-    expect(again).toMatchObject({ success: true, proposal: { status: 'applied' } });
-    expect(await pausesOf(socialSandboxOf(child))).toEqual([]); // read back: paused already, nothing sent again
+  /** Applied once: no pause sent again (read back), one history entry naming the rule and the proposal, one audit event. */
+  async function expectAppliedOnce(ruleId: string, proposalId: string) {
+    expect(await pausesOf(socialSandboxOf(child as ChildStack))).toEqual([]);
     const { history } = (await send('/optimize_me/get_campaign_optimization_history', { userId: 'demo-user', campaignId: CAMPAIGN_TO_APPROVE })).campaign;
     expect(history.filter((entry: Record<string, any>) => entry.change)).toEqual([
-      expect.objectContaining({
-        change: { field: 'status', from: 'ACTIVE', to: 'PAUSED' },
-        source: { type: 'rule', ruleId: rule.ruleId, proposalId: proposal?.proposalId },
-      }),
+      expect.objectContaining({ change: { field: 'status', from: 'ACTIVE', to: 'PAUSED' }, source: { type: 'rule', ruleId, proposalId } }),
     ]);
     const { events } = await send('/tenant/list_audit_events', { userId: 'demo-user', action: 'campaign.status_changed' });
     expect(events).toHaveLength(1);
-    // and a third approval answers the same, with nothing more done
-    expect((await send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId: proposal?.proposalId, decision: 'approve' })).proposal.status).toBe(
-      'applied',
+    // and another approval answers the same, with nothing more done
+    expect((await send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId, decision: 'approve' })).proposal.status).toBe('applied');
+    return events[0] as Record<string, any>;
+  }
+
+  it('is finished by the repeat after a restart: paused once, recorded once, applied', async () => {
+    const { rule, proposalId } = await killDuringApproval(approvalDir);
+    // the person asks again once the stack is back (after the dead request's lease on the campaign)
+    child = await startChildStack(approvalDir, apiKey, { LOG_LEVEL: 'SILENT', LOCAL_CLOCK_OFFSET_DAYS: AFTER_THE_LEASE_DAYS });
+    const again = await send('/optimize_me/decide_proposal', { userId: 'demo-user', proposalId, decision: 'approve' });
+    expect(again).toMatchObject({ success: true, proposal: { status: 'applied' } });
+    const event = await expectAppliedOnce(rule.ruleId, proposalId);
+    expect(event.actor.type).toBe('api_key');
+  }, 120_000);
+
+  it('is finished by the scheduler’s sweep after a restart, with no one asking again', async () => {
+    await child?.stop();
+    const { rule, proposalId } = await killDuringApproval(sweepDir);
+    // back six minutes later: the approval is older than a live request could be; the restart's pass of the scheduler finds it
+    child = await startChildStack(sweepDir, apiKey, { LOG_LEVEL: 'SILENT', LOCAL_CLOCK_OFFSET_DAYS: String(360 / 86_400) });
+    await eventually(
+      async () => {
+        const [listed] = (await send('/optimize_me/list_proposals', { userId: 'demo-user', ruleId: rule.ruleId })).proposals as Array<Record<string, any>>;
+        return listed?.status === 'applied' ? true : undefined;
+      },
+      30_000,
+      'the sweep to finish the approval',
     );
+    const event = await expectAppliedOnce(rule.ruleId, proposalId);
+    expect(event.actor).toMatchObject({ type: 'system', id: 'proposal_sweep' });
   }, 120_000);
 });

@@ -5,7 +5,10 @@ import { isInBandCode } from '../../../shared/core/error-table.ts';
 import { NotFound, PlatformNotConnected, ProposalRefused } from '../../../shared/core/errors.ts';
 import { platformAdapters } from '../../../shared/platforms/registry.ts';
 import type { Proposal } from '../../../shared/schemas/proposals.ts';
-import { moveProposal, releasePending } from '../../../shared/store/proposal-writes.ts';
+import { forgetApproval, moveProposal, noteApproval, releasePending } from '../../../shared/store/proposal-writes.ts';
+import { findUser } from '../../../shared/store/users.ts';
+import { systemActor, withAuditScope } from '../../../shared/core/audit.ts';
+import { log } from '../../../shared/core/logger.ts';
 import { findProposal, proposalOf, type StoredProposal } from '../../../shared/store/proposals.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { actOn } from './rule-actions.ts';
@@ -66,11 +69,18 @@ export async function decideProposal(
       if (proposal.status === 'expired' && stored.state === 'pending') await moveProposal(tenantId, userId, stored.proposalId, 'pending', 'expired');
       return answered(proposal, input.decision);
     }
-    const decidedAt = new Date(clock.now()).toISOString();
+    const decidedAtMs = clock.now();
+    const decidedAt = new Date(decidedAtMs).toISOString();
     const to = input.decision === 'approve' ? 'approved' : 'rejected';
     const after = { ...proposal, status: to, decidedAt } as Proposal;
+    const underWay = { tenantId, userId, proposalId: stored.proposalId };
+    // an approval is noted first: if its process dies before it is applied, the scheduler's sweep finishes it
+    if (to === 'approved') await noteApproval(decidedAtMs, underWay);
     // the decision's audit event goes with it; a lost race reads the proposal again
-    if (!(await moveProposal(tenantId, userId, stored.proposalId, 'pending', to, { decidedAt }, audit.event({ proposal: after })))) continue;
+    if (!(await moveProposal(tenantId, userId, stored.proposalId, 'pending', to, { decidedAt }, audit.event({ proposal: after })))) {
+      if (to === 'approved') await forgetApproval(decidedAtMs, underWay);
+      continue;
+    }
     if (to === 'rejected') {
       await releasePending(tenantId, stored);
       return unchanged({ proposal: after }); // its event is stored with the decision
@@ -106,7 +116,10 @@ async function apply(tenantId: string, user: User, stored: StoredProposal, conte
   else if (outcome.outcome === 'failed' && outcome.error)
     await moveProposal(tenantId, user.userId, stored.proposalId, 'approved', 'failed', { finishedAt, error: outcome.error });
   const now = proposalOf(await proposalFor(tenantId, user.userId, stored.proposalId));
-  if (now.status !== 'approved') await releasePending(tenantId, stored);
+  if (now.status !== 'approved') {
+    await releasePending(tenantId, stored);
+    if (stored.decidedAt) await forgetApproval(Date.parse(stored.decidedAt), { tenantId, userId: user.userId, proposalId: stored.proposalId });
+  }
   return now.status === 'approved' || now.status === 'applied' ? unchanged({ proposal: now }) : answered(now, 'approve');
 }
 
@@ -115,3 +128,23 @@ const withScope = () => {
   const scope = auditScope();
   return scope ? { scope } : {};
 };
+
+/**
+ * An approval whose process died, finished as its person's repeat would finish it: the platform's
+ * write read back, never sent blind, recorded once. A proposal no longer approved (applied, failed,
+ * expired, or gone) only has its note forgotten. The change is recorded with the sweep as its actor.
+ */
+export async function finishApproval(which: { tenantId: string; userId: string; proposalId: string }, context: Context): Promise<void> {
+  const { tenantId, userId, proposalId } = which;
+  const stored = await findProposal(tenantId, userId, proposalId);
+  const user = await findUser(tenantId, userId);
+  if (stored?.state !== 'approved' || !user?.connections[stored.platform]) {
+    if (stored?.decidedAt) await forgetApproval(Date.parse(stored.decidedAt), which);
+    if (stored?.state === 'approved') log().warn('an approval could not be finished: its user or connection is gone', { proposalId });
+    return;
+  }
+  const finished = await withAuditScope({ actor: systemActor('proposal_sweep') }, () => apply(tenantId, user, stored, context));
+  log().info('an approval whose process died was finished', { proposalId, status: unwrapStatus(finished) });
+}
+
+const unwrapStatus = (answer: Answer<{ proposal: Proposal }>) => ('proposal' in answer ? answer.proposal.status : undefined);

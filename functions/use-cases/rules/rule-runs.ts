@@ -25,7 +25,8 @@ import { notifyMatch, propose } from './rule-proposals.ts';
  * acts twice. The run stops, partial, before it spends more than the tenant's share of the platform's
  * daily calls; the rule stays due and goes on at the next pass.
  */
-export type RuleRunMessage = QueueMessage<'RuleRuns'>;
+/** a group of due rules (the queue also carries approvals to finish: proposals.ts) */
+export type RuleRunMessage = Extract<QueueMessage<'RuleRuns'>, { rules: unknown }>;
 
 const SCHEDULE_MS = { HOURLY: 3_600_000, DAILY: 86_400_000 } as const;
 export const DISABLE_AFTER_FAILED_RUNS = 3;
