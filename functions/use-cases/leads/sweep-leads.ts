@@ -5,9 +5,7 @@ type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
 import { clock } from '../../../shared/core/clock.ts';
 import { PlatformAuthExpired } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
-import { sendMessage } from '../../../shared/queue/send.ts';
 import {
-  allLeadSubscriptions,
   clearAccessMissing,
   findLeadSubscription,
   type LeadSubscription,
@@ -15,45 +13,17 @@ import {
   noteSwept,
 } from '../../../shared/store/lead-subscriptions.ts';
 import { leadKnown } from '../../../shared/store/leads.ts';
-import { pendingInbound } from '../../../shared/store/platform-webhooks.ts';
 import { findUser } from '../../../shared/store/users.ts';
 import { notePlatformRefusal } from '../../../shared/webhooks/reconnect-required.ts';
 import { deliverLead } from './deliver-lead.ts';
 import { LEAD_SOURCES } from './lead-sources.ts';
 
 /**
- * The leads sweep (docs/leads.md, "Missed leads"): a platform webhook that never came, a body whose
- * message was lost, a lead the webhook could not read (a grant that had expired). The scheduled pass
- * queues again the bodies whose message was lost and fans out one message per subscription; each
- * subscription's worker run reads its leads since it was last swept (less 15 minutes of overlap,
- * never before it was subscribed: older leads are a backfill's) and delivers only the new ones. So one
- * pass costs one query and a message per subscription, whatever the number of tenants, and a slow or
- * refused account holds up no other.
+ * One subscription of the leads sweep (docs/leads.md, "Missed leads"), a message of its fan-out
+ * (sweep-pass.ts queues them): its leads since it was last swept, less 15 minutes of overlap, never
+ * before it was subscribed (older leads are a backfill's), and only the new ones delivered.
  */
 const OVERLAP_MS = 15 * 60_000;
-/** a body still pending this long after it came had its message lost (or kept failing): queued again */
-const PENDING_BODY_MS = 60_000;
-
-export interface SweepSummary {
-  /** subscriptions queued to be swept, one message each */
-  subscriptions: number;
-  /** bodies queued again */
-  requeued: number;
-}
-
-export async function sweepLeads(): Promise<SweepSummary> {
-  const summary: SweepSummary = { subscriptions: 0, requeued: 0 };
-  for await (const body of pendingInbound(clock.now() - PENDING_BODY_MS)) {
-    await sendMessage('PlatformEvents', body);
-    summary.requeued++;
-  }
-  for await (const { platform, target, tenantId, userId } of allLeadSubscriptions()) {
-    await sendMessage('PlatformEvents', { sweep: { platform, target, tenantId, userId } });
-    summary.subscriptions++;
-  }
-  log().info('leads sweep queued', { ...summary });
-  return summary;
-}
 
 /**
  * One subscription swept (a message of the fan-out): its new leads delivered, or nothing when it was

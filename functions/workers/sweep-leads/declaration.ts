@@ -5,5 +5,6 @@ export const declaration: WorkerDeclaration = {
   entry: handlerBeside(import.meta.url),
   schedule: 'leadsSweep',
   sendsTo: ['PlatformEvents'], // one message per subscription: the worker of platform events sweeps it
+  writes: true, // the store modules it reads through also write (subscriptions, bodies): their commands are in its bundle
   timeoutSeconds: 900, // a message a subscription: a million of them take minutes to queue
 };

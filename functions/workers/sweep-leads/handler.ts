@@ -1,6 +1,6 @@
 import { clock } from '../../../shared/core/clock.ts';
 import { withRequestLogger } from '../../../shared/core/logger.ts';
-import { sweepLeads, type SweepSummary } from '../../use-cases/leads/sweep-leads.ts';
+import { sweepLeads, type SweepSummary } from '../../use-cases/leads/sweep-pass.ts';
 import { declaration } from './declaration.ts';
 
 /**
