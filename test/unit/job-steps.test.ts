@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { clock } from '../../shared/core/clock.ts';
 import { PlatformRejected, PlatformTimeout } from '../../shared/core/errors.ts';
 import type { Job } from '../../shared/store/jobs.ts';
 import { JOB_KINDS } from '../../functions/use-cases/jobs/job-kinds.ts';
 import { JOB_PROGRESS } from '../../functions/use-cases/jobs/job-views.ts';
 import { JobRun, Pause } from '../../functions/use-cases/jobs/job-run.ts';
-import { type CreateStore, createOnce, pollUntil, sendInOrder } from '../../functions/use-cases/jobs/steps.ts';
+import { type CreateStore, createOnce, pollEachUntil, pollUntil, sendInOrder } from '../../functions/use-cases/jobs/steps.ts';
 import { lambdaContext, memoryStepStore } from '../helpers/fakes.ts';
 
 /** The job engine's three step shapes and its kinds' reading of stored jobs, on fakes: no store, no platform. */
@@ -119,6 +120,64 @@ describe('poll until', () => {
     const { run } = aRun();
     const done = await pollUntil(run, { count: {}, key: 'x', read: async () => ({ done: 'ready' }), delays: [1], tooLong: () => new Error('no') });
     expect(done).toBe('ready');
+    await run.end();
+  });
+});
+
+describe('poll each until', () => {
+  it('follows N requests on one count: reads only those not final, waits growing delays, waits first for the platform', async () => {
+    const { run, saves } = aRun();
+    const requests = [
+      { id: 'a', status: undefined as string | undefined, readsLeft: 1 },
+      { id: 'b', status: undefined as string | undefined, readsLeft: 3 },
+      { id: 'c', status: 'SUCCESS' as string | undefined, readsLeft: 0 },
+    ];
+    const reads: string[] = [];
+    const checkpoint: { polls?: number } = {};
+    const follow = (since: number) =>
+      pollEachUntil(run, {
+        items: requests,
+        final: (request) => request.status !== undefined,
+        read: async (request) => {
+          reads.push(request.id);
+          if (--request.readsLeft <= 0) request.status = 'SUCCESS';
+        },
+        giveUp: () => undefined,
+        count: checkpoint,
+        key: 'polls',
+        first: { since, seconds: 5 },
+        delays: (polls) => Math.min(30, 5 * 2 ** polls),
+      });
+    // just accepted: the first read waits for the platform, reading nothing
+    expect(((await follow(clock.now()).catch((error: unknown) => error)) as Pause).delaySeconds).toBe(5);
+    expect(reads).toEqual([]);
+    const waits: number[] = [];
+    for (let poll = 0; poll < 2; poll++) waits.push(((await follow(0).catch((error: unknown) => error)) as Pause).delaySeconds);
+    expect(waits).toEqual([10, 20]);
+    await follow(0); // the last one ends: done, no pause
+    expect(reads).toEqual(['a', 'b', 'b', 'b']);
+    expect(checkpoint.polls).toBe(2);
+    expect(saves).toHaveLength(2);
+    await run.end();
+  });
+
+  it('past its deadline, gives the requests still open up as the kind says and ends, saved', async () => {
+    const { run, saves } = aRun();
+    const requests = [{ status: undefined as string | undefined }, { status: 'SUCCESS' as string | undefined }];
+    await pollEachUntil(run, {
+      items: requests,
+      final: (request) => request.status !== undefined,
+      read: async () => undefined,
+      giveUp: (left) => {
+        for (const request of left) request.status = 'REQUEST_STATUS_UNKNOWN';
+      },
+      count: {},
+      key: 'polls',
+      delays: [60],
+      deadline: clock.now() - 1,
+    });
+    expect(requests.map((request) => request.status)).toEqual(['REQUEST_STATUS_UNKNOWN', 'SUCCESS']);
+    expect(saves).toHaveLength(1);
     await run.end();
   });
 });

@@ -25,7 +25,7 @@ import type { User } from '../../../shared/store/users.ts';
 import { noteDeclarationRequired } from '../../../shared/webhooks/declaration-required.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { JobEnded, type JobRun, Pause } from '../jobs/job-run.ts';
-import { checkpointCreateStore, createOnce } from '../jobs/steps.ts';
+import { checkpointCreateStore, createOnce, pollEachUntil } from '../jobs/steps.ts';
 import { dropContacts } from './contacts-kept.ts';
 
 /**
@@ -290,33 +290,35 @@ async function throttle(tenantId: string): Promise<void> {
   if (serviceWait !== undefined) throw new Pause(serviceWait);
 }
 
-/** Each request read until it ended; while any is processing, the job waits on the queue for its next read. */
-async function followToTheEnd(run: JobRun, job: SearchadsAudienceJob, session: SearchadsSession, requests: readonly SentRequest[]): Promise<void> {
+/**
+ * Each request read until it ended, on the engine's poll step: the first read 5 s after the last
+ * accepted request, then waits doubling up to 30 minutes, for at most 72 hours (then its outcome is
+ * REQUEST_STATUS_UNKNOWN). Every read is counted and saved in the checkpoint; the job waits on the queue.
+ */
+function followToTheEnd(run: JobRun, job: SearchadsAudienceJob, session: SearchadsSession, requests: readonly SentRequest[]): Promise<void> {
   const { checkpoint } = job;
-  const pending = requests.filter((sent) => !sent.status);
-  if (pending.length === 0) return;
   const acceptedAt = checkpoint.lastAcceptedAt ?? clock.now();
-  if (checkpoint.polls === 0 && clock.now() < acceptedAt + FIRST_POLL_SECONDS * 1000) throw new Pause(FIRST_POLL_SECONDS);
-  for (const sent of pending) {
-    run.checkTime();
-    const status = await requestStatus(session, sent.requestId);
-    if (!FINAL.has(status.status)) continue;
-    sent.status = status.status;
-    sent.failed = Object.values(status.errors).reduce((sum, count) => sum + count, 0);
-    if (Object.keys(status.errors).length > 0) sent.reasons = status.errors;
-    if (status.matchRateRange) sent.matchRateRange = status.matchRateRange;
-    if (status.status === 'FAILED' && sent.failed === 0) sent.failed = status.recordCount || sent.members;
-  }
-  checkpoint.polls++;
-  await run.save();
-  const still = requests.filter((sent) => !sent.status);
-  if (still.length === 0) return;
-  if (clock.now() > acceptedAt + FOLLOW_FOR_MS) {
-    for (const sent of still) sent.status = 'REQUEST_STATUS_UNKNOWN';
-    await run.save();
-    return;
-  }
-  throw new Pause(Math.min(MAX_POLL_SECONDS, FIRST_POLL_SECONDS * 2 ** checkpoint.polls));
+  return pollEachUntil(run, {
+    items: requests,
+    final: (sent) => sent.status !== undefined,
+    count: checkpoint,
+    key: 'polls',
+    first: { since: acceptedAt, seconds: FIRST_POLL_SECONDS },
+    delays: (polls) => Math.min(MAX_POLL_SECONDS, FIRST_POLL_SECONDS * 2 ** polls),
+    deadline: acceptedAt + FOLLOW_FOR_MS,
+    read: async (sent) => {
+      const status = await requestStatus(session, sent.requestId);
+      if (!FINAL.has(status.status)) return;
+      sent.status = status.status;
+      sent.failed = Object.values(status.errors).reduce((sum, count) => sum + count, 0);
+      if (Object.keys(status.errors).length > 0) sent.reasons = status.errors;
+      if (status.matchRateRange) sent.matchRateRange = status.matchRateRange;
+      if (status.status === 'FAILED' && sent.failed === 0) sent.failed = status.recordCount || sent.members;
+    },
+    giveUp: (left) => {
+      for (const sent of left) sent.status = 'REQUEST_STATUS_UNKNOWN';
+    },
+  });
 }
 
 /** How the list ended: the rows received, those unusable here or refused by Google, and the match rate of the largest request. */

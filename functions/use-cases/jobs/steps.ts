@@ -93,25 +93,68 @@ export interface PollUntil<Done, Key extends string> {
   count: Partial<Record<Key, number>>;
   key: Key;
   read(): Promise<PollAnswer<Done>>;
-  /** the waits between polls, in seconds; the last one repeats */
-  delays: readonly number[];
+  /** the waits between polls, in seconds: a list whose last one repeats, or the wait after the n-th poll (growing) */
+  delays: readonly number[] | ((polls: number) => number);
+  /** the first poll waits until `seconds` after `since` (epoch ms): the platform's processing takes a moment */
+  first?: { since: number; seconds: number };
   /** given up after this many polls, or once `deadline` (epoch ms) has passed */
   maxPolls?: number;
   deadline?: number;
-  /** the error of a poll given up */
-  tooLong(): Error;
+  /** a poll given up: the error it fails with, or what it ends with instead (`{done}`) */
+  tooLong(): Error | { done: Done };
 }
 
 /** One poll per run: done, or counted, saved and paused for the next wait (a read's refusal is thrown as it is). */
 export async function pollUntil<Done, Key extends string>(run: JobRun, poll: PollUntil<Done, Key>): Promise<Done> {
+  const made = poll.count[poll.key] ?? 0;
+  if (made === 0 && poll.first && clock.now() < poll.first.since + poll.first.seconds * 1000)
+    throw new Pause(Math.ceil((poll.first.since + poll.first.seconds * 1000 - clock.now()) / 1000));
   run.checkTime();
   const answer = await poll.read();
   if ('done' in answer) return answer.done;
-  const polls = (poll.count[poll.key] ?? 0) + 1;
+  const polls = made + 1;
   poll.count[poll.key] = polls;
-  if ((poll.maxPolls !== undefined && polls > poll.maxPolls) || (poll.deadline !== undefined && clock.now() >= poll.deadline)) throw poll.tooLong();
+  if ((poll.maxPolls !== undefined && polls > poll.maxPolls) || (poll.deadline !== undefined && clock.now() >= poll.deadline)) {
+    const given = poll.tooLong();
+    if (given instanceof Error) throw given;
+    await run.save();
+    return given.done;
+  }
   await run.save();
-  throw new Pause(poll.delays[Math.min(polls, poll.delays.length) - 1] ?? 0);
+  const { delays } = poll;
+  throw new Pause(typeof delays === 'function' ? delays(polls) : (delays[Math.min(polls, delays.length) - 1] ?? 0));
+}
+
+/**
+ * N requests followed to their ends on one count of polls (a platform that answers each request's
+ * status apart): each poll reads every one not final yet (`read` answers whether it now is, and keeps
+ * what it learned in the checkpoint), until none is left.
+ */
+export interface PollEachUntil<Item, Key extends string> extends Omit<PollUntil<void, Key>, 'read' | 'tooLong'> {
+  items: readonly Item[];
+  final(item: Item): boolean;
+  read(item: Item): Promise<void>;
+  /** the polls given up: what becomes of the requests still not final */
+  giveUp(left: readonly Item[]): void;
+}
+
+export function pollEachUntil<Item, Key extends string>(run: JobRun, { items, final, read, giveUp, ...poll }: PollEachUntil<Item, Key>): Promise<void> {
+  const left = () => items.filter((item) => !final(item));
+  if (left().length === 0) return Promise.resolve();
+  return pollUntil<void, Key>(run, {
+    ...poll,
+    read: async () => {
+      for (const item of left()) {
+        run.checkTime();
+        await read(item);
+      }
+      return left().length === 0 ? { done: undefined } : { waiting: true };
+    },
+    tooLong: () => {
+      giveUp(left());
+      return { done: undefined };
+    },
+  });
 }
 
 export interface SendInOrder<Item, Ack> {
