@@ -265,7 +265,7 @@ describe('leads from the social platform', () => {
       { accessToken: `EAAfresh${Date.now()}bb` },
       audit,
     );
-    await sweepLeads();
+    await sweepPage();
     await expect.poll(() => timesReceived(tenant, [leadId])).toEqual([1]);
   });
 
