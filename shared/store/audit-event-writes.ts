@@ -1,6 +1,6 @@
 import { type DeleteCommand, PutCommand, TransactWriteCommand, type UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { type AuditDraft, type AuditEvent, type AuditToStore, auditEventOf, auditScope, isPendingAudit } from '../core/audit.ts';
-import { documentStore, failedCondition, mainTableName } from './client.ts';
+import { documentStore, failedCondition, failedTransactionConditions, mainTableName } from './client.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -59,11 +59,8 @@ export async function sendAuditedTogether(commands: Write[], audit: AuditToStore
   try {
     await documentStore().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (error) {
-    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-    const failedWrite = reasons?.findIndex((reason) => reason.Code === 'ConditionalCheckFailed') ?? -1;
-    if ((error as Error).name === 'TransactionCanceledException' && failedWrite >= 0) {
-      throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', failedWrite });
-    }
+    const [failedWrite] = failedTransactionConditions(error) ?? [];
+    if (failedWrite !== undefined) throw Object.assign(new Error('The conditional request failed'), { name: 'ConditionalCheckFailedException', failedWrite });
     throw error;
   }
   for (const each of audits) if (isPendingAudit(each)) each.stored();

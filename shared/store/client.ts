@@ -41,6 +41,16 @@ export function mainTableName(): string {
 export const failedCondition = (error: unknown): number | undefined =>
   (error as Error | undefined)?.name === 'ConditionalCheckFailedException' ? ((error as { failedWrite?: number }).failedWrite ?? 0) : undefined;
 
+/**
+ * The writes of a cancelled transaction whose condition failed (their indexes in the transaction), or
+ * undefined when the error is no transaction's cancellation.
+ */
+export function failedTransactionConditions(error: unknown): number[] | undefined {
+  const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> } | undefined)?.CancellationReasons;
+  if ((error as Error | undefined)?.name !== 'TransactionCanceledException' || !reasons) return undefined;
+  return reasons.flatMap((reason, index) => (reason.Code === 'ConditionalCheckFailed' ? [index] : []));
+}
+
 /** Sends a conditional write; whether its condition held (a failed condition is an answer, not an error). */
 export async function writeIfConditionHolds(command: UpdateCommand | PutCommand | DeleteCommand): Promise<boolean> {
   try {

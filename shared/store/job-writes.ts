@@ -4,7 +4,7 @@ import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import type { AuditToStore } from '../core/audit.ts';
 import { sendAudited } from './audit-event-writes.ts';
-import { documentStore, failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
+import { documentStore, failedCondition, failedTransactionConditions, mainTableName, writeIfConditionHolds } from './client.ts';
 import { UNFINISHED, type Job, type JobError } from './jobs.ts';
 import { keys } from './keys.ts';
 
@@ -83,10 +83,9 @@ export async function saveJobRun(job: Job, owner: string, platform: Platform): P
     return 'saved';
   } catch (error) {
     // which write's condition failed: the job's (another run holds it) or the user's (the connection is gone)
-    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-    if ((error as Error).name !== 'TransactionCanceledException' || !reasons) throw error;
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'lease-lost';
-    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'disconnected';
+    const failed = failedTransactionConditions(error);
+    if (failed?.includes(0)) return 'lease-lost';
+    if (failed?.includes(1)) return 'disconnected';
     throw error;
   }
 }

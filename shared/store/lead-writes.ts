@@ -2,7 +2,7 @@ import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import type { NormalizedLead } from '../schemas/leads.ts';
-import { documentStore, failedCondition, mainTableName } from './client.ts';
+import { documentStore, failedCondition, failedTransactionConditions, mainTableName } from './client.ts';
 import { keys } from './keys.ts';
 import { leadOwner } from './leads.ts';
 import { seal } from './sealing.ts';
@@ -44,9 +44,7 @@ export async function storeLead(tenantId: string, userId: string, lead: Normaliz
     await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));
     return true;
   } catch (error) {
-    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
-    if (failedCondition(error) !== undefined) return false;
+    if (failedTransactionConditions(error)?.includes(0) || failedCondition(error) !== undefined) return false;
     throw error;
   }
 }

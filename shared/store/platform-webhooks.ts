@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { clock } from '../core/clock.ts';
-import { documentStore, mainTableName, queryItems } from './client.ts';
+import { documentStore, failedTransactionConditions, mainTableName, queryItems } from './client.ts';
 import { keys } from './keys.ts';
 import { readStagedUpload, stageUpload } from '../storage/staging.ts';
 
@@ -48,8 +48,7 @@ export async function storeInbound(platform: InboundPlatform, bodyHash: string, 
     );
     return true;
   } catch (error) {
-    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons;
-    if ((error as Error).name === 'TransactionCanceledException' && reasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    if (failedTransactionConditions(error)?.includes(0)) return false;
     throw error;
   }
 }

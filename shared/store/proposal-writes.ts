@@ -4,7 +4,7 @@ import type { AuditToStore } from '../core/audit.ts';
 import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import { writeAuditedIfConditionHolds } from './audit-event-writes.ts';
-import { documentStore, mainTableName, queryItems, writeIfConditionHolds } from './client.ts';
+import { documentStore, failedTransactionConditions, mainTableName, queryItems, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
 import { itemKey, KEEP_SECONDS, type StoredProposal } from './proposals.ts';
 import type { WebhookEvent } from './webhook-events.ts';
@@ -49,9 +49,9 @@ export async function storeProposal(tenantId: string, proposal: StoredProposal, 
     await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));
     return 'created';
   } catch (error) {
-    const reasons = (error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons ?? [];
-    if (reasons[0]?.Code === 'ConditionalCheckFailed') return 'exists';
-    if (reasons[1]?.Code === 'ConditionalCheckFailed') return 'pending';
+    const failed = failedTransactionConditions(error);
+    if (failed?.includes(0)) return 'exists';
+    if (failed?.includes(1)) return 'pending';
     throw error;
   }
 }

@@ -8,7 +8,7 @@ import type { StepStore } from '../core/exactly-once.ts';
 import type { Platform } from '../core/errors.ts';
 import { MAX_RULES_PER_USER, type Rule, type RuleActionOutcome } from '../schemas/rules.ts';
 import { sendAuditedTogether } from './audit-event-writes.ts';
-import { documentStore, failedCondition, mainTableName, writeIfConditionHolds } from './client.ts';
+import { documentStore, failedCondition, failedTransactionConditions, mainTableName, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
 import { groupWrites } from './rule-group-writes.ts';
 import { emptyGroup, findRuleGroup, type RuleGroup, type RuleRunState, runStateOf, stateOfRule } from './rule-groups.ts';
@@ -319,7 +319,7 @@ export async function recordNotice(
     await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));
     return true;
   } catch (error) {
-    if ((error as { CancellationReasons?: Array<{ Code?: string }> }).CancellationReasons?.[0]?.Code === 'ConditionalCheckFailed') return false;
+    if (failedTransactionConditions(error)?.includes(0)) return false;
     throw error;
   }
 }
