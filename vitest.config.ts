@@ -16,9 +16,11 @@ const PROCESS = [
   'test/integration/clock-ahead.test.ts',
   // timed against the stack's deadlines (a slice of seconds, answers of 1.5 s in a 2 s limit): not beside three other files
   'test/integration/audience-jobs.test.ts',
-  // bundles every function (esbuild on every core for two minutes): not beside the shared stack's timed answers
+  // runs the bundles the static project's setup builds (one esbuild run, test/setup/function-bundles.ts)
   'test/integration/bundles.test.ts',
 ];
+/** every function bundled once (one esbuild run into dist/functions), for the synth test, its IAM check and the bundle test */
+const BUNDLES = 'test/setup/function-bundles.ts';
 const withStack = { globalSetup: ['test/setup/global-stack.ts'], setupFiles: ['test/setup/stack-env.ts'] };
 
 export default defineConfig({
@@ -35,12 +37,15 @@ export default defineConfig({
     maxWorkers: 3,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'static', include: STATIC, maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'static', include: STATIC, globalSetup: [BUNDLES], maxWorkers: 2, sequence: { groupOrder: 1 } } },
       {
         extends: true,
         test: { name: 'stack', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/unit/**', ...STATIC, ...PROCESS], ...withStack },
       },
-      { extends: true, test: { name: 'process', include: PROCESS, ...withStack, maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      {
+        extends: true,
+        test: { name: 'process', include: PROCESS, ...withStack, globalSetup: [...withStack.globalSetup, BUNDLES], maxWorkers: 2, sequence: { groupOrder: 1 } },
+      },
     ],
   },
 });

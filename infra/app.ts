@@ -1,5 +1,6 @@
 import { App, Aspects } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
+import { bundleDeployedFunctions } from './bundle.ts';
 import { AdCampaignApiStack } from './stack.ts';
 
 /** `npx cdk synth -c stage=<name>`: one stack per environment. */
@@ -16,8 +17,11 @@ const certificateArn = context('certificateArn');
 if (Boolean(domainName) !== Boolean(certificateArn)) throw new Error('domainName and certificateArn go together: a custom domain needs its certificate');
 const publicBaseUrl = context('publicBaseUrl');
 if (publicBaseUrl && !/^https:\/\/[^/]+$/.test(publicBaseUrl.replace(/\/+$/, ''))) throw new Error(`publicBaseUrl must be https://host, not ${publicBaseUrl}`);
+// every function bundled by one esbuild run, then deployed as built (infra/bundling.ts)
+const bundles = await bundleDeployedFunctions();
 new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, {
   stage,
+  bundles,
   ...(publicBaseUrl ? { publicBaseUrl } : {}),
   ...(domainName && certificateArn ? { customDomain: { domainName, certificateArn } } : {}),
   ...(context('alarmEmail') ? { alarmEmail: context('alarmEmail') } : {}),

@@ -1,9 +1,16 @@
+import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
+import { GENERATED_OPENAPI_DOCUMENT } from '../shared/core/function-declaration.ts';
 
 /**
- * How every function is bundled, in one place: the CDK stack hands these to NodejsFunction and the
- * benchmark builds the same bundles with esbuild to measure them.
+ * How every function is bundled, in one place (docs/deploying.md, "Bundles"): one esbuild run builds
+ * every function's bundle into its own folder (`<dir>/<operation>/index.mjs`, with the files it reads
+ * beside it); the CDK stack deploys those folders as they are, and the tests and benchmarks read the
+ * same ones. One run over 74 entries shares esbuild's parsing of the common modules: about 11 s on two
+ * cores, where one esbuild run per function took minutes.
  */
 export const NODE_TARGET = 'node24';
 
@@ -21,50 +28,100 @@ const BUILTIN_SHIMS: Readonly<Record<string, string>> = {
   http: 'infra/node-builtins/http.cjs',
   https: 'infra/node-builtins/https.cjs',
 };
-const builtinAliases = Object.entries(BUILTIN_SHIMS).flatMap(
-  ([name, shim]) =>
-    [
-      [name, shim],
-      [`node:${name}`, shim],
-    ] as const,
-);
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
+const aliases = Object.fromEntries(
+  Object.entries(BUILTIN_SHIMS).flatMap(([name, shim]) => [
+    [name, `${projectRoot}${shim}`],
+    [`node:${name}`, `${projectRoot}${shim}`],
+  ]),
+);
 
-export const FUNCTION_BUNDLING = {
+const esbuildOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
   minify: true,
-  sourceMap: true,
   target: NODE_TARGET,
   mainFields: ['module', 'main'],
-  banner: ESM_REQUIRE_BANNER,
-  externalModules: [] as string[],
-  /** the CDK passes these to esbuild's command line, run in the project root */
-  esbuildArgs: { '--alias': builtinAliases.map(([name, shim]) => `${name}=./${shim}`) },
-} as const;
+  banner: { js: ESM_REQUIRE_BANNER },
+  alias: aliases,
+  logLevel: 'error',
+} satisfies BuildOptions;
 
-const esbuildOptions = (entry: string) =>
-  ({
-    entryPoints: [entry],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    minify: FUNCTION_BUNDLING.minify,
-    target: FUNCTION_BUNDLING.target,
-    mainFields: [...FUNCTION_BUNDLING.mainFields],
-    banner: { js: FUNCTION_BUNDLING.banner },
-    external: [...FUNCTION_BUNDLING.externalModules],
-    alias: Object.fromEntries(builtinAliases.map(([name, shim]) => [name, `${projectRoot}${shim}`])),
-    logLevel: 'error',
-  }) satisfies BuildOptions;
-
-/** Builds one function's bundle with esbuild exactly as the stack does (the bench and the bundle test). */
-/** `sourcemap: false` for a bundle that is only run, never debugged (a test of its behaviour). */
-export async function bundleFunction(entry: string, outfile: string, { sourcemap = FUNCTION_BUNDLING.sourceMap }: { sourcemap?: boolean } = {}): Promise<void> {
-  await build({ ...esbuildOptions(entry), outfile, sourcemap });
+/** What a function needs of the bundler: its operation (its folder's name), its entry, the files it reads beside it. */
+export interface BundledFunction {
+  operation: string;
+  entry: string;
+  /** file name → module specifier, or GENERATED_OPENAPI_DOCUMENT */
+  bundledFiles?: Record<string, string>;
 }
 
-/** The modules one function's bundle holds, with the bytes each contributes (0: tree-shaken away). */
-export async function bundledModules(entry: string): Promise<Map<string, number>> {
-  const result = await build({ ...esbuildOptions(entry), write: false, outfile: 'index.mjs', metafile: true });
-  const [output] = Object.values(result.metafile.outputs).filter((entryOutput) => entryOutput.entryPoint);
-  return new Map(Object.entries(output?.inputs ?? {}).map(([path, input]) => [path, input.bytesInOutput]));
+/** A folder of built bundles, one folder per operation, and what each bundle holds. */
+export interface FunctionBundles {
+  directory: string;
+  /** the folder the stack deploys for one function */
+  folderOf(operation: string): string;
+  /** the modules one function's bundle holds, with the bytes each contributes (0: tree-shaken away) */
+  modulesOf(operation: string): Map<string, number>;
+}
+
+const META_FILE = 'bundles.json';
+
+/**
+ * Builds every function's bundle in one esbuild run into `directory` (replaced whole: it is written
+ * beside it and renamed into place, so a reader never sees half a build). `openApiDocument` writes the
+ * document a function serves, when one carries it.
+ */
+export async function bundleFunctions(
+  directory: string,
+  functions: readonly BundledFunction[],
+  { openApiDocument, sourcemap = true }: { openApiDocument?: () => unknown; sourcemap?: boolean } = {},
+): Promise<FunctionBundles> {
+  const building = `${directory}.building-${process.pid}`;
+  rmSync(building, { recursive: true, force: true });
+  const result = await build({
+    ...esbuildOptions,
+    entryPoints: Object.fromEntries(functions.map((fn) => [`${fn.operation}/index`, fn.entry])),
+    outdir: building,
+    outExtension: { '.js': '.mjs' },
+    sourcemap,
+    metafile: true,
+  });
+  const require = createRequire(import.meta.url);
+  for (const fn of functions)
+    for (const [name, module] of Object.entries(fn.bundledFiles ?? {})) {
+      const target = join(building, fn.operation, name);
+      if (module === GENERATED_OPENAPI_DOCUMENT) writeFileSync(target, JSON.stringify(openApiDocument?.() ?? {}));
+      else copyFileSync(require.resolve(module), target);
+    }
+  const modules: Record<string, Record<string, number>> = {};
+  for (const output of Object.values(result.metafile.outputs)) {
+    const operation = functions.find((fn) => fn.entry === output.entryPoint || output.entryPoint?.endsWith(`/${fn.entry}`))?.operation;
+    if (operation) modules[operation] = Object.fromEntries(Object.entries(output.inputs).map(([path, input]) => [path, input.bytesInOutput]));
+  }
+  writeFileSync(join(building, META_FILE), JSON.stringify(modules));
+  rmSync(directory, { recursive: true, force: true });
+  mkdirSync(join(directory, '..'), { recursive: true });
+  renameSync(building, directory);
+  return readBundles(directory);
+}
+
+/** Bundles built before (by bundleFunctions), read from their folder. */
+export function readBundles(directory: string): FunctionBundles {
+  const metaFile = join(directory, META_FILE);
+  if (!existsSync(metaFile)) throw new Error(`no function bundles in ${directory}: run \`npm run bundle\` first`);
+  const modules = JSON.parse(readFileSync(metaFile, 'utf8')) as Record<string, Record<string, number>>;
+  return {
+    directory,
+    folderOf(operation) {
+      if (!modules[operation]) throw new Error(`no bundle of ${operation} in ${directory}: run \`npm run bundle\` again`);
+      return join(directory, operation);
+    },
+    modulesOf: (operation) => new Map(Object.entries(modules[operation] ?? {})),
+  };
+}
+
+/** One bundle built alone, exactly as bundleFunctions builds each (a benchmark's baseline, a worker run in a child process). */
+export async function bundleFunction(entry: string, outfile: string, { sourcemap = true }: { sourcemap?: boolean } = {}): Promise<void> {
+  await build({ ...esbuildOptions, entryPoints: [entry], outfile, sourcemap });
 }

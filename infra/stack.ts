@@ -1,8 +1,3 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { CfnOutput, Duration, NestedStack, RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from 'aws-cdk-lib/aws-apigatewayv2';
 import { HttpLambdaIntegration } from 'aws-cdk-lib/aws-apigatewayv2-integrations';
@@ -25,8 +20,7 @@ import { EmailSubscription } from 'aws-cdk-lib/aws-sns-subscriptions';
 import { AttributeType, BillingMode, StreamViewType, Table, TableEncryption } from 'aws-cdk-lib/aws-dynamodb';
 import { Effect, PolicyStatement, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Key } from 'aws-cdk-lib/aws-kms';
-import { Architecture, FilterCriteria, FilterRule, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Code, FilterCriteria, FilterRule, Function as LambdaFunctionResource, Runtime, StartingPosition, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup, RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { BlockPublicAccess, Bucket, BucketEncryption, HttpMethods } from 'aws-cdk-lib/aws-s3';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
@@ -36,15 +30,14 @@ import { LambdaFunction } from 'aws-cdk-lib/aws-events-targets';
 import { DynamoEventSource, SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
 import { NagSuppressions } from 'cdk-nag';
 import type { Construct } from 'constructs';
-import { documentedRoutes, fallbackRoute, routes } from '../functions/routes.ts';
+import { fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
 import { callbackUrl } from '../shared/platforms/connect-flow.ts';
-import { GENERATED_OPENAPI_DOCUMENT, grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/core/function-declaration.ts';
+import { grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/core/function-declaration.ts';
 import { encodeRouteTable } from '../shared/http/route-table.ts';
 import { OPERATOR_METRICS, OPERATOR_METRICS_NAMESPACE } from '../shared/core/operator-alarms.ts';
-import { buildOpenApiDocument } from '../shared/docs/openapi.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
-import { FUNCTION_BUNDLING } from './bundling.ts';
+import type { FunctionBundles } from './bundling.ts';
 import { areaOfRoute, type StackArea } from './stack-areas.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
 
@@ -67,42 +60,15 @@ export interface AdCampaignApiStackProps extends StackProps {
   alarmEmail?: string;
   /** an existing SNS topic (an on-call tool's) that every alarm of the stage notifies as well */
   alarmTopicArn?: string;
+  /** every function's bundle, built by one esbuild run before the stack (infra/bundle.ts) */
+  bundles: FunctionBundles;
 }
 
-const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 export const LAMBDA_RUNTIME = Runtime.NODEJS_24_X;
-const BUNDLING = {
-  ...FUNCTION_BUNDLING,
-  mainFields: [...FUNCTION_BUNDLING.mainFields],
-  externalModules: [...FUNCTION_BUNDLING.externalModules],
-  format: OutputFormat.ESM,
-};
-
-/** esbuild hooks that copy files a function reads at run time (file name → module) beside its bundle. */
-function copyBeside(files: Record<string, string>) {
-  const require = createRequire(import.meta.url);
-  const resolve = (module: string) => (module === GENERATED_OPENAPI_DOCUMENT ? generatedOpenApiDocument() : require.resolve(module));
-  return {
-    beforeBundling: () => [],
-    beforeInstall: () => [],
-    afterBundling: (_inputDir: string, outputDir: string) =>
-      Object.entries(files).map(([name, module]) => `cp ${JSON.stringify(resolve(module))} ${JSON.stringify(`${outputDir}/${name}`)}`),
-  };
-}
-
-let openApiFile: string | undefined;
-/** The OpenAPI document of the routes this stack deploys, written once per synth for the document function to serve. */
-function generatedOpenApiDocument(): string {
-  if (!openApiFile) {
-    openApiFile = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'openapi.json');
-    writeFileSync(openApiFile, JSON.stringify(buildOpenApiDocument(documentedRoutes)));
-  }
-  return openApiFile;
-}
 
 export class AdCampaignApiStack extends Stack {
   readonly api: HttpApi;
-  readonly functions = new Map<string, NodejsFunction>();
+  readonly functions = new Map<string, LambdaFunctionResource>();
   /** the nested stack of each area (infra/stack-areas.ts), holding its functions, their logs, alarms and routes */
   readonly areas = new Map<StackArea, NestedStack>();
   readonly alarmTopic: Topic;
@@ -304,18 +270,16 @@ export class AdCampaignApiStack extends Stack {
       const queueIds = [...grants.sendsTo, ...(route.consumes ? [route.consumes] : [])];
       const seals = grants.connectionKey;
       const logGroup = new LogGroup(scope, `${route.operation}Logs`, { retention: RetentionDays.ONE_MONTH, removalPolicy });
-      const fn = new NodejsFunction(scope, `${route.operation}Function`, {
-        entry: `${projectRoot}${route.entry}`,
-        handler: 'handler',
+      const fn = new LambdaFunctionResource(scope, `${route.operation}Function`, {
+        // the folder one esbuild run built for every function (infra/bundling.ts): what the tests read is what deploys
+        code: Code.fromAsset(props.bundles.folderOf(route.operation)),
+        handler: 'index.handler',
         runtime: LAMBDA_RUNTIME,
         architecture: Architecture.ARM_64,
         memorySize: route.memoryMb ?? 256,
         timeout: Duration.seconds(route.timeoutSeconds ?? 15),
         tracing: Tracing.ACTIVE,
         logGroup,
-        projectRoot,
-        depsLockFilePath: `${projectRoot}package-lock.json`,
-        bundling: { ...BUNDLING, ...(route.bundledFiles ? { commandHooks: copyBeside(route.bundledFiles) } : {}) },
         environment: {
           NODE_OPTIONS: ['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '),
           ...(route.public ? {} : { TABLE_NAME: main.tableName, PUBLIC_BASE_URL: publicBaseUrl }),

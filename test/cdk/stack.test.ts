@@ -9,16 +9,20 @@ import { MAX_RESOURCES_PER_TEMPLATE, STACK_AREAS } from '../../infra/stack-areas
 import { fallbackRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';
 import { jobQueue, queueDefinitions, schedules, webhookQueue } from '../../shared/core/queues.ts';
-import { bundledModules } from '../../infra/bundling.ts';
+import { readBundles } from '../../infra/bundling.ts';
+import { BUNDLE_DIRECTORY } from '../../infra/bundle.ts';
 import { grantsOf } from '../../shared/core/function-declaration.ts';
 import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
 import { CREDENTIAL_KEYS } from '../../shared/secrets/app-credentials.ts';
 
-/** The CDK stack, proven by synthesis: routes, runtimes, data stores, least privilege, cdk-nag. */
-function synth(stage: string, { bundle, props = {} }: { bundle: boolean; props?: Partial<AdCampaignApiStackProps> }) {
-  // the CDK's own switch: an empty list of stacks to bundle leaves every function's code unbuilt
-  const app = new App({ context: { stage, ...(bundle ? {} : { 'aws:cdk:bundling-stacks': [] }) } });
-  const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage, ...props });
+/**
+ * The CDK stack, proven by synthesis: routes, runtimes, data stores, least privilege, cdk-nag. Its
+ * functions are the bundles the run built once (test/setup/function-bundles.ts), as `cdk synth` builds them.
+ */
+const bundles = readBundles(BUNDLE_DIRECTORY);
+function synth(stage: string, { props = {} }: { props?: Partial<AdCampaignApiStackProps> } = {}) {
+  const app = new App({ context: { stage } });
+  const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage, bundles, ...props });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const assembly = app.synth();
   const root = Template.fromStack(stack);
@@ -34,8 +38,8 @@ function synth(stage: string, { bundle, props = {} }: { bundle: boolean; props?:
 let prod: ReturnType<typeof synth>;
 let dev: ReturnType<typeof synth>;
 beforeAll(() => {
-  prod = synth('prod', { bundle: true });
-  dev = synth('dev', { bundle: false }); // only its template is read; the bundles are prod's, built the same way
+  prod = synth('prod');
+  dev = synth('dev');
 }, 180_000);
 
 type Resource = { Type: string; Properties: Record<string, any> };
@@ -231,10 +235,10 @@ describe('every AWS call a function’s bundle can make is allowed by its IAM po
       ?.map((ref) => ref.replace(/.*"([A-Za-z0-9]+)"$/, '$1')) ?? [];
   const allows = (granted: string, action: string) => new RegExp(`^${granted.replaceAll('*', '.*')}$`).test(action);
 
-  it.each([...routes, fallbackRoute, ...workers].map((route) => [route.operation, route.entry] as const))(
+  it.each([...routes, fallbackRoute, ...workers].map((route) => route.operation))(
     '%s',
-    async (operation, entry) => {
-      const calls = awsCallsOf(await bundledModules(entry));
+    (operation) => {
+      const calls = awsCallsOf(bundles.modulesOf(operation));
       const statements = policiesOf(operation).filter((statement) => statement.Effect === 'Allow');
       const missing = calls.filter(
         (call) =>
@@ -350,6 +354,13 @@ describe('bundles', () => {
     return join(prod.assemblyDirectory, `asset.${String(fn.Properties.Code.S3Key).replace(/\.zip$/, '')}`);
   };
 
+  it('deploys each function’s folder of the one esbuild run as it was built', () => {
+    for (const route of [...routes, fallbackRoute, ...workers]) {
+      const built = readFileSync(join(bundles.folderOf(route.operation), 'index.mjs'));
+      expect(readFileSync(join(assetOf(route.operation), 'index.mjs')).equals(built), route.operation).toBe(true);
+    }
+  });
+
   it('puts the files a function reads at run time beside its code', () => {
     for (const route of routes.filter((entry) => entry.bundledFiles)) {
       expect(readdirSync(assetOf(route.operation))).toEqual(expect.arrayContaining(['index.mjs', ...Object.keys(route.bundledFiles ?? {})]));
@@ -427,7 +438,6 @@ describe('going live (docs/going-live.md)', () => {
   let live: ReturnType<typeof synth>;
   beforeAll(() => {
     live = synth('live', {
-      bundle: false,
       props: {
         customDomain: { domainName: 'api.example.com', certificateArn: 'arn:aws:acm:us-east-1:111122223333:certificate/abc' },
         alarmEmail: 'oncall@example.com',
