@@ -9,9 +9,11 @@ import { socialSignatureOf } from '../shared/leads/signatures.ts';
  * Leads through the platform-webhook route and the queue (docs/leads.md), against `npm start`'s stack
  * in its own process: N leads of one form, each its own signed `leadgen` POST (as the platform sends
  * them), C at a time. Measured: leads per second from the first POST to the last `lead.received` at
- * our receiver, and each lead's time from its POST to the receiver's 2xx (p50, p99); against the floor,
- * a server that only stores the raw body (appends it to a file) and forwards it to the same receiver.
- * And the platform reads per lead, from the sandbox's record of what it received (goal: 1 per tenant).
+ * our receiver, and each lead's time from its POST to the receiver's 2xx (p50, p99); against a fair
+ * floor, a server that does the least any receiver must: store the raw body (appends it to a file),
+ * read the lead from the platform as we must (the same GET of the same sandbox), and forward it to the
+ * same receiver. And per lead: the platform reads, from the sandbox's record of what it received (goal:
+ * 1 per tenant), and the store requests, counted by the local store's front (goal: at most 7).
  */
 type Row = [string, string, string];
 const LEADS = 300;
@@ -42,8 +44,11 @@ async function receiver(): Promise<Receiver> {
   return { url: `http://127.0.0.1:${port}`, arrivals, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** The floor: what any receiver of a platform webhook must do at least: store the raw body, then forward it. */
-async function floorServer(forwardTo: string, file: string): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * The floor: what any receiver of a platform webhook must do at least: store the raw body, read the
+ * lead it names from the platform (`readLead`: the same request our service makes), then forward it.
+ */
+async function floorServer(forwardTo: string, file: string, readLead: (leadId: string) => Promise<string>): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -51,7 +56,9 @@ async function floorServer(forwardTo: string, file: string): Promise<{ url: stri
       const body = Buffer.concat(chunks);
       appendFileSync(file, body);
       response.writeHead(200).end();
-      await fetch(forwardTo, { method: 'POST', body }).catch(() => undefined);
+      const leadId = /"leadgen_id":"(\d+)"/.exec(body.toString('utf8'))?.[1] ?? '';
+      const lead = await readLead(leadId).catch(() => '');
+      await fetch(forwardTo, { method: 'POST', body: JSON.stringify({ leadgen_id: leadId, lead }) }).catch(() => undefined);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -102,6 +109,11 @@ function figures(sent: Map<string, number>, arrived: Map<string, number>) {
   return { perSecond: (sent.size / (last - first)) * 1000, p50: pick(0.5), p99: pick(0.99) };
 }
 
+/** The store requests the stack made so far (local/store-requests.ts), through the sandbox's control endpoint. */
+async function storeRequests(sandbox: string): Promise<{ total: number; byOperation: Record<string, number> }> {
+  return (await (await fetch(`${sandbox}/__sandbox/store-requests`)).json()) as { total: number; byOperation: Record<string, number> };
+}
+
 async function post(url: string, path: string, apiKey: string, body: unknown) {
   const response = await fetch(`${url}${path}`, {
     method: 'POST',
@@ -116,7 +128,13 @@ export async function leadFigures(stack: { url: string; sandboxes: Record<string
   const ours = await receiver();
   const floorArrivals = await receiver();
   const dir = mkdtempSync(join(tmpdir(), 'ad-api-bench-leads-'));
-  const floor = await floorServer(floorArrivals.url, join(dir, 'bodies'));
+  // the floor reads each lead as our service does: the first lead read our service made, with the floor's lead id
+  let leadRead: { path: string; query: string } | undefined;
+  const floor = await floorServer(floorArrivals.url, join(dir, 'bodies'), async (leadId) => {
+    if (!leadRead) throw new Error('no lead read of ours to copy');
+    const answer = await fetch(`${social}${leadRead.path.replace(/\/\d+$/, `/${leadId}`)}${leadRead.query}`);
+    return answer.text();
+  });
   try {
     await post(stack.url, '/tenant/update_settings', apiKey, { webhook: { url: `${ours.url}/`, events: ['lead.received'] } });
     const form = await post(stack.url, '/social/create_lead_form', apiKey, {
@@ -140,11 +158,22 @@ export async function leadFigures(stack: { url: string; sandboxes: Record<string
     const pageId = '104857392018465';
     await fetch(`${social}/__sandbox/requests`, { method: 'DELETE' });
 
+    const storeBefore = await storeRequests(social);
     const sent = await postAll(`${stack.url}/platform-webhooks/social`, made.leadIds, (id) => leadBody(id, formId, pageId));
     await untilArrived(ours.arrivals, LEADS, 'lead.received');
     const service = figures(sent, ours.arrivals);
-    const requests = (await (await fetch(`${social}/__sandbox/requests`)).json()) as Array<{ method: string; path: string }>;
-    const leadReads = requests.filter((request) => request.method === 'GET' && made.leadIds.some((id) => request.path.endsWith(`/${id}`))).length;
+    // the deliveries' last writes (each attempt's record) follow the receiver's 2xx: counted once they are done
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const storeAfter = await storeRequests(social);
+    const requests = (await (await fetch(`${social}/__sandbox/requests`)).json()) as Array<{ method: string; path: string; rawQuery?: string }>;
+    const reads = requests.filter((request) => request.method === 'GET' && made.leadIds.some((id) => request.path.endsWith(`/${id}`)));
+    const leadReads = reads.length;
+    leadRead = { path: String(reads[0]?.path), query: String(reads[0]?.rawQuery ?? '') };
+    const perOperation = Object.entries(storeAfter.byOperation)
+      .map(([operation, count]) => [operation, (count - (storeBefore.byOperation[operation] ?? 0)) / LEADS] as const)
+      .filter(([, perLead]) => perLead > 0)
+      .map(([operation, perLead]) => `${operation} ${perLead.toFixed(2)}`)
+      .join(', ');
 
     const floorSent = await postAll(floor.url, made.leadIds, (id) => leadBody(id, formId, pageId));
     await untilArrived(floorArrivals.arrivals, LEADS, 'the floor');
@@ -187,6 +216,11 @@ export async function leadFigures(stack: { url: string; sandboxes: Record<string
         `${ONE_BY_ONE} leads, each after the last arrived; floor p50 ${floorOneByOne.p50.toFixed(1)} ms; ratio p50 ${(oneByOne.p50 / floorOneByOne.p50).toFixed(1)}×`,
       ],
       ['leads: platform reads per lead', (leadReads / LEADS).toFixed(2), 'one tenant subscribed: goal 1 (the form’s questions are read once and kept)'],
+      [
+        'leads: store requests per lead',
+        ((storeAfter.total - storeBefore.total) / LEADS).toFixed(2),
+        `end to end, counted at the local store’s front, goal ≤ 7: ${perOperation}`,
+      ],
     ];
   } finally {
     await ours.close();

@@ -97,8 +97,8 @@ export class AdCampaignApiStack extends Stack {
     if (props.alarmEmail) this.alarmTopic.addSubscription(new EmailSubscription(props.alarmEmail));
     this.alarmTopics = [this.alarmTopic, ...(props.alarmTopicArn ? [Topic.fromTopicArn(this, 'OperatorAlarmTopic', props.alarmTopicArn)] : [])];
 
-    const table = (definition: TableDefinition) =>
-      new Table(this, `${definition.id}Table`, {
+    const table = (definition: TableDefinition) => {
+      const created = new Table(this, `${definition.id}Table`, {
         partitionKey: { name: definition.partitionKey, type: AttributeType.STRING },
         ...(definition.sortKey ? { sortKey: { name: definition.sortKey, type: AttributeType.STRING } } : {}),
         ...(definition.timeToLiveAttribute ? { timeToLiveAttribute: definition.timeToLiveAttribute } : {}),
@@ -110,6 +110,14 @@ export class AdCampaignApiStack extends Stack {
         deletionProtection: production,
         removalPolicy,
       });
+      for (const index of definition.indexes ?? [])
+        created.addGlobalSecondaryIndex({
+          indexName: index.name,
+          partitionKey: { name: index.partitionKey, type: AttributeType.STRING },
+          sortKey: { name: index.sortKey, type: AttributeType.NUMBER },
+        });
+      return created;
+    };
     const main = table(mainTable);
     const idempotency = table(idempotencyTable);
 
@@ -299,11 +307,13 @@ export class AdCampaignApiStack extends Stack {
       if (!route.public) {
         const tableActions = [
           'dynamodb:GetItem',
+          'dynamodb:BatchGetItem',
           'dynamodb:Query',
           ...(grants.writes ? ['dynamodb:PutItem', 'dynamodb:UpdateItem', 'dynamodb:DeleteItem'] : []),
           ...(grants.scans ? ['dynamodb:Scan'] : []),
         ];
-        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: tableActions, resources: [main.tableArn] }));
+        // the table and its indexes (the event flows' sweep queries the due index)
+        fn.addToRolePolicy(new PolicyStatement({ effect: Effect.ALLOW, actions: tableActions, resources: [main.tableArn, `${main.tableArn}/index/*`] }));
         dataKey.grantEncryptDecrypt(fn);
       }
       if (route.idempotent) {
@@ -362,16 +372,14 @@ export class AdCampaignApiStack extends Stack {
       if (route.consumesDeadLettersOf)
         fn.addEventSource(new SqsEventSource(deadLetterQueues.get(route.consumesDeadLettersOf) as Queue, { batchSize: 10, reportBatchItemFailures: true }));
       if (route.consumesStream) {
-        const { pk, flag } = route.consumesStream;
+        const { flag } = route.consumesStream;
         fn.addEventSource(
           new DynamoEventSource(main, {
             startingPosition: StartingPosition.LATEST,
             batchSize: 10,
             reportBatchItemFailures: true,
             retryAttempts: 10,
-            filters: [
-              FilterCriteria.filter({ dynamodb: { Keys: { pk: { S: FilterRule.isEqual(pk) } }, NewImage: { [flag]: { BOOL: FilterRule.isEqual(true) } } } }),
-            ],
+            filters: [FilterCriteria.filter({ dynamodb: { NewImage: { [flag]: { BOOL: FilterRule.isEqual(true) } } } })],
           }),
         );
       }
@@ -389,7 +397,7 @@ export class AdCampaignApiStack extends Stack {
           {
             id: 'AwsSolutions-IAM5',
             reason:
-              'Wildcards are scoped: X-Ray trace segments have no resource ARN, KMS data-key actions (GenerateDataKey*, ReEncrypt*) are on the one data key, and uploads/* is the staging prefix of the one bucket.',
+              'Wildcards are scoped: X-Ray trace segments have no resource ARN, KMS data-key actions (GenerateDataKey*, ReEncrypt*) are on the one data key, uploads/* is the staging prefix of the one bucket, and index/* the main table’s own indexes (the read actions only).',
           },
         ],
         true,

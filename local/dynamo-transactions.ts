@@ -1,6 +1,7 @@
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { keepIdleConnections } from './keep-alive.ts';
+import { countStoreRequest } from './store-requests.ts';
 
 /**
  * DynamoDB's TransactWriteItems in front of dynalite, which has none (its issue #98; the pull request
@@ -36,7 +37,10 @@ class DynamoAnswer {
   }
 }
 
-export async function startTransactionFront(backend: string): Promise<{ endpoint: string; close(): Promise<void> }> {
+/** What the front tells of each item a put writes (alone or in a transaction), in DynamoDB's attribute JSON: the local stream reads it. */
+export type PutListener = (tableName: string, item: AttributeMap) => void;
+
+export async function startTransactionFront(backend: string, onPut: PutListener = () => undefined): Promise<{ endpoint: string; close(): Promise<void> }> {
   let inFlight = 0;
   let drained: (() => void) | undefined;
   let gate: Promise<void> = Promise.resolve();
@@ -134,6 +138,7 @@ export async function startTransactionFront(backend: string): Promise<{ endpoint
         }),
       );
     }
+    for (const item of items) if (item.Put?.Item) onPut(item.Put.TableName, item.Put.Item);
     return new DynamoAnswer(200, '{}');
   }
 
@@ -180,11 +185,16 @@ export async function startTransactionFront(backend: string): Promise<{ endpoint
     request.on('end', () => {
       const raw = Buffer.concat(chunks);
       const target = String(request.headers['x-amz-target'] ?? '');
+      countStoreRequest(target.slice(target.indexOf('.') + 1));
       const answer = target.endsWith('.TransactWriteItems')
         ? alone(() => transact(request.headers, JSON.parse(raw.toString('utf8') || '{}')))
         : passThrough(request.headers, target, raw);
       answer.then(
         (result) => {
+          if (result.status === 200 && target.endsWith('.PutItem')) {
+            const put = JSON.parse(raw.toString('utf8')) as { TableName: string; Item: AttributeMap };
+            onPut(put.TableName, put.Item);
+          }
           response.writeHead(result.status, { 'content-type': 'application/x-amz-json-1.0' });
           response.end(result.body);
         },

@@ -1,8 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import dynalite from 'dynalite';
-import { startTransactionFront } from './dynamo-transactions.ts';
+import { type PutListener, startTransactionFront } from './dynamo-transactions.ts';
 import { tableDefinitions } from '../shared/store/tables.ts';
 
 /** Table names the local stack and the admin CLI use for the local data folder. */
@@ -11,15 +11,18 @@ export const LOCAL_TABLE_NAMES = {
   IDEMPOTENCY_TABLE_NAME: 'ad-campaign-api-local-idempotency',
 } as const;
 
-/** dynalite persisting under `directory` (LevelDB), with transactions in front of it: DynamoDB's API on loopback. */
-export async function startDynalite(directory: string): Promise<{ endpoint: string; close(): Promise<void> }> {
+/**
+ * dynalite persisting under `directory` (LevelDB), with transactions in front of it: DynamoDB's API on
+ * loopback. `onPut` hears of every item written by a put (the local stream, local/streams.ts).
+ */
+export async function startDynalite(directory: string, onPut?: PutListener): Promise<{ endpoint: string; close(): Promise<void> }> {
   mkdirSync(directory, { recursive: true });
   const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
   });
-  const front = await startTransactionFront(`http://127.0.0.1:${(server.address() as AddressInfo).port}`);
+  const front = await startTransactionFront(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, onPut);
   return {
     endpoint: front.endpoint,
     close: async () => {
@@ -34,8 +37,23 @@ export async function ensureTables(client: DynamoDBClient, env: NodeJS.ProcessEn
   for (const table of tableDefinitions) {
     const TableName = env[table.configKey];
     if (!TableName) throw new Error(`${table.configKey} is not set`);
+    const indexes = (table.indexes ?? []).map((index) => ({
+      IndexName: index.name,
+      KeySchema: [
+        { AttributeName: index.partitionKey, KeyType: 'HASH' as const },
+        { AttributeName: index.sortKey, KeyType: 'RANGE' as const },
+      ],
+      Projection: { ProjectionType: 'ALL' as const },
+    }));
+    const indexAttributes = (table.indexes ?? []).flatMap((index) => [
+      { AttributeName: index.partitionKey, AttributeType: 'S' as const },
+      { AttributeName: index.sortKey, AttributeType: 'N' as const },
+    ]);
     try {
-      await client.send(new DescribeTableCommand({ TableName }));
+      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+      // a data folder from before an index was added: the index is added to it
+      for (const index of indexes.filter((wanted) => !Table?.GlobalSecondaryIndexes?.some((held) => held.IndexName === wanted.IndexName)))
+        await client.send(new UpdateTableCommand({ TableName, AttributeDefinitions: indexAttributes, GlobalSecondaryIndexUpdates: [{ Create: index }] }));
       continue;
     } catch (error) {
       if ((error as Error).name !== 'ResourceNotFoundException') throw error;
@@ -46,7 +64,8 @@ export async function ensureTables(client: DynamoDBClient, env: NodeJS.ProcessEn
         TableName,
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: keys.map((key) => ({ AttributeName: key.name, KeyType: key.type })),
-        AttributeDefinitions: keys.map((key) => ({ AttributeName: key.name, AttributeType: 'S' })),
+        AttributeDefinitions: [...keys.map((key) => ({ AttributeName: key.name, AttributeType: 'S' as const })), ...indexAttributes],
+        ...(indexes.length > 0 ? { GlobalSecondaryIndexes: indexes } : {}),
       }),
     );
     if (table.timeToLiveAttribute) {

@@ -115,30 +115,13 @@ function invocationContext(worker: WorkerDeclaration, requestId: string): Contex
   return { awsRequestId: requestId, functionName: worker.operation, getRemainingTimeInMillis: () => Math.max(0, deadline - clock.now()) } as Context;
 }
 
-/** Messages of one group (tenant) run at most this many at a time; all groups together at most TOTAL_IN_FLIGHT. */
-const GROUP_CONCURRENCY = 4;
+/** Messages running at once, per queue: Lambda's concurrency, locally. No group (tenant) has a cap of its own, as in the cloud. */
 const TOTAL_IN_FLIGHT = 40;
 
 /**
- * A message's group: its MessageGroupId where the emulator keeps it, else the tenant its body names
- * (fauxqs drops MessageGroupId on standard queues; every message of ours names its tenant).
- */
-function groupOf(message: Message): string {
-  if (message.Attributes?.MessageGroupId) return message.Attributes.MessageGroupId;
-  try {
-    const tenantId = (JSON.parse(message.Body ?? '') as { tenantId?: unknown }).tenantId;
-    if (typeof tenantId === 'string') return tenantId;
-  } catch {
-    // not JSON: its own group
-  }
-  return message.MessageId ?? '';
-}
-
-/**
  * Lambda's SQS event source, locally: long-polls the queue (or its dead-letter queue) and runs the
- * worker once per message, many at once, as Lambda scales out. Fair as the cloud's fair queues are: a
- * group (a tenant) has at most GROUP_CONCURRENCY messages running, the rest wait in its own lane, so one
- * tenant's slow receiver or long job never holds up another tenant's messages.
+ * worker once per message, each as its own invocation, many at once, as Lambda scales out: one
+ * tenant's slow receiver or long job holds up only its own messages.
  */
 export function startConsumers(queues: LocalQueues, workers: readonly WorkerDeclaration[]): () => Promise<void> {
   const client = new SQSClient({ endpoint: queues.endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
@@ -148,30 +131,19 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
     .map(async (worker) => {
       const queueUrl = worker.consumes ? queues.urls[worker.consumes] : queues.deadLetterUrls[worker.consumesDeadLettersOf as QueueId];
       const handler = await loadWorker<(event: SQSEvent, context: Context) => Promise<SQSBatchResponse>>(worker.entry);
-      const lanes = new Map<string, { running: number; waiting: Message[] }>();
       let inFlight = 0;
-      const run = async (message: Message, lane: { running: number; waiting: Message[] }): Promise<void> => {
+      const run = async (message: Message): Promise<void> => {
         try {
           const result = await handler(toSqsEvent([message], queueUrl), invocationContext(worker, message.MessageId ?? 'local'));
           if (result.batchItemFailures.length === 0) await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
         } catch (error) {
           if (running) console.error(`local consumer of ${worker.consumes ?? worker.consumesDeadLettersOf}: ${(error as Error).message}`);
         }
-        const next = running ? lane.waiting.shift() : undefined;
-        if (next) return run(next, lane);
-        lane.running--;
         inFlight--;
       };
       const dispatch = (message: Message) => {
-        const group = groupOf(message);
-        const lane = lanes.get(group) ?? { running: 0, waiting: [] };
-        lanes.set(group, lane);
-        if (lane.running >= GROUP_CONCURRENCY) return lane.waiting.push(message);
-        lane.running++;
         inFlight++;
-        void run(message, lane).finally(() => {
-          if (lane.running === 0 && lane.waiting.length === 0) lanes.delete(group);
-        });
+        void run(message);
       };
       while (running) {
         try {

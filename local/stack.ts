@@ -11,7 +11,7 @@ import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
 import { withRequestLogger } from '../shared/core/logger.ts';
 import { startConsumers, startLocalQueues, startSchedules } from './queues.ts';
-import { startStreamPollers } from './streams.ts';
+import { localStream } from './streams.ts';
 import { startWebhookReceiver } from './webhook-receiver.ts';
 import { startPresignedGuard } from './s3-presigned-guard.ts';
 import { queueDefinitions } from '../shared/core/queues.ts';
@@ -138,7 +138,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
   const closers: Array<() => Promise<unknown>> = [async () => removePidFile()];
 
   try {
-    const dynamo = await startDynalite(join(dataDir, 'dynamodb'));
+    const stream = localStream();
+    const dynamo = await startDynalite(join(dataDir, 'dynamodb'), stream.onPut);
     closers.push(() => dynamo.close());
 
     const env: Record<string, string> = {};
@@ -257,7 +258,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     const { handler: scheduleRules } = await import('../functions/workers/schedule-rules/handler.ts');
     const stopConsumers = startConsumers(queues, workers);
     await scheduleRules({ afterRestart: true });
-    const stopPollers = startStreamPollers(workers);
+    await stream.start(workers);
     // the social sandbox's app takes its Pages' lead events at our gateway, as the deploy step makes the real one
     if (sandboxes.social) {
       const { subscribePlatformWebhooks } = await import('../functions/use-cases/leads/platform-webhooks.ts');
@@ -265,7 +266,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     }
     const stopSchedules = startSchedules(workers);
     // stopped together: each waits a moment for its runs in flight, and the waits need not add up
-    closers.push(() => Promise.all([stopConsumers(), stopPollers(), stopSchedules()]));
+    closers.push(() => Promise.all([stopConsumers(), stream.stop(), stopSchedules()]));
     const receiver = await startWebhookReceiver(options.webhookReceiverPort ?? Number(process.env.WEBHOOK_RECEIVER_PORT ?? (port === 0 ? 0 : port + 1)));
     closers.push(() => receiver.close());
     // `npm run admin` while this stack holds the folder: the command runs here

@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
+import { storeRequestCounts } from '../store-requests.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clock } from '../../shared/core/clock.ts';
@@ -22,6 +23,7 @@ import { isMultipart, readFormBody } from './multipart.ts';
  *   GET    /__sandbox/clock     the local stack's clock: {now} (epoch ms)
  *   POST   /__sandbox/campaigns add campaigns to an ad account for scale tests: {account, count} → {ids}
  *   POST   /__sandbox/clock     move it forward: {advanceMs}
+ *   GET    /__sandbox/store-requests  the store requests the stack's functions made so far: {total, byOperation}
  */
 export interface SandboxRequest {
   method: string;
@@ -185,6 +187,7 @@ async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?
     return { status: 204 };
   }
   if (request.path === '/__sandbox/clock' && request.method === 'GET') return { status: 200, body: { now: clock.now() } };
+  if (request.path === '/__sandbox/store-requests' && request.method === 'GET') return { status: 200, body: storeRequestCounts() };
   if (request.path === '/__sandbox/clock' && request.method === 'POST') {
     const advanceMs = Number(request.fields.advanceMs);
     const localClock = installedLocalClock();

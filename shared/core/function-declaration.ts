@@ -78,7 +78,7 @@ export interface FunctionDeclaration extends FunctionNeeds {
  * new image has `flag` true (a DynamoDB Streams filter in the cloud; a poll of that partition locally).
  */
 export interface StreamSelection {
-  pk: string;
+  /** the stream hands the worker only the new images with this attribute true (the cloud's filter; the local stream likewise) */
   flag: string;
 }
 

@@ -74,15 +74,15 @@ export type QueueId = (typeof queueDefinitions)[number]['id'];
 
 /** The schedules, defined once: EventBridge rules in the cloud, timers in `npm start`. */
 export const schedules = {
-  /** re-queues webhook events whose delivery message was lost (a crash between storing and queuing); also once at start */
-  webhookSweep: { id: 'WebhookSweep', everyMinutes: 5, runAtStart: true },
+  /** re-queues the event flows' items whose message was lost (a crash between storing and queuing, a dead letter); also once at start */
+  flowSweep: { id: 'FlowSweep', everyMinutes: 5, runAtStart: true },
   /** renews, checks and marks every connection (docs/decisions.md "Connection health"); first one interval after start */
   connectionLifecycle: { id: 'ConnectionLifecycle', everyMinutes: 60, runAtStart: false },
   /** re-queues jobs whose checkpoint stopped moving (a lost message), on the lifecycle's interval; `npm start` re-queues every unfinished job when it starts */
   jobSweep: { id: 'JobSweep', everyMinutes: 60, runAtStart: false },
   /** finds the rules that are due and queues one run per (tenant, user, platform); `npm start`: every RULES_INTERVAL_SECONDS */
   ruleSchedule: { id: 'RuleSchedule', everyMinutes: 15, runAtStart: false },
-  /** finds leads a platform webhook did not bring (dropped, or read while a grant was dead) and bodies whose message was lost; `npm start`: every LEADS_SWEEP_SECONDS */
+  /** finds leads a platform webhook did not bring (dropped, or read while a grant was dead); `npm start`: every LEADS_SWEEP_SECONDS */
   leadsSweep: { id: 'LeadsSweep', everyMinutes: 60, runAtStart: false },
 } as const;
 export type ScheduleId = keyof typeof schedules;

@@ -1,14 +1,15 @@
 import { createHash } from 'node:crypto';
 import { config } from '../core/config.ts';
 import { log } from '../core/logger.ts';
-import { sendMessage } from '../queue/send.ts';
-import { type InboundPlatform, storeInbound } from '../store/platform-webhooks.ts';
+import { inboundBodies } from '../flows/flows.ts';
+import { flowOn } from '../flows/on-table.ts';
+import { type InboundPlatform, inboundAttributes, inboundKey } from '../store/platform-webhooks.ts';
 import { professionalSignatureValid, socialSignatureValid } from './signatures.ts';
 
 /**
  * A platform's webhook at our door (docs/leads.md, "Platform webhooks"): the size, then the signature
- * over the raw bytes, before anything is parsed or stored; a verified body is stored whole (with its
- * pending marker) and queued, and only then answered. A forged, unsigned or oversized body stores
+ * over the raw bytes, before anything is parsed or stored; a verified body is stored whole (an item of
+ * the `inbound` event flow) and queued, and only then answered. A forged, unsigned or oversized body stores
  * nothing. The answers are the platforms' (a status and a short body), never our envelope.
  */
 export interface InboundAnswer {
@@ -36,12 +37,10 @@ export async function receivePlatformWebhook(platform: InboundPlatform, raw: Uin
     return answer(401, 'signature refused');
   }
   const bodyHash = createHash('sha256').update(raw).digest('hex');
-  const stored = await storeInbound(platform, bodyHash, Buffer.from(raw).toString('utf8'));
-  // a replay (or the platform's own retry) of a body stored already is answered as the first was
-  if (stored)
-    await sendMessage('PlatformEvents', { platform, bodyHash }).catch((error: unknown) =>
-      log().warn('platform webhook stored but not queued; the leads sweep will process it', { platform, reason: (error as Error).name }),
-    );
+  const body = Buffer.from(raw).toString('utf8');
+  // stored once and queued (a failed send is the sweep's); a replay, or the platform's own retry, stores
+  // nothing and is answered as the first was
+  const stored = await flowOn(inboundBodies).admit(inboundKey(platform, bodyHash), await inboundAttributes(platform, bodyHash, body));
   log().info('platform webhook stored', { platform, bytes: raw.length, replay: !stored });
   return answer(200, 'EVENT_RECEIVED');
 }

@@ -9,6 +9,9 @@ import type { QueueId } from '../core/queues.ts';
  */
 const id = z.string().min(1);
 
+/** A message carries a platform body of at most this many bytes itself (SQS takes 256 KB a message); a larger one is read back. */
+export const LARGEST_BODY_IN_MESSAGE = 64 * 1024;
+
 export const queueMessages = {
   /** one webhook event's delivery: where the event is stored */
   WebhookDeliveries: z.object({ tenantId: id, sk: id }),
@@ -28,11 +31,12 @@ export const queueMessages = {
     z.object({ finishProposal: z.object({ tenantId: id, userId: id, proposalId: id }) }),
   ]),
   /**
-   * one verified platform webhook body (where it is stored), or one lead subscription to sweep (which
-   * it is): the leads sweep fans out one message per subscription to the same worker
+   * one verified platform webhook body (where it is stored, and the body itself when it is small: it
+   * names ids only, no person's data), or one lead subscription to sweep (which it is): the leads
+   * sweep fans out one message per subscription to the same worker
    */
   PlatformEvents: z.union([
-    z.object({ platform: z.enum(['social', 'professional']), bodyHash: id }),
+    z.object({ platform: z.enum(['social', 'professional']), bodyHash: id, body: z.string().optional() }),
     z.object({ sweep: z.object({ platform: z.enum(['social', 'professional']), target: id, tenantId: id, userId: id }) }),
   ]),
 } as const satisfies Record<QueueId, z.ZodType>;

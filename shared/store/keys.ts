@@ -143,10 +143,6 @@ export const keys = {
   leadSubscriptionsPk: 'LEADS#SUBSCRIPTIONS',
   leadSubscription: (platform: Platform, target: string, tenantId: string, userId: string) => `${platform}#${target}#${tenant(tenantId)}#USER#${userId}`,
   leadSubscriptionPrefix: (platform: Platform, target: string) => `${platform}#${target}#`,
-  /** a verified platform webhook body, by the SHA-256 of its bytes (a replay is the same item) */
-  platformWebhook: (platform: Platform, bodyHash: string): Key => ({ pk: `PLATFORM_WEBHOOK#${platform}`, sk: bodyHash }),
-  /** the bodies not processed yet, so that the sweep finds one whose message was lost */
-  pendingPlatformWebhooksPk: 'PLATFORM_WEBHOOKS#PENDING',
-  /** the pending events of every tenant, so that a sweep finds the ones whose message was lost */
-  pendingWebhooksPk: 'WEBHOOKS#PENDING',
+  /** a verified platform webhook body, by the SHA-256 of its bytes (a replay is the same item), a partition each */
+  platformWebhook: (platform: Platform, bodyHash: string): Key => ({ pk: `PLATFORM_WEBHOOK#${platform}#${bodyHash}`, sk: 'BODY' }),
 } as const;

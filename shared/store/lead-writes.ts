@@ -7,7 +7,7 @@ import { keys } from './keys.ts';
 import { leadOwner } from './leads.ts';
 import { seal } from './sealing.ts';
 import type { WebhookEvent } from './webhook-events.ts';
-import { eraseWebhookEventData, webhookEventPuts } from './webhook-event-writes.ts';
+import { eraseWebhookEventData, webhookEventPut } from './webhook-event-writes.ts';
 
 /** The writes of leads (leads.ts has the layout and the reads). */
 type Platform = NormalizedLead['platform'];
@@ -38,7 +38,7 @@ export async function storeLead(tenantId: string, userId: string, lead: Normaliz
   const writes = [
     { Put: { TableName: mainTableName(), Item: marker, ConditionExpression: 'attribute_not_exists(pk)' } },
     { Put: { TableName: mainTableName(), Item: row } },
-    ...(event ? webhookEventPuts(event, now + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000).map((put) => ({ Put: put.input })) : []),
+    ...(event ? [{ Put: webhookEventPut(event).input }] : []),
   ];
   try {
     await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));

@@ -1,9 +1,11 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { NormalizedLead } from '../schemas/leads.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keys } from './keys.ts';
 import { open } from './sealing.ts';
+import { settingsOfItem, type VersionedSettings } from './tenant-settings.ts';
+import { type User, userOfItem } from './users.ts';
 
 /**
  * Leads (docs/leads.md): stored once per (tenant, platform, lead), sealed (every value of a person is
@@ -27,6 +29,40 @@ export async function leadKnown(tenantId: string, platform: Platform, leadId: st
     new GetCommand({ TableName: mainTableName(), Key: keys.leadMarker(tenantId, platform, leadId), ConsistentRead: true }),
   );
   return Item !== undefined;
+}
+
+/**
+ * What taking one lead for one tenant reads, in one consistent request: whether the tenant has the
+ * lead already, the subscribed users (their connections), and the tenant's settings (the webhook the
+ * lead's event goes to). At most 98 users: a tenant subscribes a Page or account through a few.
+ */
+export async function leadReading(
+  tenantId: string,
+  platform: Platform,
+  leadId: string,
+  userIds: readonly string[],
+): Promise<{ known: boolean; users: User[]; settings: VersionedSettings }> {
+  const markerKey = keys.leadMarker(tenantId, platform, leadId);
+  const settingsKey = keys.settings(tenantId);
+  const userKeys = [...new Set(userIds)].slice(0, 98).map((userId) => keys.user(tenantId, userId));
+  const wanted = [markerKey, settingsKey, ...userKeys];
+  const found: Record<string, unknown>[] = [];
+  let pending: Array<Record<string, unknown>> = wanted;
+  for (let round = 0; pending.length > 0; round++) {
+    if (round === 5) throw new Error('the store left part of a read undone five times; the lead is taken again');
+    const { Responses, UnprocessedKeys } = await documentStore().send(
+      new BatchGetCommand({ RequestItems: { [mainTableName()]: { Keys: pending, ConsistentRead: true } } }),
+    );
+    found.push(...(Responses?.[mainTableName()] ?? []));
+    pending = UnprocessedKeys?.[mainTableName()]?.Keys ?? [];
+  }
+  const itemOf = (key: { pk: string; sk: string }) => found.find((item) => item.pk === key.pk && item.sk === key.sk);
+  return {
+    known: itemOf(markerKey) !== undefined,
+    // in the subscriptions' order: the first whose connection reads the lead takes it
+    users: userKeys.map((key) => userOfItem(itemOf(key))).filter((user): user is User => user !== undefined),
+    settings: settingsOfItem(itemOf(settingsKey)),
+  };
 }
 
 export interface LeadFilter {

@@ -2,13 +2,12 @@ import { createHash } from 'node:crypto';
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { AuditToStore } from '../core/audit.ts';
 import { clock } from '../core/clock.ts';
-import { config } from '../core/config.ts';
 import { writeAuditedIfConditionHolds } from './audit-event-writes.ts';
 import { documentStore, failedTransactionConditions, mainTableName, queryItems, writeIfConditionHolds } from './client.ts';
 import { keys } from './keys.ts';
 import { itemKey, KEEP_SECONDS, type StoredProposal } from './proposals.ts';
 import type { WebhookEvent } from './webhook-events.ts';
-import { webhookEventPuts } from './webhook-event-writes.ts';
+import { webhookEventPut } from './webhook-event-writes.ts';
 
 /** Writing proposals (proposals.ts reads them and draws the layout). */
 /**
@@ -43,7 +42,7 @@ export async function storeProposal(tenantId: string, proposal: StoredProposal, 
         ExpressionAttributeValues: { ':now': now },
       },
     },
-    ...(event ? webhookEventPuts(event, now + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000).map((put) => ({ Put: put.input })) : []),
+    ...(event ? [{ Put: webhookEventPut(event).input }] : []),
   ];
   try {
     await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));

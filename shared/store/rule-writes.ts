@@ -1,7 +1,6 @@
 import { DeleteCommand, PutCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { config } from '../core/config.ts';
 import type { WebhookEvent } from './webhook-events.ts';
-import { webhookEventPuts } from './webhook-event-writes.ts';
+import { webhookEventPut } from './webhook-event-writes.ts';
 import type { AuditToStore } from '../core/audit.ts';
 import { clock } from '../core/clock.ts';
 import type { StepStore } from '../core/exactly-once.ts';
@@ -313,7 +312,7 @@ export async function recordNotice(
         ConditionExpression: 'attribute_not_exists(sk)',
       },
     },
-    ...(event ? webhookEventPuts(event, now + config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000).map((put) => ({ Put: put.input })) : []),
+    ...(event ? [{ Put: webhookEventPut(event).input }] : []),
   ];
   try {
     await documentStore().send(new TransactWriteCommand({ TransactItems: writes as never }));

@@ -31,6 +31,11 @@ export const secretOwner = (tenantId: string) => `${tenantId}/webhook/secret`;
 
 export async function loadTenantSettings(tenantId: string): Promise<VersionedSettings> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.settings(tenantId), ConsistentRead: true }));
+  return settingsOfItem(Item);
+}
+
+/** The settings an item holds (absent: none set yet). */
+export function settingsOfItem(Item: Record<string, unknown> | undefined): VersionedSettings {
   return {
     redirectUris: (Item?.redirectUris as string[] | undefined) ?? [],
     ...(Item?.webhook ? { webhook: Item.webhook as StoredWebhook } : {}),

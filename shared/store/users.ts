@@ -24,9 +24,14 @@ export const sealOwner = (tenantId: string, userId: string, platform: string, fi
 /** The user of this tenant, or undefined: a user of another tenant is simply not found. */
 export async function findUser(tenantId: string, userId: string): Promise<User | undefined> {
   const result = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.user(tenantId, userId) }));
-  if (!result.Item) return undefined;
-  const { tenantId: storedTenant, userId: storedUser, createdAt, connections } = result.Item;
-  return { tenantId: storedTenant, userId: storedUser, createdAt, connections: connections ?? {} };
+  return userOfItem(result.Item);
+}
+
+/** The user an item of the table holds (read alone, or with others in one request). */
+export function userOfItem(item: Record<string, unknown> | undefined): User | undefined {
+  if (!item) return undefined;
+  const { tenantId, userId, createdAt, connections } = item as unknown as User;
+  return { tenantId, userId, createdAt, connections: connections ?? {} };
 }
 
 /** The user's connection to `platform` with its secrets opened; PLATFORM_NOT_CONNECTED when absent. */

@@ -1,17 +1,14 @@
-import type { AttributeValue } from '@aws-sdk/client-dynamodb';
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import { unmarshall } from '@aws-sdk/util-dynamodb';
+import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import type { WebhookEventType, WebhookEventView } from '../schemas/tenant.ts';
-import { documentStore, mainTableName, queryItems } from './client.ts';
+import { documentStore, mainTableName } from './client.ts';
+import { settingsOfItem, type VersionedSettings } from './tenant-settings.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keys } from './keys.ts';
 
 /**
- * Webhook events, written before they are queued so that none is lost:
+ * Webhook events, written before they are queued so that none is lost: each an item of the `webhooks`
+ * event flow (shared/flows/), in the due index while it is pending, so a sweep can queue it again.
  *   TENANT#<tenantId>#WEBHOOKS / EVENT#<created ms, 13 digits>#<id>  the event and its delivery state
- *   WEBHOOKS#PENDING / <tenantId>#<event sk>                        while it is pending: when it is due,
- *                                                                    so a sweep can queue it again, and
- *                                                                    `relay` when the relay should queue it
  */
 /** `erased`: the lead the event carried was erased before it was delivered (its data is gone, no attempt follows) */
 export type DeliveryStatus = 'pending' | 'delivered' | 'failed' | 'erased';
@@ -29,6 +26,8 @@ export interface WebhookEvent {
   attempts: number;
   lastStatus: number | null;
   lastAttemptAt: string | null;
+  /** the delivery state of a new event, from the `webhooks` flow (shared/flows/): written with it */
+  due?: Record<string, unknown>;
 }
 
 /** What a queue message carries: where the event is, never its data. */
@@ -37,39 +36,25 @@ export interface WebhookEventRef {
   sk: string;
 }
 
-/** On a pending marker: its writer did not queue the event; the outbox relay (the table's stream) does. */
-export const RELAY_FLAG = 'relay';
 const PAGE_SIZE = 50;
 
-/** When an event was created, as its key says (`EVENT#<ms>#<id>`). */
-export const createdAtOf = (ref: WebhookEventRef): number => keys.webhookEventCreatedAt(ref.sk);
+export const webhookEventKey = (ref: WebhookEventRef) => ({ pk: keys.webhookEventsPk(ref.tenantId), sk: ref.sk });
 
-/** The event a pending marker names, from the marker's image as the table's stream gives it. */
-export function pendingMarkerRef(image: Record<string, unknown>): WebhookEventRef | undefined {
-  const marker = unmarshall(image as Record<string, AttributeValue>) as { tenantId?: unknown; eventSk?: unknown };
-  return typeof marker.tenantId === 'string' && typeof marker.eventSk === 'string' ? { tenantId: marker.tenantId, sk: marker.eventSk } : undefined;
-}
-
-export async function loadWebhookEvent(ref: WebhookEventRef): Promise<WebhookEvent | undefined> {
-  const { Item } = await documentStore().send(
-    new GetCommand({ TableName: mainTableName(), Key: { pk: keys.webhookEventsPk(ref.tenantId), sk: ref.sk }, ConsistentRead: true }),
+/**
+ * The event and its tenant's settings (the webhook it goes to), in one consistent read of both: what
+ * one delivery attempt needs.
+ */
+export async function loadWebhookEventAndSettings(ref: WebhookEventRef): Promise<{ event?: WebhookEvent; settings: VersionedSettings }> {
+  const eventKey = webhookEventKey(ref);
+  const settingsKey = keys.settings(ref.tenantId);
+  const { Responses, UnprocessedKeys } = await documentStore().send(
+    new BatchGetCommand({ RequestItems: { [mainTableName()]: { Keys: [eventKey, settingsKey], ConsistentRead: true } } }),
   );
-  return Item ? ({ ...Item, tenantId: ref.tenantId } as WebhookEvent) : undefined;
-}
-
-/** Pending events due before `before` (epoch ms): their message was lost or never sent. */
-export async function overdueWebhookEvents(before: number, limit = 100): Promise<WebhookEventRef[]> {
-  const found: WebhookEventRef[] = [];
-  const pending = queryItems({
-    KeyConditionExpression: 'pk = :pk',
-    FilterExpression: 'dueAt < :before',
-    ExpressionAttributeValues: { ':pk': keys.pendingWebhooksPk, ':before': before },
-  });
-  for await (const item of pending) {
-    found.push({ tenantId: item.tenantId as string, sk: item.eventSk as string });
-    if (found.length >= limit) break;
-  }
-  return found;
+  if (UnprocessedKeys && Object.keys(UnprocessedKeys).length > 0) throw new Error('the store left part of a read undone; the delivery is tried again');
+  const items = Responses?.[mainTableName()] ?? [];
+  const found = (key: { pk: string; sk: string }) => items.find((item) => item.pk === key.pk && item.sk === key.sk);
+  const event = found(eventKey);
+  return { ...(event ? { event: { ...event, tenantId: ref.tenantId } as WebhookEvent } : {}), settings: settingsOfItem(found(settingsKey)) };
 }
 
 /** A tenant's events, newest first, a page at a time. */

@@ -1,4 +1,3 @@
-import { config } from '../core/config.ts';
 import { EuDeclarationRequired } from '../core/errors.ts';
 import { log } from '../core/logger.ts';
 import { firstNoticeToday } from '../store/daily-notices.ts';
@@ -17,7 +16,7 @@ export async function noteDeclarationRequired(tenantId: string, userId: string, 
       tenantId,
       'searchads.declaration_required',
       { userId, customerId: error.customerId, campaignIds: error.campaignIds },
-      { dueInMs: config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000, relay: true },
+      { relay: true },
     );
   } catch (failure) {
     log().error('could not record the declaration notice', { error: (failure as Error).name });

@@ -1,11 +1,13 @@
-import { sendMessage } from '../queue/send.ts';
-import type { WebhookEventRef } from '../store/webhook-events.ts';
+import { webhookEvents } from '../flows/flows.ts';
+import { flowOn } from '../flows/on-table.ts';
+import type { WebhookEvent } from '../store/webhook-events.ts';
+import { webhookEventKey } from '../store/webhook-events.ts';
 
 /**
- * Queues a webhook event's delivery: the message carries only where the event is stored. Its group is
- * the tenant: on a standard queue that makes it an SQS fair queue, so one tenant's backlog (a receiver
- * that hangs) does not hold up another tenant's events (docs/decisions.md, "Fair webhook delivery").
+ * Queues a stored event's delivery (the `webhooks` flow): the message names the event, its group is the
+ * tenant (on a standard queue that makes it an SQS fair queue, so one tenant's backlog does not hold up
+ * another's: docs/decisions.md, "Fair webhook delivery"). A failed send is left to the sweep.
  */
-export function queueDelivery(ref: WebhookEventRef): Promise<void> {
-  return sendMessage('WebhookDeliveries', { tenantId: ref.tenantId, sk: ref.sk }, { groupId: ref.tenantId });
+export function announceWebhookEvent(event: Pick<WebhookEvent, 'tenantId' | 'sk'>): Promise<void> {
+  return flowOn(webhookEvents).announce({ ...webhookEventKey(event), tenantId: event.tenantId });
 }

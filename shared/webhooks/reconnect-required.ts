@@ -1,4 +1,3 @@
-import { config } from '../core/config.ts';
 import { PlatformAuthExpired } from '../core/errors.ts';
 import { log } from '../core/logger.ts';
 import { markReconnectRequired } from '../store/user-writes.ts';
@@ -21,7 +20,7 @@ export async function noteRefusedGrant(user: User, error: unknown): Promise<void
       user.tenantId,
       'connection.reconnect_required',
       { userId: user.userId, platform: error.platform, status: 'reconnect_required' },
-      { dueInMs: config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000, relay: true },
+      { relay: true },
     );
   } catch (failure) {
     log().error('could not record the connection as reconnect_required', { platform: error.platform, error: (failure as Error).name });

@@ -311,16 +311,30 @@ describe('queues, workers and schedules', () => {
     ]);
   });
 
-  it('streams the main table’s new images to the webhook outbox relay, filtered to the markers it must queue', () => {
+  it('streams the main table’s new images to the event flows’ relay, filtered to the items it must queue, and indexes the items still due', () => {
     const [[, table]] = resources(prod.template, 'AWS::DynamoDB::Table').filter(([id]) => id.startsWith('MainTable')) as [[string, Resource]];
     expect(table.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    expect(table.Properties.GlobalSecondaryIndexes).toEqual([
+      {
+        IndexName: 'due',
+        KeySchema: [
+          { AttributeName: 'dueShard', KeyType: 'HASH' },
+          { AttributeName: 'dueAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'ALL' },
+      },
+    ]);
+    expect(table.Properties.AttributeDefinitions).toEqual(
+      expect.arrayContaining([
+        { AttributeName: 'dueShard', AttributeType: 'S' },
+        { AttributeName: 'dueAt', AttributeType: 'N' },
+      ]),
+    );
     const streamSources = resources(prod.template, 'AWS::Lambda::EventSourceMapping').filter(([, mapping]) => mapping.Properties.StartingPosition === 'LATEST');
     expect(streamSources).toHaveLength(1);
     const [[, mapping]] = streamSources as [[string, Resource]];
-    expect(mapping.Properties.FunctionName.Ref).toMatch(/^relaywebhookevents|^RelayWebhookEvents|relay/i);
-    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({
-      dynamodb: { Keys: { pk: { S: ['WEBHOOKS#PENDING'] } }, NewImage: { relay: { BOOL: [true] } } },
-    });
+    expect(mapping.Properties.FunctionName.Ref).toMatch(/^relayflowitems/i);
+    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({ dynamodb: { NewImage: { relay: { BOOL: [true] } } } });
     expect(mapping.Properties.FunctionResponseTypes).toEqual(['ReportBatchItemFailures']);
   });
 

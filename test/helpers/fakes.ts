@@ -6,6 +6,9 @@ import type { ApiKeyOwner } from '../../shared/store/api-key-lookup.ts';
 import { hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import type { User } from '../../shared/store/users.ts';
 import type { RequestPorts } from '../../shared/http/request-ports.ts';
+import type { FlowChange, FlowItem, FlowKey, FlowStore } from '../../shared/store/flow-items.ts';
+import type { FlowQueue } from '../../shared/flows/event-flow.ts';
+import type { QueueId } from '../../shared/core/queues.ts';
 
 /**
  * In-memory stand-ins for the ports, for unit tests that run handlers and middleware with no stack:
@@ -110,4 +113,69 @@ export function memoryStepStore<Intent, Result>(): StepStore<string, Intent, Res
       return true;
     },
   };
+}
+
+/**
+ * The event flows' store in a Map (the table's conditional writes and due index, kept true to
+ * shared/store/flow-items.ts): a put of a key held already is refused; a change needs the item and
+ * every `expect` to hold, removes `relay`, and moves or settles the due time. `crashAfter` makes the
+ * next writes throw after they are applied, as a process killed before it heard the answer.
+ */
+export class FakeFlowStore implements FlowStore {
+  readonly items = new Map<string, FlowItem>();
+  private failNext = 0;
+
+  failNextWrites(count: number): void {
+    this.failNext = count;
+  }
+
+  async putIfAbsent(item: FlowItem): Promise<boolean> {
+    const id = `${item.pk}|${item.sk}`;
+    if (this.items.has(id)) return false;
+    this.items.set(id, structuredClone(item));
+    this.crashIfAsked();
+    return true;
+  }
+
+  async change(key: FlowKey, change: FlowChange): Promise<boolean> {
+    const item = this.items.get(`${key.pk}|${key.sk}`);
+    if (!item) return false;
+    for (const [name, value] of Object.entries(change.expect ?? {})) if (item[name] !== value) return false;
+    Object.assign(item, structuredClone(change.set ?? {}));
+    delete item.relay;
+    if (change.due === 'settled') {
+      delete item.dueShard;
+      delete item.dueAt;
+    } else item.dueAt = change.due;
+    this.crashIfAsked();
+    return true;
+  }
+
+  async dueBefore(shard: string, before: number, limit: number): Promise<FlowItem[]> {
+    return [...this.items.values()]
+      .filter((item) => item.dueShard === shard && typeof item.dueAt === 'number' && item.dueAt < before)
+      .sort((a, b) => Number(a.dueAt) - Number(b.dueAt))
+      .slice(0, limit)
+      .map((item) => structuredClone(item));
+  }
+
+  private crashIfAsked(): void {
+    if (this.failNext === 0) return;
+    this.failNext--;
+    throw new Error('the process died after the write');
+  }
+}
+
+/** A queue that keeps what it was sent, and loses the next `lose` messages (a send that failed, a message dead-lettered). */
+export class FakeFlowQueue implements FlowQueue {
+  readonly sent: Array<{ queue: string; message: unknown; groupId?: string }> = [];
+  lose = 0;
+
+  async send(queue: QueueId, message: unknown, options: { groupId?: string }): Promise<void> {
+    if (this.lose > 0) {
+      this.lose--;
+      throw new Error('the queue did not take the message');
+    }
+    this.sent.push({ queue, message, ...options });
+  }
 }

@@ -13,13 +13,11 @@ import { scriptedServer } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
 import { createUpload, putFile, uploaded } from '../helpers/uploads.ts';
 import { Conflict } from '../../shared/core/errors.ts';
-import { markPending } from '../../shared/store/webhook-event-writes.ts';
-import { overdueWebhookEvents } from '../../shared/store/webhook-events.ts';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { documentStore, mainTableName } from '../../shared/store/client.ts';
 import { findCompletedUpload } from '../../shared/uploads/direct-uploads.ts';
 import { readStagedUpload, stageUpload } from '../../shared/storage/staging.ts';
-import { clock } from '../../shared/core/clock.ts';
 import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
-import { handler as sweep } from '../../functions/workers/sweep-webhook-events/handler.ts';
 import { keys } from '../../shared/store/keys.ts';
 
 /**
@@ -226,22 +224,11 @@ describe('files and markers', () => {
     expect(overwrite.status).toBe(403);
   });
 
-  it('a marker whose event is still being written (as young as a quick relay sees it) is kept for it', async () => {
-    const ref = { tenantId: `young-${Date.now()}`, sk: keys.webhookEvent(clock.now(), `msg_young${Date.now()}`) };
-    await markPending(ref, clock.now() + 60_000);
-    expect(await attemptDelivery(ref)).toEqual({});
-    expect((await overdueWebhookEvents(Number.MAX_SAFE_INTEGER, 10_000)).some((found) => found.sk === ref.sk)).toBe(true);
-  });
-
-  it('a pending marker whose event was never stored is cleared by its next delivery, not re-queued for ever', async () => {
+  it('a message naming an event that was never stored sends nothing and writes nothing', async () => {
     const ref = { tenantId: `orphan-${Date.now()}`, sk: keys.webhookEvent(1, `msg_orphan${Date.now()}`) };
-    await markPending(ref, 0);
-    await sweep();
-    await eventually(
-      async () => ((await overdueWebhookEvents(Number.MAX_SAFE_INTEGER, 10_000)).some((found) => found.sk === ref.sk) ? undefined : true),
-      10_000,
-      'the marker to go',
-    );
+    expect(await attemptDelivery(ref)).toEqual({});
+    const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: keys.webhookEventsPk(ref.tenantId), sk: ref.sk } }));
+    expect(Item).toBeUndefined();
   });
 });
 

@@ -1,18 +1,21 @@
 import { createHash, createHmac } from 'node:crypto';
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { handler as sweepLeads } from '../../functions/workers/sweep-leads/handler.ts';
 import { sweepSubscription } from '../../functions/use-cases/leads/sweep-leads.ts';
 import { lambdaContext } from '../helpers/events.ts';
-import { handler as sweepWebhooks } from '../../functions/workers/sweep-webhook-events/handler.ts';
+import { handler as sweepFlows } from '../../functions/workers/sweep-flows/handler.ts';
 import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
 import { SECOND_PAGE_ID, THIRD_PAGE_ID } from '../../local/sandbox/social-data.ts';
 import { professionalSignatureOf, socialSignatureOf } from '../../shared/leads/signatures.ts';
 import { documentStore, mainTableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
-import { findInbound, storeInbound } from '../../shared/store/platform-webhooks.ts';
+import { findInbound, inboundAttributes, inboundKey } from '../../shared/store/platform-webhooks.ts';
+import { tableFlowStore } from '../../shared/store/flow-items.ts';
+import { inboundBodies } from '../../shared/flows/flows.ts';
+import { EventFlow } from '../../shared/flows/event-flow.ts';
 import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
@@ -226,15 +229,10 @@ describe('leads from the social platform', () => {
     const [leadId] = (await makeLeads('social', { formId, webhook: false })).leadIds as [string];
     const body = socialBody([leadId], formId);
     const bodyHash = createHash('sha256').update(body).digest('hex');
-    expect(await storeInbound('social', bodyHash, body)).toBe(true);
-    // the body has waited past the sweep's minute
-    await documentStore().send(
-      new PutCommand({
-        TableName: mainTableName(),
-        Item: { pk: keys.pendingPlatformWebhooksPk, sk: `social#${bodyHash}`, platform: 'social', bodyHash, receivedAt: 0 },
-      }),
-    );
-    expect((await sweepLeads()).requeued).toBeGreaterThanOrEqual(1);
+    // stored as the route stores it, due long ago, and never queued (the process died before it sent the message)
+    const stored = new EventFlow(inboundBodies, { store: tableFlowStore, queue: { send: async () => undefined }, now: () => 0 });
+    expect(await stored.admit(inboundKey('social', bodyHash), await inboundAttributes('social', bodyHash, body))).toBe(true);
+    expect((await sweepFlows()).requeued).toBeGreaterThanOrEqual(1);
     await expect.poll(() => timesReceived(tenant, [leadId])).toEqual([1]);
   });
 
@@ -470,18 +468,16 @@ describe('what a hostile client and three tenants on one Page found', () => {
       const stored = (Items ?? []).find((item) => item.type === 'lead.received');
       // the retry its failed attempt queued arrives (the message is the event's reference), and the sweep passes over what is due
       expect(await attemptDelivery({ tenantId, sk: String(stored?.sk) })).toEqual({});
-      await sweepWebhooks();
+      await sweepFlows();
       expect(failing.received.filter((request) => request.url === path)).toHaveLength(attempts);
-      // and the event kept at rest holds none of the person's values; no pending marker is left for a sweep
+      // and the event kept at rest holds none of the person's values, and it is out of the due index: nothing is left for a sweep
       const again = await documentStore().send(
         new GetCommand({ TableName: mainTableName(), Key: { pk: keys.webhookEventsPk(tenantId), sk: String(stored?.sk) } }),
       );
       expect(again.Item?.sealedData).toBeUndefined();
       expect(again.Item?.status).toBe('erased');
-      const marker = await documentStore().send(
-        new GetCommand({ TableName: mainTableName(), Key: { pk: keys.pendingWebhooksPk, sk: `${tenantId}#${String(stored?.sk)}` } }),
-      );
-      expect(marker.Item).toBeUndefined();
+      expect(again.Item?.dueShard).toBeUndefined();
+      expect(again.Item?.dueAt).toBeUndefined();
     } finally {
       await failing.close();
     }
@@ -511,13 +507,9 @@ describe('what a hostile client and three tenants on one Page found', () => {
       const hash = createHash('sha256').update(body).digest('hex');
       expect((await postWebhook('social', body, socialSignatureOf(body, appSecret))).status).toBe(200);
       expect(await findInbound('social', hash)).toBe(body);
-      // processed: its pending marker is gone, so neither the queue nor the sweep takes it again
+      // processed: it left the due index, so neither the queue nor the sweep takes it again
       await expect
-        .poll(
-          async () =>
-            (await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: { pk: keys.pendingPlatformWebhooksPk, sk: `social#${hash}` } })))
-              .Item,
-        )
+        .poll(async () => (await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: inboundKey('social', hash) }))).Item?.dueShard)
         .toBeUndefined();
     }
     const verify = (token: string) =>

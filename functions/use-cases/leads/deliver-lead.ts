@@ -8,11 +8,12 @@ import type { LeadNotice } from '../../../shared/leads/notifications.ts';
 import type { NormalizedLead } from '../../../shared/schemas/leads.ts';
 import { clearAccessMissing, type LeadSubscription, noteAccessMissing } from '../../../shared/store/lead-subscriptions.ts';
 import { storeLead } from '../../../shared/store/lead-writes.ts';
-import { leadKnown } from '../../../shared/store/leads.ts';
-import { findUser, type User } from '../../../shared/store/users.ts';
+import { leadReading } from '../../../shared/store/leads.ts';
+import type { TenantSettings } from '../../../shared/store/tenant-settings.ts';
+import type { User } from '../../../shared/store/users.ts';
 import { emitWebhookEvent } from '../../../shared/webhooks/emit.ts';
 import { newWebhookEvent } from '../../../shared/webhooks/events.ts';
-import { queueDelivery } from '../../../shared/webhooks/queue.ts';
+import { announceWebhookEvent } from '../../../shared/webhooks/queue.ts';
 import { notePlatformRefusal } from '../../../shared/webhooks/reconnect-required.ts';
 import { LEAD_SOURCES } from './lead-sources.ts';
 
@@ -22,13 +23,15 @@ import { LEAD_SOURCES } from './lead-sources.ts';
  * finding of the same lead (a platform retry, a replay, the sweep, a backfill) stores and sends nothing.
  * No value of the lead is ever logged: ids and counts only.
  */
-export async function deliverLead(tenantId: string, userId: string, lead: NormalizedLead): Promise<boolean> {
-  const event = await newWebhookEvent(tenantId, 'lead.received', { userId, platform: lead.platform, lead }, { sealed: true });
+export async function deliverLead(tenantId: string, userId: string, lead: NormalizedLead, settings?: TenantSettings): Promise<boolean> {
+  const event = await newWebhookEvent(
+    tenantId,
+    'lead.received',
+    { userId, platform: lead.platform, lead },
+    { sealed: true, ...(settings ? { settings } : {}) },
+  );
   if (!(await storeLead(tenantId, userId, lead, event))) return false;
-  if (event)
-    await queueDelivery({ tenantId, sk: event.sk }).catch((error: unknown) =>
-      log().warn('lead stored but its webhook not queued; the webhook sweep will queue it', { reason: (error as Error).name }),
-    );
+  if (event) await announceWebhookEvent(event);
   log().info('lead delivered', { platform: lead.platform, leadId: lead.leadId, formId: lead.formId });
   return true;
 }
@@ -51,16 +54,23 @@ export async function takeNotice(notice: LeadNotice, subscriptions: LeadSubscrip
 }
 
 async function takeForTenant(notice: LeadNotice, tenantId: string, subscriptions: LeadSubscription[], context: Context): Promise<NoticeOutcome> {
-  if (await leadKnown(tenantId, notice.platform, notice.leadId)) return 'known';
+  // one read: the lead known already, the subscribed users, the tenant's webhook
+  const { known, users, settings } = await leadReading(
+    tenantId,
+    notice.platform,
+    notice.leadId,
+    subscriptions.map((subscription) => subscription.userId),
+  );
+  if (known) return 'known';
   const source = LEAD_SOURCES[notice.platform];
   let outcome: NoticeOutcome = 'no_connection';
   for (const subscription of subscriptions) {
-    const user = await findUser(tenantId, subscription.userId);
+    const user = users.find((candidate) => candidate.userId === subscription.userId);
     if (!user?.connections[notice.platform]) continue;
     try {
       const lead = await source.read(user, context, notice);
       if (subscription.accessMissing) await clearAccessMissing(subscription);
-      return (await deliverLead(tenantId, user.userId, lead)) ? 'delivered' : 'known';
+      return (await deliverLead(tenantId, user.userId, lead, settings)) ? 'delivered' : 'known';
     } catch (error) {
       outcome = await refused(error, user, subscription);
       if (outcome === 'unavailable') return outcome;

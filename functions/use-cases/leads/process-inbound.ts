@@ -6,18 +6,24 @@ import { log } from '../../../shared/core/logger.ts';
 import { type LeadNotice, professionalNotices, socialNotices } from '../../../shared/leads/notifications.ts';
 import { subscriptionsOf } from '../../../shared/store/lead-subscriptions.ts';
 import { eraseLead } from '../../../shared/store/lead-writes.ts';
-import { findInbound, type InboundPlatform, markInboundProcessed } from '../../../shared/store/platform-webhooks.ts';
+import { inboundBodies } from '../../../shared/flows/flows.ts';
+import { flowOn } from '../../../shared/flows/on-table.ts';
+import type { QueueMessage } from '../../../shared/queue/messages.ts';
+import { findInbound, type InboundPlatform, inboundKey } from '../../../shared/store/platform-webhooks.ts';
 import { takeNotice } from './deliver-lead.ts';
 
 /**
  * One stored platform webhook body (docs/leads.md): every lead it names, for every tenant subscribed
- * to its Page or account; then the body is marked processed. A body no tenant takes, or that names
- * nothing we read, is marked processed too (logged by ids, never guessed at).
+ * to its Page or account; then the body's item is settled (the `inbound` flow). A body no tenant takes,
+ * or that names nothing we read, is settled too (logged by ids, never guessed at). The message carries
+ * a small body itself; a large one is read back.
  */
 const NOTICES: Record<InboundPlatform, (body: string) => LeadNotice[] | undefined> = { social: socialNotices, professional: professionalNotices };
 
-export async function processInbound(platform: InboundPlatform, bodyHash: string, context: Context): Promise<void> {
-  const body = await findInbound(platform, bodyHash);
+type InboundMessage = Extract<QueueMessage<'PlatformEvents'>, { bodyHash: string }>;
+
+export async function processInbound({ platform, bodyHash, body: carried }: InboundMessage, context: Context): Promise<void> {
+  const body = carried ?? (await findInbound(platform, bodyHash));
   if (body === undefined) return; // past its days, or never stored
   const notices = NOTICES[platform](body);
   if (!notices) log().warn('a platform webhook body of no known shape: kept, marked processed, never retried', { platform, bodyHash });
@@ -36,5 +42,5 @@ export async function processInbound(platform: InboundPlatform, bodyHash: string
     const outcomes = await takeNotice(notice, subscriptions, context);
     log().info('lead notice taken', { platform, target, outcomes });
   }
-  await markInboundProcessed(platform, bodyHash);
+  await flowOn(inboundBodies).settle(inboundKey(platform, bodyHash));
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { clock } from '../../../shared/core/clock.ts';
-import { log } from '../../../shared/core/logger.ts';
 import type { PlannedChange } from '../../../shared/rules/evaluation.ts';
 import { DEFAULT_APPROVAL_HOURS, type Evaluation, type RuleActionOutcome } from '../../../shared/schemas/rules.ts';
 import { storeProposal } from '../../../shared/store/proposal-writes.ts';
@@ -8,7 +7,7 @@ import { pendingProposal, type StoredProposal } from '../../../shared/store/prop
 import { recordNotice } from '../../../shared/store/rule-writes.ts';
 import type { WebhookEvent } from '../../../shared/store/webhook-events.ts';
 import { newWebhookEvent } from '../../../shared/webhooks/events.ts';
-import { queueDelivery } from '../../../shared/webhooks/queue.ts';
+import { announceWebhookEvent } from '../../../shared/webhooks/queue.ts';
 import type { ActionContext } from './rule-actions.ts';
 import { decide, QuotaSpent } from './rule-evaluation.ts';
 
@@ -26,10 +25,7 @@ export const proposalIdOf = (ruleId: string, runId: string, campaignId: string) 
 
 /** Stored with what announces it: queued at once, or by the webhook sweep after a failure to queue. */
 async function queued(tenantId: string, event: WebhookEvent | undefined): Promise<void> {
-  if (!event) return;
-  await queueDelivery({ tenantId, sk: event.sk }).catch((error: unknown) =>
-    log().warn('webhook event stored but not queued; the sweep will queue it', { eventId: event.id, reason: (error as Error).name }),
-  );
+  if (event) await announceWebhookEvent({ tenantId, sk: event.sk });
 }
 
 export async function propose(context: ActionContext, evaluation: Evaluation): Promise<Responded> {

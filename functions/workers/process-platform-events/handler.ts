@@ -12,5 +12,5 @@ import { declaration } from './declaration.ts';
  */
 export const handler = queueWorker('PlatformEvents', { operation: declaration.operation, before: loadAppCredentials }, async (message, _record, context) => {
   if ('sweep' in message) await sweepSubscription(message.sweep, context);
-  else await processInbound(message.platform, message.bodyHash, context);
+  else await processInbound(message, context);
 });

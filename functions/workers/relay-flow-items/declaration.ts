@@ -1,9 +1,10 @@
 import { handlerBeside, type WorkerDeclaration } from '../../../shared/core/function-declaration.ts';
+import { RELAY_FLAG } from '../../../shared/store/flow-items.ts';
 
 export const declaration: WorkerDeclaration = {
-  operation: 'sweep_webhook_events',
+  operation: 'relay_flow_items',
   entry: handlerBeside(import.meta.url),
-  schedule: 'webhookSweep',
+  consumesStream: { flag: RELAY_FLAG },
   writes: true,
-  sendsTo: ['WebhookDeliveries'],
+  sendsTo: ['WebhookDeliveries', 'PlatformEvents'],
 };
