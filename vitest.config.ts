@@ -16,8 +16,6 @@ const PROCESS = [
   'test/integration/clock-ahead.test.ts',
   // timed against the stack's deadlines (a slice of seconds, answers of 1.5 s in a 2 s limit): not beside three other files
   'test/integration/audience-jobs.test.ts',
-  // runs the bundles the static project's setup builds (one esbuild run, test/setup/function-bundles.ts)
-  'test/integration/bundles.test.ts',
 ];
 /** every function bundled once (one esbuild run into dist/functions), for the synth test, its IAM check and the bundle test */
 const BUNDLES = 'test/setup/function-bundles.ts';
@@ -40,11 +38,18 @@ export default defineConfig({
       { extends: true, test: { name: 'static', include: STATIC, globalSetup: [BUNDLES], maxWorkers: 2, sequence: { groupOrder: 1 } } },
       {
         extends: true,
-        test: { name: 'stack', include: ['test/**/*.test.ts'], exclude: ['**/node_modules/**', 'test/unit/**', ...STATIC, ...PROCESS], ...withStack },
+        test: {
+          name: 'stack',
+          include: ['test/**/*.test.ts'],
+          exclude: ['**/node_modules/**', 'test/unit/**', ...STATIC, ...PROCESS],
+          ...withStack,
+          // the bundle test runs the deployed bundles beside their source (the modules the stack's tests have loaded already)
+          globalSetup: [...withStack.globalSetup, BUNDLES],
+        },
       },
       {
         extends: true,
-        test: { name: 'process', include: PROCESS, ...withStack, globalSetup: [...withStack.globalSetup, BUNDLES], maxWorkers: 2, sequence: { groupOrder: 1 } },
+        test: { name: 'process', include: PROCESS, ...withStack, maxWorkers: 2, sequence: { groupOrder: 1 } },
       },
     ],
   },

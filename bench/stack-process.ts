@@ -8,7 +8,7 @@ export interface StackProcess {
 }
 
 export async function startStackProcess(env: NodeJS.ProcessEnv): Promise<StackProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['local/main.ts'], {
     env: { ...env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -2,12 +2,14 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { keepIdleConnections } from './keep-alive.ts';
 import { countStoreRequest } from './store-requests.ts';
+import { type Footprint, ItemLocks } from './item-locks.ts';
 
 /**
  * DynamoDB's TransactWriteItems in front of dynalite, which has none (its issue #98; the pull request
- * that adds it, #143, is not merged): every other call passes through untouched. A transaction runs
- * alone (calls that arrive meanwhile wait, calls in flight finish first), so no reader sees it half
- * done. Its items are written one by one with dynalite's own conditional writes, each answering the
+ * that adds it, #143, is not merged): every other call passes through untouched. A transaction holds
+ * the items it writes alone (local/item-locks.ts): a call that touches one of them waits for it, calls
+ * in flight on them finish first, and every other call runs beside it, as in the cloud; so no reader
+ * sees it half done. Its items are written one by one with dynalite's own conditional writes, each answering the
  * item as it was (ALL_OLD); when a condition fails, the items already written are put back and the answer is
  * the service's TransactionCanceledException with one cancellation reason per item. (A condition
  * check is a rewrite of the item as it is, under its condition.) This stands in for the cloud's
@@ -28,10 +30,13 @@ interface WriteSpec {
 type TransactItem = { Put?: WriteSpec; Update?: WriteSpec; Delete?: WriteSpec; ConditionCheck?: WriteSpec };
 
 class DynamoAnswer {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-  ) {}
+  readonly status: number;
+  readonly body: string;
+
+  constructor(status: number, body: string) {
+    this.status = status;
+    this.body = body;
+  }
   get failedCondition(): boolean {
     return this.status === 400 && this.body.includes('ConditionalCheckFailedException');
   }
@@ -41,9 +46,7 @@ class DynamoAnswer {
 export type PutListener = (tableName: string, item: AttributeMap) => void;
 
 export async function startTransactionFront(backend: string, onPut: PutListener = () => undefined): Promise<{ endpoint: string; close(): Promise<void> }> {
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
-  let gate: Promise<void> = Promise.resolve();
+  const locks = new ItemLocks();
   const keySchemas = new Map<string, string[]>();
 
   async function call(headers: IncomingHttpHeaders, operation: string, body: unknown): Promise<DynamoAnswer> {
@@ -60,16 +63,77 @@ export async function startTransactionFront(backend: string, onPut: PutListener 
     return new DynamoAnswer(response.status, await response.text());
   }
 
+  /** A table's key attribute names, hash key first (read once). */
+  async function keyNames(headers: IncomingHttpHeaders, tableName: string): Promise<string[]> {
+    let names = keySchemas.get(tableName);
+    if (!names) {
+      const described = await call(headers, 'DescribeTable', { TableName: tableName });
+      const table = JSON.parse(described.body) as { Table?: { KeySchema: Array<{ AttributeName: string; KeyType: string }> } };
+      names = [...(table.Table?.KeySchema ?? [])].sort((a) => (a.KeyType === 'HASH' ? -1 : 1)).map((key) => key.AttributeName);
+      if (names.length > 0) keySchemas.set(tableName, names);
+    }
+    return names;
+  }
+
   async function keyOf(headers: IncomingHttpHeaders, spec: WriteSpec): Promise<AttributeMap> {
     if (spec.Key) return spec.Key;
-    let names = keySchemas.get(spec.TableName);
-    if (!names) {
-      const described = await call(headers, 'DescribeTable', { TableName: spec.TableName });
-      const table = JSON.parse(described.body) as { Table: { KeySchema: Array<{ AttributeName: string }> } };
-      names = table.Table.KeySchema.map((key) => key.AttributeName);
-      keySchemas.set(spec.TableName, names);
-    }
+    const names = await keyNames(headers, spec.TableName);
     return Object.fromEntries(names.map((name) => [name, spec.Item?.[name]]));
+  }
+
+  /** What a call touches (local/item-locks.ts), from its body. */
+  async function footprintsOf(headers: IncomingHttpHeaders, operation: string, body: Record<string, any>): Promise<Footprint[]> {
+    const itemsOf = async (tableName: string, keys: AttributeMap[]) => {
+      const names = await keyNames(headers, tableName);
+      return keys.map((key) => ({
+        partition: JSON.stringify(key[names[0] ?? '']),
+        id: JSON.stringify(names.map((name) => key[name])),
+      }));
+    };
+    const single = async (tableName: string, key: AttributeMap) => [{ table: tableName, items: await itemsOf(tableName, [key]), partitions: [], whole: false }];
+    switch (operation) {
+      case 'GetItem':
+      case 'DeleteItem':
+      case 'UpdateItem':
+        return single(body.TableName, body.Key ?? {});
+      case 'PutItem':
+        return single(body.TableName, await keyOf(headers, { TableName: body.TableName, Item: body.Item }));
+      case 'BatchGetItem':
+        return Promise.all(
+          Object.entries((body.RequestItems ?? {}) as Record<string, { Keys: AttributeMap[] }>).map(async ([table, request]) => ({
+            table,
+            items: await itemsOf(table, request.Keys ?? []),
+            partitions: [],
+            whole: false,
+          })),
+        );
+      case 'TransactWriteItems': {
+        const specs = ((body.TransactItems ?? []) as TransactItem[]).map(
+          (item) => (item.Put ?? item.Update ?? item.Delete ?? item.ConditionCheck) as WriteSpec,
+        );
+        return Promise.all(
+          specs.map(async (spec) => ({
+            table: spec.TableName,
+            items: await itemsOf(spec.TableName, [await keyOf(headers, spec)]),
+            partitions: [],
+            whole: false,
+          })),
+        );
+      }
+      case 'Query': {
+        const [hashKey] = await keyNames(headers, body.TableName);
+        const equal = /(#?\w+)\s*=\s*(:\w+)/g;
+        const partitions: string[] = [];
+        for (const [, name = '', placeholder = ''] of String(body.KeyConditionExpression ?? '').matchAll(equal)) {
+          const attribute = name.startsWith('#') ? body.ExpressionAttributeNames?.[name] : name;
+          if (attribute === hashKey) partitions.push(JSON.stringify(body.ExpressionAttributeValues?.[placeholder]));
+        }
+        const onTable = !body.IndexName && partitions.length > 0;
+        return [{ table: body.TableName, items: [], partitions: onTable ? partitions : [], whole: !onTable }];
+      }
+      default:
+        return body.TableName ? [{ table: body.TableName, items: [], partitions: [], whole: true }] : [];
+    }
   }
 
   const conditionOf = (spec: WriteSpec) => ({
@@ -147,36 +211,21 @@ export async function startTransactionFront(backend: string, onPut: PutListener 
     else await call(headers, 'DeleteItem', { TableName: spec.TableName, Key: key });
   }
 
-  /** Runs `work` alone: after the calls in flight, before any that arrive meanwhile. */
-  function alone<T>(work: () => Promise<T>): Promise<T> {
-    const run = gate.then(async () => {
-      if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
-      return work();
-    });
-    gate = run.then(
-      () => undefined,
-      () => undefined,
-    );
-    return run;
+  async function passThrough(headers: IncomingHttpHeaders, target: string, raw: Buffer): Promise<DynamoAnswer> {
+    const forwarded: Record<string, string> = {};
+    for (const [name, value] of Object.entries(headers)) if (typeof value === 'string' && name !== 'host' && name !== 'connection') forwarded[name] = value;
+    forwarded['x-amz-target'] = target;
+    const response = await fetch(backend, { method: 'POST', headers: forwarded, body: new Uint8Array(raw) });
+    return new DynamoAnswer(response.status, await response.text());
   }
 
-  async function passThrough(headers: IncomingHttpHeaders, target: string, raw: Buffer): Promise<DynamoAnswer> {
-    // the gate may be replaced while this waits: go on only once the current one is open
-    for (let current = gate; ; current = gate) {
-      await current;
-      if (current === gate) break;
-    }
-    inFlight++;
-    try {
-      const forwarded: Record<string, string> = {};
-      for (const [name, value] of Object.entries(headers)) if (typeof value === 'string' && name !== 'host' && name !== 'connection') forwarded[name] = value;
-      forwarded['x-amz-target'] = target;
-      const response = await fetch(backend, { method: 'POST', headers: forwarded, body: new Uint8Array(raw) });
-      return new DynamoAnswer(response.status, await response.text());
-    } finally {
-      inFlight--;
-      if (inFlight === 0) drained?.();
-    }
+  /** A call under the locks of what it touches: a transaction alone on its items, any other beside the rest. */
+  async function handle(headers: IncomingHttpHeaders, target: string, raw: Buffer): Promise<DynamoAnswer> {
+    const operation = target.slice(target.indexOf('.') + 1);
+    const body = JSON.parse(raw.toString('utf8') || '{}') as Record<string, any>;
+    const footprints = await footprintsOf(headers, operation, body);
+    if (operation === 'TransactWriteItems') return locks.run(true, footprints, () => transact(headers, body));
+    return locks.run(false, footprints, () => passThrough(headers, target, raw));
   }
 
   const server = createServer((request, response) => {
@@ -186,9 +235,7 @@ export async function startTransactionFront(backend: string, onPut: PutListener 
       const raw = Buffer.concat(chunks);
       const target = String(request.headers['x-amz-target'] ?? '');
       countStoreRequest(target.slice(target.indexOf('.') + 1));
-      const answer = target.endsWith('.TransactWriteItems')
-        ? alone(() => transact(request.headers, JSON.parse(raw.toString('utf8') || '{}')))
-        : passThrough(request.headers, target, raw);
+      const answer = handle(request.headers, target, raw);
       answer.then(
         (result) => {
           if (result.status === 200 && target.endsWith('.PutItem')) {

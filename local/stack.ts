@@ -52,11 +52,11 @@ export function runningStackPid(dataDir: string): number | undefined {
 }
 
 export class DataDirTaken extends Error {
-  constructor(
-    readonly holder: number,
-    dataDir: string,
-  ) {
+  readonly holder: number;
+
+  constructor(holder: number, dataDir: string) {
     super(`Another local stack (pid ${holder}) is using ${dataDir}; stop it or set DATA_DIR.`);
+    this.holder = holder;
   }
 }
 

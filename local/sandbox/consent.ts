@@ -48,7 +48,11 @@ export class ConsentDesk {
   readonly redirectUris: string[] = [];
   private readonly codes = new Map<string, IssuedCode>();
 
-  constructor(private readonly codeLifetimeMs: number) {}
+  private readonly codeLifetimeMs: number;
+
+  constructor(codeLifetimeMs: number) {
+    this.codeLifetimeMs = codeLifetimeMs;
+  }
 
   isRegistered(redirectUri: string, ignoreQuery = false): boolean {
     const compared = ignoreQuery ? redirectUri.replace(/\?.*$/, '') : redirectUri;

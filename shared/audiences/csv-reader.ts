@@ -178,10 +178,10 @@ class CsvSplitter {
   private width = -1;
   private atFileStart: boolean;
 
-  constructor(
-    readonly delimiter: string,
-    start?: CsvStart,
-  ) {
+  readonly delimiter: string;
+
+  constructor(delimiter: string, start?: CsvStart) {
+    this.delimiter = delimiter;
     this.records = start?.line ?? 0;
     this.bytes = start?.byte ?? 0;
     this.atFileStart = !start;

@@ -20,10 +20,13 @@ export class RepeatedCells {
   private readonly columns = new Map<ContactKey, RememberedColumn>();
 
   /** `sample`: lookups of a full column over which its hits are counted */
-  constructor(
-    private readonly capacity = 2048,
-    private readonly sample = 4096,
-  ) {}
+  private readonly capacity: number;
+  private readonly sample: number;
+
+  constructor(capacity = 2048, sample = 4096) {
+    this.capacity = capacity;
+    this.sample = sample;
+  }
 
   /** Whether a column's cells are worth remembering. */
   static repeats(key: ContactKey): boolean {

@@ -156,7 +156,11 @@ export const isPendingAudit = (audit: AuditToStore): audit is PendingAudit => 's
  */
 export class AuditUnit {
   private stored = false;
-  constructor(private readonly describe?: (result: object | undefined, failure?: { code: string }) => AuditDraft | undefined) {}
+  private readonly describe?: (result: object | undefined, failure?: { code: string }) => AuditDraft | undefined;
+
+  constructor(describe?: (result: object | undefined, failure?: { code: string }) => AuditDraft | undefined) {
+    this.describe = describe;
+  }
 
   /** The declared event for this answer, for the write's transaction; `known` adds what only the write knows (a value before the change). */
   event(result: object, known: { changes?: AuditChanges } = {}): PendingAudit | undefined {
@@ -183,7 +187,11 @@ export class AuditUnit {
  * the answer inside (docs/architecture.md, "The audit value").
  */
 export class Unchanged<R extends object> {
-  constructor(readonly answer: R) {}
+  readonly answer: R;
+
+  constructor(answer: R) {
+    this.answer = answer;
+  }
 }
 export const unchanged = <R extends object>(answer: R): Unchanged<R> => new Unchanged(answer);
 /** What an audited path answers: its answer (the change it made, recorded), or an unchanged one. */

@@ -131,6 +131,11 @@ const configSchema = z.object({
   SEARCHADS_DEVELOPER_TOKEN: optionalSecret,
   /** the search-ads Cloud project's operations a Google day (its access level's), shared by every tenant */
   SEARCHADS_DAILY_OPERATIONS: z.coerce.number().int().min(1).default(15_000),
+  /**
+   * the first wait of a Google audience job on the queue (seconds), doubling: before it reads its requests'
+   * statuses (up to 30 minutes), and before it asks again for a list another job is writing to (up to 5)
+   */
+  SEARCHADS_FIRST_WAIT_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
   /** the part of those one tenant may spend in a Google day (docs/configuration.md) */
   SEARCHADS_TENANT_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
   SEARCHADS_CLIENT_ID: optionalSecret,

@@ -21,7 +21,7 @@ export const inboundBodies: FlowDefinition<QueueMessage<'PlatformEvents'>> = {
   leaseMs: () => 60_000,
 };
 
-/** Webhook events to the tenants (docs/webhooks.md): the message names the event; one queue group per tenant. */
+/** Webhook events to the tenants (docs/architecture.md, "The way of a webhook"): the message names the event; one queue group per tenant. */
 export const webhookEvents: FlowDefinition<QueueMessage<'WebhookDeliveries'>> = {
   name: 'webhooks',
   queue: 'WebhookDeliveries',

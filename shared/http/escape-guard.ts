@@ -59,8 +59,11 @@ export function guardEscapes<T>(work: () => Promise<T>): Promise<T> {
 
 /** An error that escaped a request's promise chain; the envelope answers it as INTERNAL. */
 export class EscapedError extends Error {
-  constructor(readonly escaped: unknown) {
+  readonly escaped: unknown;
+
+  constructor(escaped: unknown) {
     super('An error escaped the request.');
+    this.escaped = escaped;
     this.name = 'EscapedError';
   }
 }

@@ -16,8 +16,11 @@ import { isAllowedAddress } from '../core/addresses.ts';
 export type GuardedFailure = 'not-public' | 'not-https' | 'unreachable' | 'timeout';
 
 export class GuardedRequestFailed extends Error {
-  constructor(readonly reason: GuardedFailure) {
+  readonly reason: GuardedFailure;
+
+  constructor(reason: GuardedFailure) {
     super(reason);
+    this.reason = reason;
   }
 }
 

@@ -10,11 +10,13 @@ import { GuardedRequestFailed, guardedRequest } from './guarded-request.ts';
 export type DownloadFailure = 'not-public' | 'not-https' | 'too-large' | 'unreachable' | 'too-many-redirects';
 
 export class DownloadRefused extends Error {
-  constructor(
-    readonly reason: DownloadFailure,
-    readonly status?: number,
-  ) {
+  readonly reason: DownloadFailure;
+  readonly status?: number;
+
+  constructor(reason: DownloadFailure, status?: number) {
     super(reason);
+    this.reason = reason;
+    this.status = status;
   }
 }
 

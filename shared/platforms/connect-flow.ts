@@ -41,8 +41,11 @@ export type ConnectError = 'access_denied' | 'no_ad_account' | 'expired' | 'plat
 
 /** The person refused, or granted less than our operations need. */
 export class ConnectRefused extends Error {
-  constructor(readonly reason: ConnectError) {
+  readonly reason: ConnectError;
+
+  constructor(reason: ConnectError) {
     super(`connect refused: ${reason}`);
+    this.reason = reason;
     this.name = 'ConnectRefused';
   }
 }

@@ -23,7 +23,11 @@ export class StagedRanges {
   private readonly buffers: Buffer[] = [];
   private reads = 0;
 
-  constructor(private readonly openAt: OpenAt) {}
+  private readonly openAt: OpenAt;
+
+  constructor(openAt: OpenAt) {
+    this.openAt = openAt;
+  }
 
   /** The staged upload `objectKey`, that version only (`etag`). */
   static ofUpload(objectKey: string, etag: string | undefined): StagedRanges {

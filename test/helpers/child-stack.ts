@@ -25,8 +25,8 @@ export interface ChildStack {
 }
 
 export async function startChildStack(dataDir: string, apiKey: string, extraEnv: Record<string, string> = {}): Promise<ChildStack> {
-  // as `npm start` runs it: one process, tsx as a loader
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'local/main.ts'], {
+  // as `npm start` runs it: one process, Node's own TypeScript (the project's syntax is erasable: tsconfig's erasableSyntaxOnly)
+  const child: ChildProcess = spawn(process.execPath, ['local/main.ts'], {
     cwd: projectRoot,
     env: cleanEnv({ PORT: '0', DATA_DIR: dataDir, LOCAL_API_KEY: apiKey, LOG_LEVEL: 'DEBUG', ...extraEnv }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -57,3 +57,13 @@ export async function stackNow(): Promise<number> {
   const response = await fetch(`${stack().sandboxes.social}/__sandbox/clock`);
   return ((await response.json()) as { now: number }).now;
 }
+
+/** Moves the shared test stack's clock forward (as its skipped waits do), for a test that needs time to have passed. */
+export async function advanceStackClock(ms: number): Promise<void> {
+  const response = await fetch(`${stack().sandboxes.social}/__sandbox/clock`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ advanceMs: ms }),
+  });
+  if (response.status !== 200) throw new Error(`the stack's clock did not move: ${response.status}`);
+}

@@ -4,7 +4,7 @@ import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lo
 import { saveLinkedConnection } from '../../shared/store/user-writes.ts';
 import { findUser } from '../../shared/store/users.ts';
 import { call, newTenant, newUser, stack, upload } from '../helpers/api.ts';
-import { injectFault, stackNow, upstreamRequests, upstreamRequestCount } from '../helpers/sandbox.ts';
+import { advanceStackClock, injectFault, stackNow, upstreamRequests, upstreamRequestCount } from '../helpers/sandbox.ts';
 import { seedCampaigns } from '../helpers/scale.ts';
 import { jobToEnd, uploaded } from '../helpers/uploads.ts';
 import type { Context } from 'aws-lambda';
@@ -158,6 +158,8 @@ describe.concurrent('POST /searchads/create_csv_audience', () => {
     );
     const { job: first } = await jobToEnd(apiKey, created.body.results.jobId);
     const { audienceId } = created.body.results;
+    // the replace comes a few seconds later: past the margin it leaves for clock skew (docs/google-audiences.md, "Replace")
+    await advanceStackClock(5_000);
     const from = await upstreamRequestCount('searchads');
     const replaced = await start({ userId, audienceId, mode: 'replace', consent: JSON.stringify(GRANTED) }, 'email\nkept@example.com\nnew@example.com\n');
     const { job } = await jobToEnd(apiKey, replaced.body.results.jobId);

@@ -8,7 +8,11 @@ import { scriptedServer } from '../helpers/scripted-server.ts';
 class RecordingClock implements Clock {
   time = Date.UTC(2030, 0, 1);
   waits: number[] = [];
-  constructor(private readonly randomValue: number) {}
+  private readonly randomValue: number;
+
+  constructor(randomValue: number) {
+    this.randomValue = randomValue;
+  }
   now = () => this.time;
   random = () => this.randomValue;
   sleep = async (ms: number) => {

@@ -120,11 +120,10 @@ export const searchadsAudienceJob = defineJobKind({
   },
 });
 
-/** How long a job waits on the queue before it asks again for a list another job is writing to: 5 s, doubling up to 5 minutes. */
-const listBusySeconds = (waits: number) => Math.min(300, 5 * 2 ** waits);
+/** How long a job waits on the queue before it asks again for a list another job is writing to: 5 s (configured), doubling up to 5 minutes. */
+const listBusySeconds = (waits: number) => Math.min(300, config().SEARCHADS_FIRST_WAIT_SECONDS * 2 ** waits);
 
 /** The first read of the statuses, then the waits between reads (doubling up to 30 minutes), in seconds. */
-const FIRST_POLL_SECONDS = 5;
 const MAX_POLL_SECONDS = 30 * 60;
 const FOLLOW_FOR_MS = 72 * 3_600_000;
 /**
@@ -303,8 +302,8 @@ function followToTheEnd(run: JobRun, job: SearchadsAudienceJob, session: Searcha
     final: (sent) => sent.status !== undefined,
     count: checkpoint,
     key: 'polls',
-    first: { since: acceptedAt, seconds: FIRST_POLL_SECONDS },
-    delays: (polls) => Math.min(MAX_POLL_SECONDS, FIRST_POLL_SECONDS * 2 ** polls),
+    first: { since: acceptedAt, seconds: config().SEARCHADS_FIRST_WAIT_SECONDS },
+    delays: (polls) => Math.min(MAX_POLL_SECONDS, config().SEARCHADS_FIRST_WAIT_SECONDS * 2 ** polls),
     deadline: acceptedAt + FOLLOW_FOR_MS,
     read: async (sent) => {
       const status = await requestStatus(session, sent.requestId);

@@ -15,7 +15,11 @@ import { readStagedUpload } from '../../../shared/storage/staging.ts';
 
 /** The run stops to queue its continuation (now, or after the platform's wait). */
 export class Pause {
-  constructor(readonly delaySeconds: number) {}
+  readonly delaySeconds: number;
+
+  constructor(delaySeconds: number) {
+    this.delaySeconds = delaySeconds;
+  }
 }
 
 /**
@@ -23,12 +27,15 @@ export class Pause {
  * everything it made is gone and what could not be undone.
  */
 export class JobEnded extends Error {
-  constructor(
-    readonly failure: ServiceError,
-    readonly rolledBack?: boolean,
-    readonly orphans?: LaunchOrphan[],
-  ) {
+  readonly failure: ServiceError;
+  readonly rolledBack?: boolean;
+  readonly orphans?: LaunchOrphan[];
+
+  constructor(failure: ServiceError, rolledBack?: boolean, orphans?: LaunchOrphan[]) {
     super(failure.message);
+    this.failure = failure;
+    this.rolledBack = rolledBack;
+    this.orphans = orphans;
     this.name = 'JobEnded';
   }
 }
@@ -65,14 +72,17 @@ export class JobRun {
    * read back from storage). Such a run has no slices: it has no continuation to hand over to, and its
    * upstream calls end by the request's own deadline.
    */
-  constructor(
-    readonly job: Job,
-    readonly owner: string,
-    readonly context: Context,
-    /** the platform the job works on: a save checks the user still holds its connection */
-    readonly platform: Platform,
-    { source, save = saveJobRun }: { source?: Uint8Array; save?: SaveJob } = {},
-  ) {
+  readonly job: Job;
+  readonly owner: string;
+  readonly context: Context;
+  /** the platform the job works on: a save checks the user still holds its connection */
+  readonly platform: Platform;
+
+  constructor(job: Job, owner: string, context: Context, platform: Platform, { source, save = saveJobRun }: { source?: Uint8Array; save?: SaveJob } = {}) {
+    this.job = job;
+    this.owner = owner;
+    this.context = context;
+    this.platform = platform;
     this.source = source;
     this.store = save;
     const remaining = context.getRemainingTimeInMillis();

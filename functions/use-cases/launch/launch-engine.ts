@@ -159,12 +159,16 @@ class Launch implements LaunchSteps {
   readonly request: LaunchJobRequest;
   readonly checkpoint: LaunchCheckpoint;
 
-  constructor(
-    readonly run: JobRun,
-    private readonly job: LaunchJob,
-    private readonly script: LaunchScript,
-    private readonly ports: LaunchPorts,
-  ) {
+  readonly run: JobRun;
+  private readonly job: LaunchJob;
+  private readonly script: LaunchScript;
+  private readonly ports: LaunchPorts;
+
+  constructor(run: JobRun, job: LaunchJob, script: LaunchScript, ports: LaunchPorts) {
+    this.run = run;
+    this.job = job;
+    this.script = script;
+    this.ports = ports;
     this.request = job.request;
     this.checkpoint = job.checkpoint;
   }

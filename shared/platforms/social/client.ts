@@ -22,7 +22,11 @@ export type GraphParams = Record<string, unknown>;
  * around it in pieces, so the batch never becomes one large string, nor is it copied whole again.
  */
 export class JsonBytes {
-  constructor(readonly bytes: Uint8Array) {}
+  readonly bytes: Uint8Array;
+
+  constructor(bytes: Uint8Array) {
+    this.bytes = bytes;
+  }
 }
 
 const SPLICE_MARK = '\u0000json-bytes\u0000'; // no other value of a batch's body (numbers, key names, the token) is this
