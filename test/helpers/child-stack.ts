@@ -7,7 +7,6 @@ import { inject } from 'vitest';
 
 /** `npm start` and the admin CLI as separate processes, so a test sees all they print. */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-const tsx = `${projectRoot}node_modules/.bin/tsx`;
 
 /** The environment of a fresh shell: without the variables this worker took from the shared test stack. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
@@ -64,7 +63,12 @@ export async function startChildStack(dataDir: string, apiKey: string, extraEnv:
 
 export function runAdmin(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn(tsx, ['infra/admin.ts', ...args], { cwd: projectRoot, env: cleanEnv({ DATA_DIR: dataDir }), stdio: ['ignore', 'pipe', 'pipe'] });
+    // as `npm run admin` runs it: Node's own TypeScript
+    const child = spawn(process.execPath, ['infra/admin.ts', ...args], {
+      cwd: projectRoot,
+      env: cleanEnv({ DATA_DIR: dataDir }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -144,17 +144,24 @@ describe('property: no generated multipart body answers 5xx or hangs', () => {
   it.each(ROUTES)(
     '$path: 200 bodies',
     async ({ path }) => {
-      await fc.assert(
-        fc.asyncProperty(body, contentType, async ({ parts, close, cut }, type) => {
-          let raw =
-            parts.map((item) => part(item.name, item.value, item.filename).replace(item.crlf ? '' : `${CRLF}${CRLF}`, item.crlf ? '' : CRLF)).join('') + close;
-          if (cut !== undefined) raw = raw.slice(0, cut % (raw.length + 1));
-          const response = await sendInProcess(path, raw, type);
-          expect(response.status, `${type} ${JSON.stringify(raw.slice(0, 300))}`).toBeLessThan(500);
-          expect(response.body.success).toBe(false);
+      // 200 bodies drawn by fast-check, sent eight at a time (each waits on the store, not the CPU); a failing
+      // body is reported as it was found, with fast-check's seed to draw the same ones again
+      const seed = Date.now();
+      const drawn = fc.sample(fc.tuple(body, contentType), { numRuns: 200, seed });
+      const queue = [...drawn];
+      await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          for (let next = queue.shift(); next; next = queue.shift()) {
+            const [{ parts, close, cut }, type] = next;
+            let raw =
+              parts.map((item) => part(item.name, item.value, item.filename).replace(item.crlf ? '' : `${CRLF}${CRLF}`, item.crlf ? '' : CRLF)).join('') +
+              close;
+            if (cut !== undefined) raw = raw.slice(0, cut % (raw.length + 1));
+            const response = await sendInProcess(path, raw, type);
+            expect(response.status, `seed ${seed}: ${type} ${JSON.stringify(raw.slice(0, 300))}`).toBeLessThan(500);
+            expect(response.body.success, `seed ${seed}`).toBe(false);
+          }
         }),
-        // a failing body is reported as it was found: shrinking it would send hundreds more through the stack first
-        { numRuns: 200, endOnFailure: true },
       );
       await expectAlive();
     },
