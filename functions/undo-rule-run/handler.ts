@@ -2,7 +2,7 @@ import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';
 import { loadAppCredentials } from '../../shared/secrets/app-credentials.ts';
 import { recordAuditEvent } from '../../shared/store/audit-event-writes.ts';
-import { undoRuleRun } from '../use-cases/rules/rule-undo.ts';
+import { undoRuleRun } from '../use-cases/rules/rule-undo-request.ts';
 import { declaration } from './declaration.ts';
 import { undoRuleRunRequest } from './schema.ts';
 

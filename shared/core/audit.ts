@@ -49,6 +49,7 @@ export const AUDIT_ACTIONS = [
   'proposal.approved',
   'proposal.rejected',
   'rule_run.undone',
+  'rule_undo.finished',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -76,6 +77,7 @@ export const AUDIT_TARGET_TYPES = [
   'lead',
   'proposal',
   'rule_run',
+  'rule_undo_job',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

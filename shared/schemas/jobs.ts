@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { socialAudienceResultSchema } from './audiences.ts';
 import { jobStatusSchema } from './uploads.ts';
+import { ruleActionOutcomeSchema } from './rules.ts';
 
 /**
  * A job as get_job and the job webhooks show it: one shape per `type` (docs/decisions.md, "Uploads and
@@ -201,6 +202,22 @@ export const leadsBackfillJobSchema = z
   })
   .strict();
 
+export const ruleUndoJobSchema = z
+  .object({
+    ...jobBase,
+    type: z.literal('rule_undo'),
+    progress: z
+      .object({ actions: z.array(ruleActionOutcomeSchema) })
+      .strict()
+      .describe('A rule_undo job: the changes of the run set back so far, newest first.'),
+    result: z
+      .object({ runId: z.string(), status: z.literal('undone'), undoneAt: z.string(), actions: z.array(ruleActionOutcomeSchema) })
+      .strict()
+      .optional(),
+    error: jobError(z.string().describe('PLATFORM_AUTH_EXPIRED, PLATFORM_NOT_CONNECTED, INTERNAL, …')).optional(),
+  })
+  .strict();
+
 export const jobViewSchema = z.discriminatedUnion('type', [
   socialAudienceJobSchema,
   professionalAudienceJobSchema,
@@ -208,6 +225,7 @@ export const jobViewSchema = z.discriminatedUnion('type', [
   adMediaJobSchema,
   campaignLaunchJobSchema,
   leadsBackfillJobSchema,
+  ruleUndoJobSchema,
 ]);
 
 /** What a job's end webhook carries: the job without its progress and times. */
@@ -220,3 +238,4 @@ export const audienceJobEndSchema = z.discriminatedUnion('type', [
 export const adMediaJobEndSchema = adMediaJobSchema.omit(notInEvents);
 export const campaignLaunchJobEndSchema = campaignLaunchJobSchema.omit(notInEvents);
 export const leadsBackfillJobEndSchema = leadsBackfillJobSchema.omit(notInEvents);
+export const ruleUndoJobEndSchema = ruleUndoJobSchema.omit(notInEvents);

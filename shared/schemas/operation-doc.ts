@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { platformSchema } from './common.ts';
-import { adMediaJobEndSchema, audienceJobEndSchema, campaignLaunchJobEndSchema, leadsBackfillJobEndSchema } from './jobs.ts';
+import { adMediaJobEndSchema, audienceJobEndSchema, campaignLaunchJobEndSchema, leadsBackfillJobEndSchema, ruleUndoJobEndSchema } from './jobs.ts';
 import { normalizedLeadSchema } from './leads.ts';
 import { clock } from '../core/clock.ts';
 import type { CampaignRefusalCode } from '../core/errors.ts';
@@ -310,6 +310,34 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       jobId: 'job_4',
       userId: 'alice',
       type: 'leads_backfill',
+      status: 'failed',
+      error: { code: 'PLATFORM_AUTH_EXPIRED', message: 'The user’s social grant expired; connect again.' },
+    },
+  },
+  'rule_undo.succeeded': {
+    summary:
+      'An undo that went on as a job (it did not end within its request) set back every change of its run: `result` is what undo_rule_run answers for the run from then on.',
+    data: ruleUndoJobEndSchema,
+    example: {
+      jobId: 'job_5',
+      userId: 'alice',
+      type: 'rule_undo',
+      status: 'succeeded',
+      result: {
+        runId: 'run_1795858800000_0123456789abcdef01234567',
+        status: 'undone',
+        undoneAt: '2026-11-28T08:00:00.000Z',
+        actions: [{ campaignId: '120210987000000100', type: 'PAUSE', from: 'PAUSED', to: 'ACTIVE', outcome: 'applied' }],
+      },
+    },
+  },
+  'rule_undo.failed': {
+    summary: 'An undo that went on as a job ended before it set back every change: `error` says why; undo_rule_run again takes it up where it stopped.',
+    data: ruleUndoJobEndSchema,
+    example: {
+      jobId: 'job_5',
+      userId: 'alice',
+      type: 'rule_undo',
       status: 'failed',
       error: { code: 'PLATFORM_AUTH_EXPIRED', message: 'The user’s social grant expired; connect again.' },
     },

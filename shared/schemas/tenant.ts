@@ -21,6 +21,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'leads.access_missing',
   'leads_backfill.succeeded',
   'leads_backfill.failed',
+  'rule_undo.succeeded',
+  'rule_undo.failed',
 ] as const;
 export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookEventType = SubscribableEventType | 'webhook.test';

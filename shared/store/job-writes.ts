@@ -148,6 +148,19 @@ export async function releaseLeaseOfStoppedRun(tenantId: string, jobId: string):
   );
 }
 
+/** A failed job of a kind its caller may start again from nothing (an undo: its steps are each once), forgotten. */
+export async function forgetFailedJob(tenantId: string, jobId: string): Promise<void> {
+  await writeIfConditionHolds(
+    new DeleteCommand({
+      TableName: mainTableName(),
+      Key: keys.job(tenantId, jobId),
+      ConditionExpression: '#status = :failed',
+      ExpressionAttributeNames: { '#status': 'status' },
+      ExpressionAttributeValues: { ':failed': 'failed' },
+    }),
+  );
+}
+
 /** A job run by its request is forgotten when it ends: its result is the request's answer (kept by idempotency). */
 export async function deleteJob(tenantId: string, jobId: string, owner: string): Promise<void> {
   await writeIfConditionHolds(

@@ -10,13 +10,14 @@ import { keys } from './keys.ts';
  */
 export interface RunUndo {
   runId: string;
+  status: 'undone';
   undoneAt: string;
   actions: RuleActionOutcome[];
 }
 
 export async function findRunUndo(tenantId: string, runId: string): Promise<RunUndo | undefined> {
   const { Item } = await documentStore().send(new GetCommand({ TableName: mainTableName(), Key: keys.ruleRunUndo(tenantId, runId), ConsistentRead: true }));
-  return Item ? { runId: String(Item.runId), undoneAt: String(Item.undoneAt), actions: Item.actions as RuleActionOutcome[] } : undefined;
+  return Item ? { runId: String(Item.runId), status: 'undone', undoneAt: String(Item.undoneAt), actions: Item.actions as RuleActionOutcome[] } : undefined;
 }
 
 /** Stores the undo's answer unless another undo of the run stored its own first; the answer that stands. */
@@ -24,7 +25,13 @@ export async function storeRunUndo(tenantId: string, undo: RunUndo): Promise<Run
   const stored = await writeIfConditionHolds(
     new PutCommand({
       TableName: mainTableName(),
-      Item: { ...keys.ruleRunUndo(tenantId, undo.runId), ...undo, expiresAt: Math.floor(Date.parse(undo.undoneAt) / 1000) + 30 * 86_400 },
+      Item: {
+        ...keys.ruleRunUndo(tenantId, undo.runId),
+        runId: undo.runId,
+        undoneAt: undo.undoneAt,
+        actions: undo.actions,
+        expiresAt: Math.floor(Date.parse(undo.undoneAt) / 1000) + 30 * 86_400,
+      },
       ConditionExpression: 'attribute_not_exists(pk)',
     }),
   );

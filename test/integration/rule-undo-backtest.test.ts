@@ -3,7 +3,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, newUser } from '../helpers/api.ts';
 import { createRule, runGroup, runMessage, runsOf, socialAccountUser, trippingRule } from '../helpers/rules.ts';
 import { seedCampaigns } from '../helpers/scale.ts';
-import { upstreamRequests, upstreamRequestCount, upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { injectFault, upstreamRequests, upstreamRequestCount, upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { jobToEnd } from '../helpers/uploads.ts';
+import { undoRuleRun } from '../../functions/use-cases/rules/rule-undo-request.ts';
+import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
+import { findUser } from '../../shared/store/users.ts';
 
 /**
  * Undoing a rule run, trying a rule on the past, and conditions that compare two windows
@@ -57,6 +61,36 @@ describe('undo_rule_run', () => {
     expect(repeat.body.results.actions).toEqual(answer.body.results.actions);
     expect(repeat.body.results.undoneAt).toBe(answer.body.results.undoneAt);
     expect((await writesOf(token)).length).toBe(before + 2);
+  });
+
+  it('a run that changed more than a request’s time sets back: the request answers the job to follow, which sets back the rest, each once', async () => {
+    const { userId, token, campaignIds } = await socialAccountUser(apiKey, 6);
+    const rule = await createRule(apiKey, trippingRule(userId, 'social', campaignIds));
+    await runGroup(await runMessage(apiKey, userId, [rule.ruleId]));
+    const [run] = await runsOf(apiKey, userId, rule.ruleId);
+    const before = (await writesOf(token)).length;
+    // each campaign's read answers after 0.8 s: six take longer than the request's slice of its time
+    for (const campaignId of campaignIds) await injectFault('social', { pathIncludes: campaignId, delayMs: 800, times: 1 });
+    const tenantId = (await findTenantIdByKeyHash(hashApiKey(apiKey))) as string;
+    const user = (await findUser(tenantId, userId)) as NonNullable<Awaited<ReturnType<typeof findUser>>>;
+    // a request with 7 s left: its slice ends 4 s before (the largest upstream wait and the answer's margin)
+    const answer = await undoRuleRun(tenantId, user, run?.runId, { getRemainingTimeInMillis: () => 7_000 } as never);
+    expect(answer).toMatchObject({ runId: run?.runId, status: 'running', jobId: expect.stringMatching(/^job_/) });
+    const { actions: soFar, jobId } = answer as { actions: unknown[]; jobId: string };
+    expect(soFar.length).toBeGreaterThan(0);
+    expect(soFar.length).toBeLessThan(6);
+
+    const { job } = await jobToEnd(apiKey, jobId);
+    expect(job).toMatchObject({ type: 'rule_undo', status: 'succeeded', result: { runId: run?.runId, status: 'undone' } });
+    expect(job.result.actions).toHaveLength(6);
+    expect(job.result.actions.every((action: { outcome: string }) => action.outcome === 'applied')).toBe(true);
+    expect(job.result.actions.slice(0, soFar.length)).toEqual(soFar);
+    // each campaign set back once, whoever set it back; and undo_rule_run answers the job's undo from now on
+    const writes = (await writesOf(token)).slice(before);
+    expect(writes.map((request) => request.path).sort()).toEqual(campaignIds.map((id) => `/v26.0/${id}`).sort());
+    const repeat = await undo(userId, run?.runId);
+    expect(repeat.body.results).toMatchObject({ status: 'undone', undoneAt: job.result.undoneAt, actions: job.result.actions });
+    expect((await writesOf(token)).length).toBe(before + 6);
   });
 
   it('sets a budget back to what the rule replaced', async () => {

@@ -5,6 +5,7 @@ import { socialAudienceJob } from '../audiences/social-audience-job.ts';
 import { campaignLaunchJob } from '../launch/launch-job.ts';
 import { leadsBackfillJob } from '../leads/backfill-job.ts';
 import { adMediaJob } from '../media/video-job.ts';
+import { ruleUndoJob } from '../rules/rule-undo-job.ts';
 import type { JobKind } from './job-kind.ts';
 
 /** Every kind of job, by type: the one list the engine, the dead-letter path and get_job read. A new kind is its module and a line here. */
@@ -15,4 +16,5 @@ export const JOB_KINDS: Record<JobType, JobKind> = {
   ad_media: adMediaJob,
   campaign_launch: campaignLaunchJob,
   leads_backfill: leadsBackfillJob,
+  rule_undo: ruleUndoJob,
 };

@@ -2,6 +2,7 @@ import type { Job, JobProgress, JobType } from '../../../shared/store/jobs.ts';
 import { launchCheckpointSchema, launchJobRequestSchema, launchProgressOf } from '../launch/launch-records.ts';
 import { backfillCheckpointSchema } from '../leads/backfill-records.ts';
 import { mediaCheckpointSchema, mediaJobRequestSchema, mediaProgressOf } from '../media/video-upload.ts';
+import { ruleUndoCheckpointSchema } from '../../../shared/schemas/rule-undo.ts';
 
 /**
  * What get_job and the job webhooks show of a job, by type: its progress in the shape
@@ -27,6 +28,7 @@ export const JOB_PROGRESS: Record<JobType, (job: Job) => object> = {
   ad_media: (job) => mediaProgressOf(read(mediaJobRequestSchema, mediaCheckpointSchema)(job)),
   campaign_launch: (job) => launchProgressOf(read(launchJobRequestSchema, launchCheckpointSchema)(job)),
   leads_backfill: ({ checkpoint }) => backfillCheckpointSchema.parse(checkpoint),
+  rule_undo: ({ checkpoint }) => ruleUndoCheckpointSchema.parse(checkpoint),
 };
 
 /** A job as get_job and the job webhooks show it. */

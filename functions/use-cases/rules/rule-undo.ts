@@ -1,9 +1,9 @@
 import type { Context } from 'aws-lambda';
 import { randomBytes } from 'node:crypto';
-import { type Answer, auditScope, unchanged } from '../../../shared/core/audit.ts';
+import { auditScope } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { exactlyOnce } from '../../../shared/core/exactly-once.ts';
-import { NotFound, PlatformNotConnected, ServiceError, UndoWindowPassed } from '../../../shared/core/errors.ts';
+import { ServiceError } from '../../../shared/core/errors.ts';
 import { fromUnits } from '../../../shared/core/money.ts';
 import type { ControlledCampaign } from '../../../shared/platforms/campaign-control.ts';
 import { platformAdapters } from '../../../shared/platforms/registry.ts';
@@ -11,7 +11,7 @@ import type { PlannedChange } from '../../../shared/rules/evaluation.ts';
 import type { RuleActionOutcome } from '../../../shared/schemas/rules.ts';
 import { underCampaignLease } from '../../../shared/store/campaign-changes.ts';
 import { type RuleActionKey, ruleActionSteps } from '../../../shared/store/rule-writes.ts';
-import { findRunUndo, type RunUndo, storeRunUndo } from '../../../shared/store/rule-undos.ts';
+import { type RunUndo, storeRunUndo } from '../../../shared/store/rule-undos.ts';
 import { findRuleRun } from '../../../shared/store/rules.ts';
 import { findProposal } from '../../../shared/store/proposals.ts';
 import { moveProposal, releasePending } from '../../../shared/store/proposal-writes.ts';
@@ -27,45 +27,46 @@ import { failure } from './rule-evaluation.ts';
  * racing or repeated undos write once; the first answer to be stored is the answer of every repeat.
  */
 export const UNDO_DAYS = 7;
-const RUN_ID = /^run_(\d{13})_([0-9a-f]{24})$/;
+export const RUN_ID = /^run_(\d{13})_([0-9a-f]{24})$/;
 
-export async function undoRuleRun(tenantId: string, user: User, runId: string, context: Context): Promise<Answer<RunUndo>> {
-  const [, dueMs, ruleHex] = RUN_ID.exec(runId) ?? [];
-  const found = dueMs && ruleHex ? await findRuleRun(tenantId, user.userId, runId, `rul_${ruleHex}`, Number(dueMs)) : undefined;
-  if (!found) throw new NotFound(`No rule run ${runId} for this user.`);
-  const done = await findRunUndo(tenantId, runId);
-  if (done) return unchanged(done);
-  const ranAt = Date.parse(found.run.startedAt);
-  if (clock.now() - ranAt > UNDO_DAYS * 86_400_000)
-    throw new UndoWindowPassed(`Run ${runId} ran at ${found.run.startedAt}; a run can be undone for ${UNDO_DAYS} days after it ran. Nothing was changed.`);
-  // the run's proposals still waiting for a person are withdrawn first: none can be approved after its run is undone
-  await withdrawPending(tenantId, user.userId, found.run.actions);
-  const applied = await changesOf(tenantId, user.userId, found.run.actions);
-  const actions: RuleActionOutcome[] = [];
-  if (applied.length > 0) {
-    const platform = platformAdapters[found.platform];
-    if (!user.connections[found.platform]) throw new PlatformNotConnected(found.platform);
-    const session = platform.session(user, context);
-    const base: ActionContext = {
-      tenantId,
-      userId: user.userId,
-      rule: { ruleId: found.run.ruleId, action: { type: 'PAUSE' }, cooldownHours: 24 },
-      runId: `undo_${runId}`,
-      platform,
-      session,
-      timeZone: 'UTC',
-      spend: async () => true,
-      as: { source: { type: 'undo', runId }, ...(auditScope() ? { scope: auditScope() } : {}) },
-    };
-    for (const action of applied) actions.push(await setBack({ ...base, rule: { ...base.rule, action: { type: action.type } as never } }, action));
-  }
-  const undo = { runId, undoneAt: new Date(clock.now()).toISOString(), actions };
-  const standing = await storeRunUndo(tenantId, undo);
-  return standing === undo ? undo : unchanged(standing);
+/** What the undo of a run sets back, in order (the undo job's run reads it again, each time it runs). */
+export async function runChanges(tenantId: string, userId: string, request: { runId: string; ruleId: string }): Promise<RuleActionOutcome[]> {
+  const [, dueMs] = RUN_ID.exec(request.runId) ?? [];
+  const found = await findRuleRun(tenantId, userId, request.runId, request.ruleId, Number(dueMs));
+  return found ? changesOf(tenantId, userId, found.run.actions) : [];
+}
+
+/** One change of the run set back (its step is once per (rule, undo of the run, campaign)), in the caller's name. */
+export function setBackOne(
+  tenantId: string,
+  user: User,
+  request: { runId: string; ruleId: string; platform: keyof typeof platformAdapters },
+  context: Context,
+  action: RuleActionOutcome,
+): Promise<RuleActionOutcome> {
+  const platform = platformAdapters[request.platform];
+  const base: ActionContext = {
+    tenantId,
+    userId: user.userId,
+    rule: { ruleId: request.ruleId, action: { type: action.type } as never, cooldownHours: 24 },
+    runId: `undo_${request.runId}`,
+    platform,
+    session: platform.session(user, context),
+    timeZone: 'UTC',
+    spend: async () => true,
+    as: { source: { type: 'undo', runId: request.runId }, ...(auditScope() ? { scope: auditScope() } : {}) },
+  };
+  return setBack(base, action);
+}
+
+/** The undo's answer once every change is set back: stored, unless another undo of the run stored its own first. */
+export async function finishUndo(tenantId: string, runId: string, actions: RuleActionOutcome[]): Promise<RunUndo> {
+  const undo: RunUndo = { runId, status: 'undone', undoneAt: new Date(clock.now()).toISOString(), actions };
+  return storeRunUndo(tenantId, undo);
 }
 
 /** The run's pending proposals end `expired`, their (rule, campaign) free for a new one; a decided one is left as it is. */
-async function withdrawPending(tenantId: string, userId: string, actions: readonly RuleActionOutcome[]): Promise<void> {
+export async function withdrawPending(tenantId: string, userId: string, actions: readonly RuleActionOutcome[]): Promise<void> {
   for (const action of actions) {
     if (action.outcome !== 'proposed' || !action.proposalId) continue;
     const proposal = await findProposal(tenantId, userId, action.proposalId);
@@ -82,7 +83,7 @@ async function withdrawPending(tenantId: string, userId: string, actions: readon
  * What the run changed, newest first: the changes it applied (in its order), and those of its proposals
  * a person approved and that were applied after it (in the order they were).
  */
-async function changesOf(tenantId: string, userId: string, actions: readonly RuleActionOutcome[]): Promise<RuleActionOutcome[]> {
+export async function changesOf(tenantId: string, userId: string, actions: readonly RuleActionOutcome[]): Promise<RuleActionOutcome[]> {
   const approved: Array<{ at: string; action: RuleActionOutcome }> = [];
   for (const action of actions) {
     if (action.outcome !== 'proposed' || !action.proposalId) continue;
