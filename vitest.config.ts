@@ -16,6 +16,8 @@ const PROCESS = [
   'test/integration/clock-ahead.test.ts',
   // timed against the stack's deadlines (a slice of seconds, answers of 1.5 s in a 2 s limit): not beside three other files
   'test/integration/audience-jobs.test.ts',
+  // runs the deployed bundles beside their source, sixty imports of a megabyte or more: not beside the shared stack's timed answers
+  'test/integration/bundles.test.ts',
 ];
 /** every function bundled once (one esbuild run into dist/functions), for the synth test, its IAM check and the bundle test */
 const BUNDLES = 'test/setup/function-bundles.ts';
@@ -43,13 +45,11 @@ export default defineConfig({
           include: ['test/**/*.test.ts'],
           exclude: ['**/node_modules/**', 'test/unit/**', ...STATIC, ...PROCESS],
           ...withStack,
-          // the bundle test runs the deployed bundles beside their source (the modules the stack's tests have loaded already)
-          globalSetup: [...withStack.globalSetup, BUNDLES],
         },
       },
       {
         extends: true,
-        test: { name: 'process', include: PROCESS, ...withStack, maxWorkers: 2, sequence: { groupOrder: 1 } },
+        test: { name: 'process', include: PROCESS, ...withStack, globalSetup: [...withStack.globalSetup, BUNDLES], maxWorkers: 2, sequence: { groupOrder: 1 } },
       },
     ],
   },

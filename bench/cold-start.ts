@@ -3,17 +3,19 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { bundleFunction } from '../infra/bundling.ts';
+import { bundleDeployedFunctions } from '../infra/bundle.ts';
 import { fallbackRoute, routes } from '../functions/routes.ts';
 import { workers } from '../functions/workers/index.ts';
 import type { Platform } from '../shared/core/errors.ts';
 import type { FunctionDeclaration } from '../shared/core/function-declaration.ts';
 
 /**
- * Cold start: every function bundled exactly as the stack bundles it (esbuild, the stack's options),
+ * Cold start: every function's bundle as the stack deploys it (the one esbuild run of infra/bundle.ts),
  * its size minified and gzipped, and its import time: the median of 9 fresh Node processes (in
  * rounds across all bundles), timed inside each process around the `import()` so Node's own start is
- * left out. Beside them, in the same run, one-line handlers on the platforms' own Node libraries,
- * bundled the same way.
+ * left out. Beside them, in the same run and bundled the same way: the floor (middy, zod and one read
+ * through the DynamoDB document client, bench/baselines/floor.ts), which each function's time is
+ * reported against, and one-line handlers on the platforms' own Node libraries.
  */
 export interface BundleFigures {
   name: string;
@@ -60,11 +62,11 @@ function measureAll(bundles: Array<{ name: string; file: string; platform?: Plat
 
 export async function coldStart(workDir: string): Promise<{ functions: BundleFigures[]; baselines: BundleFigures[] }> {
   const functionBundles = [];
+  const built = await bundleDeployedFunctions(join(workDir, 'functions'));
   for (const route of [...routes, fallbackRoute, ...workers] as ReadonlyArray<
     Pick<FunctionDeclaration, 'operation' | 'entry' | 'platform' | 'callsPlatforms'>
   >) {
-    const file = join(workDir, 'functions', route.operation, 'index.mjs');
-    await bundleFunction(route.entry, file);
+    const file = join(built.folderOf(route.operation), 'index.mjs');
     // a worker that calls every platform (the audience jobs, the lifecycle) holds each one's code by design
     functionBundles.push({
       name: route.operation,
@@ -74,7 +76,7 @@ export async function coldStart(workDir: string): Promise<{ functions: BundleFig
     });
   }
   const baselineBundles = [];
-  for (const library of ['google-ads-api', 'facebook-nodejs-business-sdk', 'linkedin-api-client']) {
+  for (const library of ['floor', 'google-ads-api', 'facebook-nodejs-business-sdk', 'linkedin-api-client']) {
     const file = join(workDir, 'baselines', library, 'index.mjs');
     await bundleFunction(`bench/baselines/${library}.ts`, file);
     baselineBundles.push({ name: library, file });

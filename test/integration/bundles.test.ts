@@ -1,27 +1,23 @@
+import { spawn } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { readBundles } from '../../infra/bundling.ts';
 import { BUNDLE_DIRECTORY } from '../../infra/bundle.ts';
 import { routes } from '../../functions/routes.ts';
-import { lambdaContext, loadEvent } from '../helpers/events.ts';
+import { loadEvent } from '../helpers/events.ts';
 
 /**
  * The deployed code is the esbuild bundle, not the source the other tests import: each function's
- * bundle, the very folder the stack deploys (built once for the run, test/setup/function-bundles.ts), answers its invalid sam-style event exactly as the source does
- * (a connect route a browser follows: the same HTML page)
- * (tree-shaking must not drop zod's English messages or any check), and a valid read answers 200.
+ * bundle, the very folder the stack deploys (built once for the run, test/setup/function-bundles.ts),
+ * answers its invalid sam-style event exactly as its source does (tree-shaking must not drop zod's
+ * English messages or any check; a connect route a browser follows: the same HTML page), and a valid
+ * read answers 200. Both run in plain Node child processes (test/helpers/invoke-handlers.ts), as Lambda
+ * runs a function: the bundles as built, the sources with Node's own type stripping.
  */
-type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<{ statusCode: number; headers: Record<string, string>; body: string }>;
-
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 const bundles = readBundles(BUNDLE_DIRECTORY);
-
-async function loadBoth(operation: string, entry: string): Promise<{ bundled: Handler; source: Handler }> {
-  const bundled = ((await import(pathToFileURL(join(bundles.folderOf(operation), 'index.mjs')).href)) as { handler: Handler }).handler;
-  const source = ((await import(pathToFileURL(join(process.cwd(), entry)).href)) as { handler: Handler }).handler;
-  return { bundled, source };
-}
+type Answer = { statusCode: number; contentType: string; body: string };
 
 const withEvents = routes
   .filter((route) => !route.public)
@@ -32,26 +28,52 @@ const withEvents = routes
     refused: route.inbound && route.method === 'POST' ? 401 : 400,
   }));
 
-describe('function bundles behave as their source', () => {
-  it.each(withEvents)(
-    '$operation: the invalid event gets the same 400',
-    async ({ operation, entry, event, refused }) => {
-      const { bundled, source } = await loadBoth(operation, entry);
-      const fromBundle = await bundled(loadEvent(`${event}.invalid`), lambdaContext());
-      const fromSource = await source(loadEvent(`${event}.invalid`), lambdaContext());
-      // a platform's webhook without its signature is 401; any other refused event 400
-      expect(fromBundle.statusCode).toBe(refused);
-      // the connect routes a browser follows answer HTML pages, a platform's webhooks text, the operations the JSON envelope
-      if (!fromSource.headers['content-type']?.includes('json')) expect(fromBundle.body).toBe(fromSource.body);
-      else expect(JSON.parse(fromBundle.body)).toEqual(JSON.parse(fromSource.body));
-    },
-    60_000,
-  );
+/** Every case run in one child process; its answers by case id. */
+function invokeAll(cases: Array<{ id: string; module: string; event: unknown }>): Promise<Record<string, Answer>> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(projectRoot, 'test/helpers/invoke-handlers.ts')], {
+      cwd: projectRoot,
+      env: { ...process.env, ...inject('stack').env, LOG_LEVEL: 'SILENT', AWS_REGION: 'us-east-1' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('exit', (code) => {
+      const line = stdout.split('\n').find((text) => text.startsWith('ANSWERS '));
+      if (code !== 0 || !line) reject(new Error(`the handlers' process ended ${code}:\n${stderr.slice(-2000)}`));
+      else resolve(JSON.parse(line.slice('ANSWERS '.length)) as Record<string, Answer>);
+    });
+    child.stdin.end(JSON.stringify(cases));
+  });
+}
 
-  it('get_profile: the valid event reads the user through the bundled store client', async () => {
-    const { bundled } = await loadBoth('get_profile', 'functions/get-profile/handler.ts');
-    const response = await bundled(loadEvent('get-profile.valid'), lambdaContext());
+let fromBundles: Record<string, Answer> = {};
+let fromSources: Record<string, Answer> = {};
+beforeAll(async () => {
+  const cases = withEvents.map(({ operation, entry, event }) => ({ id: operation, entry, event: loadEvent(`${event}.invalid`) }));
+  const valid = { id: 'get_profile.valid', entry: 'functions/get-profile/handler.ts', event: loadEvent('get-profile.valid') };
+  [fromBundles, fromSources] = await Promise.all([
+    invokeAll([...cases, valid].map(({ id, event }) => ({ id, event, module: join(bundles.folderOf(id.replace('.valid', '')), 'index.mjs') }))),
+    invokeAll(cases.map(({ id, entry, event }) => ({ id, event, module: join(projectRoot, entry) }))),
+  ]);
+}, 120_000);
+
+describe('function bundles behave as their source', () => {
+  it.each(withEvents)('$operation: the invalid event gets the same 400', ({ operation, refused }) => {
+    const [bundled, source] = [fromBundles[operation] as Answer, fromSources[operation] as Answer];
+    // a platform's webhook without its signature is 401; any other refused event 400
+    expect(bundled.statusCode).toBe(refused);
+    expect(bundled.statusCode).toBe(source.statusCode);
+    // the connect routes a browser follows answer HTML pages, a platform's webhooks text, the operations the JSON envelope
+    if (!source.contentType.includes('json')) expect(bundled.body).toBe(source.body);
+    else expect(JSON.parse(bundled.body)).toEqual(JSON.parse(source.body));
+  });
+
+  it('get_profile: the valid event reads the user through the bundled store client', () => {
+    const response = fromBundles['get_profile.valid'] as Answer;
     expect(response.statusCode, response.body).toBe(200);
     expect(JSON.parse(response.body)).toMatchObject({ success: true, results: { success: true, user: { userId: 'demo-user' } } });
-  }, 60_000);
+  });
 });
