@@ -7,6 +7,8 @@ export const declaration: FunctionDeclaration = {
   path: '/optimize_me/undo_rule_run',
   entry: handlerBeside(import.meta.url),
   writes: true,
+  // an undo that outlasts its request hands the rest to the job queue
+  sendsTo: ['Jobs'],
   // sets campaigns back on the run's platform, whichever it is
   callsPlatforms: true,
   idempotent: true,

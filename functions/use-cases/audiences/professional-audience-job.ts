@@ -10,6 +10,7 @@ import type { User } from '../../../shared/store/users.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { dropContacts } from './contacts-kept.ts';
 import type { JobRun } from '../jobs/job-run.ts';
+import { readJobFile, streamJobFile } from '../jobs/job-files.ts';
 import { checkpointCreateStore, createOnce } from '../jobs/steps.ts';
 
 /**
@@ -66,7 +67,7 @@ export async function runProfessionalAudienceJob(
   const session = professionalSession(user, run.context);
 
   if (checkpoint.rows === undefined) {
-    const checked = await checkProfessionalList(request.type, await run.read(request, { countBytes: true }), () => job.progress.rowsRead++);
+    const checked = await checkProfessionalList(request.type, await readJobFile(run, request, { countBytes: true }), () => job.progress.rowsRead++);
     Object.assign(checkpoint, checked);
     await run.save();
   }
@@ -74,7 +75,7 @@ export async function runProfessionalAudienceJob(
     run.checkTime();
     const uploadUrl = await generateUploadUrl(session, session.adAccountId);
     checkpoint.inputFile = await uploadFile(session, uploadUrl, {
-      stream: () => professionalListCsv(request.type, run.stream(request)),
+      stream: () => professionalListCsv(request.type, streamJobFile(run, request)),
       length: checkpoint.csvBytes ?? 0,
     });
     job.progress.rowsSent = checkpoint.rows ?? 0;

@@ -25,6 +25,7 @@ import type { User } from '../../../shared/store/users.ts';
 import { noteDeclarationRequired } from '../../../shared/webhooks/declaration-required.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { JobEnded, type JobRun, Pause } from '../jobs/job-run.ts';
+import { readJobFile } from '../jobs/job-files.ts';
 import { checkpointCreateStore, createOnce, pollEachUntil } from '../jobs/steps.ts';
 import { dropContacts } from './contacts-kept.ts';
 
@@ -140,7 +141,7 @@ export async function runSearchadsAudienceJob(run: JobRun, job: SearchadsAudienc
   try {
     if (!checkpoint.checked) {
       // a file that cannot be read makes no list and sends nothing
-      await checkGoogleContactFile(await run.read(request, { countBytes: true })).catch((error: unknown) => {
+      await checkGoogleContactFile(await readJobFile(run, request, { countBytes: true })).catch((error: unknown) => {
         throw error instanceof CsvProblem ? new JobEnded(error) : error;
       });
       checkpoint.checked = true;
@@ -249,7 +250,7 @@ async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: Searcha
     rows = 0;
     invalid = 0;
   };
-  const bytes = await run.read(request, from ? { fromByte: from.byte } : { countBytes: true });
+  const bytes = await readJobFile(run, request, from ? { fromByte: from.byte } : { countBytes: true });
   for await (const step of readCsv(bytes, from)) {
     for (const record of step.records) {
       if (!layout) {

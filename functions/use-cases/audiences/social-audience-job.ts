@@ -8,6 +8,7 @@ import type { User } from '../../../shared/store/users.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { dropContacts } from './contacts-kept.ts';
 import type { JobRun } from '../jobs/job-run.ts';
+import { readJobFile } from '../jobs/job-files.ts';
 import {
   checkContactFile,
   sendInBatches,
@@ -73,7 +74,7 @@ export async function runSocialAudienceJob(run: JobRun, job: Job<SocialJobReques
   if (checkpoint.usableRows === undefined) {
     let rowsRead = 0;
     const checked = await checkContactFile(
-      () => run.read(request, { countBytes: rowsRead === 0 }),
+      () => readJobFile(run, request, { countBytes: rowsRead === 0 }),
       () => {
         job.progress.rowsRead = Math.max(job.progress.rowsRead, ++rowsRead);
         if (rowsRead % CHECK_PROGRESS_EVERY_ROWS === 0) void run.save().catch(() => undefined); // the heartbeat's saves, more often
@@ -108,7 +109,7 @@ export async function runSocialAudienceJob(run: JobRun, job: Job<SocialJobReques
   let batchSeq = checkpoint.batchesAcked;
   const from = checkpoint.resumeAt;
   await sendInBatches(
-    await run.read(request, { fromByte: from?.byte }),
+    await readJobFile(run, request, { fromByte: from?.byte }),
     {
       invalid: (line, invalid) => local.add(line, invalid),
       batch: async (rows, schema, resumeAfter) => {

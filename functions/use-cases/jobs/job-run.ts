@@ -5,7 +5,6 @@ import { ANSWER_MARGIN_MS } from '../../../shared/platforms/upstream.ts';
 import { type Platform, PlatformNotConnected, type ServiceError } from '../../../shared/core/errors.ts';
 import { type SaveOutcome, saveJobRun } from '../../../shared/store/job-writes.ts';
 import type { Job, LaunchOrphan } from '../../../shared/store/jobs.ts';
-import { readStagedUpload } from '../../../shared/storage/staging.ts';
 
 /**
  * One run of a job by the worker: it holds the job's lease, saves the job (checkpoint,
@@ -59,7 +58,8 @@ const sliceMargin = (totalMs: number) => Math.max(Math.min(60_000, totalMs / 4),
 export type SaveJob = (job: Job, owner: string, platform: Platform) => Promise<SaveOutcome>;
 
 export class JobRun {
-  private readonly source: Uint8Array | undefined;
+  /** the file's bytes when the run is the request that carried them (job-files.ts reads them, not the bucket) */
+  readonly source: Uint8Array | undefined;
   private readonly store: SaveJob;
   private saving: Promise<void> = Promise.resolve();
   private readonly sliceEnd: number;
@@ -127,51 +127,8 @@ export class JobRun {
     return clock.now() >= this.sliceEnd;
   }
 
-  /**
-   * The file from storage, or its rest from `fromByte` on (a ranged read: nothing before is read
-   * again); the first full read (the check) counts its bytes into the progress.
-   */
-  async read(
-    { objectKey, etag }: StagedFile,
-    { countBytes = false, fromByte = 0 }: { countBytes?: boolean; fromByte?: number } = {},
-  ): Promise<AsyncIterable<Uint8Array>> {
-    if (fromByte >= this.job.progress.totalBytes) return (async function* () {})(); // every row was sent: S3 refuses a range past the end
-    const bytes = this.source ? chunksOf(this.source.subarray(fromByte)) : await readStagedUpload(objectKey, fromByte, etag);
-    if (!countBytes) return bytes;
-    const progress = this.job.progress;
-    let read = 0;
-    return (async function* () {
-      for await (const chunk of bytes) {
-        read += chunk.length;
-        progress.bytesRead = Math.max(progress.bytesRead, Math.min(progress.totalBytes, read)); // a re-read after a restart never moves it back
-        yield chunk;
-      }
-    })();
-  }
-
-  /** The file as a stream that opens when first read (a body built for one upload attempt). */
-  stream(file: StagedFile): AsyncIterable<Uint8Array> {
-    const read = () => this.read(file);
-    return (async function* () {
-      yield* await read();
-    })();
-  }
-
   async end(): Promise<void> {
     clearInterval(this.heartbeat);
     await this.saving;
   }
-}
-
-/** A file in the bucket, at the version the job's start found (every read asks for it: If-Match). */
-export interface StagedFile {
-  objectKey: string;
-  etag?: string | undefined;
-}
-
-const CHUNK_BYTES = 64 * 1024;
-
-/** Bytes in memory as the stream a stored file gives: chunks, so the readers hold no more than they would. */
-async function* chunksOf(bytes: Uint8Array): AsyncIterable<Uint8Array> {
-  for (let offset = 0; offset < bytes.length; offset += CHUNK_BYTES) yield bytes.subarray(offset, offset + CHUNK_BYTES);
 }
