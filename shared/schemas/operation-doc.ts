@@ -326,7 +326,7 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       result: {
         runId: 'run_1795858800000_0123456789abcdef01234567',
         status: 'undone',
-        undoneAt: '2026-11-28T08:00:00.000Z',
+        undoneAt: `${day(1)}T08:00:00.000Z`,
         actions: [{ campaignId: '120210987000000100', type: 'PAUSE', from: 'PAUSED', to: 'ACTIVE', outcome: 'applied' }],
       },
     },
