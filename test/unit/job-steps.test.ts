@@ -206,6 +206,43 @@ describe('send in order', () => {
     expect(acked).toEqual(parts);
     await run.end();
   });
+
+  it('reads its items on from a stream (a file read from the checkpoint): the next one is read only once the last is acknowledged', async () => {
+    const rows = ['r1', 'r2', 'r3', 'r4', 'r5'];
+    let resumeAt = 0;
+    const events: string[] = [];
+    const { run, saves } = aRun();
+    async function* batchesFrom(start: number) {
+      for (let at = start; at < rows.length; at += 2) {
+        events.push(`read ${at}`);
+        yield { rows: rows.slice(at, at + 2), next: Math.min(at + 2, rows.length) };
+      }
+    }
+    const sendAll = (failOn?: string) => {
+      const batches = batchesFrom(resumeAt);
+      return sendInOrder(run, {
+        next: async () => {
+          const read = await batches.next();
+          return read.done ? undefined : read.value;
+        },
+        send: async (batch) => {
+          events.push(`send ${batch.rows.join('+')}`);
+          if (batch.rows.includes(failOn ?? '')) throw new Error('the process died');
+          return batch.rows.length;
+        },
+        acknowledge: (batch) => {
+          events.push(`ack ${batch.rows.join('+')}`);
+          resumeAt = batch.next;
+        },
+      });
+    };
+    await expect(sendAll('r3')).rejects.toThrow('the process died');
+    expect(resumeAt).toBe(2);
+    await sendAll();
+    expect(events).toEqual(['read 0', 'send r1+r2', 'ack r1+r2', 'read 2', 'send r3+r4', 'read 2', 'send r3+r4', 'ack r3+r4', 'read 4', 'send r5', 'ack r5']);
+    expect(saves).toHaveLength(3);
+    await run.end();
+  });
 });
 
 describe('job kinds', () => {

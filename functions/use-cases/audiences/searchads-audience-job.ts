@@ -26,7 +26,7 @@ import { noteDeclarationRequired } from '../../../shared/webhooks/declaration-re
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { JobEnded, type JobRun, Pause } from '../jobs/job-run.ts';
 import { readJobFile } from '../jobs/job-files.ts';
-import { checkpointCreateStore, createOnce, pollEachUntil } from '../jobs/steps.ts';
+import { checkpointCreateStore, createOnce, pollEachUntil, sendInOrder } from '../jobs/steps.ts';
 import { dropContacts } from './contacts-kept.ts';
 
 /**
@@ -218,38 +218,55 @@ async function createListOnce(run: JobRun, job: SearchadsAudienceJob, session: S
 
 /**
  * The file's rows from where the last accepted request ended, as members, in requests of at most
- * 10,000: each accepted one saved with where the next begins, so a run that dies sends again at most
- * the one request it had not heard back from.
+ * 10,000, on the engine's send-in-order step: each accepted one saved with where the next begins, so a
+ * run that dies sends again at most the one request it had not heard back from.
  */
 async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: SearchadsSession, userListId: string): Promise<void> {
+  const { request, checkpoint } = job;
+  const batches = memberBatches(run, job);
+  await sendInOrder(run, {
+    next: async () => {
+      const read = await batches.next();
+      return read.done ? undefined : read.value;
+    },
+    send: async (batch) => {
+      if (batch.members.length === 0) return undefined; // the file's last rows, all unusable: only where it ended is saved
+      await throttle(job.tenantId);
+      const change = request.mode === 'remove' ? ({ kind: 'remove' } as const) : ({ kind: 'ingest', consent: request.consent } as const);
+      return sendMembers(session, userListId, change, batch.members);
+    },
+    acknowledge: (batch, requestId) => {
+      if (requestId !== undefined) {
+        checkpoint.sent.push({ requestId, rows: batch.rows, members: batch.members.length });
+        job.progress.rowsSent += batch.members.length;
+        job.progress.batchesSent++;
+        checkpoint.lastAcceptedAt = clock.now();
+      }
+      checkpoint.invalid += batch.invalid;
+      if (batch.resume) checkpoint.resume = batch.resume;
+    },
+  });
+  checkpoint.allSent = true;
+  await run.save();
+}
+
+/** One request's worth of the file: its members, the rows read for it, those unusable, and where the file goes on after it. */
+interface MemberBatch {
+  members: UserIdentifier[][];
+  rows: number;
+  invalid: number;
+  resume?: NonNullable<SearchadsCheckpoint['resume']>;
+}
+
+/** The file read on from the checkpoint, in batches of at most 10,000 members; the last one holds what is left, members or not. */
+async function* memberBatches(run: JobRun, job: SearchadsAudienceJob): AsyncGenerator<MemberBatch> {
   const { request, checkpoint } = job;
   const from = checkpoint.resume;
   let layout = from ? googleLayout(contactLayout(from.names)) : undefined;
   let names = from?.names ?? [];
   let dataRows = from?.dataRows ?? 0;
-  let members: UserIdentifier[][] = [];
-  let rows = 0;
-  let invalid = 0;
-  let last: { byte: number; line: number; delimiter: string } | undefined;
+  let batch: MemberBatch = { members: [], rows: 0, invalid: 0 };
   const repeated = new RepeatedCells();
-  const send = async () => {
-    if (members.length > 0) {
-      run.checkTime();
-      await throttle(job.tenantId);
-      const change = request.mode === 'remove' ? ({ kind: 'remove' } as const) : ({ kind: 'ingest', consent: request.consent } as const);
-      const requestId = await sendMembers(session, userListId, change, members);
-      checkpoint.sent.push({ requestId, rows, members: members.length });
-      job.progress.rowsSent += members.length;
-      job.progress.batchesSent++;
-      checkpoint.lastAcceptedAt = clock.now();
-    }
-    checkpoint.invalid += invalid;
-    if (last) checkpoint.resume = { ...last, dataRows, names };
-    await run.save();
-    members = [];
-    rows = 0;
-    invalid = 0;
-  };
   const bytes = await readJobFile(run, request, from ? { fromByte: from.byte } : { countBytes: true });
   for await (const step of readCsv(bytes, from)) {
     for (const record of step.records) {
@@ -261,20 +278,21 @@ async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: Searcha
         if (read.hasHeader) continue;
       }
       dataRows++;
-      rows++;
+      batch.rows++;
       job.progress.rowsRead = Math.max(job.progress.rowsRead, dataRows);
-      last = { byte: record.endByte, line: record.line, delimiter: step.delimiter };
+      batch.resume = { byte: record.endByte, line: record.line, delimiter: step.delimiter, dataRows, names };
       const member = googleMember(record.cells, layout, sha256Hex, repeated);
-      if ('invalid' in member) invalid++;
-      else members.push(member.identifiers);
-      if (members.length === MEMBERS_PER_REQUEST) await send();
+      if ('invalid' in member) batch.invalid++;
+      else batch.members.push(member.identifiers);
+      if (batch.members.length === MEMBERS_PER_REQUEST) {
+        yield batch;
+        batch = { members: [], rows: 0, invalid: 0 };
+      }
     }
   }
   if (!layout) throw new JobEnded(new CsvProblem('The file is empty; upload a CSV with a header row and one row per contact.'));
   if (dataRows === 0) throw new JobEnded(new CsvProblem('The file has a header but no data rows.'));
-  await send();
-  checkpoint.allSent = true;
-  await run.save();
+  yield batch;
 }
 
 /** Writes of the Data Manager API: the service's share of the project's quota a minute, and each tenant's share of that. */

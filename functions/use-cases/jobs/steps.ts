@@ -158,15 +158,15 @@ export function pollEachUntil<Item, Key extends string>(run: JobRun, { items, fi
 }
 
 export interface SendInOrder<Item, Ack> {
-  /** the next item not yet acknowledged, from the checkpoint; undefined when all are */
-  next(): Item | undefined;
+  /** the next item not yet acknowledged, from the checkpoint (or read on from a file); undefined when all are */
+  next(): Item | undefined | Promise<Item | undefined>;
   send(item: Item): Promise<Ack>;
   /** moves the checkpoint past the item (saved before the next is sent) */
   acknowledge(item: Item, ack: Ack): void;
 }
 
 export async function sendInOrder<Item, Ack>(run: JobRun, { next, send, acknowledge }: SendInOrder<Item, Ack>): Promise<void> {
-  for (let item = next(); item !== undefined; item = next()) {
+  for (let item = await next(); item !== undefined; item = await next()) {
     run.checkTime();
     acknowledge(item, await send(item));
     await run.save();
