@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SANDBOX_APP_CREDENTIALS } from '../local/sandbox/demo-data.ts';
-import { socialSignatureOf } from '../shared/leads/signatures.ts';
+import { socialSignatureOf } from '../shared/platforms/social/lead-webhooks.ts';
 
 /**
  * Leads through the platform-webhook route and the queue (docs/leads.md), against `npm start`'s stack

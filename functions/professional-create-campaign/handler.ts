@@ -1,6 +1,6 @@
 import { defineOperation } from '../../shared/http/operation.ts';
 import { IDEMPOTENT_PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
-import { launchProfessionalCampaign } from '../use-cases/launch/professional-launch.ts';
+import { launchProfessionalCampaign } from '../use-cases/platforms/professional/launch-request.ts';
 import { declaration } from './declaration.ts';
 import { professionalLaunchRequest } from './schema.ts';
 

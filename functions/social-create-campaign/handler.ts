@@ -1,6 +1,6 @@
 import { defineOperation } from '../../shared/http/operation.ts';
 import { IDEMPOTENT_PLATFORM_WRITE } from '../../shared/http/operation-kits/platform-write.ts';
-import { launchSocialCampaign } from '../use-cases/launch/social-launch.ts';
+import { launchSocialCampaign } from '../use-cases/platforms/social/launch-request.ts';
 import { declaration } from './declaration.ts';
 import { socialLaunchRequest } from './schema.ts';
 

@@ -1,6 +1,6 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { clock } from '../../shared/core/clock.ts';
-import { professionalSignatureOf } from '../../shared/leads/signatures.ts';
+import { professionalSignatureOf } from '../../shared/platforms/professional/lead-webhooks.ts';
 import { restliError } from './professional-restli.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 

@@ -1,5 +1,5 @@
 import { clock } from '../../shared/core/clock.ts';
-import { socialSignatureOf } from '../../shared/leads/signatures.ts';
+import { socialSignatureOf } from '../../shared/platforms/social/lead-webhooks.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 import type { Row } from './social-data.ts';
 import { type GraphHandler, graphError, unknownObject } from './social-graph.ts';

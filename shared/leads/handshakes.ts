@@ -1,5 +1,6 @@
 import { config } from '../core/config.ts';
-import { professionalChallengeAnswer, socialChallengeAnswer } from './signatures.ts';
+import { professionalChallengeAnswer } from '../platforms/professional/lead-webhooks.ts';
+import { socialChallengeAnswer } from '../platforms/social/lead-webhooks.ts';
 
 /**
  * The platforms' checks of our webhook URLs (docs/leads.md, "Platform webhooks"), apart from the

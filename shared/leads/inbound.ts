@@ -4,7 +4,7 @@ import { log } from '../core/logger.ts';
 import { inboundBodies } from '../flows/flows.ts';
 import { flowOn } from '../flows/on-table.ts';
 import { type InboundPlatform, inboundAttributes, inboundKey } from '../store/platform-webhooks.ts';
-import { professionalSignatureValid, socialSignatureValid } from './signatures.ts';
+import { LEAD_WEBHOOKS } from './lead-webhooks.ts';
 
 /**
  * A platform's webhook at our door (docs/leads.md, "Platform webhooks"): the size, then the signature
@@ -24,15 +24,10 @@ const answer = (statusCode: number, body: string, contentType: InboundAnswer['co
   body,
 });
 
-const SIGNATURES: Record<InboundPlatform, { header: string; valid: (raw: Uint8Array, header: string | undefined) => boolean }> = {
-  social: { header: 'x-hub-signature-256', valid: (raw, header) => socialSignatureValid(raw, header, config().SOCIAL_APP_SECRET ?? '') },
-  professional: { header: 'x-li-signature', valid: (raw, header) => professionalSignatureValid(raw, header, config().PROFESSIONAL_CLIENT_SECRET ?? '') },
-};
-
 export async function receivePlatformWebhook(platform: InboundPlatform, raw: Uint8Array, headers: Record<string, string | undefined>): Promise<InboundAnswer> {
   if (raw.length > config().PLATFORM_WEBHOOK_MAX_BYTES) return answer(413, 'too large');
-  const signature = SIGNATURES[platform];
-  if (!signature.valid(raw, headers[signature.header])) {
+  const webhooks = LEAD_WEBHOOKS[platform];
+  if (!webhooks.signatureValid(raw, headers[webhooks.signatureHeader])) {
     log().warn('platform webhook refused: its signature does not hold', { platform, bytes: raw.length });
     return answer(401, 'signature refused');
   }

@@ -9,7 +9,8 @@ import { handler as sweepFlows } from '../../functions/workers/sweep-flows/handl
 import { attemptDelivery } from '../../shared/webhooks/deliver.ts';
 import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/demo-data.ts';
 import { SECOND_PAGE_ID, THIRD_PAGE_ID } from '../../local/sandbox/social-data.ts';
-import { professionalSignatureOf, socialSignatureOf } from '../../shared/leads/signatures.ts';
+import { professionalSignatureOf } from '../../shared/platforms/professional/lead-webhooks.ts';
+import { socialSignatureOf } from '../../shared/platforms/social/lead-webhooks.ts';
 import { documentStore, mainTableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { findInbound, inboundAttributes, inboundKey } from '../../shared/store/platform-webhooks.ts';

@@ -2,14 +2,13 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { normalizeProfessionalLead } from '../../shared/platforms/professional/leads.ts';
 import { normalizeSocialLead } from '../../shared/platforms/social/leads.ts';
-import { professionalNotices, socialNotices } from '../../shared/leads/notifications.ts';
 import {
   professionalChallengeAnswer,
+  professionalNotices,
   professionalSignatureOf,
   professionalSignatureValid,
-  socialChallengeAnswer,
-  socialSignatureValid,
-} from '../../shared/leads/signatures.ts';
+} from '../../shared/platforms/professional/lead-webhooks.ts';
+import { socialChallengeAnswer, socialNotices, socialSignatureValid } from '../../shared/platforms/social/lead-webhooks.ts';
 import { normalizedLeadSchema } from '../../shared/schemas/leads.ts';
 
 /**

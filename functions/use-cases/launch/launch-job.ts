@@ -4,8 +4,8 @@ import { defineJobKind } from '../jobs/job-kind.ts';
 import { launchLeftovers, type LaunchScriptModule } from './launch-engine.ts';
 import { launchCheckpointSchema, type LaunchJob, launchJobRequestSchema } from './launch-records.ts';
 import { launchNameOf } from './launch-request.ts';
-import { professionalLaunch } from './professional-launch-script.ts';
-import { socialLaunch } from './social-launch-script.ts';
+import { professionalLaunch } from '../platforms/professional/launch-script.ts';
+import { socialLaunch } from '../platforms/social/launch-script.ts';
 
 /**
  * The campaign_launch job (docs/decisions.md, "Launching a whole campaign"): the engine

@@ -4,7 +4,7 @@ import type { Context as LambdaContext } from 'aws-lambda';
 type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
 import { PlatformAuthExpired } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
-import type { LeadNotice } from '../../../shared/leads/notifications.ts';
+import type { LeadNotice } from '../../../shared/platforms/lead-webhooks.ts';
 import type { NormalizedLead } from '../../../shared/schemas/leads.ts';
 import { clearAccessMissing, type LeadSubscription, noteAccessMissing } from '../../../shared/store/lead-subscriptions.ts';
 import { storeLead } from '../../../shared/store/lead-writes.ts';

@@ -3,13 +3,13 @@ import type { Context as LambdaContext } from 'aws-lambda';
 /** What a lead read needs of the function: the time it has left. */
 type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
 import { log } from '../../../shared/core/logger.ts';
-import { type LeadNotice, professionalNotices, socialNotices } from '../../../shared/leads/notifications.ts';
+import { LEAD_WEBHOOKS } from '../../../shared/leads/lead-webhooks.ts';
 import { subscriptionsOf } from '../../../shared/store/lead-subscriptions.ts';
 import { eraseLead } from '../../../shared/store/lead-writes.ts';
 import { inboundBodies } from '../../../shared/flows/flows.ts';
 import { flowOn } from '../../../shared/flows/on-table.ts';
 import type { QueueMessage } from '../../../shared/queue/messages.ts';
-import { findInbound, type InboundPlatform, inboundKey } from '../../../shared/store/platform-webhooks.ts';
+import { findInbound, inboundKey } from '../../../shared/store/platform-webhooks.ts';
 import { takeNotice } from './deliver-lead.ts';
 
 /**
@@ -18,14 +18,12 @@ import { takeNotice } from './deliver-lead.ts';
  * or that names nothing we read, is settled too (logged by ids, never guessed at). The message carries
  * a small body itself; a large one is read back.
  */
-const NOTICES: Record<InboundPlatform, (body: string) => LeadNotice[] | undefined> = { social: socialNotices, professional: professionalNotices };
-
 type InboundMessage = Extract<QueueMessage<'PlatformEvents'>, { bodyHash: string }>;
 
 export async function processInbound({ platform, bodyHash, body: carried }: InboundMessage, context: Context): Promise<void> {
   const body = carried ?? (await findInbound(platform, bodyHash));
   if (body === undefined) return; // past its days, or never stored
-  const notices = NOTICES[platform](body);
+  const notices = LEAD_WEBHOOKS[platform].notices(body);
   if (!notices) log().warn('a platform webhook body of no known shape: kept, marked processed, never retried', { platform, bodyHash });
   for (const notice of notices ?? []) {
     const target = notice.platform === 'social' ? notice.pageId : notice.accountId;

@@ -6,9 +6,9 @@ import type { User } from '../../../shared/store/users.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import type { JobRun } from '../jobs/job-run.ts';
 import { pollUntil } from '../jobs/steps.ts';
-import { professionalVideoUpload } from './professional-video.ts';
+import { professionalVideoUpload } from '../platforms/professional/video-upload.ts';
 import { type MediaJob, type MediaJobRequest, mediaCheckpointSchema, mediaJobRequestSchema, type VideoUpload } from './video-upload.ts';
-import { socialVideoUpload } from './social-video.ts';
+import { socialVideoUpload } from '../platforms/social/video-upload.ts';
 
 /**
  * An ad_media job (docs/decisions.md, "Media into an ad account"): a video from the user's upload (or

@@ -1,20 +1,20 @@
-import { InvalidRequest, LaunchRefused } from '../../../shared/core/errors.ts';
-import { clock } from '../../../shared/core/clock.ts';
-import { fromUnits } from '../../../shared/core/money.ts';
-import { checkOrganizationScope } from '../../../shared/platforms/professional/media.ts';
-import { professionalLaunchPlan, professionalLaunchSteps } from '../../../shared/platforms/professional/launch-plan.ts';
+import { InvalidRequest, LaunchRefused } from '../../../../shared/core/errors.ts';
+import { clock } from '../../../../shared/core/clock.ts';
+import { fromUnits } from '../../../../shared/core/money.ts';
+import { checkOrganizationScope } from '../../../../shared/platforms/professional/media.ts';
+import { professionalLaunchPlan, professionalLaunchSteps } from '../../../../shared/platforms/professional/launch-plan.ts';
 import {
   accountIneligibility,
   type LaunchMedia,
   MINIMUM_DAILY_BUDGET,
   readLaunchAccount,
   readLaunchMedia,
-} from '../../../shared/platforms/professional/launch.ts';
-import { professionalSession } from '../../../shared/platforms/professional/session.ts';
-import type { ProfessionalLaunchInput } from '../../../shared/schemas/professional-launch.ts';
-import type { LaunchJobRequest } from './launch-records.ts';
-import { subscribeLeadsQuietly } from '../leads/subscriptions.ts';
-import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from './launch-request.ts';
+} from '../../../../shared/platforms/professional/launch.ts';
+import { professionalSession } from '../../../../shared/platforms/professional/session.ts';
+import type { ProfessionalLaunchInput } from '../../../../shared/schemas/professional-launch.ts';
+import type { LaunchJobRequest } from '../../launch/launch-records.ts';
+import { subscribeLeadsQuietly } from '../../leads/subscriptions.ts';
+import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from '../../launch/launch-request.ts';
 
 /**
  * create_campaign on the professional network (docs/decisions.md, "Launching a whole campaign

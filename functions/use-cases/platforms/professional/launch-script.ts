@@ -1,6 +1,6 @@
-import { clock } from '../../../shared/core/clock.ts';
-import { LaunchRefused, PlatformRateLimited } from '../../../shared/core/errors.ts';
-import { professionalCampaignControl } from '../../../shared/platforms/professional/campaign-control.ts';
+import { clock } from '../../../../shared/core/clock.ts';
+import { LaunchRefused, PlatformRateLimited } from '../../../../shared/core/errors.ts';
+import { professionalCampaignControl } from '../../../../shared/platforms/professional/campaign-control.ts';
 import {
   createInlineCreative,
   createLaunchObject,
@@ -12,14 +12,22 @@ import {
   launchRefusalOf,
   leaveLaunchObject,
   removeLaunchObject,
-} from '../../../shared/platforms/professional/launch.ts';
-import { professionalSession } from '../../../shared/platforms/professional/session.ts';
-import type { ProfessionalLaunchPlan } from '../../../shared/schemas/professional-launch.ts';
-import { pollUntil } from '../jobs/steps.ts';
-import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchScriptModule, type LaunchSteps, runLaunch, sameAsSent } from './launch-engine.ts';
-import { type LaunchJob, planOf, waitsOf } from './launch-records.ts';
-import type { JobRun } from '../jobs/job-run.ts';
-import type { User } from '../../../shared/store/users.ts';
+} from '../../../../shared/platforms/professional/launch.ts';
+import { professionalSession } from '../../../../shared/platforms/professional/session.ts';
+import type { ProfessionalLaunchPlan } from '../../../../shared/schemas/professional-launch.ts';
+import { pollUntil } from '../../jobs/steps.ts';
+import {
+  candidatesOf,
+  type LaunchResult,
+  type LaunchScript,
+  type LaunchScriptModule,
+  type LaunchSteps,
+  runLaunch,
+  sameAsSent,
+} from '../../launch/launch-engine.ts';
+import { type LaunchJob, planOf, waitsOf } from '../../launch/launch-records.ts';
+import type { JobRun } from '../../jobs/job-run.ts';
+import type { User } from '../../../../shared/store/users.ts';
 
 /**
  * The professional network's launch (docs/decisions.md, "Launching a whole campaign (professional)"):

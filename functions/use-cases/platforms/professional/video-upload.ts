@@ -1,12 +1,18 @@
-import { clock } from '../../../shared/core/clock.ts';
-import { PlatformRejected } from '../../../shared/core/errors.ts';
-import { log } from '../../../shared/core/logger.ts';
-import { accountOrganization, finalizeVideoUpload, initializeVideoUpload, mediaStatus, uploadVideoPart } from '../../../shared/platforms/professional/media.ts';
-import { professionalSession } from '../../../shared/platforms/professional/session.ts';
-import { StagedRanges } from '../../../shared/storage/staged-ranges.ts';
-import type { JobRun } from '../jobs/job-run.ts';
-import { lostAnswer, sendInOrder } from '../jobs/steps.ts';
-import { acknowledged, type MediaJob, startOver, type VideoUpload } from './video-upload.ts';
+import { clock } from '../../../../shared/core/clock.ts';
+import { PlatformRejected } from '../../../../shared/core/errors.ts';
+import { log } from '../../../../shared/core/logger.ts';
+import {
+  accountOrganization,
+  finalizeVideoUpload,
+  initializeVideoUpload,
+  mediaStatus,
+  uploadVideoPart,
+} from '../../../../shared/platforms/professional/media.ts';
+import { professionalSession } from '../../../../shared/platforms/professional/session.ts';
+import { StagedRanges } from '../../../../shared/storage/staged-ranges.ts';
+import type { JobRun } from '../../jobs/job-run.ts';
+import { lostAnswer, sendInOrder } from '../../jobs/steps.ts';
+import { acknowledged, type MediaJob, startOver, type VideoUpload } from '../../media/video-upload.ts';
 
 /**
  * The professional network's video: the upload instructions' parts in order, each to its pre-signed URL,

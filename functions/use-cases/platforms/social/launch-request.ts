@@ -1,6 +1,6 @@
-import { InvalidRequest, LaunchRefused, type ProblemDetail, ServiceError } from '../../../shared/core/errors.ts';
-import { fromUnits } from '../../../shared/core/money.ts';
-import { creativeParams, socialLaunchPlan, socialLaunchSteps } from '../../../shared/platforms/social/launch-plan.ts';
+import { InvalidRequest, LaunchRefused, type ProblemDetail, ServiceError } from '../../../../shared/core/errors.ts';
+import { fromUnits } from '../../../../shared/core/money.ts';
+import { creativeParams, socialLaunchPlan, socialLaunchSteps } from '../../../../shared/platforms/social/launch-plan.ts';
 import {
   accountIneligibility,
   imagesByHash,
@@ -8,12 +8,12 @@ import {
   readLaunchAccount,
   validateObject,
   videoThumbnail,
-} from '../../../shared/platforms/social/launch.ts';
-import { socialSession } from '../../../shared/platforms/social/session.ts';
-import type { SocialLaunchInput } from '../../../shared/schemas/social-launch.ts';
-import type { LaunchJobRequest } from './launch-records.ts';
-import { subscribeLeadsQuietly } from '../leads/subscriptions.ts';
-import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from './launch-request.ts';
+} from '../../../../shared/platforms/social/launch.ts';
+import { socialSession } from '../../../../shared/platforms/social/session.ts';
+import type { SocialLaunchInput } from '../../../../shared/schemas/social-launch.ts';
+import type { LaunchJobRequest } from '../../launch/launch-records.ts';
+import { subscribeLeadsQuietly } from '../../leads/subscriptions.ts';
+import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from '../../launch/launch-request.ts';
 
 /**
  * create_campaign on the social platform (docs/decisions.md, "Launching a whole campaign" and "One

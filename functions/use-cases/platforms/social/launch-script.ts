@@ -1,14 +1,22 @@
-import { LaunchRefused } from '../../../shared/core/errors.ts';
-import { socialCampaignControl } from '../../../shared/platforms/social/campaign-control.ts';
-import { creativeParams } from '../../../shared/platforms/social/launch-plan.ts';
-import { createObject, deleteObject, findByName, launchRefusalOf, pauseObject, videoThumbnail } from '../../../shared/platforms/social/launch.ts';
-import { socialSession } from '../../../shared/platforms/social/session.ts';
-import type { SocialLaunchPlan } from '../../../shared/schemas/social-launch.ts';
-import { pollUntil } from '../jobs/steps.ts';
-import { candidatesOf, type LaunchResult, type LaunchScript, type LaunchScriptModule, type LaunchSteps, runLaunch, sameAsSent } from './launch-engine.ts';
-import { type LaunchJob, planOf, waitsOf } from './launch-records.ts';
-import type { JobRun } from '../jobs/job-run.ts';
-import type { User } from '../../../shared/store/users.ts';
+import { LaunchRefused } from '../../../../shared/core/errors.ts';
+import { socialCampaignControl } from '../../../../shared/platforms/social/campaign-control.ts';
+import { creativeParams } from '../../../../shared/platforms/social/launch-plan.ts';
+import { createObject, deleteObject, findByName, launchRefusalOf, pauseObject, videoThumbnail } from '../../../../shared/platforms/social/launch.ts';
+import { socialSession } from '../../../../shared/platforms/social/session.ts';
+import type { SocialLaunchPlan } from '../../../../shared/schemas/social-launch.ts';
+import { pollUntil } from '../../jobs/steps.ts';
+import {
+  candidatesOf,
+  type LaunchResult,
+  type LaunchScript,
+  type LaunchScriptModule,
+  type LaunchSteps,
+  runLaunch,
+  sameAsSent,
+} from '../../launch/launch-engine.ts';
+import { type LaunchJob, planOf, waitsOf } from '../../launch/launch-records.ts';
+import type { JobRun } from '../../jobs/job-run.ts';
+import type { User } from '../../../../shared/store/users.ts';
 
 /**
  * The social platform's launch (docs/decisions.md, "Launching a whole campaign"): campaign (PAUSED,

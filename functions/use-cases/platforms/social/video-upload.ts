@@ -1,12 +1,12 @@
-import { clock } from '../../../shared/core/clock.ts';
-import { MediaProcessingFailed, PlatformRejected } from '../../../shared/core/errors.ts';
-import { log } from '../../../shared/core/logger.ts';
-import { finishVideoUpload, startVideoUpload, transferVideoChunk, videoStatus } from '../../../shared/platforms/social/ad-videos.ts';
-import { socialSession } from '../../../shared/platforms/social/session.ts';
-import { StagedRanges } from '../../../shared/storage/staged-ranges.ts';
-import type { JobRun } from '../jobs/job-run.ts';
-import { lostAnswer, sendInOrder } from '../jobs/steps.ts';
-import { acknowledged, type MediaJob, startOver, type VideoUpload } from './video-upload.ts';
+import { clock } from '../../../../shared/core/clock.ts';
+import { MediaProcessingFailed, PlatformRejected } from '../../../../shared/core/errors.ts';
+import { log } from '../../../../shared/core/logger.ts';
+import { finishVideoUpload, startVideoUpload, transferVideoChunk, videoStatus } from '../../../../shared/platforms/social/ad-videos.ts';
+import { socialSession } from '../../../../shared/platforms/social/session.ts';
+import { StagedRanges } from '../../../../shared/storage/staged-ranges.ts';
+import type { JobRun } from '../../jobs/job-run.ts';
+import { lostAnswer, sendInOrder } from '../../jobs/steps.ts';
+import { acknowledged, type MediaJob, startOver, type VideoUpload } from '../../media/video-upload.ts';
 
 /**
  * The social platform's video: its resumable upload (a session, the ranges it names, finish), then its
