@@ -36,8 +36,8 @@ export default defineConfig({
     // run after them, two files at a time, so neither slows the shared stack's answers.
     maxWorkers: 3,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      { extends: true, test: { name: 'static', include: STATIC, globalSetup: [BUNDLES], maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
+      { extends: true, test: { name: 'static', include: STATIC, globalSetup: [BUNDLES], maxWorkers: 1 } },
       {
         extends: true,
         test: {
@@ -56,7 +56,7 @@ export default defineConfig({
           isolate: false,
           ...withStack,
           globalSetup: [...withStack.globalSetup, BUNDLES],
-          maxWorkers: 2,
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },

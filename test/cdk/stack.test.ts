@@ -9,8 +9,7 @@ import { MAX_RESOURCES_PER_TEMPLATE, STACK_AREAS } from '../../infra/stack-areas
 import { fallbackRoute, routes } from '../../functions/routes.ts';
 import { workers } from '../../functions/workers/index.ts';
 import { jobQueue, queueDefinitions, schedules, webhookQueue } from '../../shared/core/queues.ts';
-import { readBundles } from '../../infra/bundling.ts';
-import { BUNDLE_DIRECTORY } from '../../infra/bundle.ts';
+import { builtBundles } from '../helpers/function-bundles.ts';
 import { grantsOf } from '../../shared/core/function-declaration.ts';
 import { awsCallsOf, type AwsResource } from '../helpers/aws-calls.ts';
 import { CREDENTIAL_KEYS } from '../../shared/secrets/app-credentials.ts';
@@ -19,7 +18,7 @@ import { CREDENTIAL_KEYS } from '../../shared/secrets/app-credentials.ts';
  * The CDK stack, proven by synthesis: routes, runtimes, data stores, least privilege, cdk-nag. Its
  * functions are the bundles the run built once (test/setup/function-bundles.ts), as `cdk synth` builds them.
  */
-const bundles = readBundles(BUNDLE_DIRECTORY);
+const bundles = await builtBundles();
 function synth(stage: string, { props = {} }: { props?: Partial<AdCampaignApiStackProps> } = {}) {
   const app = new App({ context: { stage } });
   const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage, bundles, ...props });

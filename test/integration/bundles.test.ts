@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
-import { readBundles } from '../../infra/bundling.ts';
-import { BUNDLE_DIRECTORY } from '../../infra/bundle.ts';
+import { builtBundles } from '../helpers/function-bundles.ts';
 import { routes } from '../../functions/routes.ts';
 import { loadEvent } from '../helpers/events.ts';
 
@@ -16,7 +15,7 @@ import { loadEvent } from '../helpers/events.ts';
  * runs a function: the bundles as built, the sources with Node's own type stripping.
  */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
-const bundles = readBundles(BUNDLE_DIRECTORY);
+const bundles = await builtBundles();
 type Answer = { statusCode: number; contentType: string; body: string };
 
 const withEvents = routes

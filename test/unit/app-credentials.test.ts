@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 
 /**
  * The cloud's way to the app credentials and the connection key: Secrets Manager, read once per cold
@@ -47,10 +47,17 @@ beforeAll(async () => {
     CONNECTION_KEY_SECRET_ARN: KEY_ARN,
   });
 });
-afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+const envBefore = { ...process.env };
+afterAll(async () => {
+  // the next file of this worker sees the environment it would have had
+  for (const name of Object.keys(process.env)) if (!(name in envBefore)) delete process.env[name];
+  Object.assign(process.env, envBefore);
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+});
 
 describe('app credentials from Secrets Manager', () => {
   it('a failed read is retried by the next call; the values then become configuration, read once', async () => {
+    vi.resetModules(); // the configuration read afresh: another file of this worker may have read it already
     const { loadAppCredentials } = await import('../../shared/secrets/app-credentials.ts');
     const { config } = await import('../../shared/core/config.ts');
     failNext = true;

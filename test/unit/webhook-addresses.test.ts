@@ -1,7 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { InvalidRequest } from '../../shared/core/errors.ts';
-import { checkWebhookUrl } from '../../shared/webhooks/receiver-address.ts';
-import { postWebhook } from '../../shared/webhooks/post.ts';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
 /**
@@ -9,8 +6,16 @@ import { scriptedServer } from '../helpers/scripted-server.ts';
  * only, https: only, checked when set and again when each delivery connects.
  */
 let receiver: Awaited<ReturnType<typeof scriptedServer>>;
+let InvalidRequest: typeof import('../../shared/core/errors.ts').InvalidRequest;
+let checkWebhookUrl: typeof import('../../shared/webhooks/receiver-address.ts').checkWebhookUrl;
+let postWebhook: typeof import('../../shared/webhooks/post.ts').postWebhook;
 beforeAll(async () => {
   delete process.env.OUTBOUND_ALLOWED_NETWORKS;
+  // the configuration as deployed, read afresh: another file of this worker may have read it with a local setting
+  vi.resetModules();
+  ({ InvalidRequest } = await import('../../shared/core/errors.ts'));
+  ({ checkWebhookUrl } = await import('../../shared/webhooks/receiver-address.ts'));
+  ({ postWebhook } = await import('../../shared/webhooks/post.ts'));
   receiver = await scriptedServer(() => ({ status: 200 }));
 });
 afterAll(() => receiver.close());
