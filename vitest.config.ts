@@ -1,11 +1,13 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects, so a developer can run the fast ones alone (`npx vitest run --project unit`):
- * `unit` runs pure code with no stack and no network; `static` synthesises the CDK stack and bundles
- * checks every bundle's AWS calls against its IAM policy, with no stack either; `stack` runs against one real local stack (gateway, dynalite,
- * s3rver, sandboxes) that global setup starts; `process` starts stacks of its own as child processes (beside the shared one, which global setup starts once for both)
- * (`npm start` killed, restarted, run by the admin CLI) beside that one.
+ * Three projects, so a developer can run the fast ones alone (`npx vitest run --project unit`):
+ * `unit` runs pure code with no stack and no network; `stack` runs against one real local stack
+ * (gateway, dynalite, s3rver, sandboxes) that global setup starts; `process` starts stacks of its own as
+ * child processes (`npm start` killed, restarted, run by the admin CLI) beside that one, and holds the
+ * CPU-bound checks that need no stack: the CDK synth with its IAM check of every bundle, and the typed
+ * client's type checks. Vitest runs one project's files after another's, so each project is one pool
+ * whose workers never wait on a project's last file.
  */
 // CPU-bound and stack-free: the CDK synth, and the typed client's type checks (tsc over generated types)
 const STATIC = ['test/cdk/**/*.test.ts', 'test/typed-client/*.test.ts'];
@@ -19,7 +21,7 @@ const PROCESS = [
   // runs the deployed bundles beside their source, sixty imports of a megabyte or more: not beside the shared stack's timed answers
   'test/integration/bundles.test.ts',
 ];
-/** every function bundled once (one esbuild run into dist/functions), for the synth test, its IAM check and the bundle test */
+/** every function bundled once (one esbuild run into dist/functions), for the synth test, its IAM check and the bundle test; built while the stack's tests run */
 const BUNDLES = 'test/setup/function-bundles.ts';
 const withStack = { globalSetup: ['test/setup/global-stack.ts'], setupFiles: ['test/setup/stack-env.ts'] };
 
@@ -31,32 +33,30 @@ export default defineConfig({
     expect: { poll: { timeout: 15_000, interval: 50 } },
     pool: 'forks',
     // the stack's tests mostly wait on the stack (another process's I/O): three files at a time keep two
-    // cores busy, where vitest's default (cores − 1) would run them one by one. The CPU-bound static
-    // tests (synth, bundling) and the process tests (child stacks, kills, restarts, timings of their own)
-    // run after them, two files at a time, so neither slows the shared stack's answers.
+    // cores busy, where vitest's default (cores − 1) would run them one by one
     maxWorkers: 3,
+    // a worker keeps the modules it imported from one file to the next (each file still gets its own
+    // setup files): importing the service afresh for every file cost more than a third of the run
+    isolate: false,
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], isolate: false } },
-      { extends: true, test: { name: 'static', include: STATIC, globalSetup: [BUNDLES], maxWorkers: 1 } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
         extends: true,
         test: {
           name: 'stack',
           include: ['test/**/*.test.ts'],
           exclude: ['**/node_modules/**', 'test/unit/**', ...STATIC, ...PROCESS],
-          isolate: false,
           ...withStack,
         },
       },
       {
         extends: true,
+        // after the shared stack's tests, so neither slows the other's timed answers
         test: {
           name: 'process',
-          include: PROCESS,
-          isolate: false,
+          include: [...PROCESS, ...STATIC],
           ...withStack,
           globalSetup: [...withStack.globalSetup, BUNDLES],
-          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },

@@ -4,7 +4,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { AdminRefusal, type AdminRequest, COMMANDS, executeAdminCommand, USAGE } from './admin-commands.ts';
 import { askRunningStack } from '../local/admin-socket.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from '../local/dynamo.ts';
-import { DEFAULT_DATA_DIR, DataDirTaken, runningStackPid } from '../local/stack.ts';
+import { DEFAULT_DATA_DIR, DataDirTaken, runningStackPid } from '../local/data-dir.ts';
 
 /**
  * `npm run admin -- <command>` (the commands: admin-commands.ts). Store: DynamoDB as the AWS SDK is

@@ -1,5 +1,6 @@
 import { clock } from '../shared/core/clock.ts';
-import { DataDirTaken, startLocalStack } from './stack.ts';
+import { DataDirTaken } from './data-dir.ts';
+import { startLocalStack } from './stack.ts';
 
 /** `npm start`: the service with its embedded local stack, until Ctrl-C. */
 /** However much is in flight (a job mid-batch, a hanging receiver, the stack still starting), the process is gone within this. */

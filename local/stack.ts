@@ -6,6 +6,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import S3rver from 's3rver';
 import { SEARCHADS_API_VERSION, SOCIAL_API_VERSION } from '../shared/core/versions.ts';
 import { serveAdminSocket } from './admin-socket.ts';
+import { DataDirTaken, DEFAULT_DATA_DIR, PID_FILE, runningStackPid } from './data-dir.ts';
 import { clockOffsetFromEnv, installLocalClock, LocalClock } from './clock.ts';
 import { ensureTables, LOCAL_TABLE_NAMES, startDynalite } from './dynamo.ts';
 import { startGateway } from './gateway.ts';
@@ -33,32 +34,6 @@ import { OPENAPI_FILE_NAME } from '../functions/openapi-document/declaration.ts'
 /** `{social, searchads, professional}`: each sandbox's URL, written at every start */
 export const SANDBOXES_FILE = 'sandboxes.json';
 export const DEFAULT_LOCAL_API_KEY = 'local-demo-key-do-not-use-in-production';
-export const DEFAULT_DATA_DIR = '.data';
-
-/** While `npm start` runs, its pid is in this file of the data folder (dynalite holds the folder's LevelDB). */
-export const PID_FILE = 'server.pid';
-
-/** The pid of a running local stack that holds `dataDir`, if any. */
-export function runningStackPid(dataDir: string): number | undefined {
-  const file = join(dataDir, PID_FILE);
-  if (!existsSync(file)) return undefined;
-  const pid = Number(readFileSync(file, 'utf8'));
-  try {
-    process.kill(pid, 0);
-    return pid;
-  } catch {
-    return undefined; // left behind by a stack that was killed
-  }
-}
-
-export class DataDirTaken extends Error {
-  readonly holder: number;
-
-  constructor(holder: number, dataDir: string) {
-    super(`Another local stack (pid ${holder}) is using ${dataDir}; stop it or set DATA_DIR.`);
-    this.holder = holder;
-  }
-}
 
 /**
  * Makes this process the one stack of `dataDir`: the check and the pid file's write happen under an

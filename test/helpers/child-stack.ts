@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PID_FILE } from '../../local/stack.ts';
+import { PID_FILE } from '../../local/data-dir.ts';
 import { inject } from 'vitest';
 
 /** `npm start` and the admin CLI as separate processes, so a test sees all they print. */

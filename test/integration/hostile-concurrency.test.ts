@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { startChildStack } from '../helpers/child-stack.ts';
 import { BrowserSession, createLink } from '../helpers/connect.ts';
-import { PID_FILE } from '../../local/stack.ts';
+import { PID_FILE } from '../../local/data-dir.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';

@@ -1,0 +1,34 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/**
+ * The local stack's data folder and who holds it, apart from the stack itself: the admin CLI and the
+ * tests ask whether a stack runs without loading one (a few milliseconds, where the stack's modules take
+ * over a second).
+ */
+export const DEFAULT_DATA_DIR = '.data';
+
+/** While `npm start` runs, its pid is in this file of the data folder (dynalite holds the folder's LevelDB). */
+export const PID_FILE = 'server.pid';
+
+/** The pid of a running local stack that holds `dataDir`, if any. */
+export function runningStackPid(dataDir: string): number | undefined {
+  const file = join(dataDir, PID_FILE);
+  if (!existsSync(file)) return undefined;
+  const pid = Number(readFileSync(file, 'utf8'));
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined; // left behind by a stack that was killed
+  }
+}
+
+export class DataDirTaken extends Error {
+  readonly holder: number;
+
+  constructor(holder: number, dataDir: string) {
+    super(`Another local stack (pid ${holder}) is using ${dataDir}; stop it or set DATA_DIR.`);
+    this.holder = holder;
+  }
+}
