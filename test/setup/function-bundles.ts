@@ -1,21 +1,35 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
-import { bundleDeployedFunctions } from '../../infra/bundle.ts';
+import { fileURLToPath } from 'node:url';
 import { BUNDLES_FAILED_FILE, BUNDLES_META_FILE } from '../helpers/function-bundles.ts';
 
 /**
  * Every function bundled once for the whole run, by the same esbuild run `cdk synth` makes
- * (infra/bundle.ts), into dist/functions: the synth test deploys those folders, its IAM check reads
- * their modules and the bundle test runs them. The build starts here and is not waited for: vitest runs
- * every project's global setup before any test, and the two files that read the bundles wait for them
- * themselves (test/helpers/function-bundles.ts), so the shared stack's tests run while esbuild works.
- * The `static` and `process` projects both ask; both run in this one main process: one build.
+ * (`npm run bundle`, infra/bundle.ts), into dist/functions: the synth test deploys those folders, its
+ * IAM check reads their modules and the bundle test runs them. The build starts here, in a process of
+ * its own at the lowest CPU priority, and is not waited for: vitest runs every project's global setup
+ * before any test, and the two files that read the bundles wait for them themselves
+ * (test/helpers/function-bundles.ts), so esbuild works in what the shared stack's tests leave of the CPU.
+ * It is killed at the end of the run if a run stopped early left it building.
  */
-const shared = globalThis as typeof globalThis & { adApiFunctionBundles?: Promise<unknown> };
+const shared = globalThis as typeof globalThis & { adApiFunctionBundles?: ChildProcess };
+const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
-export default function setup(): void {
-  if (shared.adApiFunctionBundles) return;
-  // a build of an earlier run is never taken for this one's
-  rmSync(BUNDLES_META_FILE, { force: true });
-  rmSync(BUNDLES_FAILED_FILE, { force: true });
-  shared.adApiFunctionBundles = bundleDeployedFunctions().catch((error: Error) => writeFileSync(BUNDLES_FAILED_FILE, error.stack ?? error.message));
+export default function setup(): () => void {
+  if (!shared.adApiFunctionBundles) {
+    // a build of an earlier run is never taken for this one's
+    rmSync(BUNDLES_META_FILE, { force: true });
+    rmSync(BUNDLES_FAILED_FILE, { force: true });
+    const build = spawn('nice', ['-n', '19', process.execPath, 'infra/bundle.ts'], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    let errors = '';
+    build.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
+    build.once('exit', (code, signal) => {
+      if (code !== 0) writeFileSync(BUNDLES_FAILED_FILE, `npm run bundle ended ${code ?? signal}:\n${errors}`);
+    });
+    build.once('error', (error) => writeFileSync(BUNDLES_FAILED_FILE, error.message));
+    shared.adApiFunctionBundles = build;
+  }
+  return () => {
+    shared.adApiFunctionBundles?.kill();
+  };
 }
