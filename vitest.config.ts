@@ -32,9 +32,9 @@ export default defineConfig({
     // a wait on the stack (a webhook, a job's end) is generous: on a busy machine a worker's continuation can take seconds
     expect: { poll: { timeout: 15_000, interval: 50 } },
     pool: 'forks',
-    // the stack's tests mostly wait on the stack (another process's I/O): three files at a time keep two
+    // the stack's tests mostly wait on the stack (another process's I/O): four files at a time keep two
     // cores busy, where vitest's default (cores − 1) would run them one by one
-    maxWorkers: 3,
+    maxWorkers: 4,
     // a worker keeps the modules it imported from one file to the next (each file still gets its own
     // setup files): importing the service afresh for every file cost more than a third of the run
     isolate: false,
@@ -57,6 +57,8 @@ export default defineConfig({
           include: [...PROCESS, ...STATIC],
           ...withStack,
           globalSetup: [...withStack.globalSetup, BUNDLES],
+          // a child stack's start is CPU-bound: three files at a time
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },

@@ -57,7 +57,9 @@ describe('the API reference page', () => {
   }, 90_000);
 
   it('sends a request from the "Test Request" panel and shows the 200 answer', async () => {
-    await page.getByRole('button', { name: 'Read a user' }).first().click();
+    // the sidebar's button moves the page's own history; the click waits for no navigation (Playwright would
+    // wait for one that a client-side route change never finishes)
+    await page.getByRole('button', { name: 'Read a user' }).first().click({ noWaitAfter: true });
     const section = page.locator('section', { has: page.getByRole('heading', { name: 'Read a user', exact: true }) }).last();
     await section.getByRole('button', { name: 'Test Request' }).click();
 
