@@ -7,14 +7,14 @@ import type { User } from '../../../shared/store/users.ts';
 /** What a lead read needs of the function: the time it has left. */
 type Context = Pick<LambdaContext, 'getRemainingTimeInMillis'>;
 
+export type LeadPlatform = NormalizedLead['platform'];
+
 /**
  * Where a platform's leads come from, through a user's connection (docs/leads.md): what the user's
  * connection reaches (a Page, an ad account), the permissions leads need, the subscription, one lead
- * read (with its form, kept a while) and the leads since a time. One source per platform; the rest of
- * the leads feature knows no platform.
+ * read (with its form, kept a while) and the leads since a time. One source per platform, in its
+ * folder (use-cases/platforms/<name>/lead-source.ts); the rest of the leads feature knows no platform.
  */
-export type LeadPlatform = NormalizedLead['platform'];
-
 export interface LeadSource {
   /** the permissions a connection needs for leads (a connect link asks for them) */
   scopes: readonly string[];
