@@ -31,7 +31,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 /** Strings only one platform's adapter contains: a bundle holding another's is a leak of code. */
 const PLATFORM_MARKERS: Record<Platform, string> = {
-  social: 'appsecret_proof',
+  social: 'x-business-use-case-usage',
   searchads: 'googleAds:mutate',
   professional: 'generateUploadUrl',
 };

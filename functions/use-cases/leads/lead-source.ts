@@ -1,5 +1,5 @@
 import type { Context as LambdaContext } from 'aws-lambda';
-import { PlatformRejected } from '../../../shared/core/errors.ts';
+import { PlatformNotConnected, PlatformRejected, ScopeMissing } from '../../../shared/core/errors.ts';
 import type { LeadNotice } from '../../../shared/platforms/lead-webhooks.ts';
 import type { NormalizedLead } from '../../../shared/schemas/leads.ts';
 import type { User } from '../../../shared/store/users.ts';
@@ -16,6 +16,7 @@ export type LeadPlatform = NormalizedLead['platform'];
  * folder (use-cases/platforms/<name>/lead-source.ts); the rest of the leads feature knows no platform.
  */
 export interface LeadSource {
+  platform: LeadPlatform;
   /** the permissions a connection needs for leads (a connect link asks for them) */
   scopes: readonly string[];
   /** what the user's connection takes leads of: a Page (social), an ad account (professional) */
@@ -32,3 +33,23 @@ export interface LeadSource {
 
 /** A refusal's details, as the platform gave them. */
 export const refusalOf = (error: unknown) => (error instanceof PlatformRejected ? error.extra : undefined);
+
+/**
+ * The user's connection for a source's leads: connected, granted what leads need (a connection given as
+ * raw tokens names no scopes and is taken to hold them until the platform refuses), reaching a target.
+ */
+export function leadTargetThrough(user: User, source: LeadSource): string {
+  const { platform } = source;
+  const connection = user.connections[platform];
+  if (!connection) throw new PlatformNotConnected(platform);
+  const granted = connection.scopes?.split(/[ ,]+/);
+  const missing = granted ? source.scopes.filter((scope) => !granted.includes(scope)) : [];
+  if (missing.length > 0) throw new ScopeMissing(platform, missing.join(', '));
+  const target = source.targetOf(user);
+  if (!target)
+    throw new PlatformNotConnected(
+      platform,
+      `The user’s ${platform} connection names no ${platform === 'social' ? 'Page' : 'ad account'}; connect one to take its leads.`,
+    );
+  return target;
+}

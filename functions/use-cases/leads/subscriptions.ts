@@ -7,7 +7,8 @@ import { PlatformError, ScopeMissing, ServiceError } from '../../../shared/core/
 import { log } from '../../../shared/core/logger.ts';
 import { deleteLeadSubscription, saveLeadSubscription, subscriptionsOf } from '../../../shared/store/lead-subscriptions.ts';
 import type { User } from '../../../shared/store/users.ts';
-import { LEAD_SOURCES, type LeadPlatform, leadTargetOf } from './lead-sources.ts';
+import { type LeadSource, leadTargetThrough } from './lead-source.ts';
+import { LEAD_SOURCES, type LeadPlatform } from './lead-sources.ts';
 
 /**
  * `POST /leads/subscribe` and `/unsubscribe` (docs/leads.md, "Subscriptions"): what the user's
@@ -19,13 +20,19 @@ export interface SubscriptionAnswer {
   subscriptions: Array<{ target: string; status: 'subscribed' | 'failed' | 'unsubscribed'; error?: { code: string; message: string } }>;
 }
 
-export async function subscribeLeads(user: User, platform: LeadPlatform, context: Context): Promise<SubscriptionAnswer> {
-  const target = leadTargetOf(user, platform);
+export function subscribeLeads(user: User, platform: LeadPlatform, context: Context): Promise<SubscriptionAnswer> {
+  return subscribeThrough(user, LEAD_SOURCES[platform], context);
+}
+
+/** A subscription through one platform's source: a caller that knows its platform bundles no other's. */
+async function subscribeThrough(user: User, source: LeadSource, context: Context): Promise<SubscriptionAnswer> {
+  const { platform } = source;
+  const target = leadTargetThrough(user, source);
   try {
-    await LEAD_SOURCES[platform].subscribe(user, context, target);
+    await source.subscribe(user, context, target);
   } catch (error) {
     // a permission refusal of a connection that named no scopes (raw tokens): the leads permissions are missing
-    if (LEAD_SOURCES[platform].accessMissing(error)) throw new ScopeMissing(platform, LEAD_SOURCES[platform].scopes.join(', '));
+    if (source.accessMissing(error)) throw new ScopeMissing(platform, source.scopes.join(', '));
     // the platform refused this target: said per target, as the answer's shape allows several
     if (!(error instanceof PlatformError) || error.status >= 500 || error.code === 'PLATFORM_AUTH_EXPIRED') throw error;
     return { subscriptions: [{ target, status: 'failed', error: { code: error.code, message: error.message } }] };
@@ -62,8 +69,12 @@ export async function unsubscribeLeads(user: User, platform: LeadPlatform, conte
  * A lead form (operation 10) or a lead launch subscribes its Page by itself: best effort, after the
  * platform made what it made (a connection without the leads permissions is told by subscribe).
  */
-export async function subscribeLeadsQuietly(user: User, platform: LeadPlatform, context: Context): Promise<void> {
-  await subscribeLeads(user, platform, context).catch((error: unknown) =>
-    log().info('leads not subscribed with the form', { platform, code: error instanceof ServiceError ? error.code : 'INTERNAL', at: clock.now() }),
+export async function subscribeLeadsQuietly(user: User, source: LeadSource, context: Context): Promise<void> {
+  await subscribeThrough(user, source, context).catch((error: unknown) =>
+    log().info('leads not subscribed with the form', {
+      platform: source.platform,
+      code: error instanceof ServiceError ? error.code : 'INTERNAL',
+      at: clock.now(),
+    }),
   );
 }

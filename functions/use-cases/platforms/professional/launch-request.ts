@@ -15,6 +15,7 @@ import type { ProfessionalLaunchInput } from '../../../../shared/schemas/profess
 import type { LaunchJobRequest } from '../../launch/launch-records.ts';
 import { subscribeLeadsQuietly } from '../../leads/subscriptions.ts';
 import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from '../../launch/launch-request.ts';
+import { professionalLeadSource } from './lead-source.ts';
 
 /**
  * create_campaign on the professional network (docs/decisions.md, "Launching a whole campaign
@@ -78,7 +79,7 @@ export async function launchProfessionalCampaign(call: LaunchCall<ProfessionalLa
   };
   const started = await startLaunchJob(call, request);
   // a lead launch's ad account takes its leads from now on (docs/leads.md)
-  if (input.objective === 'LEAD_GENERATION') await subscribeLeadsQuietly(call.user, 'professional', call.context);
+  if (input.objective === 'LEAD_GENERATION') await subscribeLeadsQuietly(call.user, professionalLeadSource, call.context);
   return started;
 }
 

@@ -16,6 +16,7 @@ const professionalWebhook = () => `${config().PUBLIC_BASE_URL.replace(/\/+$/, ''
 
 /** An ad account's leads, through the user's professional connection (docs/leads.md). */
 export const professionalLeadSource: LeadSource = {
+  platform: 'professional',
   scopes: ['r_marketing_leadgen_automation'],
   targetOf: (user) => user.connections.professional?.adAccountId,
   subscribe: (user, context, accountId) => subscribeAccountToLeads(professionalSession(user, context), accountId, professionalWebhook()),

@@ -14,6 +14,7 @@ import type { SocialLaunchInput } from '../../../../shared/schemas/social-launch
 import type { LaunchJobRequest } from '../../launch/launch-records.ts';
 import { subscribeLeadsQuietly } from '../../leads/subscriptions.ts';
 import { budgetIssues, type LaunchAnswer, type LaunchCall, type LaunchIssue, refuseIssues, startLaunchJob } from '../../launch/launch-request.ts';
+import { socialLeadSource } from './lead-source.ts';
 
 /**
  * create_campaign on the social platform (docs/decisions.md, "Launching a whole campaign" and "One
@@ -94,7 +95,7 @@ export async function launchSocialCampaign(call: LaunchCall<SocialLaunchInput>):
   };
   const started = await startLaunchJob(call, request);
   // a lead launch's Page takes its leads from now on (docs/leads.md)
-  if (input.leadFormId) await subscribeLeadsQuietly(call.user, 'social', call.context);
+  if (input.leadFormId) await subscribeLeadsQuietly(call.user, socialLeadSource, call.context);
   return started;
 }
 

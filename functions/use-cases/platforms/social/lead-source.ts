@@ -12,6 +12,7 @@ import { type LeadSource, refusalOf } from '../../leads/lead-source.ts';
 
 /** A Page's leads, through the user's social connection (docs/leads.md). */
 export const socialLeadSource: LeadSource = {
+  platform: 'social',
   scopes: ['leads_retrieval', 'pages_manage_metadata'],
   targetOf: (user) => user.connections.social?.pageId,
   subscribe: (user, context, pageId) => subscribePageToLeads(socialSession(user, context), pageId),
