@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { day } from '../../shared/schemas/operation-doc.ts';
+import { day } from '../../shared/schemas/example-dates.ts';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 export const WINTER_CAMPAIGN = {

@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { userIdSchema } from '../../shared/schemas/common.ts';
-import { connectionHealth } from '../../shared/schemas/operation-doc.ts';
+import { connectionHealth } from '../../shared/schemas/connection-health.ts';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 export const connectionsView = z.object({

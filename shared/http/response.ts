@@ -1,5 +1,5 @@
 import { redactCredentials, redactDeep } from '../core/redaction.ts';
-import { answeredErrorFields } from '../schemas/error-fields.ts';
+import { answeredErrorFields } from '../core/error-field-names.ts';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import type { ServiceError } from '../core/errors.ts';
 

@@ -1,15 +1,16 @@
 import * as z from 'zod';
 import { PLATFORMS } from '../core/errors.ts';
 import { proposalSchema } from './proposals.ts';
+import type { ErrorField } from '../core/error-field-names.ts';
 
 /**
- * The fields an error's answer may carry beside `success`, `error` and `code`: each declared here once,
- * documented by the OpenAPI document's error envelopes and let through by the envelope (anything else
- * a failure holds stays inside the service).
+ * The schema of each field an error's answer may carry beside `success`, `error` and `code`, for the
+ * OpenAPI document's error envelopes; the envelope lets through the same names
+ * (shared/core/error-field-names.ts) and nothing else a failure holds.
  */
 const money = z.object({ amount: z.string(), currency: z.string() }).strict();
 
-export const ERROR_FIELDS = {
+export const ERROR_FIELDS: Readonly<Record<ErrorField, z.ZodType>> = {
   details: z
     .array(
       z
@@ -55,11 +56,4 @@ export const ERROR_FIELDS = {
     .describe('A social audience upload that failed part-way: the platform’s upload session (a retry with the same Idempotency-Key resumes it).'),
   rows_landed: z.number().describe('A social audience upload that failed part-way: how many rows the platform had acknowledged.'),
   rows_total: z.number().describe('A social audience upload that failed part-way: how many usable rows the file has.'),
-} as const;
-
-export type ErrorField = keyof typeof ERROR_FIELDS;
-
-/** Only the declared fields of a failure's extras, as the answer shows them. */
-export function answeredErrorFields(extra: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(extra).filter(([key]) => key in ERROR_FIELDS));
-}
+};

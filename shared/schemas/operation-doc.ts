@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { platformSchema } from './common.ts';
 import { adMediaJobEndSchema, audienceJobEndSchema, campaignLaunchJobEndSchema, leadsBackfillJobEndSchema, ruleUndoJobEndSchema } from './jobs.ts';
 import { normalizedLeadSchema } from './leads.ts';
-import { clock } from '../core/clock.ts';
-import type { CampaignRefusalCode } from '../core/errors.ts';
+import type { InBandRefusal } from './refusals.ts';
+import { day } from './example-dates.ts';
 
 /**
  * What the OpenAPI document says of an operation: its request and result schemas (the same zod
@@ -49,38 +49,9 @@ export interface OperationDoc {
   refusals?: readonly InBandRefusal[];
 }
 
-export type InBandRefusal =
-  | CampaignRefusalCode
-  | 'SCOPE_MISSING'
-  | 'ACCOUNT_NOT_ELIGIBLE'
-  | 'EU_POLITICAL_DECLARATION_REQUIRED'
-  | 'STALE_PROPOSAL'
-  | 'PROPOSAL_EXPIRED'
-  | 'PROPOSAL_DECIDED'
-  | 'UNDO_WINDOW_PASSED';
-
-/** What campaign control refuses from the campaign's state. */
-export const STATUS_REFUSALS = ['CAMPAIGN_NOT_FOUND', 'CAMPAIGN_REMOVED', 'INVALID_TRANSITION'] as const satisfies readonly InBandRefusal[];
-/** What a search-ads account refuses while one of its campaigns lacks the EU political-advertising declaration. */
-export const DECLARATION_REFUSAL = 'EU_POLITICAL_DECLARATION_REQUIRED' as const satisfies InBandRefusal;
-export const BUDGET_REFUSALS = [
-  'CAMPAIGN_NOT_FOUND',
-  'CAMPAIGN_REMOVED',
-  'BUDGET_NOT_ON_CAMPAIGN',
-  'SHARED_BUDGET',
-  'BUDGET_TOO_LOW',
-] as const satisfies readonly InBandRefusal[];
-
-export const connectionHealth = {
-  status: z.enum(['active', 'expiring', 'reconnect_required']).describe('reconnect_required: the platform refused the grant; connect the account again.'),
-  connectedAt: z.string().describe('ISO 8601'),
-  connectedVia: z.enum(['link', 'token']),
-  expiresAt: z.string().optional().describe('When the stored grant runs out, when known (ISO 8601).'),
-  scopes: z.array(z.string()).optional().describe('The permissions the grant carries, when known.'),
-};
-
-/** Examples' dates are relative to the day the document is built, so they stay valid on any day. */
-export const day = (offset: number) => clock.today(offset);
+export { BUDGET_REFUSALS, DECLARATION_REFUSAL, STATUS_REFUSALS, type InBandRefusal } from './refusals.ts';
+export { connectionHealth } from './connection-health.ts';
+export { day };
 
 const platformName = platformSchema;
 const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });

@@ -1,4 +1,4 @@
-import { day } from './operation-doc.ts';
+import { day } from './example-dates.ts';
 import type { Proposal } from './proposals.ts';
 import type { Evaluation, Rule } from './rules.ts';
 

@@ -5,7 +5,7 @@ import { config } from '../../../shared/core/config.ts';
 import { type Platform, QuotaExceeded } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
 import type { QueueMessage } from '../../../shared/queue/messages.ts';
-import { DECLARATION_REFUSAL } from '../../../shared/schemas/operation-doc.ts';
+import { DECLARATION_REFUSAL } from '../../../shared/schemas/refusals.ts';
 import { type Evaluation, modeOf, type RuleActionOutcome, type RuleRun } from '../../../shared/schemas/rules.ts';
 import { runLogWrites } from '../../../shared/store/rule-group-writes.ts';
 import { endGroupRun, type RuleRunEnd, spendRulesQuota } from '../../../shared/store/rule-writes.ts';

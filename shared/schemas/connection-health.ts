@@ -1,0 +1,10 @@
+import * as z from 'zod';
+
+/** What a user's connection to one platform says of its health (get_profile and the connection webhooks). */
+export const connectionHealth = {
+  status: z.enum(['active', 'expiring', 'reconnect_required']).describe('reconnect_required: the platform refused the grant; connect the account again.'),
+  connectedAt: z.string().describe('ISO 8601'),
+  connectedVia: z.enum(['link', 'token']),
+  expiresAt: z.string().optional().describe('When the stored grant runs out, when known (ISO 8601).'),
+  scopes: z.array(z.string()).optional().describe('The permissions the grant carries, when known.'),
+};
