@@ -8,11 +8,18 @@ import { inject } from 'vitest';
 /** `npm start` and the admin CLI as separate processes, so a test sees all they print. */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
 
+/**
+ * Node's compile cache, shared by every child stack and admin run of the suite: the first process
+ * compiles the project's modules (type stripping included), the next ones read V8's code from here.
+ * It halves a child's import of the stack (measured on 2 cores: about 2.0 s without it, 1.0 s with it).
+ */
+const COMPILE_CACHE = join(projectRoot, 'node_modules', '.cache', 'node-compile-cache');
+
 /** The environment of a fresh shell: without the variables this worker took from the shared test stack. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(inject('stack').env)) delete env[name];
-  return { ...env, ...extra };
+  return { ...env, NODE_COMPILE_CACHE: COMPILE_CACHE, ...extra };
 }
 
 export interface ChildStack {
