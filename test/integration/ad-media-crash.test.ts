@@ -18,7 +18,10 @@ import { jobToEnd, putFile } from '../helpers/uploads.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-video-'));
 const apiKey = 'video-crash-test-key-0123456789ab';
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+// a lease well above the heartbeat's third of it even on a loaded machine: a run waiting on the platform's
+// slow answer must keep its job (a lapsed lease lets the redelivered message take it over and send the
+// unacknowledged part again while the first run lives, which is no crash and not what these tests show)
+const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', JOB_LEASE_MS: '4000', LOG_LEVEL: 'SILENT' };
 const MiB = 1024 * 1024;
 let stack: ChildStack | undefined;
 beforeAll(async () => {
