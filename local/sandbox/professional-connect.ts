@@ -29,6 +29,7 @@ export const APP_SCOPES = [
   'r_organization_social',
   'w_organization_social',
   'r_marketing_leadgen_automation',
+  'rw_conversions',
 ];
 
 interface AdAccountRecord {

@@ -7,6 +7,7 @@ import type { SandboxRequest, SandboxResponse } from './server.ts';
 import type { MediaState } from './professional-media.ts';
 
 import type { ProfessionalLeadsState } from './professional-leads.ts';
+import type { ConversionRulesState } from './professional-conversions.ts';
 
 /** The professional network's list-upload flow in the sandbox: upload URLs, files, and the segments they fill (served by professional.ts). */
 
@@ -57,6 +58,8 @@ export interface ProfessionalState {
   media: MediaState;
   /** Lead Sync: notification subscriptions and the leads made */
   leads: ProfessionalLeadsState;
+  /** the conversion rules CRM events can go to */
+  conversions: ConversionRulesState;
 }
 
 export function segmentView(segment: Segment): Record<string, unknown> {

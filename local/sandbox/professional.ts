@@ -1,3 +1,4 @@
+import { canSendConversions, listConversionRules, seedConversionRules, setConversionRules } from './professional-conversions.ts';
 import { restliError } from './professional-restli.ts';
 import {
   createLeadNotification,
@@ -12,7 +13,7 @@ import {
 import { signerTokensRoute } from './consent.ts';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
+import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import {
   adAccountUsers,
   authorizationAnswer,
@@ -156,12 +157,17 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     connect: newProfessionalConnectState(),
     media: newMediaState(loaded.media),
     leads: newProfessionalLeadsState(),
+    conversions: seedConversionRules(DEMO_CONNECTIONS.professional.adAccountId),
   };
   /** whether a token may act for organizations: one issued through consent if it was granted w_organization_social, one given as it is unless it says otherwise */
   const canPost = (request: SandboxRequest) => {
     const token = request.headers.authorization?.replace(/^Bearer\s+/, '') ?? '';
     const granted = state.connect.tokenScopes.get(token);
     return granted ? granted.includes('w_organization_social') : !token.includes('NOORGSOCIAL');
+  };
+  const mayConvert = (request: SandboxRequest) => {
+    const token = request.headers.authorization?.replace(/^Bearer\s+/, '') ?? '';
+    return canSendConversions(token, state.connect.tokenScopes.get(token));
   };
   const mediaAction =
     (kind: 'images' | 'videos'): Handler =>
@@ -223,6 +229,7 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     rest('GET', /^\/rest\/leadFormResponses\/(?<id>[^/]+)$/, (_request, state, { id }) => getLead(id as string, state.leads)),
     rest('GET', /^\/rest\/leadForms\/(?<id>[^/]+)$/, (_request, _state, { id }) => getLeadForm(id as string)),
     rest('GET', /^\/rest\/adAccounts$/, (request) => searchAdAccounts(request, state.connect)),
+    rest('GET', /^\/rest\/conversions$/, (request) => listConversionRules(request, state.conversions, mayConvert(request))),
     rest('GET', /^\/rest\/adAnalytics$/, (request, state) => {
       const token = request.headers.authorization?.replace(/^Bearer\s+/, '') ?? '';
       // a token issued through consent has what was granted; a token given as it is reports unless it says otherwise
@@ -341,6 +348,7 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     savedPort(options.campaignsFile),
     seedCampaigns,
     [
+      { method: 'POST', path: /^\/__sandbox\/conversion-rules$/, handle: (request) => setConversionRules(request.fields, state.conversions) },
       { method: 'POST', path: /^\/__sandbox\/media-processing$/, handle: (request) => setMediaProcessing(state.media, request.fields) },
       {
         method: 'POST',

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { checkAgainstProtos } from './searchads-proto.ts';
 import { type Row, DAYS_OF_METRICS, type SearchadsState, requestId, day, newAccount, invalid } from './searchads-state.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
+import { conversionActionRows } from './searchads-conversions.ts';
 
 /** The search-ads sandbox's `googleAds:searchStream`: 90 days of daily metrics, the same for the same campaign and day. */
 
@@ -48,8 +49,10 @@ export function searchStream(request: SandboxRequest, state: SearchadsState, cid
   const query = String(request.fields.query ?? '');
   const checked = checkAgainstProtos('services.SearchGoogleAdsStreamRequest', { customerId: cid, ...request.fields });
   if (checked.problems[0]) return invalid('requestError', 'INVALID_INPUT', checked.problems[0].message, checked.problems[0].path);
+  const actions = conversionActionRows(query, state.accounts.get(cid) ?? newAccount(cid));
+  if (actions) return { status: 200, body: [{ results: actions, fieldMask: '', requestId: 'sandbox' }] };
   if (!/^\s*SELECT\s.+\sFROM\s+campaign\b/is.test(query))
-    return invalid('queryError', 'UNEXPECTED_END_OF_QUERY', 'This sandbox answers queries FROM campaign.');
+    return invalid('queryError', 'UNEXPECTED_END_OF_QUERY', 'This sandbox answers queries FROM campaign and FROM conversion_action.');
   const between = query.match(/segments\.date\s+BETWEEN\s+'([^']*)'\s+AND\s+'([^']*)'/i);
   if (/segments\.date/.test(query.split(/\sFROM\s/i)[0] ?? '') && !between) {
     return invalid('queryError', 'EXPECTED_FILTERS_ON_DATE_RANGE', 'Filters on date range are expected when segments.date is selected.');

@@ -29,8 +29,14 @@ export const day = (offset: number) => clock.today(offset);
 export function newAccount(cid: string): Account {
   const account: Account = { nextId: 100, resources: new Map() };
   const put = (kind: string, id: string, data: Row) => account.resources.set(`customers/${cid}/${kind}/${id}`, { kind, data });
-  put('conversionActions', '6543210987', { status: 'ENABLED' });
-  put('conversionActions', '6543210988', { status: 'ENABLED' });
+  // the actions CRM events can go to (UPLOAD_CLICKS, enabled, the customer's own) beside those they cannot
+  const action = (id: string, name: string, type: string, extra: Row = {}) =>
+    put('conversionActions', id, { status: 'ENABLED', name, type, clickThroughLookbackWindowDays: '90', ownerCustomer: `customers/${cid}`, ...extra });
+  action('6543210987', 'CRM - Qualified lead', 'UPLOAD_CLICKS', { category: 'QUALIFIED_LEAD' });
+  action('6543210988', 'Website purchase', 'WEBPAGE', { category: 'PURCHASE' });
+  action('6543210989', 'CRM - Won deal', 'UPLOAD_CLICKS', { category: 'CONVERTED_LEAD', clickThroughLookbackWindowDays: '30' });
+  action('6543210990', 'CRM - Manager funnel', 'UPLOAD_CLICKS', { ownerCustomer: 'customers/9876543210' });
+  action('6543210991', 'CRM - Old funnel', 'UPLOAD_CLICKS', { status: 'REMOVED' });
   put('assets', '176543210987', { leadFormAsset: {} });
   put('assetSets', '8765432109', { type: 'BUSINESS_PROFILE_DYNAMIC_LOCATION_GROUP' });
   put('campaignBudgets', '14567890100', {

@@ -200,7 +200,7 @@ export function createCampaign(world: CampaignWorld, account: string, params: Ro
 }
 
 /** `GET act_{id}`: the account's currency, time zone, status, minimum daily budget, payment method and the user's tasks. */
-export function adAccount(world: CampaignWorld, account: string, fields: string[]): SandboxResponse {
+export function adAccount(world: CampaignWorld, account: string, fields: string[], business?: string): SandboxResponse {
   const { currency, timezone, accountStatus = 1 } = accountOf(world, account);
   const row: Row = {
     id: `act_${account}`,
@@ -213,6 +213,7 @@ export function adAccount(world: CampaignWorld, account: string, fields: string[
     funding_source_details: { id: '4567890123456789', display_string: 'Visa *1234', type: 1 },
     user_tasks: ['DRAFT', 'ANALYZE', 'ADVERTISE', 'MANAGE'],
     name: `Sandbox account ${account}`,
+    ...(business ? { business: { id: business, name: 'Sandbox business' } } : {}),
   };
   const shown: Row = { id: row.id };
   for (const field of fields) if (field in row) shown[field] = row[field];

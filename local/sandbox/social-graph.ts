@@ -102,6 +102,7 @@ export const NODE_FIELDS = {
     'question_page_custom_headline',
     'created_time',
   ],
+  AdsPixel: ['id', 'name', 'creation_time', 'last_fired_time', 'is_unavailable', 'owner_business', 'is_crm', 'data_use_setting', 'owner_ad_account'],
 } as const;
 export type NodeType = keyof typeof NODE_FIELDS;
 export const DEFAULT_FIELDS: Record<NodeType, string[]> = {
@@ -114,6 +115,7 @@ export const DEFAULT_FIELDS: Record<NodeType, string[]> = {
   AdSet: ['id'],
   AdCreative: ['id'],
   Ad: ['id'],
+  AdsPixel: ['id'],
 };
 
 export const EFFECTIVE_STATUSES = [

@@ -18,6 +18,7 @@ import type { ReportRun } from './social-insights.ts';
 import { loadVideoState, type VideoState } from './social-videos.ts';
 import type { GraphHandler } from './social-graph.ts';
 import { type LeadsState, newLeadsState } from './social-leads.ts';
+import { type DatasetState, seedDatasets } from './social-conversions.ts';
 
 /** A route of the hub, on the whole state. */
 export type SocialHandler = GraphHandler<SocialState>;
@@ -45,6 +46,8 @@ export interface SocialState {
   videoUploads: VideoState;
   /** lead ads: the leads made, the Pages and the app subscribed to their webhooks */
   leads: LeadsState;
+  /** the datasets CRM events can go to */
+  datasets: DatasetState;
 }
 
 export function seedState(videosDir?: string): SocialState {
@@ -76,5 +79,6 @@ export function seedState(videosDir?: string): SocialState {
     pageTokens: new Map(),
     audiences: new Map(),
     leads: newLeadsState(),
+    datasets: seedDatasets(DEMO_AD_ACCOUNT),
   };
 }

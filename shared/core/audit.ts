@@ -50,6 +50,7 @@ export const AUDIT_ACTIONS = [
   'proposal.rejected',
   'rule_run.undone',
   'rule_undo.finished',
+  'conversions.stages_set',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -78,6 +79,7 @@ export const AUDIT_TARGET_TYPES = [
   'proposal',
   'rule_run',
   'rule_undo_job',
+  'conversion_stages',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

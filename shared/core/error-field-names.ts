@@ -25,6 +25,7 @@ export const ERROR_FIELD_NAMES = [
   'retryAfter',
   'share',
   'proposal',
+  'destinationId',
   'audienceId',
   'session_id',
   'rows_landed',

@@ -35,7 +35,8 @@ export const ERROR_TABLE = [
     codes: ['PLATFORM_ACCESS_NOT_APPROVED'],
   },
   {
-    situation: 'a professional connection without the reporting scope (`results.scope` names it; a new connect link adds it)',
+    situation:
+      'a connection without a scope the operation needs: the professional reporting or conversions scope, the search-ads Data Manager scope (`results.scope` names it; a new connect link adds it)',
     http: 200,
     success: true,
     resultsSuccess: false,
@@ -119,6 +120,14 @@ export const ERROR_TABLE = [
       'PLATFORM_REJECTED',
       'UNKNOWN_OUTCOME',
     ],
+  },
+  {
+    situation:
+      'a conversion stage mapped to a destination the connection cannot send to (`results.platform` and `results.destinationId` name it; `/conversions/list_destinations` lists those it can)',
+    http: 400,
+    success: false,
+    resultsSuccess: false,
+    codes: ['DESTINATION_NOT_FOUND'],
   },
   { situation: 'missing or unknown `x-api-key`', http: 401, success: false, resultsSuccess: false, codes: ['UNAUTHORIZED'] },
   {

@@ -78,6 +78,18 @@ export class NotFound extends ServiceError {
   }
 }
 
+/** A conversion stage names a destination the user's connection cannot send to (docs/conversions.md). */
+export class DestinationNotFound extends ServiceError {
+  constructor(platform: Platform, destinationId: string) {
+    super(
+      400,
+      'DESTINATION_NOT_FOUND',
+      `The user's ${platform} connection cannot send conversions to ${destinationId}; /conversions/list_destinations lists the destinations it can.`,
+      { extra: { platform, destinationId } },
+    );
+  }
+}
+
 export class MethodNotAllowed extends ServiceError {
   constructor(allowed: string[]) {
     super(405, 'METHOD_NOT_ALLOWED', `This path only accepts ${allowed.join(', ')}.`, {

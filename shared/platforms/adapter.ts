@@ -3,6 +3,7 @@ import type { User } from '../store/users.ts';
 import type { CampaignControl } from './campaign-control.ts';
 import type { CampaignMetricsReader } from './campaign-metrics.ts';
 import type { ConnectFlow } from './connect-flow.ts';
+import type { ConversionDestinations } from './conversions.ts';
 
 /**
  * What each platform offers the capabilities that work on all three, one module a platform
@@ -18,6 +19,8 @@ export interface PlatformAdapter<Session = unknown> {
   control: CampaignControl<Session>;
   /** many campaigns' metrics, for rules */
   metrics: CampaignMetricsReader<Session>;
+  /** where the user's CRM outcomes can go (docs/conversions.md) */
+  conversions: ConversionDestinations<Session>;
   /** a check before any metrics read (the professional network's reporting scope) */
   canReadMetrics?(user: User): void;
 }

@@ -26,6 +26,8 @@ export const API_TAGS = {
   Jobs: 'Long-running work started by another operation (a contact list, a video, a launch): its status, progress and outcome.',
   Tenant: 'Your settings: connect-link redirect URIs and the webhook.',
   Leads: 'The leads your users’ lead forms and lead campaigns collect, as they come (the `lead.received` webhook), listed, backfilled and erased.',
+  Conversions:
+    'What becomes of a lead (a call booked, a deal won) sent back to the platforms, once, so that their campaigns optimize for customers: the user’s CRM stages mapped to each platform’s destinations.',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 

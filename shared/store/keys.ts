@@ -30,6 +30,9 @@ export const keys = {
   historyEntryPrefix: 'ENTRY#',
   historySequenceOf: (sk: string) => Number(sk.slice('ENTRY#'.length)),
 
+  /** a user's CRM funnel mapped to each platform's conversion destination */
+  conversionStages: (tenantId: string, userId: string): Key => ({ pk: `${tenant(tenantId)}#USER#${userId}`, sk: 'CONVERSION_STAGES' }),
+
   professionalAudience: (tenantId: string, userId: string, csvFileId: string): Key => ({
     pk: `${tenant(tenantId)}#USER#${userId}#PROFESSIONAL_AUDIENCE`,
     sk: csvFileId,

@@ -63,3 +63,8 @@ export function publicConnections(user: User): Record<string, Record<string, unk
 
 /** What the service keeps for itself: when it last changed, checked or renewed a connection, and which upstream grant backs it. */
 const BOOKKEEPING_FIELDS = ['statusChangedAt', 'lastCheckedAt', 'lastRefreshedAt', 'grantRef'];
+
+/** The scopes a connection made through a link was granted; undefined for one given as tokens (taken to hold every scope until refused). */
+export function grantedScopes(user: User, platform: ConnectedPlatform): string[] | undefined {
+  return user.connections[platform]?.scopes?.split(/[ ,]+/).filter(Boolean);
+}

@@ -199,7 +199,7 @@ describe('a whole connection, for each platform', () => {
       client_id: stack().env.PROFESSIONAL_CLIENT_ID,
       redirect_uri: `${stack().url}/auth/callback/professional`,
       state: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
-      scope: 'r_ads rw_ads rw_dmp_segments r_ads_reporting w_organization_social r_marketing_leadgen_automation',
+      scope: 'r_ads rw_ads rw_dmp_segments r_ads_reporting w_organization_social r_marketing_leadgen_automation rw_conversions',
     });
     const upstream = await requestsOfGrant('professional', since, person, callbackUrl);
     const exchange = upstream.find((request) => request.path === '/oauth/v2/accessToken');
@@ -217,7 +217,7 @@ describe('a whole connection, for each platform', () => {
       status: 'active',
       connectedVia: 'link',
       adAccountId: '500000001',
-      scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting', 'w_organization_social', 'r_marketing_leadgen_automation'],
+      scopes: ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting', 'w_organization_social', 'r_marketing_leadgen_automation', 'rw_conversions'],
     });
     expect(Math.round((Date.parse(connection.expiresAt) - Date.now()) / 86_400_000)).toBe(60);
   });

@@ -12,7 +12,15 @@ import { restliRequest, type ProfessionalSession } from './client.ts';
  * the usable ones (`adAccounts` search: active or draft, not test), and revocation.
  */
 /** w_organization_social: the organization's images and videos for ads (upload_ad_media) and the posts its ads run as. */
-export const PROFESSIONAL_SCOPES = ['r_ads', 'rw_ads', 'rw_dmp_segments', 'r_ads_reporting', 'w_organization_social', 'r_marketing_leadgen_automation'];
+export const PROFESSIONAL_SCOPES = [
+  'r_ads',
+  'rw_ads',
+  'rw_dmp_segments',
+  'r_ads_reporting',
+  'w_organization_social',
+  'r_marketing_leadgen_automation',
+  'rw_conversions',
+];
 const ACCOUNT_SEARCH = '(status:(values:List(ACTIVE,DRAFT)),type:(values:List(BUSINESS,ENTERPRISE)),test:false)';
 const MAX_PAGES_READ = 20;
 

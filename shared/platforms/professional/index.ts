@@ -1,4 +1,5 @@
 import type { PlatformAdapter } from '../adapter.ts';
+import { professionalConversionDestinations } from './conversion-rules.ts';
 import { checkReportingScope } from './analytics.ts';
 import { professionalCampaignMetrics } from './campaign-metrics.ts';
 import { professionalCampaignControl } from './campaign-control.ts';
@@ -10,6 +11,7 @@ export const professionalPlatform: PlatformAdapter<ReturnType<typeof professiona
   connect: professionalConnectFlow,
   session: professionalSession,
   control: professionalCampaignControl,
+  conversions: professionalConversionDestinations,
   metrics: professionalCampaignMetrics,
   canReadMetrics: (user) => checkReportingScope(user.connections.professional?.scopes),
 };

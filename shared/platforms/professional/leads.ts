@@ -1,12 +1,12 @@
 import { leadFields, type NormalizedLead } from '../../schemas/leads.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
+import { accountUrn } from './urns.ts';
 
 /**
  * The professional network's Lead Sync (docs/leads.md, "Professional"): a lead-notification
  * subscription per ad account (listed first, made only when absent), a lead read by id, its form, and
  * the account's leads in a time window (the sweep and backfills).
  */
-const accountUrn = (accountId: string) => `urn:li:sponsoredAccount:${accountId}`;
 
 interface Notification {
   id: number | string;

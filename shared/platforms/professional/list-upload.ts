@@ -2,6 +2,7 @@ import { PlatformUnavailable } from '../../core/errors.ts';
 import { log } from '../../core/logger.ts';
 import { restliRequest, type ProfessionalSession, type StreamedBody } from './client.ts';
 import type { ListType } from '../../schemas/audiences.ts';
+import { accountUrn } from './urns.ts';
 
 /**
  * docs/platforms.md, "Professional": a CSV list becomes an audience in four calls: an upload URL, the file, the DMP
@@ -15,8 +16,6 @@ export interface ListUploadResult {
   inputFile: string;
   segmentId: string;
 }
-
-const accountUrn = (adAccountId: string) => `urn:li:sponsoredAccount:${adAccountId}`;
 
 export async function generateUploadUrl(session: ProfessionalSession, adAccountId: string): Promise<string> {
   const { body } = await restliRequest(session, 'POST', '/dmpSegments?action=generateUploadUrl', {

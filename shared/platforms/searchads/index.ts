@@ -1,4 +1,5 @@
 import type { PlatformAdapter } from '../adapter.ts';
+import { searchadsConversionDestinations } from './conversion-actions.ts';
 import { searchadsCampaignMetrics } from './campaign-metrics.ts';
 import { searchadsCampaignControl } from './campaign-control.ts';
 import { searchadsSession } from './client.ts';
@@ -9,5 +10,6 @@ export const searchadsPlatform: PlatformAdapter<ReturnType<typeof searchadsSessi
   connect: searchadsConnectFlow,
   session: searchadsSession,
   control: searchadsCampaignControl,
+  conversions: searchadsConversionDestinations,
   metrics: searchadsCampaignMetrics,
 };

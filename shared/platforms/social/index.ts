@@ -1,4 +1,5 @@
 import type { PlatformAdapter } from '../adapter.ts';
+import { socialConversionDestinations } from './conversion-datasets.ts';
 import { socialCampaignMetrics } from './campaign-metrics.ts';
 import { socialCampaignControl } from './campaign-control.ts';
 import { socialConnectFlow } from './connect.ts';
@@ -9,5 +10,6 @@ export const socialPlatform: PlatformAdapter<ReturnType<typeof socialSession>> =
   connect: socialConnectFlow,
   session: socialSession,
   control: socialCampaignControl,
+  conversions: socialConversionDestinations,
   metrics: socialCampaignMetrics,
 };
