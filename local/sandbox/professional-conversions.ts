@@ -21,6 +21,8 @@ export interface ConversionRule {
 export interface ConversionRulesState {
   /** ad account id → its rules */
   rules: Map<string, ConversionRule[]>;
+  /** every conversion event received, in order */
+  received: ReceivedConversion[];
 }
 
 export const DEMO_CONVERSION_RULE_ID = 700000101;
@@ -48,6 +50,7 @@ export function seedConversionRules(demoAccount: string): ConversionRulesState {
         ],
       ],
     ]),
+    received: [],
   };
 }
 
@@ -75,4 +78,59 @@ export function setConversionRules(fields: Record<string, unknown>, state: Conve
   if (!/^\d+$/.test(account) || !Array.isArray(fields.rules)) return { status: 400, body: { error: 'account (digits) and rules are required' } };
   state.rules.set(account, fields.rules as ConversionRule[]);
   return { status: 200, body: { account, rules: fields.rules } };
+}
+
+/** An element as the sandbox received it (GET /__sandbox/conversions lists them; the platform keeps no deduplication of its own). */
+export interface ReceivedConversion {
+  element: Record<string, unknown>;
+}
+
+const RULE_URN = /^urn:lla:llaPartnerConversion:(\d+)$/;
+const LEAD_URN = /^urn:li:leadGenFormResponse:[A-Za-z0-9-]+$/;
+const HEX64 = /^[0-9a-f]{64}$/;
+const DAY_MS = 86_400_000;
+
+/** The 422 text of one element's schema problems, as the platform words it (`Index: N, ERROR :: /path :: …`). */
+function schemaProblems(element: Record<string, unknown>, index: number, now: number): string | undefined {
+  const problems: string[] = [];
+  const at = element.conversionHappenedAt;
+  if (typeof at !== 'number' || !Number.isInteger(at) || at < 1e12)
+    problems.push('/conversionHappenedAt :: field is required but not found and has no default value');
+  else if (at < now - 90 * DAY_MS) problems.push('/conversionHappenedAt :: conversion happened more than 90 days ago');
+  const user = element.user as Record<string, unknown> | undefined;
+  if (!user || !Array.isArray(user.userIds)) problems.push('/user/userIds :: field is required but not found and has no default value');
+  else {
+    for (const [position, id] of (user.userIds as Array<Record<string, unknown>>).entries())
+      if (id.idType === 'SHA256_EMAIL' && !HEX64.test(String(id.idValue))) problems.push(`/user/userIds/${position}/idValue :: not a SHA-256 digest`);
+    if (user.lead !== undefined && !LEAD_URN.test(String(user.lead))) problems.push('/user/lead :: not a lead form response URN');
+    if ((user.userIds as unknown[]).length === 0 && user.lead === undefined && user.userInfo === undefined) problems.push('/user :: no identifier');
+  }
+  const value = element.conversionValue as Record<string, unknown> | undefined;
+  if (value && (typeof value.amount !== 'string' || typeof value.currencyCode !== 'string'))
+    problems.push('/conversionValue/amount :: field is required but not found and has no default value');
+  return problems.length > 0 ? `Index: ${index}, ${problems.map((problem) => `ERROR :: ${problem}`).join('\n')}` : undefined;
+}
+
+/** `POST /rest/conversionEvents` (BATCH_CREATE): every element valid or the whole batch refused; kept, one status each. */
+export function createConversionEvents(request: SandboxRequest, state: ConversionRulesState, mayConvert: boolean, now: number): SandboxResponse {
+  if (!mayConvert) return DENIED('BATCH_CREATE');
+  if (request.headers['x-restli-method'] !== 'BATCH_CREATE')
+    return restliError(400, { status: 400, message: 'This sandbox takes conversion events as BATCH_CREATE.' });
+  const elements = (request.fields.elements ?? []) as Array<Record<string, unknown>>;
+  if (!Array.isArray(elements) || elements.length === 0 || elements.length > 5000)
+    return restliError(400, { status: 400, message: 'A batch holds 1 to 5000 elements.' });
+  const rules = [...state.rules.values()].flat();
+  for (const [index, element] of elements.entries()) {
+    const ruleId = RULE_URN.exec(String(element.conversion ?? ''))?.[1];
+    const rule = rules.find((candidate) => String(candidate.id) === ruleId);
+    if (rule?.conversionMethod !== 'CONVERSIONS_API' || !rule.enabled)
+      return restliError(400, {
+        status: 400,
+        message: `Incorrect conversions information provided. Conversion's method should be CONVERSIONS_API, indices [${index}] (0-indexed)`,
+      });
+    const problems = schemaProblems(element, index, now);
+    if (problems) return restliError(422, { status: 422, message: problems });
+  }
+  for (const element of elements) state.received.push({ element });
+  return { status: 200, body: { elements: elements.map(() => ({ status: 201 })) } };
 }

@@ -1,4 +1,5 @@
-import { canSendConversions, listConversionRules, seedConversionRules, setConversionRules } from './professional-conversions.ts';
+import { clock } from '../../shared/core/clock.ts';
+import { canSendConversions, createConversionEvents, listConversionRules, seedConversionRules, setConversionRules } from './professional-conversions.ts';
 import { restliError } from './professional-restli.ts';
 import {
   createLeadNotification,
@@ -230,6 +231,7 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     rest('GET', /^\/rest\/leadForms\/(?<id>[^/]+)$/, (_request, _state, { id }) => getLeadForm(id as string)),
     rest('GET', /^\/rest\/adAccounts$/, (request) => searchAdAccounts(request, state.connect)),
     rest('GET', /^\/rest\/conversions$/, (request) => listConversionRules(request, state.conversions, mayConvert(request))),
+    rest('POST', /^\/rest\/conversionEvents$/, (request) => createConversionEvents(request, state.conversions, mayConvert(request), clock.now())),
     rest('GET', /^\/rest\/adAnalytics$/, (request, state) => {
       const token = request.headers.authorization?.replace(/^Bearer\s+/, '') ?? '';
       // a token issued through consent has what was granted; a token given as it is reports unless it says otherwise
@@ -349,6 +351,7 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
     seedCampaigns,
     [
       { method: 'POST', path: /^\/__sandbox\/conversion-rules$/, handle: (request) => setConversionRules(request.fields, state.conversions) },
+      { method: 'GET', path: /^\/__sandbox\/conversions$/, handle: () => ({ status: 200, body: state.conversions.received }) },
       { method: 'POST', path: /^\/__sandbox\/media-processing$/, handle: (request) => setMediaProcessing(state.media, request.fields) },
       {
         method: 'POST',

@@ -24,7 +24,7 @@ import type { Row } from './social-data.ts';
 import { SUPPORTED_VERSIONS, graphError, unknownObject, authenticate } from './social-graph.ts';
 import { campaignInsightsNode, accountInsights } from './social-insights.ts';
 import { createLeadgenForm } from './social-leadgen.ts';
-import { accountDatasets, businessDatasets, setDatasets } from './social-conversions.ts';
+import { accountDatasets, businessDatasets, datasetEvents, setDatasets } from './social-conversions.ts';
 import { campaignValidateOnly, checkNewCampaign, createAd, createAdSet, createCreative, deleteLaunchObject, updateLaunchObject } from './social-launch.ts';
 import { type SocialHandler, type SocialState, seedState } from './social-state.ts';
 import { accountEdge, getPhotoMedia, search, launchEdge, accountCreatives, mediaCheck, videoThumbnails, getNode } from './social-nodes.ts';
@@ -199,6 +199,7 @@ export async function startSocialSandbox(
     graph('POST', `/${ID}/insights`, campaignInsightsNode(true)),
     graph('GET', '/act_(?<account>[0-9]+)/adspixels', accountDatasets),
     graph('GET', `/${ID}/owned_pixels`, businessDatasets),
+    graph('POST', `/${ID}/events`, datasetEvents),
     graph('GET', '/act_(?<account>[0-9]+)', (call, state, { account }) =>
       adAccount(state.world, account as string, String(call.params.fields ?? 'id').split(','), state.datasets.accountBusiness.get(account as string)),
     ),
@@ -283,6 +284,7 @@ export async function startSocialSandbox(
       { method: 'POST', path: /^\/__sandbox\/leads$/, handle: (request) => makeLeads(request.fields, state, appSecret) },
       { method: 'POST', path: /^\/__sandbox\/leads-access$/, handle: (request) => setLeadsAccess(request.fields, state.leads) },
       { method: 'POST', path: /^\/__sandbox\/datasets$/, handle: (request) => setDatasets(request.fields, state.datasets) },
+      { method: 'GET', path: /^\/__sandbox\/conversions$/, handle: () => ({ status: 200, body: state.datasets.received }) },
       signerTokensRoute(() => state.connect.tokenPeople),
       {
         method: 'GET',

@@ -43,6 +43,8 @@ const configSchema = z.object({
   RULE_RUN_QUEUE_URL: optionalSecret,
   /** the queue of verified platform webhook bodies (docs/leads.md) */
   PLATFORM_EVENT_QUEUE_URL: optionalSecret,
+  /** the queue of conversions to send (docs/conversions.md) */
+  CONVERSION_QUEUE_URL: optionalSecret,
   /** the share of a platform's daily calls the optimizer may spend for one tenant (docs/operations.md, "Rules") */
   RULES_QUOTA_SHARE: z.coerce.number().min(0).max(1).default(0.2),
   /** each platform's daily calls for our app, of which RULES_QUOTA_SHARE is one tenant's (search ads: Basic access) */

@@ -129,6 +129,13 @@ export const ERROR_TABLE = [
     resultsSuccess: false,
     codes: ['DESTINATION_NOT_FOUND'],
   },
+  {
+    situation: 'a reported outcome for a stage the user’s funnel does not map on the lead’s platform (`/conversions/set_stages` maps it)',
+    http: 400,
+    success: false,
+    resultsSuccess: false,
+    codes: ['STAGE_NOT_MAPPED'],
+  },
   { situation: 'missing or unknown `x-api-key`', http: 401, success: false, resultsSuccess: false, codes: ['UNAUTHORIZED'] },
   {
     situation: "`userId` unknown to this API key's tenant (same answer as a user of another tenant)",
@@ -136,6 +143,13 @@ export const ERROR_TABLE = [
     success: false,
     resultsSuccess: false,
     codes: ['USER_NOT_FOUND'],
+  },
+  {
+    situation: 'a lead the service never delivered to this user, or one erased (same answer as another tenant’s lead)',
+    http: 404,
+    success: false,
+    resultsSuccess: false,
+    codes: ['LEAD_NOT_FOUND'],
   },
   { situation: 'unknown path', http: 404, success: false, resultsSuccess: false, codes: ['NOT_FOUND'] },
   { situation: 'a known path with another method', http: 405, success: false, resultsSuccess: false, codes: ['METHOD_NOT_ALLOWED'] },

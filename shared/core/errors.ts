@@ -90,6 +90,22 @@ export class DestinationNotFound extends ServiceError {
   }
 }
 
+/** A reported outcome names a lead the user was never delivered, or one erased (docs/conversions.md). */
+export class LeadNotFound extends ServiceError {
+  constructor(leadId: string) {
+    super(404, 'LEAD_NOT_FOUND', `No lead ${leadId} was delivered to this user (or it was erased).`);
+  }
+}
+
+/** A reported outcome's stage has no destination on the lead's platform (docs/conversions.md). */
+export class StageNotMapped extends ServiceError {
+  constructor(stage: string, platform: Platform) {
+    super(400, 'STAGE_NOT_MAPPED', `The stage ${stage} is not mapped to a ${platform} destination; map it with /conversions/set_stages.`, {
+      extra: { platform },
+    });
+  }
+}
+
 export class MethodNotAllowed extends ServiceError {
   constructor(allowed: string[]) {
     super(405, 'METHOD_NOT_ALLOWED', `This path only accepts ${allowed.join(', ')}.`, {

@@ -71,6 +71,8 @@ export interface FunctionDeclaration extends FunctionNeeds {
    * OpenAPI document (no client calls it)
    */
   inbound?: 'social' | 'professional';
+  /** answers 202 Accepted: what it was asked is queued, and `results` says how to follow it */
+  accepted?: true;
 }
 
 /**

@@ -4,8 +4,8 @@
  */
 export interface QueueDefinition {
   /** logical id, used by CDK and as the local queue's name */
-  id: 'WebhookDeliveries' | 'Jobs' | 'RuleRuns' | 'PlatformEvents';
-  configKey: 'WEBHOOK_QUEUE_URL' | 'JOB_QUEUE_URL' | 'RULE_RUN_QUEUE_URL' | 'PLATFORM_EVENT_QUEUE_URL';
+  id: 'WebhookDeliveries' | 'Jobs' | 'RuleRuns' | 'PlatformEvents' | 'ConversionDeliveries';
+  configKey: 'WEBHOOK_QUEUE_URL' | 'JOB_QUEUE_URL' | 'RULE_RUN_QUEUE_URL' | 'PLATFORM_EVENT_QUEUE_URL' | 'CONVERSION_QUEUE_URL';
   /** how long a received message stays hidden: well above the worker's timeout, so a crashed run is redelivered after it */
   visibilityTimeoutSeconds: number;
   /** receives before a message goes to the dead-letter queue (the worker's own retry schedule ends sooner) */
@@ -69,7 +69,21 @@ export const platformEventQueue: QueueDefinition = {
   batchSize: 5,
 };
 
-export const queueDefinitions = [webhookQueue, jobQueue, ruleRunQueue, platformEventQueue] as const;
+/**
+ * One message per conversion to send to one destination (docs/conversions.md): an item of the
+ * `conversions` event flow. A request the platform throttles goes back with a delay; a message lost
+ * is found by the flows' sweep.
+ */
+export const conversionQueue: QueueDefinition = {
+  id: 'ConversionDeliveries',
+  configKey: 'CONVERSION_QUEUE_URL',
+  visibilityTimeoutSeconds: 120,
+  maxReceiveCount: 10,
+  consumerTimeoutSeconds: 60,
+  batchSize: 5,
+};
+
+export const queueDefinitions = [webhookQueue, jobQueue, ruleRunQueue, platformEventQueue, conversionQueue] as const;
 export type QueueId = (typeof queueDefinitions)[number]['id'];
 
 /** The schedules, defined once: EventBridge rules in the cloud, timers in `npm start`. */

@@ -228,10 +228,12 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         )
       : { $ref: '#/components/schemas/PlatformRefusal' };
     const responses: Record<string, unknown> = {
-      '200': {
-        description: refusals.length
-          ? `The operation ran. When it was refused (${refusals.map((code) => `\`${code}\``).join(', ')}), \`success\` is true and \`results.success\` false.`
-          : 'The operation ran.',
+      [route.accepted ? '202' : '200']: {
+        description: route.accepted
+          ? 'Accepted: the work is queued; `results` says how to follow it.'
+          : refusals.length
+            ? `The operation ran. When it was refused (${refusals.map((code) => `\`${code}\``).join(', ')}), \`success\` is true and \`results.success\` false.`
+            : 'The operation ran.',
         headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
         content: {
           'application/json': {

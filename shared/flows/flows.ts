@@ -30,4 +30,20 @@ export const webhookEvents: FlowDefinition<QueueMessage<'WebhookDeliveries'>> = 
   leaseMs: () => config().WEBHOOK_SWEEP_AFTER_SECONDS * 1000,
 };
 
-export const FLOW_DEFINITIONS: Record<Exclude<FlowName, 'conversions'>, FlowDefinition<unknown>> = { inbound: inboundBodies, webhooks: webhookEvents };
+/**
+ * Conversions to the platforms (docs/conversions.md): one item per (tenant, event, destination), the
+ * message names it. Its lease outlasts a run (the worker's timeout) and the wait a throttled send
+ * parks for is added to it, so the sweep queues only what was lost.
+ */
+export const conversionDeliveries: FlowDefinition<QueueMessage<'ConversionDeliveries'>> = {
+  name: 'conversions',
+  queue: 'ConversionDeliveries',
+  messageOf: (item: FlowItem) => ({ pk: item.pk, sk: item.sk }),
+  leaseMs: () => 3 * 60_000,
+};
+
+export const FLOW_DEFINITIONS: Record<FlowName, FlowDefinition<unknown>> = {
+  inbound: inboundBodies,
+  webhooks: webhookEvents,
+  conversions: conversionDeliveries,
+};

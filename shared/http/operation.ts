@@ -33,7 +33,7 @@ export interface OperationCall<Input, WithUser extends boolean> {
 
 interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean, JsonSchema extends z.ZodType> {
   /** the function's declaration beside its handler: the operation's name, whether it is idempotent */
-  declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections' | 'callsPlatforms' | 'audit'>;
+  declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections' | 'callsPlatforms' | 'audit' | 'accepted'>;
   /** `loadAppCredentials`, exactly when the declaration names a platform, callsPlatforms or sealsConnections */
   credentials?: () => Promise<void>;
   /** `connectionHealth` from ./middleware/connection-health.ts, exactly when the declaration names a platform */
@@ -80,7 +80,7 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
 
   const pipeline = middy<APIGatewayProxyEventV2, unknown, Error, OperationContext>()
     .use(tracing())
-    .use(envelope())
+    .use(envelope(definition.declaration.accepted ? 202 : 200))
     .use(apiKeyAuth(ports))
     .use((definition.body ?? jsonBody)())
     .use(validate(definition.request, definition.jsonRequest));

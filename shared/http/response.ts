@@ -17,8 +17,8 @@ export function jsonResponse(statusCode: number, body: unknown, headers: Record<
 }
 
 /** `{success: true, results: {success: true, …result}}` */
-export function successResponse(result: object): HttpResponse {
-  return jsonResponse(200, { success: true, results: { success: true, ...result } });
+export function successResponse(result: object, status: 200 | 202 = 200): HttpResponse {
+  return jsonResponse(status, { success: true, results: { success: true, ...result } });
 }
 
 /**

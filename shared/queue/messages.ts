@@ -39,6 +39,8 @@ export const queueMessages = {
     z.object({ platform: z.enum(['social', 'professional']), bodyHash: id, body: z.string().optional() }),
     z.object({ sweep: z.object({ platform: z.enum(['social', 'professional']), target: id, tenantId: id, userId: id }) }),
   ]),
+  /** one conversion to one destination: where its item is stored (no person's data) */
+  ConversionDeliveries: z.object({ pk: id, sk: id }),
 } as const satisfies Record<QueueId, z.ZodType>;
 
 export type QueueMessage<Q extends QueueId> = z.output<(typeof queueMessages)[Q]>;

@@ -56,6 +56,15 @@ export { connectionHealth } from './connection-health.ts';
 export { day };
 
 const platformName = platformSchema;
+const conversionEventData = z.object({
+  eventId: z.string(),
+  userId: z.string(),
+  platform: platformSchema,
+  destinationId: z.string(),
+  stage: z.string(),
+  status: z.enum(['delivered', 'rejected', 'unknown']),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
 const connectionData = z.object({ userId: z.string(), platform: platformName, status: z.string() });
 export { launchOrphanSchema, launchPlatformDetailSchema } from './jobs.ts';
 
@@ -238,6 +247,29 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       'A search-ads account refused a campaign write because some of its campaigns lack the EU political-advertising declaration (at most once a day per account): declare them with /searchads/declare_eu_political_advertising.',
     data: z.object({ userId: z.string(), customerId: z.string(), campaignIds: z.array(z.string()) }),
     example: { userId: 'alice', customerId: '1234567890', campaignIds: ['21234567890'] },
+  },
+  'conversion.delivered': {
+    summary: 'A conversion reached its destination: the platform took the event (per event and destination; no person’s data).',
+    data: conversionEventData,
+    example: { eventId: 'lead_3f2a…', userId: 'alice', platform: 'social', destinationId: '771122334455667', stage: 'Qualified', status: 'delivered' },
+  },
+  'conversion.rejected': {
+    summary: 'The platform refused a conversion (its code and a message that quotes no value of the person), or it could not be sent there.',
+    data: conversionEventData,
+    example: {
+      eventId: 'lead_3f2a…',
+      userId: 'alice',
+      platform: 'professional',
+      destinationId: '700000101',
+      stage: 'Qualified',
+      status: 'rejected',
+      error: { code: 'DESTINATION_NOT_FOUND', message: 'The platform no longer takes conversions for this rule.' },
+    },
+  },
+  'conversion.unknown': {
+    summary: 'A conversion’s request went out and its answer was lost, on a platform that does not deduplicate (professional): it is not sent again.',
+    data: conversionEventData,
+    example: { eventId: 'lead_3f2a…', userId: 'alice', platform: 'professional', destinationId: '700000101', stage: 'Won', status: 'unknown' },
   },
   'lead.received': {
     summary:

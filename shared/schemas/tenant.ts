@@ -23,6 +23,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'leads_backfill.failed',
   'rule_undo.succeeded',
   'rule_undo.failed',
+  'conversion.delivered',
+  'conversion.rejected',
+  'conversion.unknown',
 ] as const;
 export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookEventType = SubscribableEventType | 'webhook.test';

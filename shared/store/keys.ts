@@ -30,6 +30,16 @@ export const keys = {
   historyEntryPrefix: 'ENTRY#',
   historySequenceOf: (sk: string) => Number(sk.slice('ENTRY#'.length)),
 
+  /** a conversion event (sk EVENT) and its delivery to each destination (sk TO#<platform>#<destinationId>), one partition an event */
+  conversionPk: (tenantId: string, eventId: string) => `${tenant(tenantId)}#CONVERSION#${eventId}`,
+  conversionEvent: 'EVENT',
+  conversionDelivery: (platform: Platform, destinationId: string) => `TO#${platform}#${destinationId}`,
+  conversionDeliveryPrefix: 'TO#',
+  /** a lead's reported outcome at one stage, beside the lead's marker: once per (lead, stage) */
+  leadOutcome: (tenantId: string, platform: Platform, leadId: string, stage: string): Key => ({
+    pk: `${tenant(tenantId)}#LEAD#${platform}#${leadId}`,
+    sk: `OUTCOME#${stage.toLowerCase()}`,
+  }),
   /** a user's CRM funnel mapped to each platform's conversion destination */
   conversionStages: (tenantId: string, userId: string): Key => ({ pk: `${tenant(tenantId)}#USER#${userId}`, sk: 'CONVERSION_STAGES' }),
 

@@ -122,3 +122,17 @@ export async function listLeads(tenantId: string, userId: string, filter: LeadFi
   const last = shown.at(-1);
   return { leads, ...(found.length > limit && last ? { next: encodeCursor(String(last.sk)) } : {}) };
 }
+
+/** A lead of the tenant, opened, with the user it was delivered to; undefined when the tenant has none by that id (never had it, or erased it). */
+export async function findLead(tenantId: string, platform: Platform, leadId: string): Promise<{ userId: string; lead: NormalizedLead } | undefined> {
+  const { Item: marker } = await documentStore().send(
+    new GetCommand({ TableName: mainTableName(), Key: keys.leadMarker(tenantId, platform, leadId), ConsistentRead: true }),
+  );
+  if (!marker?.rowSk) return undefined;
+  const userId = String(marker.userId);
+  const { Item: row } = await documentStore().send(
+    new GetCommand({ TableName: mainTableName(), Key: { pk: keys.leadsPk(tenantId, userId), sk: String(marker.rowSk) }, ConsistentRead: true }),
+  );
+  if (!row?.sealed) return undefined;
+  return { userId, lead: JSON.parse(open(String(row.sealed), leadOwner(tenantId, platform, leadId))) as NormalizedLead };
+}

@@ -79,7 +79,7 @@ describe('queueWorker', () => {
   });
 
   it('one schema per queue, the one senders are held to', () => {
-    expect(Object.keys(queueMessages).sort()).toEqual(['Jobs', 'PlatformEvents', 'RuleRuns', 'WebhookDeliveries']);
+    expect(Object.keys(queueMessages).sort()).toEqual(['ConversionDeliveries', 'Jobs', 'PlatformEvents', 'RuleRuns', 'WebhookDeliveries']);
     expect(queueMessages.WebhookDeliveries.safeParse({ tenantId: 't' }).success).toBe(false);
   });
 });

@@ -6,5 +6,5 @@ export const declaration: WorkerDeclaration = {
   entry: handlerBeside(import.meta.url),
   consumesStream: { flag: RELAY_FLAG },
   writes: true,
-  sendsTo: ['WebhookDeliveries', 'PlatformEvents'],
+  sendsTo: ['WebhookDeliveries', 'PlatformEvents', 'ConversionDeliveries'],
 };

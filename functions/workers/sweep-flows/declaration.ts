@@ -5,5 +5,5 @@ export const declaration: WorkerDeclaration = {
   entry: handlerBeside(import.meta.url),
   schedule: 'flowSweep',
   writes: true,
-  sendsTo: ['WebhookDeliveries', 'PlatformEvents'],
+  sendsTo: ['WebhookDeliveries', 'PlatformEvents', 'ConversionDeliveries'],
 };

@@ -6,14 +6,15 @@ import { log } from '../../core/logger.ts';
 import { errorResponse, successResponse, type HttpResponse } from '../response.ts';
 
 /**
- * The response envelope, written once: a handler's result becomes `results`, and every thrown
+ * The response envelope, written once: a handler's result becomes `results` (202 for an operation that
+ * only queues its work), and every thrown
  * error becomes its row of the error table (docs/errors.md). Errors below 500 show their message; anything
  * unexpected is logged (name and stack, never a request body) and answered with a fixed sentence.
  */
-export function envelope(): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, Context> {
+export function envelope(successStatus: 200 | 202 = 200): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, Context> {
   return {
     after: (request) => {
-      request.response = successResponse((request.response ?? {}) as object);
+      request.response = successResponse((request.response ?? {}) as object, successStatus);
     },
     onError: (request) => {
       request.response = errorEnvelope(request.error);

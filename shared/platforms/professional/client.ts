@@ -131,8 +131,8 @@ export async function restliRequest(
     anonymous?: boolean;
     json?: unknown;
     rawBody?: { contentType: string; data: string | Buffer | StreamedBody };
-    /** Rest.li's method header, for a POST that is not a create (PARTIAL_UPDATE) */
-    restliMethod?: 'PARTIAL_UPDATE';
+    /** Rest.li's method header, for a POST that is not a create (PARTIAL_UPDATE, BATCH_CREATE) */
+    restliMethod?: 'PARTIAL_UPDATE' | 'BATCH_CREATE';
     retrySafe?: boolean;
     restli?: boolean;
     policy?: RetryPolicy;

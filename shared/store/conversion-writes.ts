@@ -1,0 +1,69 @@
+import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { documentStore, failedTransactionConditions, mainTableName } from './client.ts';
+import type { ConversionDelivery, ConversionEvent, ConversionStatus, LeadOutcome } from './conversions.ts';
+import { type FlowItem, flowUpdate } from './flow-items.ts';
+import { keys } from './keys.ts';
+import { webhookEventPut } from './webhook-event-writes.ts';
+import type { WebhookEvent } from './webhook-events.ts';
+
+/** The writes of conversions (conversions.ts has the layout and the reads). */
+
+export type OutcomeWrite = 'stored' | 'outcome_exists' | 'event_exists';
+
+/**
+ * A lead's outcome with the events it adds and their deliveries (flow items), in one transaction, each
+ * written only if absent: `outcome_exists` when the (lead, stage) has its outcome already (nothing
+ * written), `event_exists` when one of its events was written meanwhile by another outcome of the lead
+ * (nothing written; the caller reads again).
+ */
+export async function storeOutcome(
+  tenantId: string,
+  lead: { platform: 'social' | 'professional'; leadId: string },
+  outcome: LeadOutcome & { createdAt: string },
+  events: readonly ConversionEvent[],
+  deliveries: readonly FlowItem[],
+): Promise<OutcomeWrite> {
+  const absent = (Item: Record<string, unknown>) => ({ Put: { TableName: mainTableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } });
+  const writes = [
+    absent({ ...keys.leadOutcome(tenantId, lead.platform, lead.leadId, outcome.stage), ...outcome }),
+    ...events.map((event) => absent({ pk: keys.conversionPk(tenantId, event.eventId), sk: keys.conversionEvent, ...event })),
+    ...deliveries.map((delivery) => absent(delivery)),
+  ];
+  try {
+    await documentStore().send(new TransactWriteCommand({ TransactItems: writes }));
+    return 'stored';
+  } catch (error) {
+    const failed = failedTransactionConditions(error);
+    if (failed?.includes(0)) return 'outcome_exists';
+    if (failed && failed.length > 0) return 'event_exists';
+    throw error;
+  }
+}
+
+/**
+ * A delivery's end (delivered, rejected, unknown, skipped): it leaves the due index with its status,
+ * and the tenant's webhook event of it is stored in the same transaction, while the delivery is still
+ * queued. False: another run ended it first (nothing written).
+ */
+export async function settleDelivery(
+  delivery: Pick<ConversionDelivery, 'pk' | 'sk'>,
+  status: Exclude<ConversionStatus, 'queued'>,
+  error: { code: string; message: string } | undefined,
+  event: WebhookEvent | undefined,
+): Promise<boolean> {
+  const update = flowUpdate({ set: { status, ...(error ? { error } : {}) }, due: 'settled', expect: { status: 'queued' } });
+  try {
+    await documentStore().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { TableName: mainTableName(), Key: { pk: delivery.pk, sk: delivery.sk }, ...update } },
+          ...(event ? [{ Put: webhookEventPut(event).input }] : []),
+        ],
+      }),
+    );
+    return true;
+  } catch (failure) {
+    if (failedTransactionConditions(failure)?.includes(0)) return false;
+    throw failure;
+  }
+}
