@@ -1,5 +1,5 @@
-import { TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
-import { documentStore, failedTransactionConditions, mainTableName } from './client.ts';
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentStore, failedTransactionConditions, mainTableName, writeIfConditionHolds } from './client.ts';
 import type { ConversionDelivery, ConversionEvent, ConversionStatus, LeadOutcome } from './conversions.ts';
 import { type FlowItem, flowUpdate } from './flow-items.ts';
 import { keys } from './keys.ts';
@@ -67,3 +67,59 @@ export async function settleDelivery(
     throw failure;
   }
 }
+
+/**
+ * A lead's erasure reaches its conversions (docs/conversions.md, "Erasure"): every delivery of an
+ * event reported for it loses its payload (the hashes of the person's values), and one still queued
+ * ends `rejected` with LEAD_ERASED, never to be sent. A send already in flight when it runs is not
+ * called back.
+ */
+export async function eraseLeadConversions(tenantId: string, platform: 'social' | 'professional', leadId: string): Promise<void> {
+  const outcomes = await documentStore().send(
+    new QueryCommand({
+      TableName: mainTableName(),
+      KeyConditionExpression: 'pk = :pk AND begins_with(sk, :outcome)',
+      ExpressionAttributeValues: { ':pk': keys.leadMarker(tenantId, platform, leadId).pk, ':outcome': 'OUTCOME#' },
+      ConsistentRead: true,
+    }),
+  );
+  const eventIds = new Set((outcomes.Items ?? []).flatMap((outcome) => outcome.eventIds as string[]));
+  for (const eventId of eventIds) {
+    const { Items = [] } = await documentStore().send(
+      new QueryCommand({
+        TableName: mainTableName(),
+        KeyConditionExpression: 'pk = :pk AND begins_with(sk, :to)',
+        ExpressionAttributeValues: { ':pk': keys.conversionPk(tenantId, eventId), ':to': keys.conversionDeliveryPrefix },
+        ConsistentRead: true,
+      }),
+    );
+    for (const delivery of Items) {
+      const key = { pk: String(delivery.pk), sk: String(delivery.sk) };
+      const ended =
+        delivery.status === 'queued' &&
+        (await writeIfConditionHolds(
+          new UpdateCommand({
+            TableName: mainTableName(),
+            Key: key,
+            ...withPayloadRemoved(
+              flowUpdate({
+                set: { status: 'rejected', error: { code: 'LEAD_ERASED', message: 'The lead was erased before its conversion was sent.' } },
+                due: 'settled',
+                expect: { status: 'queued' },
+              }),
+            ),
+          }),
+        ));
+      if (!ended)
+        await documentStore().send(
+          new UpdateCommand({ TableName: mainTableName(), Key: key, UpdateExpression: 'REMOVE #payload', ExpressionAttributeNames: { '#payload': 'payload' } }),
+        );
+    }
+  }
+}
+
+const withPayloadRemoved = (update: ReturnType<typeof flowUpdate>) => ({
+  ...update,
+  UpdateExpression: update.UpdateExpression.replace('REMOVE ', 'REMOVE #payload, '),
+  ExpressionAttributeNames: { ...update.ExpressionAttributeNames, '#payload': 'payload' },
+});

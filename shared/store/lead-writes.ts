@@ -3,6 +3,7 @@ import { clock } from '../core/clock.ts';
 import { config } from '../core/config.ts';
 import type { NormalizedLead } from '../schemas/leads.ts';
 import { documentStore, failedCondition, failedTransactionConditions, mainTableName } from './client.ts';
+import { eraseLeadConversions } from './conversion-writes.ts';
 import { keys } from './keys.ts';
 import { leadOwner } from './leads.ts';
 import { seal } from './sealing.ts';
@@ -61,6 +62,8 @@ export async function eraseLead(tenantId: string, userId: string, platform: Plat
   if (!Item || Item.userId !== userId) return false;
   // the event's copy first: a crash before the lead's own removal leaves the marker, so a repeat erases both
   if (typeof Item.eventSk === 'string') await eraseWebhookEventData({ tenantId, sk: Item.eventSk });
+  // and the conversions reported for it (their hashes of the person's values)
+  await eraseLeadConversions(tenantId, platform, leadId);
   await documentStore().send(
     new TransactWriteCommand({
       TransactItems: [

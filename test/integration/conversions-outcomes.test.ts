@@ -4,6 +4,7 @@ import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { DEMO_DATASET_ID } from '../../local/sandbox/social-conversions.ts';
 import type { NormalizedLead } from '../../shared/schemas/leads.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
+import { findConversionEvent } from '../../shared/store/conversions.ts';
 import { eraseLead, storeLead } from '../../shared/store/lead-writes.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
@@ -237,6 +238,36 @@ describe('report_outcome on the professional platform', () => {
       return found.length > 0 ? found : undefined;
     });
     expect(webhook).toMatchObject({ type: 'conversion.unknown', data: { status: 'unknown', platform: 'professional' } });
+  });
+});
+
+describe('erasing a lead', () => {
+  it('ends its conversions still queued (LEAD_ERASED, never sent) and removes the hashes of every delivery of it', async () => {
+    const user = await funnelUser();
+    const lead = await deliveredLead(user.userId, 'social', { email: 'erase.me@example.com' });
+    const delivered = (await report({ userId: user.userId, leadId: lead.leadId, stage: 'Lead' })).body.results.eventIds as string[];
+    await ended(user.userId, delivered[0] as string);
+    // the next stage meets a throttled platform and parks
+    await injectFault('social', {
+      requestIncludes: user.tokens.social,
+      pathIncludes: '/events',
+      status: 400,
+      body: { error: { message: '(#4) Application request limit reached', code: 4, is_transient: true } },
+      times: 20,
+    });
+    const { eventIds } = (await report({ userId: user.userId, leadId: lead.leadId, stage: 'Qualified' })).body.results;
+    await eventually(async () =>
+      (await upstreamRequests('social')).some((request) => request.path.endsWith('/events') && request.body.includes(eventIds[1])) ? true : undefined,
+    );
+    const erased = await call('/leads/erase_lead', { userId: user.userId, leadId: lead.leadId }, { apiKey });
+    expect(erased.status, erased.text).toBe(200);
+    expect((await eventOf(user.userId, eventIds[1])).platforms).toEqual([
+      { platform: 'social', destinationId: DEMO_DATASET_ID, status: 'rejected', error: { code: 'LEAD_ERASED', message: expect.any(String) } },
+    ]);
+    const stored = await findConversionEvent(tenantId, eventIds[1]);
+    expect(stored?.deliveries.map((delivery) => delivery.payload)).toEqual([undefined]);
+    expect((await findConversionEvent(tenantId, delivered[0] as string))?.deliveries.map((delivery) => delivery.payload)).toEqual([undefined]);
+    expect(await socialReceived([eventIds[1]])).toEqual([]);
   });
 });
 

@@ -30,7 +30,12 @@ describe('the error table', () => {
       expect(document.components.responses[`Error${status}`], String(row.http)).toBeDefined();
       for (const code of row.codes) expect(codes, `${code} at ${row.http}`).toContain(code);
     }
-    expect(errorStatuses().find((entry) => entry.status === '400')?.codes).toEqual(['INVALID_REQUEST', 'UNSUPPORTED_MEDIA', 'DESTINATION_NOT_FOUND', 'STAGE_NOT_MAPPED']);
+    expect(errorStatuses().find((entry) => entry.status === '400')?.codes).toEqual([
+      'INVALID_REQUEST',
+      'UNSUPPORTED_MEDIA',
+      'DESTINATION_NOT_FOUND',
+      'STAGE_NOT_MAPPED',
+    ]);
   });
 
   it('a code the table does not give a status fails the document’s schema for that status', () => {
