@@ -44,6 +44,8 @@ export interface ConversionDelivery {
   /** the delivery waiting on this one, queued when this one ends */
   next?: { pk: string; sk: string };
   dueAt?: number;
+  /** a run marked it before sending and has not ended it (false, or absent, otherwise) */
+  inFlight?: boolean;
 }
 
 export interface LeadOutcome {

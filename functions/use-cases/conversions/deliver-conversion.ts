@@ -37,18 +37,39 @@ const GRANT_PARK_SECONDS = 3_600;
 
 type Ending = { status: 'delivered' | 'rejected' | 'unknown' | 'skipped_expired'; error?: { code: string; message: string } };
 
+/** The professional platform's answer never came (a timeout, a 5xx, the process gone): it keeps no record to deduplicate on. */
+const LOST_ANSWER: Ending = {
+  status: 'unknown',
+  error: { code: 'UNKNOWN_OUTCOME', message: 'The platform’s answer was lost; it keeps no record to deduplicate on, so the event is not sent again.' },
+};
+
 export async function deliverConversion(ref: { pk: string; sk: string }, context: Context): Promise<DeliveryOutcome> {
   const delivery = await findConversionDelivery(ref);
   if (delivery?.status !== 'queued') return {};
   const flow = flowOn(conversionDeliveries);
   const park = async (seconds: number): Promise<DeliveryOutcome> => {
-    await flow.dueAgainAt(ref, clock.now() + seconds * 1000 + conversionDeliveries.leaseMs(), { expect: { status: 'queued' } });
+    await flow.dueAgainAt(ref, clock.now() + seconds * 1000 + conversionDeliveries.leaseMs(), { set: { inFlight: false }, expect: { status: 'queued' } });
     return { retryAfterSeconds: seconds };
   };
+  if (delivery.inFlight) {
+    // a run sent it and has not ended it: alive within its lease (wait for it), or gone with its answer
+    const leaseLeftMs = (delivery.dueAt ?? 0) - clock.now();
+    if (leaseLeftMs > 0) return { retryAfterSeconds: Math.ceil(leaseLeftMs / 1000) };
+    if (delivery.platform === 'professional') {
+      await end(delivery, LOST_ANSWER);
+      return {};
+    }
+  }
   if (delivery.after) {
     const earlier = await findConversionDelivery(delivery.after);
     if (earlier?.status === 'queued') return park(WAIT_FOR_EARLIER_SECONDS);
   }
+  // marked before it goes: a run that dies with the request on the wire leaves the mark for the next to judge
+  const marked = await flow.dueAgainAt(ref, clock.now() + conversionDeliveries.leaseMs(), {
+    set: { inFlight: true },
+    expect: { status: 'queued', inFlight: delivery.inFlight ?? false, ...(delivery.dueAt === undefined ? {} : { dueAt: delivery.dueAt }) },
+  });
+  if (!marked) return {};
   let ending: Ending;
   try {
     ending = await send(delivery, context);
@@ -58,10 +79,7 @@ export async function deliverConversion(ref: { pk: string; sk: string }, context
     if (error instanceof PlatformTimeout || error instanceof PlatformUnavailable) {
       // the request may have reached the platform: the social platform takes it again without counting it twice
       if (delivery.platform === 'social') return park(UNREACHABLE_PARK_SECONDS);
-      ending = {
-        status: 'unknown',
-        error: { code: 'UNKNOWN_OUTCOME', message: 'The platform’s answer was lost; it keeps no record to deduplicate on, so the event is not sent again.' },
-      };
+      ending = LOST_ANSWER;
     } else ending = refusalOf(error, delivery);
   }
   await end(delivery, ending);

@@ -123,6 +123,7 @@ export async function reportOutcome(tenantId: string, user: User, input: Outcome
           stage: stage.stage,
           occurredAtMs,
           status,
+          inFlight: false,
           payload,
           ...(before ? { after: before } : {}),
         };
