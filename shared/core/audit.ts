@@ -51,6 +51,7 @@ export const AUDIT_ACTIONS = [
   'rule_run.undone',
   'rule_undo.finished',
   'conversions.stages_set',
+  'conversion.sent',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -80,6 +81,7 @@ export const AUDIT_TARGET_TYPES = [
   'rule_run',
   'rule_undo_job',
   'conversion_stages',
+  'conversion',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

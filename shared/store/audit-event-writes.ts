@@ -21,6 +21,9 @@ function itemOf(tenantId: string, event: AuditEvent): Record<string, unknown> {
   };
 }
 
+/** The event as an item of a transaction made elsewhere (in the current audit scope). */
+export const auditEventItem = (draft: AuditDraft): Record<string, unknown> => itemOf(draft.tenantId, auditEventOf(draft));
+
 /** Stores the event of a write already made (a platform's), in its scope. */
 export async function recordAuditEvent(draft: AuditDraft): Promise<void> {
   await documentStore().send(new PutCommand({ TableName: mainTableName(), Item: itemOf(draft.tenantId, auditEventOf(draft)) }));

@@ -2,6 +2,8 @@ import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-
 import { documentStore, failedTransactionConditions, mainTableName, writeIfConditionHolds } from './client.ts';
 import type { ConversionDelivery, ConversionEvent, ConversionStatus, LeadOutcome } from './conversions.ts';
 import { type FlowItem, flowUpdate } from './flow-items.ts';
+import type { AuditDraft } from '../core/audit.ts';
+import { auditEventItem } from './audit-event-writes.ts';
 import { keys } from './keys.ts';
 import { webhookEventPut } from './webhook-event-writes.ts';
 import type { WebhookEvent } from './webhook-events.ts';
@@ -42,14 +44,15 @@ export async function storeOutcome(
 
 /**
  * A delivery's end (delivered, rejected, unknown, skipped): it leaves the due index with its status,
- * and the tenant's webhook event of it is stored in the same transaction, while the delivery is still
- * queued. False: another run ended it first (nothing written).
+ * and the tenant's webhook event of it and the audit event of its request are stored in the same
+ * transaction, while the delivery is still queued. False: another run ended it first (nothing written).
  */
 export async function settleDelivery(
   delivery: Pick<ConversionDelivery, 'pk' | 'sk'>,
   status: Exclude<ConversionStatus, 'queued'>,
   error: { code: string; message: string } | undefined,
   event: WebhookEvent | undefined,
+  audit?: AuditDraft,
 ): Promise<boolean> {
   const update = flowUpdate({ set: { status, ...(error ? { error } : {}) }, due: 'settled', expect: { status: 'queued' } });
   try {
@@ -58,6 +61,7 @@ export async function settleDelivery(
         TransactItems: [
           { Update: { TableName: mainTableName(), Key: { pk: delivery.pk, sk: delivery.sk }, ...update } },
           ...(event ? [{ Put: webhookEventPut(event).input }] : []),
+          ...(audit ? [{ Put: { TableName: mainTableName(), Item: auditEventItem(audit) } }] : []),
         ],
       }),
     );

@@ -214,6 +214,19 @@ describe('report_outcome on the professional platform', () => {
       user: { userIds: [{ idType: 'SHA256_EMAIL', idValue: sha256('alex.beispiel@example.com') }], lead: `urn:li:leadGenFormResponse:${lead.leadId}` },
     });
     const [request] = (await upstreamRequests('professional')).filter((entry) => entry.path === '/rest/conversionEvents' && entry.body.includes(eventIds[0]));
+    // the request audited with counts only
+    const { events: audited } = (await call('/tenant/list_audit_events', { userId: user.userId, action: 'conversion.sent' }, { apiKey })).body.results;
+    expect(audited).toEqual([
+      expect.objectContaining({
+        action: 'conversion.sent',
+        actor: { type: 'system', id: 'deliver_conversions' },
+        platform: 'professional',
+        target: { type: 'conversion', id: eventIds[0] },
+        changes: { events: { to: 1 }, status: { to: 'delivered' } },
+        outcome: 'succeeded',
+      }),
+    ]);
+    expect(JSON.stringify(audited)).not.toMatch(/beispiel|example\.com|[0-9a-f]{64}/i);
     expect(request?.headers).toMatchObject({ 'x-restli-method': 'BATCH_CREATE', 'linkedin-version': expect.stringMatching(/^\d{6}$/) });
   });
 

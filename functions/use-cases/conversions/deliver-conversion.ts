@@ -1,6 +1,7 @@
 import type { Context } from 'aws-lambda';
 import { clock } from '../../../shared/core/clock.ts';
 import { PlatformAuthExpired, PlatformRateLimited, PlatformRejected, PlatformTimeout, PlatformUnavailable, ScopeMissing } from '../../../shared/core/errors.ts';
+import type { AuditDraft } from '../../../shared/core/audit.ts';
 import { log } from '../../../shared/core/logger.ts';
 import { conversionDeliveries } from '../../../shared/flows/flows.ts';
 import { flowOn } from '../../../shared/flows/on-table.ts';
@@ -35,7 +36,12 @@ const UNREACHABLE_PARK_SECONDS = 60;
 /** how long a delivery parks while the user's grant is refused (the connection is marked reconnect_required meanwhile) */
 const GRANT_PARK_SECONDS = 3_600;
 
-type Ending = { status: 'delivered' | 'rejected' | 'unknown' | 'skipped_expired'; error?: { code: string; message: string } };
+type Ending = {
+  status: 'delivered' | 'rejected' | 'unknown' | 'skipped_expired';
+  error?: { code: string; message: string };
+  /** the platform answered a request for it (a refusal), as opposed to a decision of ours before sending */
+  sent?: boolean;
+};
 
 /** The professional platform's answer never came (a timeout, a 5xx, the process gone): it keeps no record to deduplicate on. */
 const LOST_ANSWER: Ending = {
@@ -80,7 +86,7 @@ export async function deliverConversion(ref: { pk: string; sk: string }, context
       // the request may have reached the platform: the social platform takes it again without counting it twice
       if (delivery.platform === 'social') return park(UNREACHABLE_PARK_SECONDS);
       ending = LOST_ANSWER;
-    } else ending = refusalOf(error, delivery);
+    } else ending = { ...refusalOf(error, delivery), sent: true };
   }
   await end(delivery, ending);
   return {};
@@ -100,7 +106,7 @@ async function send(delivery: ConversionDelivery, context: Context): Promise<End
   const [status] = await sendProfessionalEvents(professionalSession(user, context), [event]);
   return status === 201
     ? { status: 'delivered' }
-    : { status: 'rejected', error: { code: 'PLATFORM_REJECTED', message: `The platform answered the event with status ${status}.` } };
+    : { status: 'rejected', sent: true, error: { code: 'PLATFORM_REJECTED', message: `The platform answered the event with status ${status}.` } };
 }
 
 /** A refusal as the conversion's end, in words that quote nothing of the person (the platform's own message may). */
@@ -134,7 +140,21 @@ async function end(delivery: ConversionDelivery, ending: Ending): Promise<void> 
           status: ending.status,
           ...(ending.error ? { error: ending.error } : {}),
         });
-  if (!(await settleDelivery(delivery, ending.status, ending.error, event))) return;
+  // a request went to the platform: audited with counts only, never a value of the person
+  const sent = ending.status === 'delivered' || ending.status === 'unknown' || ending.sent === true;
+  const audit: AuditDraft | undefined = sent
+    ? {
+        tenantId: delivery.tenantId,
+        action: 'conversion.sent',
+        target: { type: 'conversion', id: delivery.eventId },
+        userId: delivery.userId,
+        platform: delivery.platform,
+        changes: { events: { to: 1 }, status: { to: ending.status } },
+        outcome: ending.status === 'rejected' ? 'failed' : 'succeeded',
+        ...(ending.error ? { error: { code: ending.error.code } } : {}),
+      }
+    : undefined;
+  if (!(await settleDelivery(delivery, ending.status, ending.error, event, audit))) return;
   if (ending.status !== 'delivered')
     log().warn('a conversion was not delivered', { platform: delivery.platform, status: ending.status, code: ending.error?.code });
   if (event) await announceWebhookEvent(event);
