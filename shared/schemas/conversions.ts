@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { PLATFORMS } from '../core/errors.ts';
 
 /**
  * The user's CRM funnel as the conversions relay keeps it (docs/conversions.md): 1–10 stages, earliest
@@ -59,4 +60,23 @@ export const destinationSchema = z.object({
   destinationId: z.string(),
   name: z.string(),
   kind: z.enum(['dataset', 'conversion_action', 'conversion_rule']),
+});
+
+/** Where an event stands on one platform (docs/conversions.md, "Delivery"). */
+export const CONVERSION_STATUSES = ['queued', 'delivered', 'rejected', 'unknown', 'skipped_expired', 'skipped_consent', 'skipped_no_identifier'] as const;
+export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
+
+export const conversionEventSchema = z.object({
+  eventId: z.string(),
+  leadId: z.string().optional(),
+  stage: z.string(),
+  occurredAt: z.string(),
+  platforms: z.array(
+    z.object({
+      platform: z.enum(PLATFORMS),
+      destinationId: z.string(),
+      status: z.enum(CONVERSION_STATUSES),
+      error: z.object({ code: z.string(), message: z.string() }).optional(),
+    }),
+  ),
 });

@@ -1,6 +1,6 @@
 import { QueryCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documentStore, failedTransactionConditions, mainTableName, writeIfConditionHolds } from './client.ts';
-import type { ConversionDelivery, ConversionEvent, ConversionStatus, LeadOutcome } from './conversions.ts';
+import { type ConversionDelivery, type ConversionEvent, type ConversionStatus, type LeadOutcome, statusAttribute } from './conversions.ts';
 import { type FlowItem, flowUpdate } from './flow-items.ts';
 import type { AuditDraft } from '../core/audit.ts';
 import { auditEventItem } from './audit-event-writes.ts';
@@ -11,6 +11,40 @@ import type { WebhookEvent } from './webhook-events.ts';
 /** The writes of conversions (conversions.ts has the layout and the reads). */
 
 export type OutcomeWrite = 'stored' | 'outcome_exists' | 'event_exists';
+
+/** An event's row in its user's listing: where it stands on each platform it goes to. */
+function listingOf(tenantId: string, event: ConversionEvent, deliveries: readonly FlowItem[]): Record<string, unknown> {
+  const own = deliveries.filter((delivery) => delivery.eventId === event.eventId) as unknown as ConversionDelivery[];
+  return {
+    pk: keys.conversionsPk(tenantId, event.userId),
+    sk: keys.conversionListing(event.createdAt, event.eventId),
+    eventId: event.eventId,
+    ...(event.leadId ? { leadId: event.leadId } : {}),
+    stage: event.stage,
+    occurredAt: event.occurredAt,
+    platforms: Object.fromEntries(own.map(({ platform, destinationId, status }) => [platform, { platform, destinationId, status }])),
+    ...Object.fromEntries(own.map(({ platform, status }) => [statusAttribute(platform), status])),
+  };
+}
+
+/** The listing row's update for a delivery's new standing (alone, or an item of a transaction). */
+function standingUpdate(
+  delivery: Pick<ConversionDelivery, 'listing' | 'platform' | 'destinationId'>,
+  status: ConversionStatus,
+  error?: { code: string; message: string },
+) {
+  return {
+    TableName: mainTableName(),
+    Key: delivery.listing,
+    UpdateExpression: 'SET #platforms.#platform = :standing, #status = :status',
+    ConditionExpression: 'attribute_exists(pk)',
+    ExpressionAttributeNames: { '#platforms': 'platforms', '#platform': delivery.platform, '#status': statusAttribute(delivery.platform) },
+    ExpressionAttributeValues: {
+      ':standing': { platform: delivery.platform, destinationId: delivery.destinationId, status, ...(error ? { error } : {}) },
+      ':status': status,
+    },
+  };
+}
 
 /**
  * A lead's outcome with the events it adds and their deliveries (flow items), in one transaction, each
@@ -30,6 +64,7 @@ export async function storeOutcome(
     absent({ ...keys.leadOutcome(tenantId, lead.platform, lead.leadId, outcome.stage), ...outcome }),
     ...events.map((event) => absent({ pk: keys.conversionPk(tenantId, event.eventId), sk: keys.conversionEvent, ...event })),
     ...deliveries.map((delivery) => absent(delivery)),
+    ...events.map((event) => absent(listingOf(tenantId, event, deliveries))),
   ];
   try {
     await documentStore().send(new TransactWriteCommand({ TransactItems: writes }));
@@ -48,7 +83,7 @@ export async function storeOutcome(
  * transaction, while the delivery is still queued. False: another run ended it first (nothing written).
  */
 export async function settleDelivery(
-  delivery: Pick<ConversionDelivery, 'pk' | 'sk'>,
+  delivery: Pick<ConversionDelivery, 'pk' | 'sk' | 'listing' | 'platform' | 'destinationId'>,
   status: Exclude<ConversionStatus, 'queued'>,
   error: { code: string; message: string } | undefined,
   event: WebhookEvent | undefined,
@@ -60,6 +95,7 @@ export async function settleDelivery(
       new TransactWriteCommand({
         TransactItems: [
           { Update: { TableName: mainTableName(), Key: { pk: delivery.pk, sk: delivery.sk }, ...update } },
+          { Update: standingUpdate(delivery, status, error) },
           ...(event ? [{ Put: webhookEventPut(event).input }] : []),
           ...(audit ? [{ Put: { TableName: mainTableName(), Item: auditEventItem(audit) } }] : []),
         ],
@@ -107,20 +143,23 @@ export async function eraseLeadConversions(tenantId: string, platform: 'social' 
             Key: key,
             ...withPayloadRemoved(
               flowUpdate({
-                set: { status: 'rejected', error: { code: 'LEAD_ERASED', message: 'The lead was erased before its conversion was sent.' } },
+                set: { status: 'rejected', error: LEAD_ERASED },
                 due: 'settled',
                 expect: { status: 'queued' },
               }),
             ),
           }),
         ));
-      if (!ended)
+      if (ended) await documentStore().send(new UpdateCommand(standingUpdate(delivery as unknown as ConversionDelivery, 'rejected', LEAD_ERASED)));
+      else
         await documentStore().send(
           new UpdateCommand({ TableName: mainTableName(), Key: key, UpdateExpression: 'REMOVE #payload', ExpressionAttributeNames: { '#payload': 'payload' } }),
         );
     }
   }
 }
+
+const LEAD_ERASED = { code: 'LEAD_ERASED', message: 'The lead was erased before its conversion was sent.' };
 
 const withPayloadRemoved = (update: ReturnType<typeof flowUpdate>) => ({
   ...update,

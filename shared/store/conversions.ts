@@ -1,6 +1,8 @@
 import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { Platform } from '../core/errors.ts';
+import { PLATFORMS, type Platform } from '../core/errors.ts';
+import type { ConversionStatus } from '../schemas/conversions.ts';
 import { documentStore, mainTableName } from './client.ts';
+import { decodeCursor, encodeCursor } from './cursor.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -9,11 +11,13 @@ import { keys } from './keys.ts';
  *   TENANT#<t>#CONVERSION#<eventId> / TO#<platform>#<destinationId>       its delivery: an item of the `conversions` flow
  * and a lead's reported outcome per stage beside the lead's marker,
  *   TENANT#<t>#LEAD#<platform>#<leadId> / OUTCOME#<stage>                 once per (lead, stage)
+ * and each event listed under its user, with where it stands on each platform (kept in step with
+ * its deliveries by the writes that change them),
+ *   TENANT#<t>#USER#<u>#CONVERSIONS / <createdAt>#<eventId>
  * A delivery holds the event as the platform receives it, with hashes only. Reads are here; writes in
  * conversion-writes.ts.
  */
-export const CONVERSION_STATUSES = ['queued', 'delivered', 'rejected', 'unknown', 'skipped_expired', 'skipped_consent', 'skipped_no_identifier'] as const;
-export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
+export type { ConversionStatus } from '../schemas/conversions.ts';
 
 export interface ConversionEvent {
   eventId: string;
@@ -46,6 +50,92 @@ export interface ConversionDelivery {
   dueAt?: number;
   /** a run marked it before sending and has not ended it (false, or absent, otherwise) */
   inFlight?: boolean;
+  /** its event's row in the user's listing, kept in step with its status */
+  listing: { pk: string; sk: string };
+}
+
+/** Where an event stands on one platform, as get_event and list_events answer it. */
+export interface PlatformStanding {
+  platform: Platform;
+  destinationId: string;
+  status: ConversionStatus;
+  error?: { code: string; message: string };
+}
+
+export interface ListedEvent {
+  eventId: string;
+  leadId?: string;
+  stage: string;
+  occurredAt: string;
+  platforms: PlatformStanding[];
+}
+
+/** The listing's attribute holding an event's status on one platform (what the status filter reads). */
+export const statusAttribute = (platform: Platform) => `status_${platform}`;
+
+/** A page of the user's events, newest first, filtered by stage, by a status on any platform, and by creation from `since`. */
+export async function listConversionEvents(
+  tenantId: string,
+  userId: string,
+  filter: { stage?: string; status?: ConversionStatus; since?: string },
+  limit: number,
+  pagination?: string,
+): Promise<{ events: ListedEvent[]; next?: string }> {
+  const before = pagination ? decodeCursor(pagination, /^\d{4}-\d{2}-\d{2}T[^#]+#[A-Za-z0-9_.:-]{1,64}$/) : undefined;
+  const conditions = ['pk = :pk'];
+  const values: Record<string, unknown> = { ':pk': keys.conversionsPk(tenantId, userId) };
+  if (filter.since && before) {
+    conditions.push('sk BETWEEN :since AND :before');
+    Object.assign(values, { ':since': filter.since, ':before': before });
+  } else if (filter.since) {
+    conditions.push('sk >= :since');
+    values[':since'] = filter.since;
+  } else if (before) {
+    conditions.push('sk < :before');
+    values[':before'] = before;
+  }
+  const filters: string[] = [];
+  const names: Record<string, string> = {};
+  if (filter.stage) {
+    filters.push('#stage = :stage');
+    names['#stage'] = 'stage';
+    values[':stage'] = filter.stage;
+  }
+  if (filter.status) {
+    filters.push(`(${PLATFORMS.map((platform) => `#${platform} = :status`).join(' OR ')})`);
+    for (const platform of PLATFORMS) names[`#${platform}`] = statusAttribute(platform);
+    values[':status'] = filter.status;
+  }
+  const found: Array<Record<string, unknown>> = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await documentStore().send(
+      new QueryCommand({
+        TableName: mainTableName(),
+        KeyConditionExpression: conditions.join(' AND '),
+        ...(filters.length > 0 ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
+        ExpressionAttributeValues: values,
+        ScanIndexForward: false,
+        Limit: limit + 1,
+        ConsistentRead: true,
+        ...(start ? { ExclusiveStartKey: start } : {}),
+      }),
+    );
+    found.push(...(page.Items ?? []));
+    start = page.LastEvaluatedKey;
+  } while (found.length <= limit && start);
+  const shown = found.slice(0, limit);
+  const last = shown.at(-1);
+  return {
+    events: shown.map((item) => ({
+      eventId: String(item.eventId),
+      ...(item.leadId ? { leadId: String(item.leadId) } : {}),
+      stage: String(item.stage),
+      occurredAt: String(item.occurredAt),
+      platforms: Object.values((item.platforms ?? {}) as Record<string, PlatformStanding>),
+    })),
+    ...(found.length > limit && last ? { next: encodeCursor(String(last.sk)) } : {}),
+  };
 }
 
 export interface LeadOutcome {

@@ -35,6 +35,9 @@ export const keys = {
   conversionEvent: 'EVENT',
   conversionDelivery: (platform: Platform, destinationId: string) => `TO#${platform}#${destinationId}`,
   conversionDeliveryPrefix: 'TO#',
+  /** a user's conversion events, newest first by creation, each with where it stands on each platform (list_events) */
+  conversionsPk: (tenantId: string, userId: string) => `${tenant(tenantId)}#USER#${userId}#CONVERSIONS`,
+  conversionListing: (createdAt: string, eventId: string) => `${createdAt}#${eventId}`,
   /** a lead's reported outcome at one stage, beside the lead's marker: once per (lead, stage) */
   leadOutcome: (tenantId: string, platform: Platform, leadId: string, stage: string): Key => ({
     pk: `${tenant(tenantId)}#LEAD#${platform}#${leadId}`,

@@ -254,6 +254,42 @@ describe('report_outcome on the professional platform', () => {
   });
 });
 
+describe('list_events', () => {
+  it('lists the user’s events newest first with where each stands, filtered by stage and by status on any platform, in pages', async () => {
+    const user = await funnelUser();
+    const social = await deliveredLead(user.userId, 'social', { email: 'listed@example.com' });
+    const professional = await deliveredLead(user.userId, 'professional', { email: 'listed@example.com' });
+    const late = await deliveredLead(user.userId, 'social', { email: 'late.listed@example.com' });
+    const first = (await report({ userId: user.userId, leadId: social.leadId, stage: 'Qualified' })).body.results.eventIds as string[];
+    const second = (await report({ userId: user.userId, leadId: professional.leadId, stage: 'Lead' })).body.results.eventIds as string[];
+    const skipped = (await report({ userId: user.userId, leadId: late.leadId, stage: 'Lead', occurredAt: new Date(Date.now() - 9 * 86_400_000).toISOString() }))
+      .body.results.eventIds as string[];
+    for (const eventId of [...first, ...second]) await ended(user.userId, eventId);
+    const list = async (filters: Record<string, unknown> = {}) =>
+      (await call('/conversions/list_events', { userId: user.userId, ...filters }, { apiKey })).body.results;
+
+    const all = await list();
+    expect(all.events.map((event: { eventId: string }) => event.eventId).sort()).toEqual([...first, ...second, ...skipped].sort());
+    for (const event of all.events) expect(event).toEqual(await eventOf(user.userId, event.eventId).then(({ success: _, ...rest }) => rest));
+    expect((await list({ status: 'skipped_expired' })).events.map((event: { eventId: string }) => event.eventId)).toEqual(skipped);
+    expect((await list({ status: 'delivered', stage: 'Lead' })).events.map((event: { eventId: string }) => event.eventId).sort()).toEqual(
+      [first[0], second[0]].sort(),
+    );
+    const page = await list({ limit: 2 });
+    expect(page.events).toHaveLength(2);
+    const rest = await list({ limit: 2, pagination: page.paging.next });
+    expect([...page.events, ...rest.events].map((event: { eventId: string }) => event.eventId)).toEqual(
+      all.events.map((event: { eventId: string }) => event.eventId),
+    );
+    expect(rest.paging).toEqual({});
+    // another user's list holds none of them
+    const other = await funnelUser();
+    expect((await call('/conversions/list_events', { userId: other.userId }, { apiKey })).body.results.events).toEqual([]);
+    const bad = await call('/conversions/list_events', { userId: user.userId, status: 'lost' }, { apiKey });
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe('erasing a lead', () => {
   it('ends its conversions still queued (LEAD_ERASED, never sent) and removes the hashes of every delivery of it', async () => {
     const user = await funnelUser();

@@ -105,6 +105,7 @@ export async function reportOutcome(tenantId: string, user: User, input: Outcome
           : hasIdentifier(platform, payload.event)
             ? 'queued'
             : 'skipped_no_identifier';
+        const createdAt = clock.date().toISOString();
         events.push({
           eventId,
           userId: user.userId,
@@ -112,7 +113,7 @@ export async function reportOutcome(tenantId: string, user: User, input: Outcome
           occurredAt: new Date(occurredAtMs).toISOString(),
           leadId: lead.leadId,
           leadPlatform: platform,
-          createdAt: clock.date().toISOString(),
+          createdAt,
         });
         const attributes = {
           tenantId,
@@ -125,6 +126,7 @@ export async function reportOutcome(tenantId: string, user: User, input: Outcome
           status,
           inFlight: false,
           payload,
+          listing: { pk: keys.conversionsPk(tenantId, user.userId), sk: keys.conversionListing(createdAt, eventId) },
           ...(before ? { after: before } : {}),
         };
         if (status !== 'queued') {
