@@ -8,6 +8,7 @@ import { declaration as worker } from '../functions/workers/run-jobs/declaration
 import { coldStart } from './cold-start.ts';
 import { launchCalls } from './launch-calls.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
+import { conversionFigures } from './conversions.ts';
 import { leadFigures } from './leads.ts';
 import { startStackProcess } from './stack-process.ts';
 
@@ -402,6 +403,17 @@ if (!only || only === 'leads') {
   const stack = await startStackProcess({ ...initialEnv, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' });
   try {
     rows.push(...(await leadFigures(stack, 'bench-api-key-0000000000000000')));
+  } finally {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (!only || only === 'conversions') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-conversions-'));
+  const stack = await startStackProcess({ ...initialEnv, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' });
+  try {
+    rows.push(...(await conversionFigures(stack, 'bench-api-key-0000000000000000')));
   } finally {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });

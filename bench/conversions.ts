@@ -1,0 +1,75 @@
+import { DEMO_DATASET_ID } from '../local/sandbox/social-conversions.ts';
+
+/**
+ * A reported outcome's way to the platform (docs/conversions.md), against `npm start`'s stack in its
+ * own process: N leads of the demo user's form arrive through the platform's signed webhook, then each
+ * lead's outcome is reported, one after another, and timed from the report's POST until the social
+ * sandbox holds its event (the platform's 2xx is its answer to that request): p50 and p99. The
+ * sandbox's record is read every 2 ms, which bounds the figures' resolution.
+ */
+type Row = [string, string, string];
+const LEADS = 40;
+
+async function post(url: string, path: string, apiKey: string, body: unknown) {
+  const response = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as any;
+}
+
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))] as number;
+
+export async function conversionFigures(stack: { url: string; sandboxes: Record<string, string> }, apiKey: string): Promise<Row[]> {
+  const social = stack.sandboxes.social as string;
+  const form = await post(stack.url, '/social/create_lead_form', apiKey, {
+    userId: 'demo-user',
+    leadsFormName: 'Conversions bench',
+    language: 'EN_US',
+    form_type: 'HIGHER_INTENT',
+    privacyPolicyUrl: 'https://www.example.com/privacy',
+    privacyPolicyName: 'Privacy policy',
+    leadFormQuestions: [{ type: 'FULL_NAME' }, { type: 'EMAIL' }],
+    thankYouPage: {
+      title: 'Thanks!',
+      body: 'We will call you.',
+      button_text: 'Visit website',
+      button_type: 'VIEW_WEBSITE',
+      website_url: 'https://www.example.com',
+    },
+  });
+  const made = (await (
+    await fetch(`${social}/__sandbox/leads`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ formId: form.results.leadFormId, count: LEADS }),
+    })
+  ).json()) as { leadIds: string[] };
+  for (const started = Date.now(); ; ) {
+    const listed = await post(stack.url, '/leads/list_leads', apiKey, { userId: 'demo-user', platform: 'social', limit: 100 });
+    if (made.leadIds.every((leadId) => listed.results.leads.some((entry: { lead: { leadId: string } }) => entry.lead.leadId === leadId))) break;
+    if (Date.now() - started > 60_000) throw new Error('the leads did not arrive');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await post(stack.url, '/conversions/set_stages', apiKey, {
+    userId: 'demo-user',
+    crmName: 'HubSpot',
+    stages: [{ stage: 'Qualified', social: { datasetId: DEMO_DATASET_ID, eventName: 'QualifiedLead' } }],
+  });
+  const received = async () =>
+    ((await (await fetch(`${social}/__sandbox/conversions`)).json()) as Array<{ event: { event_id: string } }>).map((entry) => entry.event.event_id);
+  const times: number[] = [];
+  for (const leadId of made.leadIds) {
+    const started = performance.now();
+    const reported = await post(stack.url, '/leads/report_outcome', apiKey, { userId: 'demo-user', leadId, stage: 'Qualified' });
+    const [eventId] = reported.results.eventIds as string[];
+    while (!(await received()).includes(eventId as string)) await new Promise((resolve) => setTimeout(resolve, 2));
+    times.push(performance.now() - started);
+  }
+  return [
+    ['conversions: report_outcome → platform 2xx, p50', `${percentile(times, 50).toFixed(1)} ms`, `${LEADS} leads one after another, on npm start's stack`],
+    ['conversions: report_outcome → platform 2xx, p99', `${percentile(times, 99).toFixed(1)} ms`, 'the sandbox read every 2 ms'],
+  ];
+}
