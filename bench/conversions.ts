@@ -1,3 +1,4 @@
+import { demoLeadForm } from '../local/sandbox/demo-data.ts';
 import { DEMO_DATASET_ID } from '../local/sandbox/social-conversions.ts';
 
 /**
@@ -24,22 +25,7 @@ const percentile = (values: number[], p: number) =>
 
 export async function conversionFigures(stack: { url: string; sandboxes: Record<string, string> }, apiKey: string): Promise<Row[]> {
   const social = stack.sandboxes.social as string;
-  const form = await post(stack.url, '/social/create_lead_form', apiKey, {
-    userId: 'demo-user',
-    leadsFormName: 'Conversions bench',
-    language: 'EN_US',
-    form_type: 'HIGHER_INTENT',
-    privacyPolicyUrl: 'https://www.example.com/privacy',
-    privacyPolicyName: 'Privacy policy',
-    leadFormQuestions: [{ type: 'FULL_NAME' }, { type: 'EMAIL' }],
-    thankYouPage: {
-      title: 'Thanks!',
-      body: 'We will call you.',
-      button_text: 'Visit website',
-      button_type: 'VIEW_WEBSITE',
-      website_url: 'https://www.example.com',
-    },
-  });
+  const form = await post(stack.url, '/social/create_lead_form', apiKey, demoLeadForm('demo-user', 'Conversions bench'));
   const made = (await (
     await fetch(`${social}/__sandbox/leads`, {
       method: 'POST',

@@ -31,3 +31,21 @@ export const SANDBOX_APP_CREDENTIALS = {
   PROFESSIONAL_CLIENT_ID: 'sandbox-professional-client',
   PROFESSIONAL_CLIENT_SECRET: 'sandbox-professional-secret',
 } as const;
+
+/** A lead form for `/social/create_lead_form` (full name and e-mail), as the walk-throughs, tests and benchmarks make one. */
+export const demoLeadForm = (userId: string, leadsFormName: string) => ({
+  userId,
+  leadsFormName,
+  language: 'EN_US',
+  form_type: 'HIGHER_INTENT',
+  privacyPolicyUrl: 'https://www.example.com/privacy',
+  privacyPolicyName: 'Privacy policy',
+  leadFormQuestions: [{ type: 'FULL_NAME' }, { type: 'EMAIL' }],
+  thankYouPage: {
+    title: 'Thanks!',
+    body: 'We will call you.',
+    button_text: 'Visit website',
+    button_type: 'VIEW_WEBSITE',
+    website_url: 'https://www.example.com',
+  },
+});

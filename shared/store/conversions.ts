@@ -2,7 +2,7 @@ import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PLATFORMS, type Platform } from '../core/errors.ts';
 import type { ConversionStatus } from '../schemas/conversions.ts';
 import { documentStore, mainTableName } from './client.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { decodeCursor, newestFirstPage } from './cursor.ts';
 import { keys } from './keys.ts';
 
 /**
@@ -106,35 +106,25 @@ export async function listConversionEvents(
     for (const platform of PLATFORMS) names[`#${platform}`] = statusAttribute(platform);
     values[':status'] = filter.status;
   }
-  const found: Array<Record<string, unknown>> = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentStore().send(
-      new QueryCommand({
-        TableName: mainTableName(),
-        KeyConditionExpression: conditions.join(' AND '),
-        ...(filters.length > 0 ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: limit + 1,
-        ConsistentRead: true,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    found.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (found.length <= limit && start);
-  const shown = found.slice(0, limit);
-  const last = shown.at(-1);
+  const { items, next } = await newestFirstPage(
+    {
+      TableName: mainTableName(),
+      KeyConditionExpression: conditions.join(' AND '),
+      ...(filters.length > 0 ? { FilterExpression: filters.join(' AND '), ExpressionAttributeNames: names } : {}),
+      ExpressionAttributeValues: values,
+      ConsistentRead: true,
+    },
+    limit,
+  );
   return {
-    events: shown.map((item) => ({
+    events: items.map((item) => ({
       eventId: String(item.eventId),
       ...(item.leadId ? { leadId: String(item.leadId) } : {}),
       stage: String(item.stage),
       occurredAt: String(item.occurredAt),
       platforms: Object.values((item.platforms ?? {}) as Record<string, PlatformStanding>),
     })),
-    ...(found.length > limit && last ? { next: encodeCursor(String(last.sk)) } : {}),
+    ...(next ? { next } : {}),
   };
 }
 

@@ -1,7 +1,7 @@
-import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand } from '@aws-sdk/lib-dynamodb';
 import type { NormalizedLead } from '../schemas/leads.ts';
 import { documentStore, mainTableName } from './client.ts';
-import { decodeCursor, encodeCursor } from './cursor.ts';
+import { decodeCursor, newestFirstPage } from './cursor.ts';
 import { keys } from './keys.ts';
 import { open } from './sealing.ts';
 import { settingsOfItem, type VersionedSettings } from './tenant-settings.ts';
@@ -97,30 +97,20 @@ export async function listLeads(tenantId: string, userId: string, filter: LeadFi
       values[`:${field}`] = value;
     }
   }
-  const found: Array<Record<string, unknown>> = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await documentStore().send(
-      new QueryCommand({
-        TableName: mainTableName(),
-        KeyConditionExpression: conditions.join(' AND '),
-        ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
-        ExpressionAttributeValues: values,
-        ScanIndexForward: false,
-        Limit: limit + 1,
-        ...(start ? { ExclusiveStartKey: start } : {}),
-      }),
-    );
-    found.push(...(page.Items ?? []));
-    start = page.LastEvaluatedKey;
-  } while (found.length <= limit && start);
-  const shown = found.slice(0, limit);
-  const leads = shown.map((item) => ({
+  const { items, next } = await newestFirstPage(
+    {
+      TableName: mainTableName(),
+      KeyConditionExpression: conditions.join(' AND '),
+      ...(filters.length > 0 ? { FilterExpression: filters.join(' AND ') } : {}),
+      ExpressionAttributeValues: values,
+    },
+    limit,
+  );
+  const leads = items.map((item) => ({
     receivedAt: String(item.receivedAt),
     lead: JSON.parse(open(String(item.sealed), leadOwner(tenantId, item.platform as Platform, String(item.leadId)))) as NormalizedLead,
   }));
-  const last = shown.at(-1);
-  return { leads, ...(found.length > limit && last ? { next: encodeCursor(String(last.sk)) } : {}) };
+  return { leads, ...(next ? { next } : {}) };
 }
 
 /** A lead of the tenant, opened, with the user it was delivered to; undefined when the tenant has none by that id (never had it, or erased it). */

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
+import { DEMO_CONNECTIONS, demoLeadForm } from '../../local/sandbox/demo-data.ts';
 import { DEMO_CONVERSION_RULE_ID } from '../../local/sandbox/professional-conversions.ts';
 import { DEMO_DATASET_ID } from '../../local/sandbox/social-conversions.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
@@ -48,22 +48,7 @@ async function arrivedLead(platform: 'social' | 'professional'): Promise<string>
     await post('/leads/subscribe', { userId: 'demo-user', platform: 'professional' });
     made = await sandboxPost('professional', 'leads', { accountId: DEMO_CONNECTIONS.professional.adAccountId });
   } else {
-    const form = await post('/social/create_lead_form', {
-      userId: 'demo-user',
-      leadsFormName: `Crash ${Date.now()}`,
-      language: 'EN_US',
-      form_type: 'HIGHER_INTENT',
-      privacyPolicyUrl: 'https://www.example.com/privacy',
-      privacyPolicyName: 'Privacy policy',
-      leadFormQuestions: [{ type: 'FULL_NAME' }, { type: 'EMAIL' }],
-      thankYouPage: {
-        title: 'Thanks!',
-        body: 'We will call you.',
-        button_text: 'Visit website',
-        button_type: 'VIEW_WEBSITE',
-        website_url: 'https://www.example.com',
-      },
-    });
+    const form = await post('/social/create_lead_form', demoLeadForm('demo-user', `Crash ${Date.now()}`));
     made = await sandboxPost('social', 'leads', { formId: form.results.leadFormId });
   }
   const leadId = made.leadIds[0] as string;

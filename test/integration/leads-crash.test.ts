@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
+import { DEMO_CONNECTIONS, demoLeadForm } from '../../local/sandbox/demo-data.ts';
 import { runAdmin, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
@@ -43,27 +43,7 @@ describe('a lead whose delivery a crash interrupted', () => {
     stacks.push(first);
     await post(first.url, '/tenant/update_settings', { webhook: { url: `${receiver.url}/leads`, events: ['lead.received'] } }, apiKey);
     const userId = (await post(first.url, '/users/create_user', { connections: { social: { ...DEMO_CONNECTIONS.social } } }, apiKey)).results.userId as string;
-    const form = await post(
-      first.url,
-      '/social/create_lead_form',
-      {
-        userId,
-        leadsFormName: 'Crash form',
-        language: 'EN_US',
-        form_type: 'HIGHER_INTENT',
-        privacyPolicyUrl: 'https://www.example.com/privacy',
-        privacyPolicyName: 'Privacy policy',
-        leadFormQuestions: [{ type: 'FULL_NAME' }, { type: 'EMAIL' }],
-        thankYouPage: {
-          title: 'Thanks!',
-          body: 'We will call you.',
-          button_text: 'Visit',
-          button_type: 'VIEW_WEBSITE',
-          website_url: 'https://www.example.com',
-        },
-      },
-      apiKey,
-    );
+    const form = await post(first.url, '/social/create_lead_form', demoLeadForm(userId, 'Crash form'), apiKey);
     const social = (JSON.parse(readFileSync(join(dataDir, 'sandboxes.json'), 'utf8')) as { social: string }).social;
     const [leadId] = (await post(social, '/__sandbox/leads', { formId: form.results.leadFormId })).leadIds as [string];
     await eventually(async () => (receiver.received.length === 1 ? true : undefined), 15_000, 'the first delivery of lead.received');
