@@ -8,7 +8,7 @@ import { declaration as worker } from '../functions/workers/run-jobs/declaration
 import { coldStart } from './cold-start.ts';
 import { launchCalls } from './launch-calls.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
-import { conversionFigures } from './conversions.ts';
+import { conversionFigures, hashingFigures } from './conversions.ts';
 import { leadFigures } from './leads.ts';
 import { startStackProcess } from './stack-process.ts';
 
@@ -410,6 +410,7 @@ if (!only || only === 'leads') {
 }
 
 if (!only || only === 'conversions') {
+  rows.push(...hashingFigures());
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-conversions-'));
   const stack = await startStackProcess({ ...initialEnv, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' });
   try {

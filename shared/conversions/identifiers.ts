@@ -14,15 +14,22 @@ import type { NormalizedLead } from '../schemas/leads.ts';
 
 /** The social platform's `user_data` of a lead: its lead id in clear, the e-mail and phone hashed. */
 export function socialUserDataOfLead(lead: NormalizedLead): SocialUserData {
-  const email = lead.fields.email ? normalizeEmail(lead.fields.email) : undefined;
-  const country = lead.fields.country ? countryCode(lead.fields.country) : undefined;
-  const phone = lead.fields.phone ? normalizePhone(lead.fields.phone, country ? { country } : {}) : undefined;
-  return {
-    ...(/^\d{1,20}$/.test(lead.leadId) ? { lead_id: lead.leadId } : {}),
-    ...(email && 'value' in email ? { em: [sha256Hex(email.value)] } : {}),
-    ...(phone && 'value' in phone ? { ph: [sha256Hex(phone.value)] } : {}),
-  };
+  const user: SocialUserData = {};
+  if (/^\d{1,20}$/.test(lead.leadId)) user.lead_id = lead.leadId;
+  const { email, phone, country } = lead.fields;
+  if (email) {
+    const normalized = normalizeEmail(email);
+    if ('value' in normalized) user.em = [sha256Hex(normalized.value)];
+  }
+  if (phone) {
+    const code = country ? countryCode(country) : undefined;
+    const normalized = normalizePhone(phone, code ? { country: code } : NO_COUNTRY);
+    if ('value' in normalized) user.ph = [sha256Hex(normalized.value)];
+  }
+  return user;
 }
+
+const NO_COUNTRY = {};
 
 /** The network's e-mail rule: trimmed, lower case, every whitespace removed. */
 export const professionalEmailHash = (email: string) => sha256Hex(email.trim().toLowerCase().replace(/\s+/g, ''));
