@@ -1,3 +1,4 @@
+import { day } from '../../shared/schemas/example-dates.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 import { conversionEventSchema, getEventRequest } from './schema.ts';
 
@@ -14,7 +15,7 @@ export const api: OperationDoc = {
     eventId: 'lead_0a1b2c3d4e5f60718293a4b5c6d7e8f901234567',
     leadId: '1357924680135791',
     stage: 'Qualified',
-    occurredAt: '2026-11-28T15:00:00.000Z',
+    occurredAt: `${day(-1)}T15:00:00.000Z`,
     platforms: [{ platform: 'social', destinationId: '771122334455667', status: 'delivered' }],
   },
 };

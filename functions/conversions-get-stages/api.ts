@@ -1,3 +1,4 @@
+import { day } from '../../shared/schemas/example-dates.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 import { getStagesRequest, stagesResultSchema } from './schema.ts';
 
@@ -12,6 +13,6 @@ export const api: OperationDoc = {
   resultExample: {
     crmName: 'HubSpot',
     stages: [{ stage: 'Lead', social: { datasetId: '771122334455667', eventName: 'Lead' } }],
-    updatedAt: '2026-11-28T12:00:00.000Z',
+    updatedAt: `${day(-1)}T12:00:00.000Z`,
   },
 };

@@ -1,3 +1,4 @@
+import { day } from '../../shared/schemas/example-dates.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
 import { setStagesRequest, stagesResultSchema } from './schema.ts';
 
@@ -24,6 +25,6 @@ export const api: OperationDoc = {
       { stage: 'Lead', social: { datasetId: '771122334455667', eventName: 'Lead' }, professional: { conversionRuleId: '700000101' } },
       { stage: 'Qualified', social: { datasetId: '771122334455667', eventName: 'QualifiedLead' }, searchads: { conversionActionId: '6543210987' } },
     ],
-    updatedAt: '2026-11-28T12:00:00.000Z',
+    updatedAt: `${day(-1)}T12:00:00.000Z`,
   },
 };
