@@ -10,4 +10,10 @@ export const declaration: FunctionDeclaration = {
   sealsConnections: true,
   sendsTo: ['ConversionDeliveries'],
   accepted: true,
+  // the outcome's ids and how many events it queued; never a value of the person
+  audit: {
+    action: 'lead.outcome_reported',
+    target: (input) => ({ type: 'lead', id: input.leadId }),
+    changes: (input, result) => ({ stage: { to: input.stage }, events: { to: result?.eventIds?.length ?? 0 } }),
+  },
 };

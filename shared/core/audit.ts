@@ -52,6 +52,7 @@ export const AUDIT_ACTIONS = [
   'rule_undo.finished',
   'conversions.stages_set',
   'conversion.sent',
+  'lead.outcome_reported',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -145,10 +145,14 @@ describe('report_outcome on the social platform', () => {
     expect(received[1]?.event.custom_data).toMatchObject({ value: 1250, currency: 'usd' });
     expect(received[0]?.event.custom_data.value).toBeUndefined();
 
-    // the same outcome again: the same answer, nothing sent
+    // the same outcome again: the same answer, nothing sent, nothing more audited
     const again = await report({ userId: user.userId, leadId: lead.leadId, stage: 'Qualified' });
     expect(again.status).toBe(202);
     expect(again.body.results).toMatchObject({ outcomeId, eventIds });
+    const { events: reports } = (await call('/tenant/list_audit_events', { userId: user.userId, action: 'lead.outcome_reported' }, { apiKey })).body.results;
+    expect(reports).toEqual([
+      expect.objectContaining({ target: { type: 'lead', id: lead.leadId }, changes: { stage: { to: 'qualified' }, events: { to: 2 } }, outcome: 'succeeded' }),
+    ]);
     // the next stage: only its own event is new
     const won = await report({ userId: user.userId, leadId: lead.leadId, stage: 'Won' });
     expect(won.body.results.eventIds.slice(0, 2)).toEqual(eventIds);
