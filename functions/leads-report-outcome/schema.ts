@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { userIdSchema } from '../../shared/schemas/common.ts';
-import { STAGE_NAME } from '../../shared/schemas/conversions.ts';
+import { conversionValueSchema, STAGE_NAME } from '../../shared/schemas/conversions.ts';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 export const reportOutcomeRequest = z.strictObject({
@@ -14,13 +14,7 @@ export const reportOutcomeRequest = z.strictObject({
     .datetime({ offset: true, error: 'must be an ISO 8601 date and time' })
     .optional()
     .describe('When the lead reached the stage (default now); at most 5 minutes ahead.'),
-  value: z
-    .strictObject({
-      amount: z.string().regex(/^\d{1,12}(\.\d{1,4})?$/, 'must be a decimal amount such as 1250.00'),
-      currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be an ISO 4217 code'),
-    })
-    .optional()
-    .describe('What the stage was worth (a deal won), in major units.'),
+  value: conversionValueSchema.optional(),
 });
 
 export const reportOutcomeResultSchema = z.object({

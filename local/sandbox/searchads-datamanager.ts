@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { clock } from '../../shared/core/clock.ts';
 import type { SandboxRequest, SandboxResponse, SandboxRoute } from './server.ts';
-import type { Account, Row } from './searchads-state.ts';
+import { ingestEvents, type ReceivedConversionEvent } from './searchads-conversion-events.ts';
+import type { AcceptedRequest, Account, Row } from './searchads-state.ts';
 
 /**
  * Google's Data Manager API on the search-ads sandbox (docs/google-audiences.md; the contract's emulator
@@ -18,6 +19,8 @@ export interface DataManagerState {
   requests: Map<string, AcceptedRequest>;
   nextListId: number;
   processingMs: number;
+  /** CRM events received by events:ingest, in order (GET /__sandbox/conversions lists them) */
+  received: ReceivedConversionEvent[];
 }
 
 interface UserList {
@@ -29,17 +32,13 @@ interface UserList {
   members: Map<string, number>;
 }
 
-interface AcceptedRequest {
-  kind: 'ingest' | 'remove' | 'removeAll';
-  destination: Row;
-  readyAt: number;
-  recordCount: number;
-  identifierCount: number;
-  refused: Record<string, number>;
-  matched: number;
-}
-
-export const newDataManagerState = (): DataManagerState => ({ lists: new Map(), requests: new Map(), nextListId: 9_081_726_000, processingMs: 0 });
+export const newDataManagerState = (): DataManagerState => ({
+  lists: new Map(),
+  requests: new Map(),
+  nextListId: 9_081_726_000,
+  processingMs: 0,
+  received: [],
+});
 
 const EEA = new Set('AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE IS LI NO'.split(' '));
 const HEX = /^[0-9a-f]{64}$/;
@@ -268,6 +267,7 @@ export function dataManagerRoutes(
       }),
     },
     { method: 'POST', path: /^\/v1\/audienceMembers:ingest$/, handle: members('ingest') },
+    { method: 'POST', path: /^\/v1\/events:ingest$/, handle: authorized((request) => ingestEvents(request, dm, accountOf, invalid)) },
     { method: 'POST', path: /^\/v1\/audienceMembers:remove$/, handle: members('remove') },
     {
       method: 'POST',
@@ -316,20 +316,22 @@ export function dataManagerRoutes(
                 ...(!processing && refusedCount > 0
                   ? { errorInfo: { errorCounts: Object.entries(accepted.refused).map(([reason, count]) => ({ reason, recordCount: String(count) })) } }
                   : {}),
-                ...(accepted.kind === 'ingest'
-                  ? {
-                      audienceMembersIngestionStatus: {
-                        userDataIngestionStatus: {
-                          ...counts,
-                          ...(!processing
-                            ? { uploadMatchRateRange: accepted_ > 0 ? matchRateRange(accepted.matched / accepted_) : 'MATCH_RATE_RANGE_NOT_ELIGIBLE' }
-                            : {}),
+                ...(accepted.kind === 'events'
+                  ? { eventsIngestionStatus: { recordCount: String(accepted.recordCount) } }
+                  : accepted.kind === 'ingest'
+                    ? {
+                        audienceMembersIngestionStatus: {
+                          userDataIngestionStatus: {
+                            ...counts,
+                            ...(!processing
+                              ? { uploadMatchRateRange: accepted_ > 0 ? matchRateRange(accepted.matched / accepted_) : 'MATCH_RATE_RANGE_NOT_ELIGIBLE' }
+                              : {}),
+                          },
                         },
-                      },
-                    }
-                  : accepted.kind === 'remove'
-                    ? { audienceMembersRemovalStatus: { userDataRemovalStatus: counts } }
-                    : { removeAllAudienceMembersStatus: {} }),
+                      }
+                    : accepted.kind === 'remove'
+                      ? { audienceMembersRemovalStatus: { userDataRemovalStatus: counts } }
+                      : { removeAllAudienceMembersStatus: {} }),
               },
             ],
           },

@@ -127,3 +127,14 @@ export function failure(
 
 export const invalid = (category: string, value: string, message: string, location?: ProtoProblem['path']) =>
   failure(400, 'INVALID_ARGUMENT', [{ errorCode: { [category]: value }, message, ...(location ? { location } : {}) }]);
+
+/** A Data Manager request the sandbox accepted, until its status is read (searchads-datamanager.ts, searchads-conversion-events.ts). */
+export interface AcceptedRequest {
+  kind: 'ingest' | 'remove' | 'removeAll' | 'events';
+  destination: Row;
+  readyAt: number;
+  recordCount: number;
+  identifierCount: number;
+  refused: Record<string, number>;
+  matched: number;
+}

@@ -247,6 +247,7 @@ export async function startSearchadsSandbox(options: { accountsFile?: string; da
     [
       { method: 'POST', path: /^\/__sandbox\/undeclared$/, handle: (request) => markUndeclared(request.fields as Row, accountOf) },
       { method: 'POST', path: /^\/__sandbox\/datamanager$/, handle: (request) => configureDataManager(dataManager, request.fields as Row) },
+      { method: 'GET', path: /^\/__sandbox\/conversions$/, handle: () => ({ status: 200, body: dataManager.received }) },
       signerTokensRoute(
         () => state.connect.refreshPeople,
         () => state.connect.accessPeople,
@@ -265,7 +266,7 @@ function saveDataManager(dm: DataManagerState, file: string | undefined): void {
     cid,
     [...lists.values()].map((list) => ({ ...list, members: list.members.size <= KEEP_MEMBERS_UP_TO ? [...list.members] : [] })),
   ]);
-  writeFileSync(file, JSON.stringify({ nextListId: dm.nextListId, processingMs: dm.processingMs, lists, requests: [...dm.requests] }));
+  writeFileSync(file, JSON.stringify({ nextListId: dm.nextListId, processingMs: dm.processingMs, lists, requests: [...dm.requests], received: dm.received }));
 }
 
 function loadDataManager(file: string | undefined): DataManagerState {
@@ -276,10 +277,12 @@ function loadDataManager(file: string | undefined): DataManagerState {
     processingMs: number;
     lists: Array<[string, Array<Record<string, unknown> & { id: string; members: Array<[string, number]> }>]>;
     requests: Array<[string, never]>;
+    received?: DataManagerState['received'];
   };
   dm.nextListId = saved.nextListId;
   dm.processingMs = saved.processingMs;
   dm.requests = new Map(saved.requests);
+  dm.received = saved.received ?? [];
   dm.lists = new Map(saved.lists.map(([cid, lists]) => [cid, new Map(lists.map((list) => [list.id, { ...list, members: new Map(list.members) } as never]))]));
   return dm;
 }

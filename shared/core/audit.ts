@@ -53,6 +53,8 @@ export const AUDIT_ACTIONS = [
   'conversions.stages_set',
   'conversion.sent',
   'lead.outcome_reported',
+  'conversions_job.started',
+  'conversions_job.finished',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -83,6 +85,7 @@ export const AUDIT_TARGET_TYPES = [
   'rule_undo_job',
   'conversion_stages',
   'conversion',
+  'conversions_job',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

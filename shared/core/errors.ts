@@ -99,10 +99,16 @@ export class LeadNotFound extends ServiceError {
 
 /** A reported outcome's stage has no destination on the lead's platform (docs/conversions.md). */
 export class StageNotMapped extends ServiceError {
-  constructor(stage: string, platform: Platform) {
-    super(400, 'STAGE_NOT_MAPPED', `The stage ${stage} is not mapped to a ${platform} destination; map it with /conversions/set_stages.`, {
-      extra: { platform },
-    });
+  /** without a platform: the stage maps to no destination on any platform (or is not in the funnel) */
+  constructor(stage: string, platform?: Platform) {
+    super(
+      400,
+      'STAGE_NOT_MAPPED',
+      platform
+        ? `The stage ${stage} is not mapped to a ${platform} destination; map it with /conversions/set_stages.`
+        : `The stage ${stage} is not a stage of the user’s funnel mapped to any destination; map it with /conversions/set_stages.`,
+      platform ? { extra: { platform } } : {},
+    );
   }
 }
 

@@ -243,6 +243,17 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         },
       },
     };
+    if (route.accepted && doc.answeredNow)
+      responses['200'] = {
+        description: doc.answeredNow.description,
+        headers: { 'x-request-id': { $ref: '#/components/headers/RequestId' } },
+        content: {
+          'application/json': {
+            schema: successEnvelope(closed(jsonSchema(doc.answeredNow.result, 'output'))),
+            example: { success: true, results: { success: true, ...doc.answeredNow.resultExample } },
+          },
+        },
+      };
     for (const entry of ERROR_STATUSES) {
       if (PLATFORM_STATUSES.has(entry.status) && !route.platform && !route.callsPlatforms && !(entry.status === '429' && route.limited)) continue;
       responses[entry.status] = { $ref: `#/components/responses/Error${entry.status}` };

@@ -1,3 +1,4 @@
+import { conversionsResultSchema } from './conversions.ts';
 import * as z from 'zod';
 import { socialAudienceResultSchema } from './audiences.ts';
 import { jobStatusSchema } from './uploads.ts';
@@ -218,6 +219,18 @@ export const ruleUndoJobSchema = z
   })
   .strict();
 
+export const conversionsJobSchema = z
+  .object({
+    ...jobBase,
+    type: z.literal('conversions'),
+    progress: audienceProgress.describe(
+      'A conversions job: rowsRead counts the events recorded, rowsSent the events in requests the platforms took, batchesSent those requests.',
+    ),
+    result: conversionsResultSchema.optional(),
+    error: jobError(z.string().describe('PLATFORM_AUTH_EXPIRED, PLATFORM_NOT_CONNECTED, INTERNAL, …')).optional(),
+  })
+  .strict();
+
 export const jobViewSchema = z.discriminatedUnion('type', [
   socialAudienceJobSchema,
   professionalAudienceJobSchema,
@@ -226,6 +239,7 @@ export const jobViewSchema = z.discriminatedUnion('type', [
   campaignLaunchJobSchema,
   leadsBackfillJobSchema,
   ruleUndoJobSchema,
+  conversionsJobSchema,
 ]);
 
 /** What a job's end webhook carries: the job without its progress and times. */
@@ -239,3 +253,4 @@ export const adMediaJobEndSchema = adMediaJobSchema.omit(notInEvents);
 export const campaignLaunchJobEndSchema = campaignLaunchJobSchema.omit(notInEvents);
 export const leadsBackfillJobEndSchema = leadsBackfillJobSchema.omit(notInEvents);
 export const ruleUndoJobEndSchema = ruleUndoJobSchema.omit(notInEvents);
+export const conversionsJobEndSchema = conversionsJobSchema.omit(notInEvents);

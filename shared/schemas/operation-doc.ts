@@ -1,6 +1,13 @@
 import * as z from 'zod';
 import { platformSchema } from './common.ts';
-import { adMediaJobEndSchema, audienceJobEndSchema, campaignLaunchJobEndSchema, leadsBackfillJobEndSchema, ruleUndoJobEndSchema } from './jobs.ts';
+import {
+  adMediaJobEndSchema,
+  audienceJobEndSchema,
+  campaignLaunchJobEndSchema,
+  conversionsJobEndSchema,
+  leadsBackfillJobEndSchema,
+  ruleUndoJobEndSchema,
+} from './jobs.ts';
 import { normalizedLeadSchema } from './leads.ts';
 import type { InBandRefusal } from './refusals.ts';
 import { day } from './example-dates.ts';
@@ -49,6 +56,8 @@ export interface OperationDoc {
    * and the stack tests hold every answer to the document.
    */
   refusals?: readonly InBandRefusal[];
+  /** an `accepted` (202) operation that can also answer at once (a dry run): that 200 answer */
+  answeredNow?: { description: string; result: z.ZodType; resultExample: Record<string, unknown> };
 }
 
 export { BUDGET_REFUSALS, DECLARATION_REFUSAL, STATUS_REFUSALS, type InBandRefusal } from './refusals.ts';
@@ -270,6 +279,29 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
     summary: 'A conversion’s request went out and its answer was lost, on a platform that does not deduplicate (professional): it is not sent again.',
     data: conversionEventData,
     example: { eventId: 'lead_3f2a…', userId: 'alice', platform: 'professional', destinationId: '700000101', stage: 'Won', status: 'unknown' },
+  },
+  'conversions_job.succeeded': {
+    summary:
+      'A /conversions/send job ended: every event of the call reached its end on each platform (`result` counts them per status; each event’s own end came as a conversion.* webhook).',
+    data: conversionsJobEndSchema,
+    example: {
+      jobId: 'job_6',
+      userId: 'alice',
+      type: 'conversions',
+      status: 'succeeded',
+      result: { events: 3, alreadySent: 0, platforms: { social: { delivered: 2, skipped_consent: 1 }, searchads: { delivered: 2, skipped_no_identifier: 1 } } },
+    },
+  },
+  'conversions_job.failed': {
+    summary: 'A /conversions/send job stopped before every event ended: `error` says why; each event ended so far came as a conversion.* webhook.',
+    data: conversionsJobEndSchema,
+    example: {
+      jobId: 'job_6',
+      userId: 'alice',
+      type: 'conversions',
+      status: 'failed',
+      error: { code: 'PLATFORM_AUTH_EXPIRED', message: 'The user’s social grant expired; connect again.' },
+    },
   },
   'lead.received': {
     summary:

@@ -26,6 +26,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'conversion.delivered',
   'conversion.rejected',
   'conversion.unknown',
+  'conversions_job.succeeded',
+  'conversions_job.failed',
 ] as const;
 export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookEventType = SubscribableEventType | 'webhook.test';

@@ -78,6 +78,34 @@ export async function storeOutcome(
 }
 
 /**
+ * An event of /conversions/send with its deliveries and its listing row, in one transaction, written
+ * only if the tenant has no event of that id: `exists` (nothing written) when it has, whoever wrote it.
+ */
+export async function storeSentEvent(
+  tenantId: string,
+  event: ConversionEvent & { jobId: string },
+  deliveries: readonly ConversionDelivery[],
+): Promise<'stored' | 'exists'> {
+  const absent = (Item: Record<string, unknown>) => ({ Put: { TableName: mainTableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } });
+  const items = deliveries as unknown as FlowItem[];
+  try {
+    await documentStore().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          absent({ pk: keys.conversionPk(tenantId, event.eventId), sk: keys.conversionEvent, ...event }),
+          ...items.map((delivery) => absent(delivery)),
+          absent(listingOf(tenantId, event, items)),
+        ],
+      }),
+    );
+    return 'stored';
+  } catch (error) {
+    if (failedTransactionConditions(error)?.length) return 'exists';
+    throw error;
+  }
+}
+
+/**
  * A delivery's end (delivered, rejected, unknown, skipped): it leaves the due index with its status,
  * and the tenant's webhook event of it and the audit event of its request are stored in the same
  * transaction, while the delivery is still queued. False: another run ended it first (nothing written).

@@ -1,4 +1,4 @@
-import { GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PLATFORMS, type Platform } from '../core/errors.ts';
 import type { ConversionStatus } from '../schemas/conversions.ts';
 import { documentStore, mainTableName } from './client.ts';
@@ -52,6 +52,8 @@ export interface ConversionDelivery {
   inFlight?: boolean;
   /** its event's row in the user's listing, kept in step with its status */
   listing: { pk: string; sk: string };
+  /** the `conversions` job that sends it (an event of /conversions/send); absent for a lead's outcome, which the flow sends */
+  jobId?: string;
 }
 
 /** Where an event stands on one platform, as get_event and list_events answer it. */
@@ -166,3 +168,24 @@ export async function findConversionEvent(
     deliveries: Items.filter((item) => String(item.sk).startsWith(keys.conversionDeliveryPrefix)) as unknown as ConversionDelivery[],
   };
 }
+
+const BATCH_GET_KEYS = 100;
+
+/** Deliveries by key, read consistently in reads of at most 100 keys; a key with no item is absent from the map. */
+export async function findConversionDeliveries(wanted: ReadonlyArray<{ pk: string; sk: string }>): Promise<Map<string, ConversionDelivery>> {
+  const found = new Map<string, ConversionDelivery>();
+  for (let from = 0; from < wanted.length; from += BATCH_GET_KEYS) {
+    let pending: Array<Record<string, unknown>> = wanted.slice(from, from + BATCH_GET_KEYS).map(({ pk, sk }) => ({ pk, sk }));
+    for (let round = 0; pending.length > 0; round++) {
+      if (round === 5) throw new Error('the store left part of a read undone five times');
+      const { Responses, UnprocessedKeys } = await documentStore().send(
+        new BatchGetCommand({ RequestItems: { [mainTableName()]: { Keys: pending, ConsistentRead: true } } }),
+      );
+      for (const item of Responses?.[mainTableName()] ?? []) found.set(`${item.pk}\u0000${item.sk}`, item as ConversionDelivery);
+      pending = UnprocessedKeys?.[mainTableName()]?.Keys ?? [];
+    }
+  }
+  return found;
+}
+
+export const deliveryKey = (key: { pk: string; sk: string }) => `${key.pk}\u0000${key.sk}`;

@@ -14,7 +14,15 @@ import { keys } from './keys.ts';
  *   TENANT#<t>#JOB#<jobId> / JOB
  */
 export type JobStatus = 'queued' | 'running' | 'succeeded' | 'failed';
-export type JobType = 'social_audience' | 'professional_audience' | 'searchads_audience' | 'ad_media' | 'campaign_launch' | 'leads_backfill' | 'rule_undo';
+export type JobType =
+  | 'social_audience'
+  | 'professional_audience'
+  | 'searchads_audience'
+  | 'ad_media'
+  | 'campaign_launch'
+  | 'leads_backfill'
+  | 'rule_undo'
+  | 'conversions';
 
 export interface JobProgress {
   bytesRead: number;

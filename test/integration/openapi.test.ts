@@ -96,8 +96,9 @@ describe('the OpenAPI document', () => {
         Boolean(route.idempotent),
       );
       const [contentType, body] = Object.entries(operation.requestBody.content)[0] as [string, Operation['requestBody']['content'][string]];
-      // the contact-list operations take a file in a multipart form, or JSON naming an upload
-      if (route.usesUploadBucket && route.operation !== 'create_upload' && !route.operation.endsWith('upload_ad_media')) {
+      // the contact-list operations take a file in a multipart form, or JSON naming an upload (send_conversions stages JSON it was given)
+      const takesFile = !['create_upload', 'send_conversions'].includes(route.operation) && !route.operation.endsWith('upload_ad_media');
+      if (route.usesUploadBucket && takesFile) {
         expect(contentType).toBe('multipart/form-data');
         // a request of one shape per mode (a contact list's) holds its fields in each of its shapes
         type Shape = { properties?: Record<string, { format?: string }>; anyOf?: Shape[] };

@@ -19,10 +19,10 @@ import {
 } from '../../../shared/platforms/searchads/data-manager.ts';
 import { consentSchema, searchadsAudienceModeSchema } from '../../../shared/schemas/audiences.ts';
 import type { Job } from '../../../shared/store/jobs.ts';
-import { takeFromWindow } from '../../../shared/store/rate-limits.ts';
 import { holdListWriter, recordSearchadsAudience, releaseListWriter } from '../../../shared/store/searchads-audiences.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { noteDeclarationRequired } from '../../../shared/webhooks/declaration-required.ts';
+import { throttleDataManager } from '../jobs/data-manager-quota.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { JobEnded, type JobRun, Pause } from '../jobs/job-run.ts';
 import { readJobFile } from '../jobs/job-files.ts';
@@ -166,7 +166,7 @@ export async function runSearchadsAudienceJob(run: JobRun, job: SearchadsAudienc
           store: checkpointCreateStore(run, checkpoint, { sentAt: 'removeAllSentAt', id: 'removeAllRequestId' }),
           key: 'removeAll',
           send: async () => {
-            await throttle(job.tenantId);
+            await throttleDataManager(job.tenantId);
             // what was last added before this job began writing (after any replace it waited for) goes
             const from = Math.max(request.startedAtMs, checkpoint.writingFromMs ?? 0);
             return removeAllMembers(session, userListId, new Date(from - REPLACE_MARGIN_MS));
@@ -231,7 +231,7 @@ async function sendRows(run: JobRun, job: SearchadsAudienceJob, session: Searcha
     },
     send: async (batch) => {
       if (batch.members.length === 0) return undefined; // the file's last rows, all unusable: only where it ended is saved
-      await throttle(job.tenantId);
+      await throttleDataManager(job.tenantId);
       const change = request.mode === 'remove' ? ({ kind: 'remove' } as const) : ({ kind: 'ingest', consent: request.consent } as const);
       return sendMembers(session, userListId, change, batch.members);
     },
@@ -293,19 +293,6 @@ async function* memberBatches(run: JobRun, job: SearchadsAudienceJob): AsyncGene
   if (!layout) throw new JobEnded(new CsvProblem('The file is empty; upload a CSV with a header row and one row per contact.'));
   if (dataRows === 0) throw new JobEnded(new CsvProblem('The file has a header but no data rows.'));
   yield batch;
-}
-
-/** Writes of the Data Manager API: the service's share of the project's quota a minute, and each tenant's share of that. */
-async function throttle(tenantId: string): Promise<void> {
-  const perMinute = config().DATA_MANAGER_WRITES_PER_MINUTE;
-  const tenantWait = await takeFromWindow(tenantId, {
-    name: 'datamanager-writes',
-    limit: Math.max(1, Math.floor(perMinute * config().DATA_MANAGER_TENANT_SHARE)),
-    windowSeconds: 60,
-  });
-  if (tenantWait !== undefined) throw new Pause(tenantWait);
-  const serviceWait = await takeFromWindow('*', { name: 'datamanager-writes', limit: perMinute, windowSeconds: 60 });
-  if (serviceWait !== undefined) throw new Pause(serviceWait);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { clock } from '../../../shared/core/clock.ts';
 import type { ProfessionalConversionEvent } from '../../../shared/platforms/professional/conversion-events.ts';
+import type { SearchadsConversionEvent } from '../../../shared/platforms/searchads/conversion-events.ts';
 import type { SocialServerEvent } from '../../../shared/platforms/social/conversion-events.ts';
 
 /**
@@ -12,12 +13,21 @@ const FUTURE_TOLERANCE_MS = 5 * 60_000;
 
 export const outcomeTooFarAhead = (occurredAtMs: number) => occurredAtMs > clock.now() + FUTURE_TOLERANCE_MS;
 
-export function expired(platform: keyof typeof CONVERSION_WINDOW_DAYS, occurredAtMs: number): boolean {
-  return occurredAtMs < clock.now() - CONVERSION_WINDOW_DAYS[platform] * 86_400_000;
+/** Older than the platform's window, or than a shorter one of the destination's own (a search-ads action's click-through window). */
+export function expired(platform: keyof typeof CONVERSION_WINDOW_DAYS, occurredAtMs: number, destinationDays?: number): boolean {
+  const days = Math.min(CONVERSION_WINDOW_DAYS[platform], destinationDays ?? Number.POSITIVE_INFINITY);
+  return occurredAtMs < clock.now() - days * 86_400_000;
 }
 
-/** Social: a lead id, an e-mail, a phone, or a click cookie; professional: a lead, an e-mail or a first-party tracking id. */
-export function hasIdentifier(platform: 'social' | 'professional', event: SocialServerEvent | ProfessionalConversionEvent): boolean {
+/** Social: a lead id, an e-mail, a phone, or a click cookie; professional: a lead, an e-mail or a first-party tracking id; search ads: a click id, an e-mail or a phone. */
+export function hasIdentifier(
+  platform: 'social' | 'professional' | 'searchads',
+  event: SocialServerEvent | ProfessionalConversionEvent | SearchadsConversionEvent,
+): boolean {
+  if (platform === 'searchads') {
+    const { userIdentifiers, adIdentifiers } = event as SearchadsConversionEvent;
+    return userIdentifiers.some((id) => 'emailAddress' in id || 'phoneNumber' in id) || Object.keys(adIdentifiers ?? {}).length > 0;
+  }
   if (platform === 'social') {
     const user = (event as SocialServerEvent).user_data as Record<string, unknown>;
     return ['lead_id', 'em', 'ph', 'fbc', 'fbp'].some((key) => user[key] !== undefined);

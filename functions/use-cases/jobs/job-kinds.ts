@@ -2,6 +2,7 @@ import type { JobType } from '../../../shared/store/jobs.ts';
 import { professionalAudienceJob } from '../audiences/professional-audience-job.ts';
 import { searchadsAudienceJob } from '../audiences/searchads-audience-job.ts';
 import { socialAudienceJob } from '../audiences/social-audience-job.ts';
+import { conversionsJob } from '../conversions/conversions-job.ts';
 import { campaignLaunchJob } from '../launch/launch-job.ts';
 import { leadsBackfillJob } from '../leads/backfill-job.ts';
 import { adMediaJob } from '../media/video-job.ts';
@@ -17,4 +18,5 @@ export const JOB_KINDS: Record<JobType, JobKind> = {
   campaign_launch: campaignLaunchJob,
   leads_backfill: leadsBackfillJob,
   rule_undo: ruleUndoJob,
+  conversions: conversionsJob,
 };

@@ -29,6 +29,7 @@ export const JOB_PROGRESS: Record<JobType, (job: Job) => object> = {
   campaign_launch: (job) => launchProgressOf(read(launchJobRequestSchema, launchCheckpointSchema)(job)),
   leads_backfill: ({ checkpoint }) => backfillCheckpointSchema.parse(checkpoint),
   rule_undo: ({ checkpoint }) => ruleUndoCheckpointSchema.parse(checkpoint),
+  conversions: counters,
 };
 
 /** A job as get_job and the job webhooks show it. */

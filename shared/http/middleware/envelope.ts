@@ -1,3 +1,4 @@
+import { isAnsweredNow } from '../answer-status.ts';
 import type middy from '@middy/core';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { IdempotencyConflict, InternalError, ServiceError } from '../../core/errors.ts';
@@ -14,7 +15,7 @@ import { errorResponse, successResponse, type HttpResponse } from '../response.t
 export function envelope(successStatus: 200 | 202 = 200): middy.MiddlewareObj<APIGatewayProxyEventV2, unknown, Error, Context> {
   return {
     after: (request) => {
-      request.response = successResponse((request.response ?? {}) as object, successStatus);
+      request.response = successResponse((request.response ?? {}) as object, isAnsweredNow(request.response) ? 200 : successStatus);
     },
     onError: (request) => {
       request.response = errorEnvelope(request.error);

@@ -66,7 +66,7 @@ export function quotaWaitSeconds(body: StatusBody | undefined, nowMs: number): n
 }
 
 const base = () => `${config().SEARCHADS_DATA_MANAGER_URL.replace(/\/+$/, '')}/${DATA_MANAGER_VERSION}`;
-const account = (id: string) => ({ accountType: 'GOOGLE_ADS', accountId: id });
+export const account = (id: string) => ({ accountType: 'GOOGLE_ADS', accountId: id });
 
 /** The reasons a refusal carries, the specific (a field violation's) first. */
 function reasonsOf(body: StatusBody | undefined): string[] {
@@ -98,11 +98,15 @@ export function classifyDataManagerResponse<T>(status: number, text: string, ret
   const violation = parsed?.error?.details?.flatMap((detail) => detail.fieldViolations ?? [])[0];
   const message = `${reason}: ${violation?.description ?? parsed?.error?.message ?? 'Google refused the request.'}${violation?.field ? ` (at ${violation.field})` : ''}`;
   return fail(
-    new PlatformRejected('searchads', message, { platformCode: reasons.includes(DECLARATION_REASON) ? DECLARATION_REASON : reason, platformStatus: status }),
+    new PlatformRejected('searchads', message, {
+      platformCode: reasons.includes(DECLARATION_REASON) ? DECLARATION_REASON : reason,
+      platformStatus: status,
+      ...(violation?.field ? { platformField: violation.field } : {}),
+    }),
   );
 }
 
-async function dataManagerCall<T>(
+export async function dataManagerCall<T>(
   session: SearchadsSession,
   call: { method: 'GET' | 'POST'; path: string; body?: unknown; manager?: boolean },
   retrySafe: boolean,
@@ -227,6 +231,7 @@ interface StatusAnswer {
     errorInfo?: { errorCounts?: Array<{ reason?: string; recordCount?: string }> };
     audienceMembersIngestionStatus?: { userDataIngestionStatus?: { recordCount?: string; uploadMatchRateRange?: string } };
     audienceMembersRemovalStatus?: { userDataRemovalStatus?: { recordCount?: string } };
+    eventsIngestionStatus?: { recordCount?: string };
   }>;
 }
 
@@ -248,7 +253,7 @@ export async function requestStatus(session: SearchadsSession, requestId: string
     if (count.reason) errors[count.reason] = (errors[count.reason] ?? 0) + Number(count.recordCount ?? 0);
   return {
     status: status?.requestStatus ?? 'REQUEST_STATUS_UNKNOWN',
-    recordCount: Number(ingestion?.recordCount ?? removal?.recordCount ?? 0),
+    recordCount: Number(ingestion?.recordCount ?? removal?.recordCount ?? status?.eventsIngestionStatus?.recordCount ?? 0),
     errors,
     ...(ingestion?.uploadMatchRateRange ? { matchRateRange: ingestion.uploadMatchRateRange } : {}),
   };

@@ -13,6 +13,10 @@ export interface SocialUserData {
   lead_id?: string;
   em?: string[];
   ph?: string[];
+  fn?: string[];
+  ln?: string[];
+  zp?: string[];
+  country?: string[];
   fbc?: string;
   fbp?: string;
 }
