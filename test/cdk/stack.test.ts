@@ -165,7 +165,10 @@ describe('data stores', () => {
       RestrictPublicBuckets: true,
     });
     expect(bucket.Properties.VersioningConfiguration).toBeUndefined();
-    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 2, Status: 'Enabled' })]);
+    expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
+      expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 2, Status: 'Enabled' }),
+      expect.objectContaining({ Prefix: 'conversions/', ExpirationInDays: 7, Status: 'Enabled' }),
+    ]);
     const [[, policy]] = resources(prod.template, 'AWS::S3::BucketPolicy') as [[string, Resource]];
     const statements = policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>;
     expect(statements.some((statement) => statement.Effect === 'Deny' && statement.Condition?.Bool?.['aws:SecureTransport'] === 'false')).toBe(true);
