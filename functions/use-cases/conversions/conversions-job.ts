@@ -17,7 +17,7 @@ import { readJobFile } from '../jobs/job-files.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { type JobRun, Pause } from '../jobs/job-run.ts';
 import { lostAnswer, pollEachUntil } from '../jobs/steps.ts';
-import { type BatchEnding, endDeliveries, PLATFORM_BATCHES, refusalOfBatch, sendBatch } from './conversion-batches.ts';
+import { type BatchEnding, endDeliveries, type Outcome, PLATFORM_BATCHES, refusalOfBatch, sendBatch } from './conversion-batches.ts';
 import {
   type ConversionsCheckpoint,
   conversionsCheckpointSchema,
@@ -65,6 +65,11 @@ const MAX_POLL_SECONDS = 30 * 60;
 const FOLLOW_FOR_MS = 72 * 3_600_000;
 /** how long the job parks when a platform that deduplicates did not answer: the request is then sent again as it was */
 const UNREACHABLE_PARK_SECONDS = 60;
+/** The professional platform's answer never came: it keeps no record to deduplicate on, so the events are not sent again. */
+const LOST_ANSWER: Outcome = {
+  status: 'unknown',
+  error: { code: 'UNKNOWN_OUTCOME', message: 'The platform’s answer was lost; it keeps no record to deduplicate on, so the event is not sent again.' },
+};
 
 async function runConversionsJob(run: JobRun, job: ConversionsJob, user: User): Promise<ConversionsResult> {
   const { request, checkpoint } = job;
@@ -77,7 +82,7 @@ async function runConversionsJob(run: JobRun, job: ConversionsJob, user: User): 
     const batch = { job, group, members, settings, session: sessions[group.platform]() };
     if (checkpoint.inFlight && group.platform === 'professional') {
       // the request may have been taken; the platform would count it twice: its events end unknown
-      await endDeliveries(batch, await ownedQueued(batch, checkpoint.inFlight.from, checkpoint.inFlight.to), { status: 'unknown' });
+      await endDeliveries(batch, await ownedQueued(batch, checkpoint.inFlight.from, checkpoint.inFlight.to), LOST_ANSWER);
       checkpoint.inFlight = undefined;
       await run.save();
     }
@@ -218,7 +223,7 @@ async function sendRange(run: JobRun, batch: Batch, from: number, to: number): P
     }
     if (lostAnswer(error)) {
       if (batch.group.platform !== 'professional') throw new Pause(UNREACHABLE_PARK_SECONDS); // sent again as it was
-      ending = { kind: 'ended', outcome: { status: 'unknown' } };
+      ending = { kind: 'ended', outcome: LOST_ANSWER };
     } else if (error instanceof PlatformRejected || error instanceof ScopeMissing) ending = refusalOfBatch(batch, error, deliveries.length);
     else throw error;
   }
@@ -307,7 +312,11 @@ async function endAccepted(
   });
   // a resent event counted as a duplicate was taken the first time
   const refusals = Object.keys(status.errors).filter((reason) => !DUPLICATE.test(reason));
-  if (status.status === 'REQUEST_STATUS_UNKNOWN') return endDeliveries(batch, deliveries, { status: 'unknown' });
+  if (status.status === 'REQUEST_STATUS_UNKNOWN')
+    return endDeliveries(batch, deliveries, {
+      status: 'unknown',
+      error: { code: 'UNKNOWN_OUTCOME', message: 'Google did not tell how its request ended within 72 hours.' },
+    });
   if (refusals.length === 0 || status.status === 'SUCCESS') return endDeliveries(batch, deliveries, { status: 'delivered' });
   const error = { code: 'PLATFORM_REJECTED', message: `Google refused events of the request after accepting it (${refusals.join(', ')}).` };
   // which events Google refused is known only when the request held one, or refused every one
