@@ -9,6 +9,7 @@ import { coldStart } from './cold-start.ts';
 import { launchCalls } from './launch-calls.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
 import { conversionFigures, hashingFigures } from './conversions.ts';
+import { sendFigures } from './conversions-send.ts';
 import { leadFigures } from './leads.ts';
 import { startStackProcess } from './stack-process.ts';
 
@@ -415,6 +416,7 @@ if (!only || only === 'conversions') {
   const stack = await startStackProcess({ ...initialEnv, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' });
   try {
     rows.push(...(await conversionFigures(stack, 'bench-api-key-0000000000000000')));
+    rows.push(...(await sendFigures(stack, 'bench-api-key-0000000000000000')));
   } finally {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });

@@ -4,6 +4,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 export interface StackProcess {
   url: string;
   sandboxes: Record<string, string>;
+  /** the process's id (its /proc/<pid>/status holds its memory) */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -30,6 +32,7 @@ export async function startStackProcess(env: NodeJS.ProcessEnv): Promise<StackPr
   return {
     url,
     sandboxes,
+    pid: child.pid as number,
     stop: async () => {
       child.kill('SIGINT');
       await new Promise((resolve) => child.once('exit', resolve));

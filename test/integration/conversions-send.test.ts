@@ -280,6 +280,18 @@ describe('bad input: refused whole, nothing stored or sent', () => {
     expect(listed.body.results.events).toEqual([]);
   });
 
+  it('a platform the funnel maps but the user no longer connects: 409 PLATFORM_NOT_CONNECTED, nothing sent anywhere', async () => {
+    const user = await funnelUser();
+    const disconnected = await call('/users/disconnect', { userId: user.userId, platform: 'professional' }, { apiKey });
+    expect(disconnected.status, disconnected.text).toBe(200);
+    const eventId = `crm_${user.marker}_nc`;
+    const refused = await send(user.userId, [{ eventId, stage: 'Qualified', occurredAt: await isoDaysAgo(1), user: { email: 'nc@example.com' } }]);
+    expect(refused.status).toBe(409);
+    expect(refused.body.results.code).toBe('PLATFORM_NOT_CONNECTED');
+    expect(JSON.stringify(await received('social'))).not.toContain(eventId);
+    expect((await call('/conversions/get_event', { userId: user.userId, eventId }, { apiKey })).status).toBe(404);
+  });
+
   it('another tenant’s user is not found; another tenant cannot read this tenant’s events', async () => {
     const user = await funnelUser();
     const other = await newTenant();

@@ -106,8 +106,9 @@ const sessionsOf = (user: User, run: JobRun) => ({
 });
 
 /** The planned events of the staged file, from the `skip`-th on. */
-async function* plannedEvents(run: JobRun, job: ConversionsJob, skip = 0): AsyncGenerator<PlannedEvent> {
-  const lines = createInterface({ input: Readable.from(await readJobFile(run, job.request)), crlfDelay: Number.POSITIVE_INFINITY });
+async function* plannedEvents(run: JobRun, job: ConversionsJob, skip = 0, countBytes = false): AsyncGenerator<PlannedEvent> {
+  const bytes = await readJobFile(run, job.request, { countBytes });
+  const lines = createInterface({ input: Readable.from(bytes), crlfDelay: Number.POSITIVE_INFINITY });
   let index = 0;
   for await (const line of lines) {
     if (!line) continue;
@@ -138,7 +139,7 @@ async function recordEvents(run: JobRun, job: ConversionsJob): Promise<void> {
       await run.save();
     }
   };
-  for await (const event of plannedEvents(run, job, checkpoint.recorded)) {
+  for await (const event of plannedEvents(run, job, checkpoint.recorded, true)) {
     pending.push(event);
     if (pending.length === RECORD_AT_ONCE) {
       run.checkTime();

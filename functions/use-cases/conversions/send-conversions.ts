@@ -1,6 +1,10 @@
 import type { Context } from 'aws-lambda';
 import { type Answer, type AuditUnit, unchanged } from '../../../shared/core/audit.ts';
-import { PlatformRejected, type Platform } from '../../../shared/core/errors.ts';
+import { type Platform, PlatformNotConnected, PlatformRejected } from '../../../shared/core/errors.ts';
+import type { ConversionDestinations } from '../../../shared/platforms/conversions.ts';
+import { professionalConversionDestinations } from '../../../shared/platforms/professional/conversion-rules.ts';
+import { searchadsConversionDestinations } from '../../../shared/platforms/searchads/conversion-actions.ts';
+import { socialConversionDestinations } from '../../../shared/platforms/social/conversion-datasets.ts';
 import { answeredNow } from '../../../shared/http/answer-status.ts';
 import { EVENTS_PER_REQUEST, ingestEvents, refusedEventIndex, type SearchadsConversionEvent } from '../../../shared/platforms/searchads/conversion-events.ts';
 import { searchadsSession } from '../../../shared/platforms/searchads/client.ts';
@@ -23,12 +27,26 @@ export interface SendInput {
   validateOnly?: boolean;
 }
 
+const SCOPES: Record<Platform, Pick<ConversionDestinations<never>, 'checkScopes'>> = {
+  social: socialConversionDestinations,
+  professional: professionalConversionDestinations,
+  searchads: searchadsConversionDestinations,
+};
+
 type EventCheck = { eventId: string; platforms: Array<{ platform: Platform; status: string; problems?: string[] }> };
 
 type Sent = { jobId: string; status: string } | { events: EventCheck[] };
 
 export async function sendConversions(call: { tenantId: string; user: User; audit: AuditUnit; context: Context }, input: SendInput): Promise<Answer<Sent>> {
   const planned = planEvents(await findConversionStages(call.tenantId, call.user.userId), input.events);
+  // every platform an event would go to: connected, with the scope sending needs (else refused whole, before anything is sent)
+  const platforms = new Set(
+    planned.flatMap((event) => event.deliveries.filter((delivery) => delivery.status === 'queued').map((delivery) => delivery.platform)),
+  );
+  for (const platform of platforms) {
+    if (!call.user.connections[platform]) throw new PlatformNotConnected(platform);
+    SCOPES[platform].checkScopes(call.user);
+  }
   // a dry run changes nothing: answered at once, and not audited
   if (input.validateOnly) return unchanged<Sent>(answeredNow({ events: await checkEvents(call.user, call.context, planned) }));
   const jobId = newJobId();
