@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { professionalUserOfContact, searchadsIdentifiersOfContact, socialUserDataOfContact } from '../../shared/conversions/contact-identifiers.ts';
+import { PlatformRejected } from '../../shared/core/errors.ts';
+import { refusedEventIndex } from '../../shared/platforms/searchads/conversion-events.ts';
 import { professionalEmailHash, professionalUserOfLead, socialUserDataOfLead } from '../../shared/conversions/identifiers.ts';
 import { eventsJson } from '../../shared/platforms/social/conversion-events.ts';
 import type { NormalizedLead } from '../../shared/schemas/leads.ts';
@@ -94,5 +97,63 @@ describe('a reported outcome’s event id', () => {
     expect(id).not.toBe(outcomeEventId('social', '1357924680135791', 'Won'));
     expect(id).not.toBe(outcomeEventId('professional', '1357924680135791', 'Qualified'));
     expect(id).toMatch(/^[A-Za-z0-9_.:-]{1,64}$/);
+  });
+});
+
+describe('a CRM contact’s identifiers, per platform', () => {
+  const contact = {
+    email: ' Avery.Lee+crm@Gmail.com ',
+    phone: '(415) 555-0100',
+    firstName: 'Dr. Avery',
+    lastName: 'Lee Jr.',
+    country: 'us',
+    postalCode: '94105',
+    clickIds: { fbc: 'fb.1.1554763741205.AbCdEf', gclid: 'Cj0KCQiA_BwE', liFatId: 'li-1' },
+  };
+
+  it('social: every value normalized by its rule and hashed; the click cookie in clear', () => {
+    expect(socialUserDataOfContact(contact)).toEqual({
+      em: [sha256('avery.lee+crm@gmail.com')],
+      ph: [sha256('14155550100')],
+      fn: [sha256('dravery')],
+      ln: [sha256('leejr')],
+      zp: [sha256('94105')],
+      country: [sha256('us')],
+      fbc: 'fb.1.1554763741205.AbCdEf',
+    });
+  });
+
+  it('professional: the e-mail hashed and the first-party id; never a name (the pinned version takes names only in clear)', () => {
+    expect(professionalUserOfContact(contact)).toEqual({
+      userIds: [
+        { idType: 'SHA256_EMAIL', idValue: sha256('avery.lee+crm@gmail.com') },
+        { idType: 'LINKEDIN_FIRST_PARTY_ADS_TRACKING_UUID', idValue: 'li-1' },
+      ],
+    });
+  });
+
+  it('search ads: gmail’s dots and +tag dropped, the phone in E.164 with +, the address when all four parts are known', () => {
+    expect(searchadsIdentifiersOfContact(contact)).toEqual({
+      userIdentifiers: [
+        { emailAddress: sha256('averylee@gmail.com') },
+        { phoneNumber: sha256('+14155550100') },
+        { address: { givenName: sha256('avery'), familyName: sha256('lee'), regionCode: 'US', postalCode: '94105' } },
+      ],
+      adIdentifiers: { gclid: 'Cj0KCQiA_BwE' },
+    });
+    expect(searchadsIdentifiersOfContact({ firstName: 'Avery', postalCode: '94105' })).toEqual({ userIdentifiers: [] });
+  });
+
+  it('a value a rule cannot read is left out, not hashed as it came', () => {
+    expect(socialUserDataOfContact({ email: 'not an address', phone: '12' })).toEqual({});
+    expect(professionalUserOfContact({ email: 'not an address' })).toEqual({ userIds: [] });
+  });
+
+  it('reads the event Google names in a refusal’s field path', () => {
+    const refusal = (field?: string) => new PlatformRejected('searchads', 'refused', field ? { platformField: field } : {});
+    expect(refusedEventIndex(refusal('events.events[3].event_timestamp'))).toBe(3);
+    expect(refusedEventIndex(refusal('events[12].ad_identifiers.gclid'))).toBe(12);
+    expect(refusedEventIndex(refusal('destinations[0].product_destination_id'))).toBeUndefined();
+    expect(refusedEventIndex(refusal())).toBeUndefined();
   });
 });
