@@ -246,9 +246,11 @@ describe('validateOnly', () => {
       },
       { eventId: `crm_${user.marker}_v2`, platforms: [{ platform: 'searchads', status: 'rejected', problems: ['INVALID_FORMAT'] }] },
     ]);
-    // the user's own tokens: other tests use the shared sandboxes at the same time
-    expect(await upstreamRequestsWith('social', user.tokens.social)).toEqual([]);
-    expect(await upstreamRequestsWith('professional', user.tokens.professional)).toEqual([]);
+    // no write with the user's own tokens (other tests use the shared sandboxes at the same time; set_stages read the destinations)
+    const writes = async (platform: 'social' | 'professional', token: string) =>
+      (await upstreamRequestsWith(platform, token)).filter((request) => request.method === 'POST');
+    expect(await writes('social', user.tokens.social)).toEqual([]);
+    expect(await writes('professional', user.tokens.professional)).toEqual([]);
     expect(JSON.stringify(await received('searchads'))).not.toContain(`crm_${user.marker}_v`);
     const got = await call('/conversions/get_event', { userId: user.userId, eventId: `crm_${user.marker}_v1` }, { apiKey });
     expect(got.status).toBe(404);
