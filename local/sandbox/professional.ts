@@ -36,6 +36,7 @@ import {
   updateCampaign,
 } from './professional-campaigns.ts';
 import { adAnalytics } from './professional-analytics.ts';
+import { standardizedData } from './professional-report.ts';
 import { startSandbox, type Sandbox, type SandboxRequest, type SandboxResponse, type SandboxRoute } from './server.ts';
 import {
   finalizeVideoUpload,
@@ -240,6 +241,11 @@ export async function startProfessionalSandbox(options: { campaignsFile?: string
       return adAnalytics(request, campaigns, (account) => seedAccount(campaigns, account), canReport);
     }),
     rest('GET', /^\/rest\/adAccounts\/(?<account>\d+)$/, (_request, _state, { account }) => getAccount(campaigns, account as string)),
+    rest(
+      'GET',
+      /^\/rest\/(functions|seniorities|geo|industryTaxonomyVersions\/DEFAULT\/industries)$/,
+      (request) => standardizedData(request.path, request.query, request.rawQuery) as SandboxResponse,
+    ),
     rest(
       'POST',
       /^\/rest\/adAccounts\/(?<account>\d+)\/adCampaigns$/,

@@ -3,6 +3,7 @@ import { checkAgainstProtos } from './searchads-proto.ts';
 import { type Row, DAYS_OF_METRICS, type SearchadsState, requestId, day, newAccount, invalid } from './searchads-state.ts';
 import type { SandboxRequest, SandboxResponse } from './server.ts';
 import { conversionActionRows } from './searchads-conversions.ts';
+import { reportStream } from './searchads-report.ts';
 
 /** The search-ads sandbox's `googleAds:searchStream`: 90 days of daily metrics, the same for the same campaign and day. */
 
@@ -51,6 +52,9 @@ export function searchStream(request: SandboxRequest, state: SearchadsState, cid
   if (checked.problems[0]) return invalid('requestError', 'INVALID_INPUT', checked.problems[0].message, checked.problems[0].path);
   const actions = conversionActionRows(query, state.accounts.get(cid) ?? newAccount(cid));
   if (actions) return { status: 200, body: [{ results: actions, fieldMask: '', requestId: 'sandbox' }] };
+  const report = reportStream(query, state.accounts.get(cid) ?? newAccount(cid), cid, dailyMetrics);
+  if (report && 'refused' in report) return invalid('queryError', report.refused.value, report.refused.message);
+  if (report) return { status: 200, body: [{ ...(report.rows.length > 0 ? { results: report.rows } : {}), fieldMask: '', requestId: requestId() }] };
   if (!/^\s*SELECT\s.+\sFROM\s+campaign\b/is.test(query))
     return invalid('queryError', 'UNEXPECTED_END_OF_QUERY', 'This sandbox answers queries FROM campaign and FROM conversion_action.');
   const between = query.match(/segments\.date\s+BETWEEN\s+'([^']*)'\s+AND\s+'([^']*)'/i);

@@ -2,6 +2,7 @@ import { clock } from '../../shared/core/clock.ts';
 import type { SandboxResponse } from './server.ts';
 import { accountOf, type CampaignWorld, dailyInsight, daysBetween, findCampaign } from './social-campaigns.ts';
 import type { Row } from './social-data.ts';
+import { reportInsights } from './social-report.ts';
 import { graphError, unknownObject, type GraphCall, page, type GraphHandler } from './social-graph.ts';
 
 /** The social sandbox's insights: per campaign and per account, synchronous or as report runs. */
@@ -125,7 +126,6 @@ export const accountInsightsOf = (
 ): SandboxResponse => {
   const rows = state.campaigns.get(account as string);
   if (!rows) return unknownObject('GET', `act_${account}`);
-  if (call.params.level !== 'campaign') return graphError(100, '(#100) This sandbox answers account insights at level=campaign.');
   let wanted: string[] | undefined;
   if (call.params.filtering !== undefined) {
     const filters = parseJsonFilters(call.params.filtering);
@@ -134,6 +134,18 @@ export const accountInsightsOf = (
     wanted = byId ? (byId.value as unknown[]).map(String) : undefined;
   }
   const selected = rows.filter((row) => !wanted || wanted.includes(String(row.id))).map((row) => ({ row, account: account as string }));
+  // a report by level or breakdown (docs/reports.md); the plain campaign rows below serve Performance and rules
+  const report = call.params.breakdowns !== undefined || call.params.action_attribution_windows !== undefined || call.params.time_increment === 'all_days';
+  if (call.params.level !== 'campaign' || report) {
+    if (asReport) return graphError(100, '(#100) This sandbox runs report runs at level=campaign without breakdowns.');
+    return reportInsights(
+      call,
+      state.world,
+      selected.map(({ row }) => row),
+      account as string,
+      `act_${account}/insights`,
+    );
+  }
   return insights(call, state, selected, `act_${account}/insights`, asReport);
 };
 

@@ -26,6 +26,7 @@ export const ERROR_FIELD_NAMES = [
   'share',
   'proposal',
   'destinationId',
+  'supported',
   'audienceId',
   'session_id',
   'rows_landed',

@@ -136,6 +136,14 @@ export const ERROR_TABLE = [
     resultsSuccess: false,
     codes: ['STAGE_NOT_MAPPED'],
   },
+  {
+    situation:
+      'a report asked at a level, or broken down by a value, the platform does not offer there (`results.supported` lists what it does); no platform call is made',
+    http: 400,
+    success: false,
+    resultsSuccess: false,
+    codes: ['UNSUPPORTED_LEVEL', 'UNSUPPORTED_BREAKDOWN'],
+  },
   { situation: 'missing or unknown `x-api-key`', http: 401, success: false, resultsSuccess: false, codes: ['UNAUTHORIZED'] },
   {
     situation: "`userId` unknown to this API key's tenant (same answer as a user of another tenant)",

@@ -97,6 +97,13 @@ export class LeadNotFound extends ServiceError {
   }
 }
 
+/** A report the platform cannot give at that level or with that breakdown (docs/reports.md): what it offers is named. */
+export class UnsupportedReport extends ServiceError {
+  constructor(code: 'UNSUPPORTED_LEVEL' | 'UNSUPPORTED_BREAKDOWN', message: string, supported: readonly string[]) {
+    super(400, code, message, { extra: { supported: [...supported] } });
+  }
+}
+
 /** A reported outcome's stage has no destination on the lead's platform (docs/conversions.md). */
 export class StageNotMapped extends ServiceError {
   /** without a platform: the stage maps to no destination on any platform (or is not in the funnel) */

@@ -50,6 +50,7 @@ export const ERROR_FIELDS: Readonly<Record<ErrorField, z.ZodType>> = {
   retryAfter: z.number().describe('QUOTA_EXCEEDED: seconds until Google’s next day (midnight Pacific), when the tenant’s share is whole again.'),
   share: z.number().describe('QUOTA_EXCEEDED: how many of the search-ads project’s daily operations one tenant may spend.'),
   proposal: proposalSchema.describe('STALE_PROPOSAL, PROPOSAL_EXPIRED, PROPOSAL_DECIDED, or a refusal of an approved change: the proposal as it is now.'),
+  supported: z.array(z.string()).describe('UNSUPPORTED_LEVEL, UNSUPPORTED_BREAKDOWN: the levels, or the breakdowns at that level, the platform offers.'),
   destinationId: z.string().describe('DESTINATION_NOT_FOUND: the destination of the platform named in `platform` that the connection cannot send to.'),
   audienceId: z.string().describe('A social audience upload that failed part-way: the audience the rows went to.'),
   session_id: z

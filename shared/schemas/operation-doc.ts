@@ -35,6 +35,7 @@ export const API_TAGS = {
   Leads: 'The leads your users’ lead forms and lead campaigns collect, as they come (the `lead.received` webhook), listed, backfilled and erased.',
   Conversions:
     'What becomes of a lead (a call booked, a deal won) sent back to the platforms, once, so that their campaigns optimize for customers: the user’s CRM stages mapped to each platform’s destinations.',
+  Reports: 'Results broken down by level (campaign, ad set, ad) and by one value (age, placement, job function, …), with the cost per qualified lead.',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 

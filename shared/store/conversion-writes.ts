@@ -5,6 +5,7 @@ import { type FlowItem, flowUpdate } from './flow-items.ts';
 import type { AuditDraft } from '../core/audit.ts';
 import { auditEventItem } from './audit-event-writes.ts';
 import { keys } from './keys.ts';
+import { outcomeCountUpdate } from './outcome-counts.ts';
 import { webhookEventPut } from './webhook-event-writes.ts';
 import type { WebhookEvent } from './webhook-events.ts';
 
@@ -58,6 +59,8 @@ export async function storeOutcome(
   outcome: LeadOutcome & { createdAt: string },
   events: readonly ConversionEvent[],
   deliveries: readonly FlowItem[],
+  /** the lead's campaign, and the outcome's day: reports count outcomes per campaign and day (outcome-counts.ts) */
+  counted?: { userId: string; campaignId: string; day: string },
 ): Promise<OutcomeWrite> {
   const absent = (Item: Record<string, unknown>) => ({ Put: { TableName: mainTableName(), Item, ConditionExpression: 'attribute_not_exists(pk)' } });
   const writes = [
@@ -65,6 +68,7 @@ export async function storeOutcome(
     ...events.map((event) => absent({ pk: keys.conversionPk(tenantId, event.eventId), sk: keys.conversionEvent, ...event })),
     ...deliveries.map((delivery) => absent(delivery)),
     ...events.map((event) => absent(listingOf(tenantId, event, deliveries))),
+    ...(counted ? [{ Update: outcomeCountUpdate(tenantId, counted.userId, lead.platform, counted.day, counted.campaignId, outcome.stage) }] : []),
   ];
   try {
     await documentStore().send(new TransactWriteCommand({ TransactItems: writes }));

@@ -38,6 +38,8 @@ export const keys = {
   /** a user's conversion events, newest first by creation, each with where it stands on each platform (list_events) */
   conversionsPk: (tenantId: string, userId: string) => `${tenant(tenantId)}#USER#${userId}#CONVERSIONS`,
   conversionListing: (createdAt: string, eventId: string) => `${createdAt}#${eventId}`,
+  /** the outcomes reported for a user's leads on a platform, counted per (day, campaign, stage): reports read them */
+  outcomeCountsPk: (tenantId: string, userId: string, platform: Platform) => `${tenant(tenantId)}#USER#${userId}#OUTCOMES#${platform}`,
   /** a lead's reported outcome at one stage, beside the lead's marker: once per (lead, stage) */
   leadOutcome: (tenantId: string, platform: Platform, leadId: string, stage: string): Key => ({
     pk: `${tenant(tenantId)}#LEAD#${platform}#${leadId}`,

@@ -35,6 +35,8 @@ describe('the error table', () => {
       'UNSUPPORTED_MEDIA',
       'DESTINATION_NOT_FOUND',
       'STAGE_NOT_MAPPED',
+      'UNSUPPORTED_LEVEL',
+      'UNSUPPORTED_BREAKDOWN',
     ]);
   });
 

@@ -147,6 +147,7 @@ export async function reportOutcome(tenantId: string, user: User, input: Outcome
       { outcomeId, eventIds, stage: reached.stage, createdAt: clock.date().toISOString() },
       events,
       deliveries,
+      lead.campaignId ? { userId: user.userId, campaignId: lead.campaignId, day: new Date(occurredAtMs).toISOString().slice(0, 10) } : undefined,
     );
     if (written === 'stored') {
       // each waiting one is queued by the one before it when that one ends (deliver-conversion.ts)
