@@ -132,6 +132,8 @@ export class AdCampaignApiStack extends Stack {
         { id: 'expire-staged-uploads', prefix: 'uploads/', expiration: Duration.days(2), abortIncompleteMultipartUploadAfter: Duration.days(1) },
         // a conversions job deletes its events when it ends; it may follow Google's request statuses for 72 hours first
         { id: 'expire-staged-conversions', prefix: 'conversions/', expiration: Duration.days(7) },
+        // report exports: a link lasts 24 hours, the file 7 days
+        { id: 'expire-report-exports', prefix: 'exports/', expiration: Duration.days(7) },
       ],
       // a client's web page may PUT a list straight to its presigned URL (create_upload); the signature, not the origin, is the permission
       cors: [{ allowedMethods: [HttpMethods.PUT], allowedOrigins: ['*'], allowedHeaders: ['content-type'], maxAge: 3000 }],

@@ -160,6 +160,7 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
         campaignsFile: join(dataDir, 'sandbox-social-campaigns.json'),
         videosDir: join(dataDir, 'sandbox-social-videos'),
         imagesFile: join(dataDir, 'sandbox-social-images.json'),
+        reportRunsFile: join(dataDir, 'sandbox-social-report-runs.json'),
       });
       closers.push(() => social.close());
       sandboxes.social = social;

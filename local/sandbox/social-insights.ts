@@ -2,7 +2,7 @@ import { clock } from '../../shared/core/clock.ts';
 import type { SandboxResponse } from './server.ts';
 import { accountOf, type CampaignWorld, dailyInsight, daysBetween, findCampaign } from './social-campaigns.ts';
 import type { Row } from './social-data.ts';
-import { reportInsights } from './social-report.ts';
+import { reportInsights, reportRows } from './social-report.ts';
 import { graphError, unknownObject, type GraphCall, page, type GraphHandler } from './social-graph.ts';
 
 /** The social sandbox's insights: per campaign and per account, synchronous or as report runs. */
@@ -137,14 +137,25 @@ export const accountInsightsOf = (
   // a report by level or breakdown (docs/reports.md); the plain campaign rows below serve Performance and rules
   const report = call.params.breakdowns !== undefined || call.params.action_attribution_windows !== undefined || call.params.time_increment === 'all_days';
   if (call.params.level !== 'campaign' || report) {
-    if (asReport) return graphError(100, '(#100) This sandbox runs report runs at level=campaign without breakdowns.');
-    return reportInsights(
+    if (!asReport)
+      return reportInsights(
+        call,
+        state.world,
+        selected.map(({ row }) => row),
+        account as string,
+        `act_${account}/insights`,
+      );
+    const made = reportRows(
       call,
       state.world,
       selected.map(({ row }) => row),
       account as string,
-      `act_${account}/insights`,
     );
+    if (!('rows' in made)) return made;
+    const id = `60219876${String(state.reportRuns.size + 1).padStart(8, '0')}`;
+    const range = JSON.parse(String(call.params.time_range)) as { since?: string; until?: string };
+    state.reportRuns.set(id, { rows: made.rows, fields: made.fields, polls: 0, account: account as string, range });
+    return { status: 200, body: { report_run_id: id } };
   }
   return insights(call, state, selected, `act_${account}/insights`, asReport);
 };

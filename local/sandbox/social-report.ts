@@ -136,6 +136,12 @@ function total(rows: Row[], since: string, until: string): Row | undefined {
 }
 
 export function reportInsights(call: GraphCall, world: CampaignWorld, campaigns: Row[], account: string, path: string): SandboxResponse {
+  const made = reportRows(call, world, campaigns, account);
+  return 'rows' in made ? page(call, path, made.rows, made.fields, 25, 5_000) : made;
+}
+
+/** The report's rows and the fields to show of them, or the platform's refusal. */
+export function reportRows(call: GraphCall, world: CampaignWorld, campaigns: Row[], account: string): { rows: Row[]; fields: string[] } | SandboxResponse {
   const params = call.params;
   const level = String(params.level ?? 'campaign');
   if (!['campaign', 'adset', 'ad'].includes(level)) return graphError(100, '(#100) level must be one of account, campaign, adset, ad');
@@ -214,6 +220,5 @@ export function reportInsights(call: GraphCall, world: CampaignWorld, campaigns:
       }
     }
   }
-  const keep = [...fields, ...(breakdowns ? breakdowns.split(',') : [])];
-  return page(call, path, rows, keep, 25, 5_000);
+  return { rows, fields: [...fields, ...(breakdowns ? breakdowns.split(',') : [])] };
 }

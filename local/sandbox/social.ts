@@ -22,7 +22,10 @@ import {
 } from './social-connect.ts';
 import type { Row } from './social-data.ts';
 import { SUPPORTED_VERSIONS, graphError, unknownObject, authenticate } from './social-graph.ts';
-import { campaignInsightsNode, accountInsights } from './social-insights.ts';
+import { campaignInsightsNode, accountInsights, type ReportRun } from './social-insights.ts';
+
+/** Report runs with more rows than this are kept in memory only (a benchmark's million would make every save slow). */
+const KEEP_RUN_ROWS = 50_000;
 import { createLeadgenForm } from './social-leadgen.ts';
 import { accountDatasets, businessDatasets, datasetEvents, setDatasets } from './social-conversions.ts';
 import { campaignValidateOnly, checkNewCampaign, createAd, createAdSet, createCreative, deleteLaunchObject, updateLaunchObject } from './social-launch.ts';
@@ -101,7 +104,15 @@ const VIDEO_HOST = '/video-host';
  * accounts' image libraries, so an image uploaded before a restart is still there after it.
  */
 export async function startSocialSandbox(
-  options: { appId?: string; appSecret?: string; audiencesFile?: string; campaignsFile?: string; videosDir?: string; imagesFile?: string } = {},
+  options: {
+    appId?: string;
+    appSecret?: string;
+    audiencesFile?: string;
+    campaignsFile?: string;
+    videosDir?: string;
+    imagesFile?: string;
+    reportRunsFile?: string;
+  } = {},
 ): Promise<SocialSandbox> {
   const state = seedState(options.videosDir);
   const { imagesFile } = options;
@@ -114,6 +125,19 @@ export async function startSocialSandbox(
       if (imagesFile && 'status' in answer && answer.status === 200) {
         writeFileSync(`${imagesFile}.tmp`, JSON.stringify([...state.images]));
         renameSync(`${imagesFile}.tmp`, imagesFile);
+      }
+      return answer;
+    };
+  // report runs, as the platform keeps them: a restart finds the runs it had started (those small enough to keep)
+  const { reportRunsFile } = options;
+  if (reportRunsFile && existsSync(reportRunsFile)) state.reportRuns = new Map(JSON.parse(readFileSync(reportRunsFile, 'utf8')) as Array<[string, ReportRun]>);
+  const runWrite =
+    (handle: SocialHandler): SocialHandler =>
+    (call, state, params) => {
+      const answer = handle(call, state, params);
+      if (reportRunsFile && 'status' in answer && answer.status === 200) {
+        writeFileSync(`${reportRunsFile}.tmp`, JSON.stringify([...state.reportRuns].filter(([, run]) => run.rows.length <= KEEP_RUN_ROWS)));
+        renameSync(`${reportRunsFile}.tmp`, reportRunsFile);
       }
       return answer;
     };
@@ -194,9 +218,9 @@ export async function startSocialSandbox(
     graph('DELETE', `/${ID}/users`, persisted(audienceUsers('users', 'DELETE'))),
     graph('POST', `/${ID}/usersreplace`, persisted(audienceUsers('usersreplace', 'POST'))),
     graph('GET', '/act_(?<account>[0-9]+)/insights', accountInsights(false)),
-    graph('POST', '/act_(?<account>[0-9]+)/insights', accountInsights(true)),
+    graph('POST', '/act_(?<account>[0-9]+)/insights', runWrite(accountInsights(true))),
     graph('GET', `/${ID}/insights`, campaignInsightsNode(false)),
-    graph('POST', `/${ID}/insights`, campaignInsightsNode(true)),
+    graph('POST', `/${ID}/insights`, runWrite(campaignInsightsNode(true))),
     graph('GET', '/act_(?<account>[0-9]+)/adspixels', accountDatasets),
     graph('GET', `/${ID}/owned_pixels`, businessDatasets),
     graph('POST', `/${ID}/events`, datasetEvents),

@@ -55,6 +55,8 @@ export const AUDIT_ACTIONS = [
   'lead.outcome_reported',
   'conversions_job.started',
   'conversions_job.finished',
+  'report_export.started',
+  'report_export.finished',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -86,6 +88,7 @@ export const AUDIT_TARGET_TYPES = [
   'conversion_stages',
   'conversion',
   'conversions_job',
+  'report_export_job',
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -138,6 +138,8 @@ const configSchema = z.object({
    * statuses (up to 30 minutes), and before it asks again for a list another job is writing to (up to 5)
    */
   SEARCHADS_FIRST_WAIT_SECONDS: z.coerce.number().int().min(1).max(60).default(5),
+  /** the first wait (seconds) of a report export before it reads its asynchronous run's status, doubling up to 2 minutes (docs/reports.md) */
+  REPORT_RUN_FIRST_WAIT_SECONDS: z.coerce.number().int().min(1).max(120).default(30),
   /** the part of those one tenant may spend in a Google day (docs/configuration.md) */
   SEARCHADS_TENANT_SHARE: z.coerce.number().gt(0).max(1).default(0.5),
   SEARCHADS_CLIENT_ID: optionalSecret,

@@ -1,4 +1,5 @@
 import { conversionsResultSchema } from './conversions.ts';
+import { reportFileSchema } from './reports.ts';
 import * as z from 'zod';
 import { socialAudienceResultSchema } from './audiences.ts';
 import { jobStatusSchema } from './uploads.ts';
@@ -231,6 +232,16 @@ export const conversionsJobSchema = z
   })
   .strict();
 
+export const reportExportJobSchema = z
+  .object({
+    ...jobBase,
+    type: z.literal('report_export'),
+    progress: audienceProgress.describe('A report export: rowsRead counts the rows written so far.'),
+    result: reportFileSchema.optional(),
+    error: jobError(z.string().describe('PLATFORM_AUTH_EXPIRED, PLATFORM_REJECTED, PLATFORM_NOT_CONNECTED, SCOPE_MISSING, INTERNAL, …')).optional(),
+  })
+  .strict();
+
 export const jobViewSchema = z.discriminatedUnion('type', [
   socialAudienceJobSchema,
   professionalAudienceJobSchema,
@@ -240,6 +251,7 @@ export const jobViewSchema = z.discriminatedUnion('type', [
   leadsBackfillJobSchema,
   ruleUndoJobSchema,
   conversionsJobSchema,
+  reportExportJobSchema,
 ]);
 
 /** What a job's end webhook carries: the job without its progress and times. */
@@ -254,3 +266,4 @@ export const campaignLaunchJobEndSchema = campaignLaunchJobSchema.omit(notInEven
 export const leadsBackfillJobEndSchema = leadsBackfillJobSchema.omit(notInEvents);
 export const ruleUndoJobEndSchema = ruleUndoJobSchema.omit(notInEvents);
 export const conversionsJobEndSchema = conversionsJobSchema.omit(notInEvents);
+export const reportExportJobEndSchema = reportExportJobSchema.omit(notInEvents);

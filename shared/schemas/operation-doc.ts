@@ -5,6 +5,7 @@ import {
   audienceJobEndSchema,
   campaignLaunchJobEndSchema,
   conversionsJobEndSchema,
+  reportExportJobEndSchema,
   leadsBackfillJobEndSchema,
   ruleUndoJobEndSchema,
 } from './jobs.ts';
@@ -300,6 +301,29 @@ export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType
       jobId: 'job_6',
       userId: 'alice',
       type: 'conversions',
+      status: 'failed',
+      error: { code: 'PLATFORM_AUTH_EXPIRED', message: 'The user’s social grant expired; connect again.' },
+    },
+  },
+  'report.ready': {
+    summary:
+      'A report export is written: `result.url` downloads the gzipped file for 24 hours (`result.expiresAt`); the file is deleted 7 days after it was made.',
+    data: reportExportJobEndSchema,
+    example: {
+      jobId: 'job_7',
+      userId: 'alice',
+      type: 'report_export',
+      status: 'succeeded',
+      result: { url: 'https://bucket.s3.amazonaws.com/exports/…', format: 'csv', rows: 1200, bytes: 48213, expiresAt: `${day(1)}T08:00:00.000Z`, notes: [] },
+    },
+  },
+  'report_export.failed': {
+    summary: 'A report export ended without its file: `error` says why.',
+    data: reportExportJobEndSchema,
+    example: {
+      jobId: 'job_7',
+      userId: 'alice',
+      type: 'report_export',
       status: 'failed',
       error: { code: 'PLATFORM_AUTH_EXPIRED', message: 'The user’s social grant expired; connect again.' },
     },

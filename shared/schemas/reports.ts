@@ -112,3 +112,21 @@ export const reportResultSchema = z.object({
   paging: z.object({ next: z.string() }).optional(),
 });
 export type ReportResult = z.infer<typeof reportResultSchema>;
+
+export const exportReportRequest = z
+  .strictObject({
+    ...reportQueryFields,
+    format: z.enum(['csv', 'jsonl']).default('csv').describe('csv (a header row, one row a line) or jsonl (one JSON row a line); gzipped either way.'),
+  })
+  .superRefine((input, context) => checkRange(input, context));
+export type ExportQuery = z.output<typeof exportReportRequest>;
+
+export const reportFileSchema = z.object({
+  url: z.string().describe('A presigned GET of the gzipped file, good for 24 hours.'),
+  format: z.enum(['csv', 'jsonl']),
+  rows: z.number(),
+  bytes: z.number().describe('The gzipped file’s size.'),
+  expiresAt: z.string().describe('When the link stops working; the file itself is deleted 7 days after it was made.'),
+  notes: z.array(z.string()),
+});
+export type ReportFile = z.infer<typeof reportFileSchema>;

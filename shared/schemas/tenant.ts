@@ -28,6 +28,8 @@ export const WEBHOOK_EVENT_TYPES = [
   'conversion.unknown',
   'conversions_job.succeeded',
   'conversions_job.failed',
+  'report.ready',
+  'report_export.failed',
 ] as const;
 export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export type WebhookEventType = SubscribableEventType | 'webhook.test';

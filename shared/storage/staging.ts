@@ -122,3 +122,16 @@ export async function readStagedRange(key: string, start: number, end: number, e
   if (bytes.length !== end - start) throw new Error(`Staged upload gave ${bytes.length} bytes for ${end - start}`);
   return bytes;
 }
+
+/** A GET of the object that works for `expiresIn` seconds (as long as the signing credentials last), for a download link. */
+export function presignedGet(key: string, expiresIn: number, fileName?: string): Promise<string> {
+  return getSignedUrl(
+    s3(),
+    new GetObjectCommand({
+      Bucket: config().UPLOAD_BUCKET,
+      Key: key,
+      ...(fileName ? { ResponseContentDisposition: `attachment; filename="${fileName}"` } : {}),
+    }),
+    { expiresIn },
+  );
+}

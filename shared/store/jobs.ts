@@ -22,7 +22,8 @@ export type JobType =
   | 'campaign_launch'
   | 'leads_backfill'
   | 'rule_undo'
-  | 'conversions';
+  | 'conversions'
+  | 'report_export';
 
 export interface JobProgress {
   bytesRead: number;

@@ -168,6 +168,7 @@ describe('data stores', () => {
     expect(bucket.Properties.LifecycleConfiguration.Rules).toEqual([
       expect.objectContaining({ Prefix: 'uploads/', ExpirationInDays: 2, Status: 'Enabled' }),
       expect.objectContaining({ Prefix: 'conversions/', ExpirationInDays: 7, Status: 'Enabled' }),
+      expect.objectContaining({ Prefix: 'exports/', ExpirationInDays: 7, Status: 'Enabled' }),
     ]);
     const [[, policy]] = resources(prod.template, 'AWS::S3::BucketPolicy') as [[string, Resource]];
     const statements = policy.Properties.PolicyDocument.Statement as Array<Record<string, any>>;

@@ -1,5 +1,7 @@
 import Big from 'big.js';
 import { randomUUID } from 'node:crypto';
+import { gunzipSync } from 'node:zlib';
+import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedLead } from '../../shared/schemas/leads.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
@@ -7,6 +9,7 @@ import { storeLead } from '../../shared/store/lead-writes.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
 import { stackNow, upstreamRequests, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';
+import { jobToEnd } from '../helpers/uploads.ts';
 
 /**
  * /reports/get_report against the local stack (docs/reports.md): each level and breakdown mapped to the
@@ -286,5 +289,64 @@ describe('outcomes and their cost', () => {
     expect(daily.filter((entry: any) => entry.outcomes).map((entry: any) => [entry.date, entry.outcomes])).toEqual(
       daily.some((entry: any) => entry.date === dayOf(now, -2)) ? [[dayOf(now, -2), { Qualified: 2 }]] : [],
     );
+  });
+});
+
+describe('exports', () => {
+  const download = async (url: string) => gunzipSync(Buffer.from(await (await fetch(url)).arrayBuffer())).toString('utf8');
+  const inlineRows = async (body: Record<string, unknown>) => {
+    const rows: any[] = [];
+    let pagination = '';
+    do {
+      const page = (await report({ ...body, pagination })).body.results;
+      rows.push(...page.rows);
+      pagination = page.paging?.next ?? '';
+    } while (pagination);
+    return rows;
+  };
+  const key = (row: any) =>
+    [row.date ?? '', row.campaignId, row.adSetId ?? '', row.adId ?? '', row.dimensionId ?? row.dimension?.id ?? '', row.spend].join('|');
+
+  it('social: an asynchronous run, its rows gzipped as csv into the bucket, the same rows as the inline report', async () => {
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
+    const campaignId = await socialCampaign(token);
+    const now = await stackNow();
+    const body = {
+      userId,
+      platform: 'social',
+      level: 'ad',
+      breakdown: 'placement',
+      startDate: dayOf(now, -6),
+      endDate: dayOf(now, -1),
+      campaignIds: [campaignId],
+    };
+    const started = await call('/reports/export_report', { ...body, format: 'csv' }, { apiKey });
+    expect(started.status, started.text).toBe(202);
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId, { timeoutMs: 60_000 });
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const insights = (await upstreamRequestsWith('social', token)).filter((request) => request.path.includes('insights') || /\/\d+$/.test(request.path));
+    expect(insights[0]).toMatchObject({ method: 'POST', path: `/v26.0/act_${ACCOUNT}/insights` });
+    const [header, ...lines] = parse(await download(job.result.url), { relax_column_count: true }) as string[][];
+    expect(header?.slice(0, 7)).toEqual(['date', 'campaignId', 'adSetId', 'adId', 'name', 'dimensionId', 'dimensionName']);
+    const file = lines.map((cells) => Object.fromEntries((header as string[]).map((name, index) => [name, cells[index]])));
+    expect(job.result).toMatchObject({ format: 'csv', rows: file.length });
+    expect(file.map(key).sort()).toEqual((await inlineRows(body)).map(key).sort());
+  });
+
+  it('search ads: jsonl, the rows of every inline page', async () => {
+    const customerId = String(3_000_000_000 + Math.floor(Math.random() * 999_999_999));
+    const userId = (await call('/users/create_user', { connections: { searchads: { refreshToken: `1//export-${randomUUID()}`, customerId } } }, { apiKey }))
+      .body.results.userId;
+    const now = await stackNow();
+    const body = { userId, platform: 'searchads', level: 'ad_set', breakdown: 'device', startDate: dayOf(now, -20), endDate: dayOf(now, -1) };
+    const started = await call('/reports/export_report', { ...body, format: 'jsonl' }, { apiKey });
+    expect(started.status, started.text).toBe(202);
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId, { timeoutMs: 60_000 });
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const file = (await download(job.result.url))
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(file.map(key).sort()).toEqual((await inlineRows(body)).map(key).sort());
   });
 });

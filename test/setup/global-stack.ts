@@ -9,7 +9,12 @@ import { TEST_UPSTREAM_TIMEOUT_MS } from '../helpers/timing.ts';
 /** One local stack (gateway, dynalite, s3rver, sandboxes) for the whole run, in a throw-away data folder. */
 export const TEST_API_KEY = 'test-suite-api-key-0000000000000000';
 // 1 s, not 0: the emulator's persisted queues fail a visibility change to 0 (a fauxqs bug; the SDK's retry then finds the message returned)
-export const TEST_WEBHOOK_ENV = { WEBHOOK_RETRY_DELAYS: '1,1,1', WEBHOOK_TIMEOUT_MS: '1000', SEARCHADS_FIRST_WAIT_SECONDS: '1' };
+export const TEST_WEBHOOK_ENV = {
+  WEBHOOK_RETRY_DELAYS: '1,1,1',
+  WEBHOOK_TIMEOUT_MS: '1000',
+  SEARCHADS_FIRST_WAIT_SECONDS: '1',
+  REPORT_RUN_FIRST_WAIT_SECONDS: '1',
+};
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -3,6 +3,7 @@ import { professionalAudienceJob } from '../audiences/professional-audience-job.
 import { searchadsAudienceJob } from '../audiences/searchads-audience-job.ts';
 import { socialAudienceJob } from '../audiences/social-audience-job.ts';
 import { conversionsJob } from '../conversions/conversions-job.ts';
+import { reportExportJob } from '../reports/export-job.ts';
 import { campaignLaunchJob } from '../launch/launch-job.ts';
 import { leadsBackfillJob } from '../leads/backfill-job.ts';
 import { adMediaJob } from '../media/video-job.ts';
@@ -19,4 +20,5 @@ export const JOB_KINDS: Record<JobType, JobKind> = {
   leads_backfill: leadsBackfillJob,
   rule_undo: ruleUndoJob,
   conversions: conversionsJob,
+  report_export: reportExportJob,
 };

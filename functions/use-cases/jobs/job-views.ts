@@ -30,6 +30,7 @@ export const JOB_PROGRESS: Record<JobType, (job: Job) => object> = {
   leads_backfill: ({ checkpoint }) => backfillCheckpointSchema.parse(checkpoint),
   rule_undo: ({ checkpoint }) => ruleUndoCheckpointSchema.parse(checkpoint),
   conversions: counters,
+  report_export: counters,
 };
 
 /** A job as get_job and the job webhooks show it. */

@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Context } from 'aws-lambda';
-import Big from 'big.js';
 import { InvalidRequest, UnsupportedReport } from '../../../shared/core/errors.ts';
 import { isoDecimals } from '../../../shared/core/money.ts';
-import { metricOf, type Totals } from '../../../shared/platforms/performance.ts';
-import type { RawReportRow } from '../../../shared/platforms/report-rows.ts';
-import { PERFORMANCE_METRICS } from '../../../shared/schemas/performance.ts';
-import { breakdownsAt, REPORT_SUPPORT, type ReportQuery, type ReportResult, type ReportRow } from '../../../shared/schemas/reports.ts';
-import { outcomeCounts } from '../../../shared/store/outcome-counts.ts';
+import { breakdownsAt, REPORT_SUPPORT, type ReportQuery, type ReportResult } from '../../../shared/schemas/reports.ts';
 import type { User } from '../../../shared/store/users.ts';
+import { derived, withOutcomes } from './report-metrics.ts';
 import { REPORT_SOURCES } from './report-sources.ts';
 
 /**
@@ -44,7 +40,7 @@ export async function getReport(tenantId: string, user: User, query: ReportQuery
   };
 }
 
-function checkSupport(query: ReportQuery): void {
+export function checkSupport(query: Pick<ReportQuery, 'platform' | 'level' | 'breakdown' | 'attributionWindow'>): void {
   const support = REPORT_SUPPORT[query.platform];
   if (!support.levels.includes(query.level))
     throw new UnsupportedReport(
@@ -75,47 +71,4 @@ function readCursor(pagination: string, fingerprint: string): string {
   throw new InvalidRequest('The pagination value is not one this report gave; send back results.paging.next of the same report as it was.', [
     { path: 'pagination', message: 'is not a cursor of this report' },
   ]);
-}
-
-function derived(raw: RawReportRow, decimals: number): ReportRow {
-  const totals: Totals = {
-    impressions: new Big(raw.impressions || '0'),
-    clicks: new Big(raw.clicks || '0'),
-    spend: new Big(raw.spend || '0'),
-    conversions: new Big(raw.conversions || '0'),
-    conversionValue: new Big(raw.conversionValue || '0'),
-  };
-  const { impressions: _i, clicks: _c, spend: _s, conversions: _v, conversionValue: _cv, reach, leads, ...ids } = raw;
-  const row = { ...ids } as ReportRow;
-  for (const metric of PERFORMANCE_METRICS) {
-    const value = metricOf(totals, metric, decimals);
-    if (value !== undefined) row[metric] = value;
-  }
-  if (reach !== undefined) row.reach = reach;
-  if (leads !== undefined) row.leads = leads;
-  return row;
-}
-
-/** Each campaign row with the outcomes reported for its leads (by the outcome's day), per stage, and spend / outcomes. */
-async function withOutcomes(
-  tenantId: string,
-  userId: string,
-  platform: ReportQuery['platform'],
-  request: { startDate: string; endDate: string; timeIncrement: 'day' | 'total' },
-  rows: ReportRow[],
-  decimals: number,
-): Promise<ReportRow[]> {
-  const counts = await outcomeCounts(tenantId, userId, platform, request.startDate, request.endDate);
-  if (counts.length === 0) return rows;
-  return rows.map((row) => {
-    const outcomes: Record<string, number> = {};
-    for (const count of counts)
-      if (count.campaignId === row.campaignId && (request.timeIncrement === 'total' || count.date === row.date))
-        outcomes[count.stage] = (outcomes[count.stage] ?? 0) + count.count;
-    if (Object.keys(outcomes).length === 0) return row;
-    const costPerOutcome = Object.fromEntries(
-      Object.entries(outcomes).map(([stage, count]) => [stage, new Big(row.spend).div(count).round(decimals, 2).toFixed(decimals)]),
-    );
-    return { ...row, outcomes, costPerOutcome };
-  });
 }

@@ -18,7 +18,7 @@ import type { User } from '../../../shared/store/users.ts';
  * the professional network, the names of its demographic values, kept a day). `cursor` is the
  * platform's own cursor or our offset, as the adapter issued it.
  */
-export type ReportSource = (user: User, context: Context, request: ReportRequest, cursor?: string) => Promise<ReportPage>;
+export type ReportSource = (user: User, context: Context, request: ReportRequest, cursor?: string, pageRows?: number) => Promise<ReportPage>;
 
 /** Where a page of a platform without pages begins: our offset, as the adapter issued it. */
 function offsetOf(cursor: string | undefined): number {
@@ -35,15 +35,15 @@ export const REPORT_SOURCES: Record<Platform, ReportSource> = {
     // a range without delivery has no row to name the account's currency
     return page.currency ? page : { ...page, currency: await accountCurrency(session, session.connection.adAccountId) };
   },
-  searchads: async (user, context, request, cursor) => {
+  searchads: async (user, context, request, cursor, pageRows) => {
     const session = searchadsSession(user, context);
-    const page = await searchadsReportPage(session, request, offsetOf(cursor));
+    const page = await searchadsReportPage(session, request, offsetOf(cursor), pageRows);
     return { ...page, currency: (await searchadsCampaignMetrics.account(session)).currency };
   },
-  professional: async (user, context, request, cursor) => {
+  professional: async (user, context, request, cursor, pageRows) => {
     const session = professionalSession(user, context);
     checkReportingScope(user.connections.professional?.grantedScopes);
-    const page = await professionalReportPage(session, request, offsetOf(cursor));
+    const page = await professionalReportPage(session, request, offsetOf(cursor), pageRows);
     return { ...page, currency: await professionalCurrency(session, session.adAccountId) };
   },
 };

@@ -114,6 +114,7 @@ export async function professionalReportPage(
   session: ProfessionalSession & { adAccountId: string },
   request: ReportRequest,
   offset = 0,
+  pageRows = PAGE,
 ): Promise<Omit<ReportPage, 'currency'>> {
   const account = `accounts=${urnList([`urn:li:sponsoredAccount:${session.adAccountId}`])}`;
   const facet = request.campaignIds ? `campaigns=${urnList(request.campaignIds.map((id) => `urn:li:sponsoredCampaign:${id}`))}` : account;
@@ -174,6 +175,6 @@ export async function professionalReportPage(
   }
   const order = (row: RawReportRow) => [row.date ?? '', row.campaignId, row.adId ?? '', row.dimension?.id ?? ''].join('\u0000');
   rows.sort((a, b) => order(a).localeCompare(order(b)));
-  const next = offset + PAGE < rows.length ? String(offset + PAGE) : undefined;
-  return { rows: rows.slice(offset, offset + PAGE), notes, ...(next ? { next } : {}) };
+  const next = offset + pageRows < rows.length ? String(offset + pageRows) : undefined;
+  return { rows: rows.slice(offset, offset + pageRows), notes, ...(next ? { next } : {}) };
 }

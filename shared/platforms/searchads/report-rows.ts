@@ -120,7 +120,12 @@ function dimensionOf(request: ReportRequest, row: StreamRow, names: Map<string, 
   }
 }
 
-export async function searchadsReportPage(session: SearchadsSession, request: ReportRequest, offset = 0): Promise<Omit<ReportPage, 'currency'>> {
+export async function searchadsReportPage(
+  session: SearchadsSession,
+  request: ReportRequest,
+  offset = 0,
+  pageRows = PAGE,
+): Promise<Omit<ReportPage, 'currency'>> {
   const batches = await adsRequest<Array<{ results?: StreamRow[] }>>(session, 'googleAds:searchStream', { query: reportQuery(request) }, { retrySafe: true });
   const results = (batches ?? []).flatMap((batch) => batch.results ?? []);
   const geoIds = results.flatMap((row) =>
@@ -176,6 +181,6 @@ export async function searchadsReportPage(session: SearchadsSession, request: Re
       : []),
     ...(request.breakdown === 'country' || request.breakdown === 'region' ? ['Location is where people were, not where they were targeted.'] : []),
   ];
-  const next = offset + PAGE < rows.length ? String(offset + PAGE) : undefined;
-  return { rows: rows.slice(offset, offset + PAGE), notes, ...(next ? { next } : {}) };
+  const next = offset + pageRows < rows.length ? String(offset + pageRows) : undefined;
+  return { rows: rows.slice(offset, offset + pageRows), notes, ...(next ? { next } : {}) };
 }

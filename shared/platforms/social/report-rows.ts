@@ -1,4 +1,5 @@
 import { clock } from '../../core/clock.ts';
+import { PlatformRejected } from '../../core/errors.ts';
 import { sum } from '../performance.ts';
 import { BREAKDOWN_NOTE, type RawReportRow, type ReportPage, type ReportRequest } from '../report-rows.ts';
 import { graphRequest, type SocialSession } from './client.ts';
@@ -70,16 +71,16 @@ function dimensionOf(breakdown: ReportRequest['breakdown'], row: ReportInsight):
   }
 }
 
-export async function socialReportPage(session: SocialSession, adAccountId: string, request: ReportRequest, after?: string): Promise<ReportPage> {
+/** The insights parameters of a report (the same for a page and for an asynchronous run). */
+function reportParams(request: ReportRequest): Record<string, unknown> {
   const breakdown = request.breakdown ? BREAKDOWN_PARAM[request.breakdown as keyof typeof BREAKDOWN_PARAM] : undefined;
-  const oldForReach = breakdown !== undefined && Date.parse(request.startDate) < clock.now() - THIRTEEN_MONTHS_MS;
   const fields = [
     'account_currency,campaign_id,campaign_name,date_start,impressions,clicks,spend,actions,action_values',
     ...(request.level !== 'campaign' ? ['adset_id,adset_name'] : []),
     ...(request.level === 'ad' ? ['ad_id,ad_name'] : []),
-    ...(oldForReach ? [] : ['reach']),
+    ...(oldForReach(request) ? [] : ['reach']),
   ].join(',');
-  const { body } = await graphRequest<{ data?: ReportInsight[]; paging?: GraphPaging }>(session, 'GET', `act_${adAccountId}/insights`, {
+  return {
     level: LEVEL[request.level],
     fields,
     time_range: JSON.stringify({ since: request.startDate, until: request.endDate }),
@@ -87,13 +88,17 @@ export async function socialReportPage(session: SocialSession, adAccountId: stri
     ...(breakdown ? { breakdowns: breakdown } : {}),
     ...(request.attributionWindow ? { action_attribution_windows: JSON.stringify([request.attributionWindow]) } : {}),
     ...(request.campaignIds ? { filtering: JSON.stringify([{ field: 'campaign.id', operator: 'IN', value: request.campaignIds }]) } : {}),
-    limit: SOCIAL_REPORT_PAGE,
-    ...(after ? { after } : {}),
-  });
+  };
+}
+
+const oldForReach = (request: ReportRequest) => request.breakdown !== undefined && Date.parse(request.startDate) < clock.now() - THIRTEEN_MONTHS_MS;
+
+/** Insights rows as ours. */
+function rowsOf(request: ReportRequest, data: readonly ReportInsight[]): RawReportRow[] {
   const window = request.attributionWindow;
   const count = (list: ReportInsight['actions'], types: readonly string[]) =>
     sum((list ?? []).filter((action) => types.includes(action.action_type ?? '')).map((action) => (window ? (action[window] ?? '0') : action.value)));
-  const rows = (body.data ?? []).map((row): RawReportRow => {
+  return data.map((row): RawReportRow => {
     const leads = count(row.actions, ['lead']);
     const dimension = dimensionOf(request.breakdown, row);
     return {
@@ -112,12 +117,71 @@ export async function socialReportPage(session: SocialSession, adAccountId: stri
       ...(leads !== '0' || (row.actions ?? []).some((action) => action.action_type === 'lead') ? { leads } : {}),
     };
   });
-  const notes = [
+}
+
+export function socialReportNotes(request: ReportRequest): string[] {
+  const window = request.attributionWindow;
+  return [
     `Conversions count the actions ${DEFAULT_CONVERSION_TYPES.join(', ')}${window ? ` in the ${window} window` : ' in the account’s attribution setting'}; leads count the lead action alone.`,
-    ...(breakdown ? [BREAKDOWN_NOTE, 'The platform estimates breakdown values.'] : []),
+    ...(request.breakdown ? [BREAKDOWN_NOTE, 'The platform estimates breakdown values.'] : []),
     ...(request.breakdown === 'region' ? ['Website and app conversions are not available by region.'] : []),
-    ...(oldForReach ? ['Reach is not available with breakdowns for dates older than 13 months.'] : []),
+    ...(oldForReach(request) ? ['Reach is not available with breakdowns for dates older than 13 months.'] : []),
   ];
+}
+
+export async function socialReportPage(session: SocialSession, adAccountId: string, request: ReportRequest, after?: string): Promise<ReportPage> {
+  const { body } = await graphRequest<{ data?: ReportInsight[]; paging?: GraphPaging }>(session, 'GET', `act_${adAccountId}/insights`, {
+    ...reportParams(request),
+    limit: SOCIAL_REPORT_PAGE,
+    ...(after ? { after } : {}),
+  });
   const next = body.paging?.next ? body.paging.cursors?.after : undefined;
-  return { currency: (body.data ?? [])[0]?.account_currency ?? '', rows, notes, ...(next ? { next } : {}) };
+  return {
+    currency: (body.data ?? [])[0]?.account_currency ?? '',
+    rows: rowsOf(request, body.data ?? []),
+    notes: socialReportNotes(request),
+    ...(next ? { next } : {}),
+  };
+}
+
+/** An asynchronous report run of the same report (an export): its id. Starting a second run of it does no harm. */
+export async function startReportRun(session: SocialSession, adAccountId: string, request: ReportRequest): Promise<string> {
+  const { body } = await graphRequest<{ report_run_id?: string }>(session, 'POST', `act_${adAccountId}/insights`, reportParams(request), { retrySafe: true });
+  if (!body.report_run_id) throw new PlatformRejected('social', 'The social platform started no report run.');
+  return body.report_run_id;
+}
+
+/** Whether the run is done (Job Completed at 100 %); a failed or skipped run is the platform's refusal. */
+export async function reportRunDone(session: SocialSession, runId: string): Promise<boolean> {
+  const { body } = await graphRequest<{ async_status?: string; async_percent_completion?: number; error_code?: number; error_subcode?: number }>(
+    session,
+    'GET',
+    runId,
+    {
+      fields: 'async_status,async_percent_completion,error_code,error_subcode',
+    },
+  );
+  if (body.async_status === 'Job Failed' || body.async_status === 'Job Skipped')
+    throw new PlatformRejected('social', 'The social platform could not make the report; try again later.', {
+      ...(body.error_code !== undefined ? { platformCode: body.error_code } : {}),
+      ...(body.error_subcode !== undefined ? { platformSubcode: body.error_subcode } : {}),
+    });
+  return body.async_status === 'Job Completed' && Number(body.async_percent_completion) === 100;
+}
+
+/** A finished run's rows, page after page (cursor paging), and the account's currency they are in. */
+export async function* reportRunPages(
+  session: SocialSession,
+  runId: string,
+  request: ReportRequest,
+): AsyncGenerator<{ currency: string; rows: RawReportRow[] }> {
+  let after: string | undefined;
+  do {
+    const { body } = await graphRequest<{ data?: ReportInsight[]; paging?: GraphPaging }>(session, 'GET', `${runId}/insights`, {
+      limit: 500,
+      ...(after ? { after } : {}),
+    });
+    yield { currency: (body.data ?? [])[0]?.account_currency ?? '', rows: rowsOf(request, body.data ?? []) };
+    after = body.paging?.next ? body.paging.cursors?.after : undefined;
+  } while (after);
 }
