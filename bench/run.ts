@@ -10,6 +10,7 @@ import { launchCalls } from './launch-calls.ts';
 import { loadTest, roundTrips } from './end-to-end.ts';
 import { conversionFigures, hashingFigures } from './conversions.ts';
 import { sendFigures } from './conversions-send.ts';
+import { exportFigures, reportCallFigures } from './reports.ts';
 import { leadFigures } from './leads.ts';
 import { startStackProcess } from './stack-process.ts';
 
@@ -417,6 +418,18 @@ if (!only || only === 'conversions') {
   try {
     rows.push(...(await conversionFigures(stack, 'bench-api-key-0000000000000000')));
     rows.push(...(await sendFigures(stack, 'bench-api-key-0000000000000000')));
+  } finally {
+    await stack.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (!only || only === 'reports') {
+  rows.push(...exportFigures());
+  const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-bench-reports-'));
+  const stack = await startStackProcess({ ...initialEnv, DATA_DIR: dataDir, LOG_LEVEL: 'WARN', LOCAL_API_KEY: 'bench-api-key-0000000000000000' });
+  try {
+    rows.push(...(await reportCallFigures(stack, 'bench-api-key-0000000000000000')));
   } finally {
     await stack.stop();
     rmSync(dataDir, { recursive: true, force: true });

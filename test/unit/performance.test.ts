@@ -1,7 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { clock } from '../../shared/core/clock.ts';
-import { dailyRow } from '../../shared/platforms/performance.ts';
+import Big from 'big.js';
+import fc from 'fast-check';
+import { dailyRow, metricOf, rowMetrics, type Totals } from '../../shared/platforms/performance.ts';
+import { PERFORMANCE_METRICS } from '../../shared/schemas/performance.ts';
 import { analyticsQuery, countsOfElement, type AnalyticsElement } from '../../shared/platforms/professional/analytics.ts';
 import { countsOfInsight, DEFAULT_CONVERSION_TYPES, type InsightRow } from '../../shared/platforms/social/insights.ts';
 
@@ -83,5 +86,44 @@ describe('the professional network’s analytics', () => {
         '&fields=dateRange,pivotValues,impressions,clicks,costInLocalCurrency,externalWebsiteConversions,oneClickLeads,conversionValueInLocalCurrency',
     );
     expect(analyticsQuery({ accountId: '500000001' }, '2026-11-01', '2026-11-01')).toContain('accounts=List(urn%3Ali%3AsponsoredAccount%3A500000001)');
+  });
+});
+
+describe('rowMetrics: the integer path gives what the decimal library gives', () => {
+  const decimal = (integerDigits: number, fractionDigits: number) =>
+    fc
+      .tuple(
+        fc.bigInt({ min: 0n, max: 10n ** BigInt(integerDigits) }),
+        fc.integer({ min: 0, max: fractionDigits }),
+        fc.bigInt({ min: 0n, max: 10n ** BigInt(fractionDigits) }),
+      )
+      .map(([whole, digits, fraction]) =>
+        digits === 0 ? whole.toString() : `${whole}.${(fraction % 10n ** BigInt(digits)).toString().padStart(digits, '0')}`,
+      );
+  it('for every plain decimal count and each currency’s decimals', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ impressions: decimal(9, 0), clicks: decimal(7, 0), spend: decimal(8, 22), conversions: decimal(5, 3), conversionValue: decimal(8, 6) }),
+        fc.constantFrom(0, 2, 3),
+        (counts, decimals) => {
+          const totals = Object.fromEntries(Object.entries(counts).map(([name, value]) => [name, new Big(value)])) as unknown as Totals;
+          const expected = Object.fromEntries(
+            PERFORMANCE_METRICS.flatMap((metric) => {
+              const value = metricOf(totals, metric, decimals);
+              return value === undefined ? [] : [[metric, value]];
+            }),
+          );
+          expect(rowMetrics(counts, decimals)).toEqual(expected);
+        },
+      ),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('takes the decimal library’s way for anything but a plain decimal', () => {
+    expect(rowMetrics({ impressions: '1e3', clicks: '10', spend: '5', conversions: '0', conversionValue: '0' }, 2)).toMatchObject({
+      impressions: '1000',
+      ctr: '0.010000',
+    });
   });
 });

@@ -1,7 +1,6 @@
 import Big from 'big.js';
-import { metricOf, type Totals } from '../../../shared/platforms/performance.ts';
+import { rowMetrics } from '../../../shared/platforms/performance.ts';
 import type { RawReportRow } from '../../../shared/platforms/report-rows.ts';
-import { PERFORMANCE_METRICS } from '../../../shared/schemas/performance.ts';
 import type { ReportQuery, ReportRow } from '../../../shared/schemas/reports.ts';
 import { outcomeCounts } from '../../../shared/store/outcome-counts.ts';
 
@@ -11,22 +10,13 @@ import { outcomeCounts } from '../../../shared/store/outcome-counts.ts';
  * an export.
  */
 export function derived(raw: RawReportRow, decimals: number): ReportRow {
-  const totals: Totals = {
-    impressions: new Big(raw.impressions || '0'),
-    clicks: new Big(raw.clicks || '0'),
-    spend: new Big(raw.spend || '0'),
-    conversions: new Big(raw.conversions || '0'),
-    conversionValue: new Big(raw.conversionValue || '0'),
-  };
-  const { impressions: _i, clicks: _c, spend: _s, conversions: _v, conversionValue: _cv, reach, leads, ...ids } = raw;
-  const row = { ...ids } as ReportRow;
-  for (const metric of PERFORMANCE_METRICS) {
-    const value = metricOf(totals, metric, decimals);
-    if (value !== undefined) row[metric] = value;
-  }
-  if (reach !== undefined) row.reach = reach;
-  if (leads !== undefined) row.leads = leads;
-  return row;
+  const { impressions, clicks, spend, conversions, conversionValue, reach, leads, ...ids } = raw;
+  return {
+    ...ids,
+    ...rowMetrics({ impressions, clicks, spend, conversions, conversionValue }, decimals),
+    ...(reach !== undefined ? { reach } : {}),
+    ...(leads !== undefined ? { leads } : {}),
+  } as ReportRow;
 }
 
 /** Each campaign row with the outcomes reported for its leads (by the outcome's day), per stage, and spend / outcomes. */
