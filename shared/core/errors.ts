@@ -256,7 +256,8 @@ export class PlatformRateLimited extends PlatformError {
   constructor(platform: Platform, retryAfterSeconds: number, cause?: unknown, message?: string) {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
     super(platform, 429, 'PLATFORM_RATE_LIMITED', message ?? `The ${platform} platform is throttling requests; retry after ${seconds} seconds.`, {
-      extra: { platform },
+      // the wait in the answer too, beside the Retry-After header
+      extra: { platform, retryAfter: seconds },
       headers: { 'retry-after': String(seconds) },
       cause,
     });
@@ -277,7 +278,7 @@ export class QuotaExceeded extends PlatformRateLimited {
       undefined,
       `This tenant used its share (${share}) of the ${platform} platform's operations for today (Google's day, Pacific time); nothing was sent. Retry after ${Math.max(1, Math.ceil(retryAfterSeconds))} seconds, when Google's next day begins.`,
     );
-    Object.assign(this.extra, { retryAfter: this.retryAfterSeconds, share });
+    Object.assign(this.extra, { share });
   }
 }
 

@@ -2,12 +2,12 @@ import Big from 'big.js';
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { NormalizedLead } from '../../shared/schemas/leads.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { storeLead } from '../../shared/store/lead-writes.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
-import { stackNow, upstreamRequests, upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { injectFault, stackNow, upstreamRequests, upstreamRequestsWith, withdrawLeftoverFaults } from '../helpers/sandbox.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
 
@@ -21,6 +21,7 @@ let apiKey = '';
 beforeAll(async () => {
   apiKey = await newTenant();
 });
+afterEach(withdrawLeftoverFaults);
 
 async function socialCampaign(token: string): Promise<string> {
   const response = await fetch(`${stack().sandboxes.social}/v26.0/act_${ACCOUNT}/campaigns`, {
@@ -106,6 +107,38 @@ describe('social', () => {
     expect(Number(windowed.conversions)).toBeLessThanOrEqual(Number(plain.conversions));
     const [sent] = (await upstreamRequestsWith('social', token)).filter((request) => request.path.endsWith('/insights')).slice(-1);
     expect(sent?.query.action_attribution_windows).toBe('["1d_click"]');
+  });
+});
+
+describe('throttling', () => {
+  it('an inline page the platform keeps throttling is 429 PLATFORM_RATE_LIMITED with retryAfter', async () => {
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
+    const now = await stackNow();
+    await injectFault('social', {
+      pathIncludes: '/insights',
+      requestIncludes: token,
+      status: 400,
+      times: 10,
+      headers: {
+        'x-business-use-case-usage': JSON.stringify({
+          [ACCOUNT]: [{ type: 'ads_insights', call_count: 100, total_cputime: 40, total_time: 40, estimated_time_to_regain_access: 12 }],
+        }),
+      },
+      body: {
+        error: {
+          message: 'User request limit reached',
+          type: 'OAuthException',
+          code: 80000,
+          error_subcode: 2446079,
+          is_transient: true,
+          fbtrace_id: 'AThrottle',
+        },
+      },
+    });
+    const limited = await report({ userId, platform: 'social', level: 'campaign', startDate: dayOf(now, -7), endDate: dayOf(now, -1) });
+    expect(limited.status, limited.text).toBe(429);
+    expect(limited.body.results).toMatchObject({ code: 'PLATFORM_RATE_LIMITED' });
+    expect(limited.body.results.retryAfter).toBeGreaterThan(0);
   });
 });
 
