@@ -47,7 +47,11 @@ export const ERROR_FIELDS: Readonly<Record<ErrorField, z.ZodType>> = {
     ),
   runningJobId: z.string().describe('LAUNCH_IN_PROGRESS: the launch of the same name still running (named to its own tenant only).'),
   limit: z.number().describe('RULE_LIMIT_REACHED: how many rules a user may have.'),
-  retryAfter: z.number().describe('PLATFORM_RATE_LIMITED, QUOTA_EXCEEDED: seconds to wait before trying again (also the Retry-After header); QUOTA_EXCEEDED: until Google’s next day (midnight Pacific), when the tenant’s share is whole again.'),
+  retryAfter: z
+    .number()
+    .describe(
+      'PLATFORM_RATE_LIMITED, QUOTA_EXCEEDED: seconds to wait before trying again (also the Retry-After header); QUOTA_EXCEEDED: until Google’s next day (midnight Pacific), when the tenant’s share is whole again.',
+    ),
   share: z.number().describe('QUOTA_EXCEEDED: how many of the search-ads project’s daily operations one tenant may spend.'),
   proposal: proposalSchema.describe('STALE_PROPOSAL, PROPOSAL_EXPIRED, PROPOSAL_DECIDED, or a refusal of an approved change: the proposal as it is now.'),
   supported: z.array(z.string()).describe('UNSUPPORTED_LEVEL, UNSUPPORTED_BREAKDOWN: the levels, or the breakdowns at that level, the platform offers.'),

@@ -110,6 +110,24 @@ function countsOf(
   };
 }
 
+const CAMPAIGN_NAMES_KEPT_MS = 10 * 60_000;
+const campaignNamesKept = new Map<string, { name: string; until: number }>();
+
+/** The campaigns' names, from one search of the account when any is not kept (a rename shows within 10 minutes). */
+async function campaignNames(session: ProfessionalSession & { adAccountId: string }, campaignIds: string[]): Promise<Map<string, string>> {
+  const keyOf = (id: string) => `${session.adAccountId}/${id}`;
+  if (campaignIds.some((id) => (campaignNamesKept.get(keyOf(id))?.until ?? 0) < clock.now())) {
+    const found = await professionalCampaignControl.readMany(session, campaignIds);
+    for (const [id, campaign] of found) campaignNamesKept.set(keyOf(id), { name: campaign.name, until: clock.now() + CAMPAIGN_NAMES_KEPT_MS });
+  }
+  return new Map(
+    campaignIds.flatMap((id) => {
+      const kept = campaignNamesKept.get(keyOf(id));
+      return kept ? [[id, kept.name] as const] : [];
+    }),
+  );
+}
+
 export async function professionalReportPage(
   session: ProfessionalSession & { adAccountId: string },
   request: ReportRequest,
@@ -167,11 +185,11 @@ export async function professionalReportPage(
     );
   }
   if (request.timeIncrement === 'total') rows = rows.map(({ date: _date, ...row }) => row);
-  // names: the campaigns' from one search of the account; a creative is named by its id
-  const campaigns = await professionalCampaignControl.readMany(session, [...new Set(rows.map((row) => row.campaignId))]);
+  // names: the campaigns' from one search of the account, kept a few minutes (a report's next pages read none); a creative is named by its id
+  const names = await campaignNames(session, [...new Set(rows.map((row) => row.campaignId))]);
   for (const row of rows) {
     if (!row.adId) delete row.adId;
-    row.name = row.adId ? `Creative ${row.adId}` : (campaigns.get(row.campaignId)?.name ?? `Campaign ${row.campaignId}`);
+    row.name = row.adId ? `Creative ${row.adId}` : (names.get(row.campaignId) ?? `Campaign ${row.campaignId}`);
   }
   const order = (row: RawReportRow) => [row.date ?? '', row.campaignId, row.adId ?? '', row.dimension?.id ?? ''].join('\u0000');
   rows.sort((a, b) => order(a).localeCompare(order(b)));
