@@ -89,6 +89,7 @@ describe('the professional network’s analytics', () => {
   });
 });
 
+/** Counts of at most 9 decimals, where the decimal library's 20 places are exact; past them the integer path stays exact and the library may not (below). */
 describe('rowMetrics: the integer path gives what the decimal library gives', () => {
   const decimal = (integerDigits: number, fractionDigits: number) =>
     fc
@@ -103,7 +104,7 @@ describe('rowMetrics: the integer path gives what the decimal library gives', ()
   it('for every plain decimal count and each currency’s decimals', () => {
     fc.assert(
       fc.property(
-        fc.record({ impressions: decimal(9, 0), clicks: decimal(7, 0), spend: decimal(8, 22), conversions: decimal(5, 3), conversionValue: decimal(8, 6) }),
+        fc.record({ impressions: decimal(9, 0), clicks: decimal(7, 0), spend: decimal(8, 9), conversions: decimal(5, 3), conversionValue: decimal(8, 6) }),
         fc.constantFrom(0, 2, 3),
         (counts, decimals) => {
           const totals = Object.fromEntries(Object.entries(counts).map(([name, value]) => [name, new Big(value)])) as unknown as Totals;
@@ -118,6 +119,12 @@ describe('rowMetrics: the integer path gives what the decimal library gives', ()
       ),
       { numRuns: 2_000 },
     );
+  });
+
+  it('stays exact where the decimal library stops at 20 decimals: a noisy cost a hair above a half rounds up', () => {
+    const counts = { impressions: '0', clicks: '0', spend: '31295517.000000000000000000001', conversions: '2', conversionValue: '0' };
+    // the decimal library divides to 20 places, sees an exact half and rounds it to even: 15647758
+    expect(rowMetrics(counts, 0).costPerConversion).toBe('15647759');
   });
 
   it('takes the decimal library’s way for anything but a plain decimal', () => {
