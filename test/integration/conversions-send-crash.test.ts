@@ -64,7 +64,8 @@ describe('a conversions job survives a kill -9 with its request on the wire', ()
     const social = (await post('/conversions/send', { userId: 'demo-user', events: eventsOf('s') })).results.jobId as string;
     await eventually(async () => ((await sends('social')).length === 1 ? true : undefined), 30_000, 'the social request to go out');
     await (stack as ChildStack).kill();
-    stack = await startChildStack(dataDir, apiKey, env);
+    // each restart later than the lease of the run that died (on the stack's clock): the job is taken up at once
+    stack = await startChildStack(dataDir, apiKey, { ...env, LOCAL_CLOCK_OFFSET_DAYS: String(10 / (24 * 60)) });
     expect((await jobEnd(social)).result).toEqual({ events: 3, alreadySent: 0, platforms: { social: { delivered: 3 } } });
     const [resent, ...more] = await sends('social');
     expect(more).toEqual([]);
@@ -80,7 +81,7 @@ describe('a conversions job survives a kill -9 with its request on the wire', ()
     const professional = (await post('/conversions/send', { userId: 'demo-user', events: eventsOf('p') })).results.jobId as string;
     await eventually(async () => ((await sends('professional')).length === 1 ? true : undefined), 30_000, 'the professional request to go out');
     await (stack as ChildStack).kill();
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, LOCAL_CLOCK_OFFSET_DAYS: String(20 / (24 * 60)) });
     expect((await jobEnd(professional)).result).toEqual({ events: 3, alreadySent: 0, platforms: { professional: { unknown: 3 } } });
     expect(await sends('professional')).toEqual([]);
     const event = (await post('/conversions/get_event', { userId: 'demo-user', eventId: 'crm_crash_p2' })).results;

@@ -55,7 +55,8 @@ describe('a report export survives a kill -9 while it reads the run’s rows', (
     expect(before).toHaveLength(1);
     await (stack as ChildStack).kill();
 
-    stack = await startChildStack(dataDir, apiKey, env);
+    // restarted later than the lease of the run that died (on the stack's clock): the job is taken up at once
+    stack = await startChildStack(dataDir, apiKey, { ...env, LOCAL_CLOCK_OFFSET_DAYS: String(10 / (24 * 60)) });
     const job = await eventually(
       async () => {
         const view = (await post('/jobs/get_job', { jobId })).results.job;
