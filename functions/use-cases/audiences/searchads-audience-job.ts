@@ -26,7 +26,8 @@ import { throttleDataManager } from '../jobs/data-manager-quota.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { JobEnded, type JobRun, Pause } from '../jobs/job-run.ts';
 import { readJobFile } from '../jobs/job-files.ts';
-import { checkpointCreateStore, createOnce, pollEachUntil, sendInOrder } from '../jobs/steps.ts';
+import { FINAL_REQUEST_STATUSES, followGoogleRequests } from '../jobs/google-requests.ts';
+import { checkpointCreateStore, createOnce, sendInOrder } from '../jobs/steps.ts';
 import { dropContacts } from './contacts-kept.ts';
 
 /**
@@ -124,16 +125,12 @@ export const searchadsAudienceJob = defineJobKind({
 /** How long a job waits on the queue before it asks again for a list another job is writing to: 5 s (configured), doubling up to 5 minutes. */
 const listBusySeconds = (waits: number) => Math.min(300, config().SEARCHADS_FIRST_WAIT_SECONDS * 2 ** waits);
 
-/** The first read of the statuses, then the waits between reads (doubling up to 30 minutes), in seconds. */
-const MAX_POLL_SECONDS = 30 * 60;
-const FOLLOW_FOR_MS = 72 * 3_600_000;
 /**
  * replace removes what was last added before the job began, less this margin for clock skew. Small on
  * purpose: a margin of minutes would keep, unseen, the members an upload made just before the replace
  * (docs/google-audiences.md, "Replace").
  */
 const REPLACE_MARGIN_MS = 2_000;
-const FINAL = new Set(['SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'REQUEST_STATUS_UNKNOWN']);
 
 export async function runSearchadsAudienceJob(run: JobRun, job: SearchadsAudienceJob, user: User): Promise<SearchadsAudienceResult> {
   const { request, checkpoint } = job;
@@ -301,29 +298,23 @@ async function* memberBatches(run: JobRun, job: SearchadsAudienceJob): AsyncGene
  * REQUEST_STATUS_UNKNOWN). Every read is counted and saved in the checkpoint; the job waits on the queue.
  */
 function followToTheEnd(run: JobRun, job: SearchadsAudienceJob, session: SearchadsSession, requests: readonly SentRequest[]): Promise<void> {
-  const { checkpoint } = job;
-  const acceptedAt = checkpoint.lastAcceptedAt ?? clock.now();
-  return pollEachUntil(run, {
-    items: requests,
-    final: (sent) => sent.status !== undefined,
-    count: checkpoint,
-    key: 'polls',
-    first: { since: acceptedAt, seconds: config().SEARCHADS_FIRST_WAIT_SECONDS },
-    delays: (polls) => Math.min(MAX_POLL_SECONDS, config().SEARCHADS_FIRST_WAIT_SECONDS * 2 ** polls),
-    deadline: acceptedAt + FOLLOW_FOR_MS,
-    read: async (sent) => {
+  return followGoogleRequests(
+    run,
+    job.checkpoint,
+    requests,
+    async (sent) => {
       const status = await requestStatus(session, sent.requestId);
-      if (!FINAL.has(status.status)) return;
+      if (!FINAL_REQUEST_STATUSES.has(status.status)) return;
       sent.status = status.status;
       sent.failed = Object.values(status.errors).reduce((sum, count) => sum + count, 0);
       if (Object.keys(status.errors).length > 0) sent.reasons = status.errors;
       if (status.matchRateRange) sent.matchRateRange = status.matchRateRange;
       if (status.status === 'FAILED' && sent.failed === 0) sent.failed = status.recordCount || sent.members;
     },
-    giveUp: (left) => {
+    (left) => {
       for (const sent of left) sent.status = 'REQUEST_STATUS_UNKNOWN';
     },
-  });
+  );
 }
 
 /** How the list ended: the rows received, those unusable here or refused by Google, and the match rate of the largest request. */

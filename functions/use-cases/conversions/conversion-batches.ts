@@ -10,9 +10,9 @@ import { type SocialServerEvent, sendSocialEvents } from '../../../shared/platfo
 import { recordAuditEvent } from '../../../shared/store/audit-event-writes.ts';
 import { settleDelivery } from '../../../shared/store/conversion-writes.ts';
 import type { ConversionDelivery } from '../../../shared/store/conversions.ts';
-import { newWebhookEvent } from '../../../shared/webhooks/events.ts';
 import { announceWebhookEvent } from '../../../shared/webhooks/queue.ts';
 import { throttleDataManager } from '../jobs/data-manager-quota.ts';
+import { conversionEndEvent } from './conversion-webhooks.ts';
 import type { Batch } from './conversions-job-records.ts';
 
 /**
@@ -122,21 +122,7 @@ export async function endDeliveries(batch: Batch, deliveries: readonly Conversio
     await Promise.all(
       deliveries.slice(from, from + AT_ONCE).map(async (delivery, offset) => {
         const ending = statuses?.[from + offset] ?? outcome;
-        const type = ending.status === 'delivered' ? 'conversion.delivered' : ending.status === 'unknown' ? 'conversion.unknown' : 'conversion.rejected';
-        const event = await newWebhookEvent(
-          job.tenantId,
-          type,
-          {
-            eventId: delivery.eventId,
-            userId: delivery.userId,
-            platform: delivery.platform,
-            destinationId: delivery.destinationId,
-            stage: delivery.stage,
-            status: ending.status,
-            ...(ending.error ? { error: ending.error } : {}),
-          },
-          { settings: batch.settings },
-        );
+        const event = await conversionEndEvent(delivery, ending, batch.settings);
         if (!(await settleDelivery(delivery, ending.status, ending.error, event))) return;
         counts[ending.status] = (counts[ending.status] ?? 0) + 1;
         if (event) await announceWebhookEvent(event);

@@ -1,7 +1,6 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { clock } from '../../../shared/core/clock.ts';
-import { config } from '../../../shared/core/config.ts';
 import { type Platform, PlatformAuthExpired, PlatformRateLimited, PlatformRejected, ScopeMissing } from '../../../shared/core/errors.ts';
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
 import { searchadsSession } from '../../../shared/platforms/searchads/client.ts';
@@ -16,7 +15,8 @@ import type { User } from '../../../shared/store/users.ts';
 import { readJobFile } from '../jobs/job-files.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { type JobRun, Pause } from '../jobs/job-run.ts';
-import { lostAnswer, pollEachUntil } from '../jobs/steps.ts';
+import { FINAL_REQUEST_STATUSES, followGoogleRequests } from '../jobs/google-requests.ts';
+import { lostAnswer } from '../jobs/steps.ts';
 import { type BatchEnding, endDeliveries, type Outcome, PLATFORM_BATCHES, refusalOfBatch, sendBatch } from './conversion-batches.ts';
 import {
   type ConversionsCheckpoint,
@@ -61,8 +61,6 @@ export const conversionsJob = defineJobKind({
 
 const RECORD_AT_ONCE = 25;
 const SAVE_EVERY_EVENTS = 500;
-const MAX_POLL_SECONDS = 30 * 60;
-const FOLLOW_FOR_MS = 72 * 3_600_000;
 /** how long the job parks when a platform that deduplicates did not answer: the request is then sent again as it was */
 const UNREACHABLE_PARK_SECONDS = 60;
 /** The professional platform's answer never came: it keeps no record to deduplicate on, so the events are not sent again. */
@@ -267,25 +265,20 @@ async function followSearchads(run: JobRun, job: ConversionsJob, sessions: Retur
   const { checkpoint } = job;
   if (checkpoint.sent.length === 0) return;
   const session = sessions.searchads();
-  const acceptedAt = checkpoint.lastAcceptedAt ?? clock.now();
-  await pollEachUntil(run, {
-    items: checkpoint.sent,
-    final: (sent) => sent.status !== undefined,
-    count: checkpoint,
-    key: 'polls',
-    first: { since: acceptedAt, seconds: config().SEARCHADS_FIRST_WAIT_SECONDS },
-    delays: (polls) => Math.min(MAX_POLL_SECONDS, config().SEARCHADS_FIRST_WAIT_SECONDS * 2 ** polls),
-    deadline: acceptedAt + FOLLOW_FOR_MS,
-    read: async (sent) => {
+  await followGoogleRequests(
+    run,
+    checkpoint,
+    checkpoint.sent,
+    async (sent) => {
       const status = await requestStatus(session, sent.requestId);
-      if (!['SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'REQUEST_STATUS_UNKNOWN'].includes(status.status)) return;
+      if (!FINAL_REQUEST_STATUSES.has(status.status)) return;
       await endAccepted(run, job, sent, status, settings);
       sent.status = status.status;
       if (Object.keys(status.errors).length > 0) sent.reasons = status.errors;
       await run.save();
     },
-    giveUp: () => undefined,
-  });
+    () => undefined,
+  );
   // the requests whose status never ended within 72 hours: their events' fate is unknown
   for (const sent of checkpoint.sent.filter((request) => request.status === undefined)) {
     await endAccepted(run, job, sent, { status: 'REQUEST_STATUS_UNKNOWN', errors: {} }, settings);

@@ -12,8 +12,8 @@ import { socialSession } from '../../../shared/platforms/social/session.ts';
 import { settleDelivery } from '../../../shared/store/conversion-writes.ts';
 import { type ConversionDelivery, findConversionDelivery } from '../../../shared/store/conversions.ts';
 import { findUser } from '../../../shared/store/users.ts';
-import { newWebhookEvent } from '../../../shared/webhooks/events.ts';
 import { announceWebhookEvent } from '../../../shared/webhooks/queue.ts';
+import { conversionEndEvent } from './conversion-webhooks.ts';
 import { expired } from './windows.ts';
 
 /**
@@ -127,19 +127,7 @@ function refusalOf(error: unknown, delivery: ConversionDelivery): Ending {
 }
 
 async function end(delivery: ConversionDelivery, ending: Ending): Promise<void> {
-  const type = ending.status === 'delivered' ? 'conversion.delivered' : ending.status === 'unknown' ? 'conversion.unknown' : 'conversion.rejected';
-  const event =
-    ending.status === 'skipped_expired'
-      ? undefined
-      : await newWebhookEvent(delivery.tenantId, type, {
-          eventId: delivery.eventId,
-          userId: delivery.userId,
-          platform: delivery.platform,
-          destinationId: delivery.destinationId,
-          stage: delivery.stage,
-          status: ending.status,
-          ...(ending.error ? { error: ending.error } : {}),
-        });
+  const event = ending.status === 'skipped_expired' ? undefined : await conversionEndEvent(delivery, { ...ending, status: ending.status });
   // a request went to the platform: audited with counts only, never a value of the person
   const sent = ending.status === 'delivered' || ending.status === 'unknown' || ending.sent === true;
   const audit: AuditDraft | undefined = sent
