@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { parse } from 'csv-parse/sync';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import type { NormalizedLead } from '../../shared/schemas/leads.ts';
 import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { storeLead } from '../../shared/store/lead-writes.ts';
@@ -381,5 +382,46 @@ describe('exports', () => {
       .split('\n')
       .map((line) => JSON.parse(line));
     expect(file.map(key).sort()).toEqual((await inlineRows(body)).map(key).sort());
+  });
+});
+
+describe('pages', () => {
+  it('a report past 5,000 rows comes in pages whose cursors go on where the last stopped, no row twice, every row once', async () => {
+    const now = await stackNow();
+    const demo = { social: DEMO_CONNECTIONS.social, searchads: DEMO_CONNECTIONS.searchads };
+    const userId = (await call('/users/create_user', { connections: { social: demo.social, searchads: demo.searchads } }, { apiKey })).body.results.userId;
+    for (const [platform, level, breakdown, days] of [
+      ['social', 'ad', 'age', 30],
+      ['searchads', 'ad_set', 'age', 89],
+    ] as const) {
+      const body = { userId, platform, level, breakdown, startDate: dayOf(now, -days), endDate: dayOf(now, -1) };
+      const pages: any[] = [];
+      let pagination = '';
+      do {
+        const page = await report({ ...body, pagination });
+        expect(page.status, page.text).toBe(200);
+        pages.push(page.body.results);
+        pagination = page.body.results.paging?.next ?? '';
+      } while (pagination && pages.length < 10);
+      expect(pages.length, platform).toBeGreaterThan(1);
+      expect(pages[0].rows).toHaveLength(5_000);
+      const rows = pages.flatMap((page) => page.rows);
+      const keys = rows.map((row: any) => [row.date, row.adSetId, row.adId, row.dimension.id].join('|'));
+      expect(new Set(keys).size, platform).toBe(rows.length);
+      const campaign = (await report({ userId, platform, level: 'campaign', startDate: body.startDate, endDate: body.endDate })).body.results.rows;
+      expect(total(rows, 'impressions'), platform).toBe(total(campaign, 'impressions'));
+    }
+    // a cursor of one report does not page another
+    const other = await report({
+      userId,
+      platform: 'social',
+      level: 'ad',
+      breakdown: 'gender',
+      startDate: dayOf(now, -30),
+      endDate: dayOf(now, -1),
+      pagination: (await report({ userId, platform: 'social', level: 'ad', breakdown: 'age', startDate: dayOf(now, -30), endDate: dayOf(now, -1) })).body
+        .results.paging.next,
+    });
+    expect(other.status).toBe(400);
   });
 });
