@@ -367,6 +367,30 @@ describe('exports', () => {
     expect(file.map(key).sort()).toEqual((await inlineRows(body)).map(key).sort());
   });
 
+  it('social: a run the platform no longer knows is started again once, and the export ends', async () => {
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
+    const campaignId = await socialCampaign(token);
+    const now = await stackNow();
+    // the first read of the run's status answers as for an object that does not exist
+    await injectFault('social', {
+      pathIncludes: '/v26.0/60219876',
+      requestIncludes: token,
+      method: 'GET',
+      status: 400,
+      times: 1,
+      body: { error: { message: 'Unsupported get request. Object with ID does not exist', type: 'GraphMethodException', code: 100, error_subcode: 33 } },
+    });
+    const started = await call(
+      '/reports/export_report',
+      { userId, platform: 'social', level: 'campaign', startDate: dayOf(now, -6), endDate: dayOf(now, -1), campaignIds: [campaignId] },
+      { apiKey },
+    );
+    const { job } = await jobToEnd(apiKey, started.body.results.jobId, { timeoutMs: 60_000 });
+    expect(job.status, JSON.stringify(job)).toBe('succeeded');
+    const runs = (await upstreamRequestsWith('social', token)).filter((request) => request.method === 'POST' && request.path.endsWith('/insights'));
+    expect(runs).toHaveLength(2);
+  });
+
   it('search ads: jsonl, the rows of every inline page', async () => {
     const customerId = String(3_000_000_000 + Math.floor(Math.random() * 999_999_999));
     const userId = (await call('/users/create_user', { connections: { searchads: { refreshToken: `1//export-${randomUUID()}`, customerId } } }, { apiKey }))

@@ -5,6 +5,7 @@ import { csvLines } from '../../../shared/core/csv-lines.ts';
 import * as z from 'zod';
 import { clock } from '../../../shared/core/clock.ts';
 import { config } from '../../../shared/core/config.ts';
+import { PlatformRejected } from '../../../shared/core/errors.ts';
 import { isoDecimals } from '../../../shared/core/money.ts';
 import type { RawReportRow, ReportRequest } from '../../../shared/platforms/report-rows.ts';
 import { reportRunDone, reportRunPages, socialReportNotes, startReportRun } from '../../../shared/platforms/social/report-rows.ts';
@@ -15,7 +16,7 @@ import type { Job } from '../../../shared/store/jobs.ts';
 import type { User } from '../../../shared/store/users.ts';
 import { presignedGet, stageStream } from '../../../shared/storage/staging.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
-import type { JobRun } from '../jobs/job-run.ts';
+import { type JobRun, Pause } from '../jobs/job-run.ts';
 import { pollUntil } from '../jobs/steps.ts';
 import { derived, withOutcomes } from './report-metrics.ts';
 import { REPORT_SOURCES } from './report-sources.ts';
@@ -35,6 +36,8 @@ export const reportExportCheckpointSchema = z.object({
   runId: z.string().optional(),
   runStartedAt: z.number().optional(),
   polls: z.number().default(0),
+  /** runs started again because the platform no longer knew the one before (at most once) */
+  runRestarts: z.number().default(0),
 });
 type ExportCheckpoint = z.infer<typeof reportExportCheckpointSchema>;
 type ExportJob = Job<ExportRequest, ExportCheckpoint>;
@@ -85,6 +88,22 @@ const COLUMNS = [
 ];
 
 async function runExport(run: JobRun, job: ExportJob, user: User): Promise<ReportFile> {
+  try {
+    return await writeExport(run, job, user);
+  } catch (error) {
+    // the platform no longer knows the run (100: no such object): a new one, once, rather than a failed export
+    const { checkpoint } = job;
+    const runGone = error instanceof PlatformRejected && error.extra.platformCode === 100 && checkpoint.runId !== undefined;
+    if (!runGone || checkpoint.runRestarts >= 1) throw error;
+    delete checkpoint.runId;
+    delete checkpoint.runStartedAt;
+    Object.assign(checkpoint, { polls: 0, runRestarts: checkpoint.runRestarts + 1 });
+    await run.save();
+    throw new Pause(0);
+  }
+}
+
+async function writeExport(run: JobRun, job: ExportJob, user: User): Promise<ReportFile> {
   const { request, checkpoint } = job;
   const { objectKey, format, userId: _user, platform, ...query } = request;
   const report: ReportRequest = query;
