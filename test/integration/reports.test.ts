@@ -270,6 +270,15 @@ describe('professional', () => {
       expect(made).toHaveLength(1 + campaigns.size);
       expect(made.slice(1).every((request) => request.query.pivot === pivot)).toBe(true);
     }
+    // at ad level: one demographic call a creative (the platform's creative-level demographics are asked for one creative at a time)
+    const before = (await analytics()).length;
+    const byCreative = (await report({ ...base, level: 'ad', breakdown: 'seniority', timeIncrement: 'total' })).body.results;
+    expect(byCreative.rows.every((row: any) => row.adId && row.dimension?.name)).toBe(true);
+    const creatives = new Set(byCreative.rows.map((row: any) => row.adId));
+    const made = (await analytics()).slice(before);
+    expect(made).toHaveLength(1 + creatives.size);
+    expect(made.slice(1).every((request) => request.query.pivot === 'MEMBER_SENIORITY' && String(request.query.creatives).startsWith('List(urn'))).toBe(true);
+    expect(byCreative.notes).toContain('One request per creative was needed for this breakdown.');
   });
 });
 
