@@ -294,6 +294,23 @@ describe('bad input: refused whole, nothing stored or sent', () => {
     expect((await call('/conversions/get_event', { userId: user.userId, eventId }, { apiKey })).status).toBe(404);
   });
 
+  it('a platform disconnected while its job runs: its events end rejected PLATFORM_NOT_CONNECTED, the others are delivered', async () => {
+    const user = await funnelUser();
+    // the social request is held a moment: the professional connection goes meanwhile
+    await injectFault('social', { pathIncludes: `${user.datasetId}/events`, requestIncludes: user.tokens.social, answerDelayMs: 2_000 });
+    const eventId = `crm_${user.marker}_dc`;
+    const sent = await send(user.userId, [{ eventId, stage: 'Qualified', occurredAt: await isoDaysAgo(1), user: { email: 'dc@example.com' } }]);
+    expect(sent.status, sent.text).toBe(202);
+    expect((await call('/users/disconnect', { userId: user.userId, platform: 'professional' }, { apiKey })).status).toBe(200);
+    const { job } = await jobToEnd(apiKey, sent.body.results.jobId, { timeoutMs: 60_000 });
+    expect(job.result.platforms).toMatchObject({ social: { delivered: 1 }, professional: { rejected: 1 }, searchads: { delivered: 1 } });
+    const event = (await call('/conversions/get_event', { userId: user.userId, eventId }, { apiKey })).body.results;
+    expect(event.platforms.find((standing: any) => standing.platform === 'professional')).toMatchObject({
+      status: 'rejected',
+      error: { code: 'PLATFORM_NOT_CONNECTED' },
+    });
+  });
+
   it('another tenant’s user is not found; another tenant cannot read this tenant’s events', async () => {
     const user = await funnelUser();
     const other = await newTenant();

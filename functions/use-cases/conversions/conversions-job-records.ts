@@ -18,6 +18,8 @@ export const conversionsJobRequestSchema = z.object({
   /** how many events the file holds */
   events: z.number(),
   groups: z.array(groupSchema),
+  /** the first platform an event is sent to: the connection every save of the job checks is still there */
+  sendsTo: z.enum(PLATFORMS).optional(),
 });
 export type ConversionsJobRequest = z.infer<typeof conversionsJobRequestSchema>;
 

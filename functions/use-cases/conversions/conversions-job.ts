@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
 import { clock } from '../../../shared/core/clock.ts';
-import { type Platform, PlatformAuthExpired, PlatformRateLimited, PlatformRejected, ScopeMissing } from '../../../shared/core/errors.ts';
+import { type Platform, PlatformAuthExpired, PlatformNotConnected, PlatformRateLimited, PlatformRejected, ScopeMissing } from '../../../shared/core/errors.ts';
 import { professionalSession } from '../../../shared/platforms/professional/session.ts';
 import { searchadsSession } from '../../../shared/platforms/searchads/client.ts';
 import { requestStatus } from '../../../shared/platforms/searchads/data-manager.ts';
@@ -11,7 +11,7 @@ import { storeSentEvent } from '../../../shared/store/conversion-writes.ts';
 import { type ConversionDelivery, deliveryKey, findConversionDeliveries, findConversionEvent } from '../../../shared/store/conversions.ts';
 import { keys } from '../../../shared/store/keys.ts';
 import { loadTenantSettings } from '../../../shared/store/tenant-settings.ts';
-import type { User } from '../../../shared/store/users.ts';
+import { findUser, type User } from '../../../shared/store/users.ts';
 import { readJobFile } from '../jobs/job-files.ts';
 import { defineJobKind } from '../jobs/job-kind.ts';
 import { type JobRun, Pause } from '../jobs/job-run.ts';
@@ -46,8 +46,8 @@ export const conversionsJob = defineJobKind({
   type: 'conversions',
   request: conversionsJobRequestSchema,
   checkpoint: conversionsCheckpointSchema,
-  // every save checks the user still holds the connection of the first destination; each request checks its own
-  platformOf: (request) => request.groups[0]?.platform ?? 'social',
+  // every save checks the user still holds the connection of the first platform it sends to (none skipped only); each request opens its own
+  platformOf: (request) => request.sendsTo ?? request.groups[0]?.platform ?? 'social',
   run: runConversionsJob,
   endEvents: { succeeded: 'conversions_job.succeeded', failed: 'conversions_job.failed' },
   endAudit: (job) => ({
@@ -77,7 +77,21 @@ async function runConversionsJob(run: JobRun, job: ConversionsJob, user: User): 
   for (; checkpoint.group < request.groups.length; checkpoint.group++, checkpoint.position = 0, await run.save()) {
     const group = request.groups[checkpoint.group] as DestinationGroup;
     const members = await groupMembers(run, job, checkpoint.group);
-    const batch = { job, group, members, settings, session: sessions[group.platform]() };
+    let session: unknown;
+    try {
+      // the user as they are now: one who let a platform go since the call is seen at its destination's turn
+      session = sessionsOf((await findUser(job.tenantId, job.userId)) ?? user, run)[group.platform]();
+    } catch (error) {
+      if (!(error instanceof PlatformNotConnected)) throw error;
+      // the user let this platform go since the call: its events end here, the others go on
+      const gone: Batch = { job, group, members, settings, session: undefined };
+      await endDeliveries(gone, await ownedQueued(gone, 0, members.length), {
+        status: 'rejected',
+        error: { code: 'PLATFORM_NOT_CONNECTED', message: `The user has no ${group.platform} connection any more.` },
+      });
+      continue;
+    }
+    const batch = { job, group, members, settings, session };
     if (checkpoint.inFlight && group.platform === 'professional') {
       // the request may have been taken; the platform would count it twice: its events end unknown
       await endDeliveries(batch, await ownedQueued(batch, checkpoint.inFlight.from, checkpoint.inFlight.to), LOST_ANSWER);

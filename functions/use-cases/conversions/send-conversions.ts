@@ -53,7 +53,9 @@ export async function sendConversions(call: { tenantId: string; user: User; audi
   const objectKey = `conversions/${call.tenantId}/${jobId}.jsonl`;
   const file = Buffer.from(planned.map((event) => JSON.stringify(event)).join('\n'));
   await stageUpload(objectKey, file, 'application/x-ndjson');
-  const request: ConversionsJobRequest = { objectKey, events: planned.length, groups: groupsOf(planned) };
+  const groups = groupsOf(planned);
+  const sendsTo = groups.find((group) => platforms.has(group.platform))?.platform;
+  const request: ConversionsJobRequest = { objectKey, events: planned.length, groups, ...(sendsTo ? { sendsTo } : {}) };
   return startJob(call, { type: 'conversions', request, checkpoint: {} }, jobId, file.length);
 }
 
