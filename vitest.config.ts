@@ -57,8 +57,8 @@ export default defineConfig({
           include: [...PROCESS, ...STATIC],
           ...withStack,
           globalSetup: [...withStack.globalSetup, BUNDLES],
-          // a child stack's start is CPU-bound, but its files mostly wait on restarts and leases: four at a time
-          maxWorkers: 4,
+          // a child stack's start is CPU-bound: three files at a time
+          maxWorkers: 3,
           sequence: { groupOrder: 1 },
         },
       },
