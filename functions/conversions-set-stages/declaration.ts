@@ -5,6 +5,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/conversions/set_stages',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   // each destination is checked against the platform's own list, on whichever platforms the stages name
   callsPlatforms: true,
   writes: true,

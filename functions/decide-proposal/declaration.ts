@@ -6,6 +6,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/optimize_me/decide_proposal',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   writes: true,
   // an approval changes the campaign on the proposal's platform, whichever it is
   callsPlatforms: true,

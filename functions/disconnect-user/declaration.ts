@@ -5,6 +5,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/users/disconnect',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   // revokes a grant made through a connect link upstream, on whichever platform it is
   callsPlatforms: true,
   audit: {

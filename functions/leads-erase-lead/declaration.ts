@@ -5,6 +5,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/leads/erase_lead',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   writes: true,
   audit: {
     action: 'lead.erased',

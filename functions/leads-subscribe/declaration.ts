@@ -5,6 +5,7 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/leads/subscribe',
   entry: handlerBeside(import.meta.url),
+  unchangedByRepeat: true,
   callsPlatforms: true,
   writes: true,
   audit: {

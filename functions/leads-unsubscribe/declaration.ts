@@ -5,6 +5,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/leads/unsubscribe',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   callsPlatforms: true,
   writes: true,
   audit: {

@@ -5,6 +5,7 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/searchads/declare_eu_political_advertising',
   entry: handlerBeside(import.meta.url),
+  unchangedByRepeat: true,
   platform: 'searchads',
   writes: true,
   idempotent: true,

@@ -6,6 +6,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/searchads/edit_campaign',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   platform: 'searchads',
   writes: true,
   idempotent: true,

@@ -6,6 +6,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/searchads/update_campaign_status',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   platform: 'searchads',
   writes: true,
   idempotent: true,

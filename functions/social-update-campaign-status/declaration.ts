@@ -6,6 +6,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/social/update_campaign_status',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   platform: 'social',
   writes: true,
   idempotent: true,

@@ -6,6 +6,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/optimize_me/undo_rule_run',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   writes: true,
   // an undo that outlasts its request hands the rest to the job queue
   sendsTo: ['Jobs'],

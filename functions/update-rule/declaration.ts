@@ -6,6 +6,8 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/optimize_me/update_rule',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
+  unchangedByRepeat: true,
   writes: true,
   // reads the account's campaigns on the rule's platform, whichever it is
   callsPlatforms: true,

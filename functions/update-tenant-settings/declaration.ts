@@ -5,6 +5,7 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/tenant/update_settings',
   entry: handlerBeside(import.meta.url),
+  destructive: true,
   writes: true,
   sealsConnections: true,
   // the settings' own changes; a secret rotation is recorded as webhook_secret.rotated beside it (use-cases/tenant-settings.ts)

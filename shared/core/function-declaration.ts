@@ -73,6 +73,10 @@ export interface FunctionDeclaration extends FunctionNeeds {
   inbound?: 'social' | 'professional';
   /** answers 202 Accepted: what it was asked is queued, and `results` says how to follow it */
   accepted?: true;
+  /** a write that removes, pauses, overwrites or moves money, not only adds (the MCP tool's destructiveHint, docs/agents.md) */
+  destructive?: true;
+  /** the same call again changes nothing more (the MCP tool's idempotentHint; not Idempotency-Key, which is `idempotent`) */
+  unchangedByRepeat?: true;
 }
 
 /**

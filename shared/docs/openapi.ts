@@ -192,6 +192,23 @@ function browserOperation(route: FunctionDeclaration, doc: BrowserRouteDoc): Rec
   };
 }
 
+/** The extension on each operation that the MCP tools take their annotations from (docs/agents.md). */
+export const AGENT_HINTS = 'x-mcp-annotations';
+
+/**
+ * What an agent is told of an operation before it calls it: a read (no audit event) changes nothing; a
+ * write is destructive or not, unchanged by a repeat or not, as its declaration says; it reaches a
+ * platform (the open world) or only the service's own records.
+ */
+function agentHints(route: FunctionDeclaration): Record<string, boolean> {
+  const readOnlyHint = !route.audit;
+  return {
+    readOnlyHint,
+    ...(readOnlyHint ? {} : { destructiveHint: Boolean(route.destructive), idempotentHint: Boolean(route.unchangedByRepeat) }),
+    openWorldHint: Boolean(route.platform || route.callsPlatforms),
+  };
+}
+
 /** A route with what its folder's `api.ts` says of it (the document's own routes say nothing). */
 export interface DocumentedRoute {
   route: FunctionDeclaration;
@@ -267,6 +284,7 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
         ...(route.idempotent ? { parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }] } : {}),
         requestBody: { required: true, content },
         responses,
+        [AGENT_HINTS]: agentHints(route),
       },
     };
   }
