@@ -14,6 +14,7 @@ export const api: OperationDoc = {
     settings: {
       redirectUris: ['https://app.example.com/connected'],
       webhook: { url: 'https://app.example.com/webhooks', events: ['connection.connected', 'audience_job.succeeded'] },
+      agents: { writes: 'confirm', allowedOrigins: [] },
     },
   },
 };

@@ -39,6 +39,10 @@ export const auditEventSchema = z.object({
   error: z.object({ code: z.string() }).optional(),
   requestId: z.string().optional().describe('The call’s x-request-id; absent for scheduled work.'),
   idempotencyKey: z.string().optional(),
+  origin: z
+    .object({ type: z.literal('mcp'), client: z.object({ name: z.string(), version: z.string() }) })
+    .optional()
+    .describe('Present when an AI agent made the write through /mcp: the MCP client’s name and version as it gave them at initialize.'),
 });
 
 export const listAuditEventsResult = z.object({ events: z.array(auditEventSchema), paging: pagingSchema });

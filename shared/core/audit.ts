@@ -128,6 +128,13 @@ export interface AuditEvent {
   error?: { code: string };
   requestId?: string;
   idempotencyKey?: string;
+  origin?: AuditOrigin;
+}
+
+/** Where a write came from when not straight from the HTTP API: an AI agent over MCP, with the client it named (docs/agents.md). */
+export interface AuditOrigin {
+  type: 'mcp';
+  client: { name: string; version: string };
 }
 
 /**
@@ -148,6 +155,7 @@ export interface AuditScope {
   actor: AuditActor;
   requestId?: string;
   idempotencyKey?: string;
+  origin?: AuditOrigin;
 }
 
 /** An event handed to a store write, which stores it in the write's own transaction and says so. */
@@ -268,6 +276,7 @@ export function auditEventOf(draft: AuditDraft, scope = auditScope()): AuditEven
     ...(draft.error ? { error: draft.error } : {}),
     ...(scope?.requestId ? { requestId: scope.requestId } : {}),
     ...(scope?.idempotencyKey ? { idempotencyKey: scope.idempotencyKey } : {}),
+    ...(scope?.origin ? { origin: scope.origin } : {}),
   };
 }
 

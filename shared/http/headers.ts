@@ -8,3 +8,6 @@ export function header(event: APIGatewayProxyEventV2, name: string): string | un
   const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
   return key === undefined ? undefined : headers[key];
 }
+
+/** The header /mcp sends a write with: the id of the agent action whose client the route's audit records (docs/agents.md). */
+export const AGENT_ACTION_HEADER = 'x-agent-action';

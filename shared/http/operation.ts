@@ -3,7 +3,7 @@ import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { FunctionDeclaration } from '../core/function-declaration.ts';
 import type { User } from '../store/users.ts';
-import { header } from './headers.ts';
+import { AGENT_ACTION_HEADER, header } from './headers.ts';
 import { guardEscapes } from './escape-guard.ts';
 import { checkIdempotencyKey } from './idempotency-key.ts';
 import type { IdempotentRunner } from './idempotency.ts';
@@ -100,10 +100,14 @@ export function defineOperation<Schema extends z.ZodType, Result extends object,
       context,
       audit: declaredAuditUnit(definition.declaration, context.tenantId, input),
     };
+    // a write an agent asked for over /mcp names its action: the audit records the agent as its origin
+    const agentActionId = definition.declaration.audit ? header(event, AGENT_ACTION_HEADER) : undefined;
+    const origin = agentActionId ? await ports.agentOrigin(context.tenantId, agentActionId, operation) : undefined;
     const scope: AuditScope = {
       actor: { type: 'api_key', id: call.apiKeyId },
       requestId: requestIdOf(event, context),
       ...(idempotencyKey ? { idempotencyKey } : {}),
+      ...(origin ? { origin } : {}),
     };
     // a replay of an Idempotency-Key does not run, so it records nothing again
     const audited = () => runAudited(scope, call.audit, definition.recorder, () => definition.run(call));

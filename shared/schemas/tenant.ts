@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { agentSettingsFields, agentSettingsSchema } from './agents.ts';
 import type { Output } from './common.ts';
 
 /** docs/decisions.md "Tenant settings" and "Webhooks": what a tenant sets, and what its webhooks carry. */
@@ -117,12 +118,14 @@ export const updateSettingsFields = {
     .describe('The exact return URLs connect links may send a person back to (at most 20).'),
   webhook: webhookSettingsSchema.nullable().optional().describe('The webhook endpoint, or null to remove it.'),
   rotateWebhookSecret: z.boolean().optional().describe('Issue a new webhook secret (shown once in results.webhookSecret).'),
+  agents: z.strictObject(agentSettingsFields).optional().describe('What AI agents may do over /mcp (docs/agents.md); a field left out keeps its value.'),
 };
 export type UpdateSettingsInput = Output<typeof updateSettingsFields>;
 
 export const settingsSchema = z.object({
   redirectUris: z.array(z.string()),
   webhook: z.object({ url: z.string(), events: z.array(z.enum(WEBHOOK_EVENT_TYPES)), disabled: z.boolean().optional() }).nullable(),
+  agents: agentSettingsSchema,
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -62,6 +62,8 @@ export const keys = {
   searchadsListWriter: (tenantId: string, audienceId: string): Key => ({ pk: `${tenant(tenantId)}#SEARCHADS_LIST#${audienceId}`, sk: 'WRITER' }),
   directUpload: (tenantId: string, uploadId: string): Key => ({ pk: `${tenant(tenantId)}#UPLOAD#${uploadId}`, sk: 'DIRECT' }),
   job: (tenantId: string, jobId: string): Key => ({ pk: `${tenant(tenantId)}#JOB#${jobId}`, sk: 'JOB' }),
+  /** a write an AI agent asked for over MCP: its confirmation, and the origin its route's audit reads (docs/agents.md) */
+  agentAction: (tenantId: string, actionId: string): Key => ({ pk: `${tenant(tenantId)}#AGENT_ACTION#${actionId}`, sk: 'ACTION' }),
 
   connectLink: (linkId: string): Key => ({ pk: `CONNECT_LINK#${linkId}`, sk: 'LINK' }),
   connectAttempt: (stateHash: string): Key => ({ pk: `CONNECT_STATE#${stateHash}`, sk: 'ATTEMPT' }),

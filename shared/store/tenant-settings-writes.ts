@@ -19,6 +19,7 @@ export function saveTenantSettings(tenantId: string, settings: TenantSettings, r
         ...keys.settings(tenantId),
         redirectUris: settings.redirectUris,
         ...(settings.webhook ? { webhook: settings.webhook } : {}),
+        ...(settings.agents ? { agents: settings.agents } : {}),
         version: (readVersion ?? 0) + 1,
       },
       ConditionExpression: readVersion === undefined ? 'attribute_not_exists(version)' : 'version = :version',

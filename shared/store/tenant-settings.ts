@@ -1,4 +1,5 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
+import { type AgentSettings, DEFAULT_AGENT_WRITE_MODE } from '../schemas/agents.ts';
 import { WEBHOOK_EVENT_TYPES, type Settings, type SubscribableEventType } from '../schemas/tenant.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { open } from './sealing.ts';
@@ -20,7 +21,11 @@ export interface StoredWebhook {
 export interface TenantSettings {
   redirectUris: string[];
   webhook?: StoredWebhook;
+  /** absent: the defaults (writes confirmed, no browser origin) */
+  agents?: AgentSettings;
 }
+
+export const DEFAULT_AGENT_SETTINGS: AgentSettings = { writes: DEFAULT_AGENT_WRITE_MODE, allowedOrigins: [] };
 
 /** The settings as read, with the version every change of the item counts up (absent: never written). */
 export interface VersionedSettings extends TenantSettings {
@@ -39,6 +44,7 @@ export function settingsOfItem(Item: Record<string, unknown> | undefined): Versi
   return {
     redirectUris: (Item?.redirectUris as string[] | undefined) ?? [],
     ...(Item?.webhook ? { webhook: Item.webhook as StoredWebhook } : {}),
+    ...(Item?.agents ? { agents: Item.agents as AgentSettings } : {}),
     ...(typeof Item?.version === 'number' ? { version: Item.version } : {}),
   };
 }
@@ -51,5 +57,6 @@ export function settingsView(settings: TenantSettings): Settings {
   return {
     redirectUris: settings.redirectUris,
     webhook: webhook ? { url: webhook.url, events: webhook.events ?? [...WEBHOOK_EVENT_TYPES], ...(webhook.disabledAt ? { disabled: true } : {}) } : null,
+    agents: settings.agents ?? DEFAULT_AGENT_SETTINGS,
   };
 }

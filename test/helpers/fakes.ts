@@ -34,6 +34,8 @@ export class FakeRequestStore implements RequestPorts {
   };
 
   findUser = async (tenantId: string, userId: string) => this.users.get(`${tenantId}/${userId}`);
+
+  agentOrigin = async () => undefined;
 }
 
 /**

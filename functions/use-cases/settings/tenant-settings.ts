@@ -4,7 +4,7 @@ import { InvalidRequest } from '../../../shared/core/errors.ts';
 import type { UpdateSettingsInput } from '../../../shared/schemas/tenant.ts';
 import { LOST_RACE, retryOnConflict } from '../../../shared/store/client.ts';
 import { saveTenantSettings, sealWebhookSecret } from '../../../shared/store/tenant-settings-writes.ts';
-import { loadTenantSettings, settingsView, type TenantSettings } from '../../../shared/store/tenant-settings.ts';
+import { DEFAULT_AGENT_SETTINGS, loadTenantSettings, settingsView, type TenantSettings } from '../../../shared/store/tenant-settings.ts';
 import { checkWebhookUrl } from '../../../shared/webhooks/receiver-address.ts';
 
 /** Standard Webhooks' secret form: `whsec_` and the base64 of 32 random bytes. */
@@ -22,7 +22,11 @@ export async function updateTenantSettings(tenantId: string, input: UpdateSettin
 
 async function applySettingsChange(tenantId: string, input: UpdateSettingsInput, audit: AuditUnit) {
   const { version, ...current } = await loadTenantSettings(tenantId);
-  const next: TenantSettings = { ...current, ...(input.redirectUris !== undefined ? { redirectUris: input.redirectUris } : {}) };
+  const next: TenantSettings = {
+    ...current,
+    ...(input.redirectUris !== undefined ? { redirectUris: input.redirectUris } : {}),
+    ...(input.agents ? { agents: { ...(current.agents ?? DEFAULT_AGENT_SETTINGS), ...input.agents } } : {}),
+  };
   let webhookSecret: string | undefined;
   if (input.webhook === null) delete next.webhook;
   if (input.webhook) {
@@ -68,5 +72,10 @@ function settingsChanges(before: TenantSettings, after: TenantSettings): AuditCh
   if (before.webhook && after.webhook && JSON.stringify(eventsBefore) !== JSON.stringify(eventsAfter))
     changes['webhook.events'] = { from: eventsBefore, to: eventsAfter };
   if (before.webhook?.disabledAt && after.webhook && !after.webhook.disabledAt) changes['webhook.disabledAt'] = { from: before.webhook.disabledAt, to: null };
+  const agentsBefore = before.agents ?? DEFAULT_AGENT_SETTINGS;
+  const agentsAfter = after.agents ?? DEFAULT_AGENT_SETTINGS;
+  if (agentsBefore.writes !== agentsAfter.writes) changes['agents.writes'] = { from: agentsBefore.writes, to: agentsAfter.writes };
+  if (JSON.stringify(agentsBefore.allowedOrigins) !== JSON.stringify(agentsAfter.allowedOrigins))
+    changes['agents.allowedOrigins'] = { from: agentsBefore.allowedOrigins, to: agentsAfter.allowedOrigins };
   return changes;
 }
