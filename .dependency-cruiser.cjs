@@ -3,7 +3,7 @@
  * docs/architecture.md draws the same picture.
  *
  *   shared/http        (the top: may import any layer) the middleware and the operation definition: what functions/ builds on
- *   features           shared/audiences, webhooks, connect, jobs, uploads, docs, rules, media, leads, flows, conversions
+ *   features           shared/audiences, webhooks, connect, jobs, uploads, docs, rules, media, leads, flows, conversions, agents
  *   shared/platforms   one adapter per upstream platform, and their shared upstream core
  *   ports              shared/store, net, storage, queue, secrets: the outside world behind small modules
  *   shared/schemas     zod schemas of requests and results
@@ -15,7 +15,7 @@ const LAYERS = {
   schemas: ['schemas'],
   ports: ['store', 'net', 'storage', 'queue', 'secrets'],
   platforms: ['platforms'],
-  features: ['audiences', 'webhooks', 'connect', 'jobs', 'uploads', 'docs', 'rules', 'media', 'leads', 'flows', 'conversions'],
+  features: ['audiences', 'webhooks', 'connect', 'jobs', 'uploads', 'docs', 'rules', 'media', 'leads', 'flows', 'conversions', 'agents'],
   http: ['http'],
 };
 const layer = (folders) => `^shared/(${folders.join('|')})/`;

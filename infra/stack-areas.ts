@@ -15,7 +15,7 @@ export const MAX_RESOURCES_PER_TEMPLATE = 300;
 const RUNNING =
   /\/(update_campaign_status|edit_campaign|get_campaign_insights|get_campaign_analytics|declare_eu_political_advertising)$|^\/optimize_me\/(create_rule|list_rules|update_rule|delete_rule|preview_rule|list_rule_runs|list_proposals|decide_proposal|undo_rule_run|backtest_rule)$/;
 const LAUNCHING = /\/(create_campaign|upload_ad_media)$|^\/uploads\/|^\/jobs\//;
-const CONNECT_AND_TENANT = /^\/(auth|connect|tenant|users|docs)(\/|$)|^\/openapi\.json$/;
+const CONNECT_AND_TENANT = /^\/(auth|connect|tenant|users|docs|mcp)(\/|$)|^\/openapi\.json$/;
 
 /** The area of an operation's function, by its path (the catch-all route's with the connect routes). */
 export function areaOfRoute(route: Pick<FunctionDeclaration, 'path'>): StackArea {

@@ -25,7 +25,7 @@ import { startSocialSandbox, type SocialSandbox } from './sandbox/social.ts';
 import { callbackUrl } from '../shared/platforms/connect-flow.ts';
 import { encodeRouteTable } from '../shared/http/route-table.ts';
 import { buildOpenApiDocument } from '../shared/docs/openapi.ts';
-import { OPENAPI_FILE_NAME } from '../functions/openapi-document/declaration.ts';
+import { OPENAPI_FILE_NAME } from '../shared/docs/reference-files.ts';
 
 /**
  * The embedded local stack: dynalite, s3rver, the platform sandboxes and the local gateway in one
@@ -130,6 +130,8 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     preferEnv(env, 'CONNECTION_ENCRYPTION_KEY', localEncryptionKey(dataDir));
     // the sandboxes, the tests' image servers and the webhook receiver listen on loopback
     preferEnv(env, 'OUTBOUND_ALLOWED_NETWORKS', '127.0.0.0/8,::1/128');
+    // an MCP client in a page on this machine may call /mcp (docs/agents.md)
+    preferEnv(env, 'MCP_ALLOW_LOOPBACK_ORIGINS', 'true');
     env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
 
     const queues = await startLocalQueues(dataDir);

@@ -1,11 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { config } from '../../shared/core/config.ts';
+import { readGeneratedDocument } from '../../shared/docs/reference-files.ts';
 import { header } from '../../shared/http/headers.ts';
 import { requestIdOf } from '../../shared/http/middleware/tracing.ts';
 import type { HttpResponse } from '../../shared/http/response.ts';
-import { OPENAPI_FILE_NAME } from './declaration.ts';
 
 let generated: Record<string, unknown> | undefined;
 const documents = new Map<string, string>();
@@ -16,9 +13,7 @@ export async function handler(event: APIGatewayProxyEventV2, context: Context): 
   const serverUrl = `${protocol}://${event.requestContext.domainName}`;
   let document = documents.get(serverUrl);
   if (!document) {
-    generated ??= JSON.parse(
-      readFileSync(config().OPENAPI_DOCUMENT_FILE ?? fileURLToPath(new URL(`./${OPENAPI_FILE_NAME}`, import.meta.url)), 'utf8'),
-    ) as Record<string, unknown>;
+    generated ??= readGeneratedDocument(import.meta.url);
     document = JSON.stringify({ ...generated, servers: [{ url: serverUrl, description: 'This server' }] });
     if (documents.size < 8) documents.set(serverUrl, document);
   }

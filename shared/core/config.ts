@@ -56,6 +56,11 @@ const configSchema = z.object({
   LOG_LEVEL: z.enum(['DEBUG', 'INFO', 'WARN', 'ERROR', 'SILENT']).default('INFO'),
   /** the catch-all function's route table (`METHOD path`, comma-separated), to tell 405 from 404: set by whoever deploys the routes */
   ROUTE_TABLE: z.string().default(''),
+  /** browser origins on loopback (any port) may call /mcp, beside a tenant's allowedOrigins: `npm start` sets it (docs/agents.md) */
+  MCP_ALLOW_LOOPBACK_ORIGINS: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((value) => value === 'true'),
   /** the OpenAPI document the document route serves: generated when the routes are deployed (default: beside the function's code) */
   OPENAPI_DOCUMENT_FILE: optionalSecret,
 
