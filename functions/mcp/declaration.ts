@@ -11,6 +11,7 @@ export const declaration: FunctionDeclaration = {
   method: 'POST',
   path: '/mcp',
   entry: handlerBeside(import.meta.url),
+  protocol: 'mcp',
   writes: true,
   sealsConnections: true,
   // the most an HTTP function has inside the gateway's limit: a tool call waits for its route (forward.ts)

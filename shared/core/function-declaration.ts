@@ -73,6 +73,8 @@ export interface FunctionDeclaration extends FunctionNeeds {
   inbound?: 'social' | 'professional';
   /** answers 202 Accepted: what it was asked is queued, and `results` says how to follow it */
   accepted?: true;
+  /** answers a protocol of its own, not the envelope: the Model Context Protocol's JSON-RPC (docs/agents.md) */
+  protocol?: 'mcp';
   /** a write that removes, pauses, overwrites or moves money, not only adds (the MCP tool's destructiveHint, docs/agents.md) */
   destructive?: true;
   /** the same call again changes nothing more (the MCP tool's idempotentHint; not Idempotency-Key, which is `idempotent`) */

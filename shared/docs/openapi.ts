@@ -4,7 +4,7 @@ import { ERROR_CODES, type ErrorCode } from '../core/errors.ts';
 import { errorStatuses } from '../core/error-table.ts';
 import type { FunctionDeclaration } from '../core/function-declaration.ts';
 import { ERROR_FIELDS } from '../schemas/error-fields.ts';
-import { API_TAGS, webhookEventDocs, type BrowserRouteDoc, type OperationDoc, type ApiTag } from '../schemas/operation-doc.ts';
+import { API_TAGS, webhookEventDocs, type BrowserRouteDoc, type OperationDoc, type ApiTag, type ProtocolRouteDoc } from '../schemas/operation-doc.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from the zod schemas of shared/schemas/catalog.ts and the
@@ -209,23 +209,81 @@ function agentHints(route: FunctionDeclaration): Record<string, boolean> {
   };
 }
 
+/** A JSON-RPC 2.0 message and answer, as the Model Context Protocol sends them (the protocol's own schema defines each method's params). */
+const JSON_RPC_MESSAGE = {
+  type: 'object',
+  required: ['jsonrpc', 'method'],
+  properties: {
+    jsonrpc: { type: 'string', const: '2.0' },
+    id: { type: ['string', 'integer'], description: 'Absent on a notification (answered 202, no body).' },
+    method: { type: 'string', description: '`initialize`, `ping`, `tools/list`, `tools/call`, or a notification' },
+    params: { type: 'object' },
+  },
+};
+const JSON_RPC_ANSWER = {
+  type: 'object',
+  required: ['jsonrpc'],
+  properties: {
+    jsonrpc: { type: 'string', const: '2.0' },
+    id: { type: ['string', 'integer', 'null'] },
+    result: { type: 'object' },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+  },
+};
+
+/** `/mcp`: the Model Context Protocol's JSON-RPC over Streamable HTTP, not the envelope. */
+function protocolOperation(route: FunctionDeclaration, doc: ProtocolRouteDoc): Record<string, unknown> {
+  const answer = (description: string) => ({ description, content: { 'application/json': { schema: JSON_RPC_ANSWER } } });
+  return {
+    operationId: route.operation,
+    summary: doc.summary,
+    description: doc.description,
+    tags: [doc.tag],
+    security: [{ apiKey: [] }, { bearerKey: [] }],
+    parameters: [
+      { name: 'Mcp-Session-Id', in: 'header', required: false, description: 'What the answer to `initialize` carried.', schema: { type: 'string' } },
+      { name: 'MCP-Protocol-Version', in: 'header', required: false, description: 'The version `initialize` agreed.', schema: { type: 'string' } },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: JSON_RPC_MESSAGE, example: doc.requestExample } } },
+    responses: {
+      '200': {
+        description: 'The JSON-RPC answer. A tool’s refusal is a result with `isError: true`.',
+        headers: {
+          'Mcp-Session-Id': { description: 'On the answer to `initialize`: send it back on later requests.', schema: { type: 'string' } },
+          'x-request-id': { $ref: '#/components/headers/RequestId' },
+        },
+        content: { 'application/json': { schema: JSON_RPC_ANSWER, example: doc.responseExample } },
+      },
+      '202': { description: 'A notification, accepted: no body.' },
+      '400': answer('Not a JSON-RPC message, or an unsupported protocol version.'),
+      '401': answer('No valid API key (`WWW-Authenticate: Bearer`).'),
+      '403': answer('A browser Origin the tenant has not allowed.'),
+      '406': answer('The Accept header does not take both application/json and text/event-stream.'),
+    },
+  };
+}
+
 /** A route with what its folder's `api.ts` says of it (the document's own routes say nothing). */
 export interface DocumentedRoute {
   route: FunctionDeclaration;
-  api?: OperationDoc | BrowserRouteDoc;
+  api?: OperationDoc | BrowserRouteDoc | ProtocolRouteDoc;
 }
 
-const isBrowserDoc = (api: OperationDoc | BrowserRouteDoc): api is BrowserRouteDoc => 'responses' in api;
+const isBrowserDoc = (api: OperationDoc | BrowserRouteDoc | ProtocolRouteDoc): api is BrowserRouteDoc => 'responses' in api;
 
 export function buildOpenApiDocument(documented: readonly DocumentedRoute[], serverUrl?: string): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const { route, api } of documented) {
     if (!api) continue; // the document's own routes
+    if (route.protocol) {
+      paths[route.path] = { [route.method.toLowerCase()]: protocolOperation(route, api as ProtocolRouteDoc) };
+      continue;
+    }
     if (isBrowserDoc(api)) {
       paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: browserOperation(route, api) };
       continue;
     }
-    const doc = api;
+    const doc = api as OperationDoc;
     const requestSchema = jsonSchema(doc.request, 'input');
     const resultSchema = closed(jsonSchema(doc.result, 'output'));
     const content = doc.fileField
@@ -332,7 +390,10 @@ export function buildOpenApiDocument(documented: readonly DocumentedRoute[], ser
     paths,
     webhooks: webhookDocs(),
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (`npm run admin -- create-api-key`).' } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key', description: 'Your API key (`npm run admin -- create-api-key`).' },
+        bearerKey: { type: 'http', scheme: 'bearer', description: 'The same API key as a bearer token: `/mcp` only, as MCP clients send it.' },
+      },
       parameters: {
         IdempotencyKey: {
           name: 'Idempotency-Key',

@@ -37,6 +37,8 @@ export const API_TAGS = {
   Conversions:
     'What becomes of a lead (a call booked, a deal won) sent back to the platforms, once, so that their campaigns optimize for customers: the user’s CRM stages mapped to each platform’s destinations.',
   Reports: 'Results broken down by level (campaign, ad set, ad) and by one value (age, placement, job function, …), with the cost per qualified lead.',
+  Agents:
+    'The whole API for AI agents, as a Model Context Protocol server: one tool per operation, and writes that wait for a person’s confirmation (docs/agents.md).',
 } as const;
 export type ApiTag = keyof typeof API_TAGS;
 
@@ -81,6 +83,15 @@ export { launchOrphanSchema, launchPlatformDetailSchema } from './jobs.ts';
 
 /** The body's `data` of each webhook event type (docs/decisions.md "Webhooks"), for the document's `webhooks`. */
 /** The routes a person's browser follows while connecting (no API key; redirects and HTML pages). */
+/** A route that answers another protocol than the envelope (`/mcp`: JSON-RPC, as the Model Context Protocol defines it). */
+export interface ProtocolRouteDoc {
+  summary: string;
+  description: string;
+  tag: ApiTag;
+  requestExample: Record<string, unknown>;
+  responseExample: Record<string, unknown>;
+}
+
 export interface BrowserRouteDoc {
   summary: string;
   description: string;

@@ -8,7 +8,8 @@ import { call, newTenant, newUser } from '../helpers/api.ts';
 import { lambdaContext, loadEvent } from '../helpers/events.ts';
 
 // the picker's form post is a browser's, answered with HTML: test/integration/connect-links.test.ts
-const jsonRoutes = routes.filter((route) => route.method === 'POST' && !route.browser && !route.inbound); // the uploads take JSON too (an uploadId)
+// the uploads take JSON too (an uploadId); /mcp answers JSON-RPC, its hostile bodies in test/integration/mcp.test.ts
+const jsonRoutes = routes.filter((route) => route.method === 'POST' && !route.browser && !route.inbound && !route.protocol);
 const idempotentJsonRoutes = jsonRoutes.filter((route) => route.idempotent);
 
 describe('hostile bodies are answered 4xx', () => {

@@ -1,10 +1,15 @@
-import { randomUUID } from 'node:crypto';
+import { randomInt, randomUUID } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { documentedRoutes } from '../../functions/routes.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
-import { advanceStackClock, upstreamRequestsWith } from '../helpers/sandbox.ts';
+import { assertDocumented } from '../helpers/openapi-validator.ts';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { findApiKey, hashApiKey } from '../../shared/store/api-key-lookup.ts';
+import { documentStore, mainTableName } from '../../shared/store/client.ts';
+import { keys } from '../../shared/store/keys.ts';
+import { stackNow, upstreamRequestsWith } from '../helpers/sandbox.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';
 
 /**
@@ -13,7 +18,8 @@ import { expectedProof, newSocialUser } from '../helpers/social.ts';
  * `confirm` changes nothing until confirm_action, which applies it once (the platform's sandbox sees
  * one request, the audit the agent as origin); every refusal leaves nothing written.
  */
-const USD_ACCOUNT = '1200000000000101';
+/** an ad account of this file's own: the service caches an account's reads, and other files time theirs */
+const ACCOUNT = String(randomInt(1_600_000_000_000_000, 1_699_999_999_999_999));
 const CLIENT_INFO = { name: 'agent-test', version: '1.2.3' };
 
 interface ToolAnswer {
@@ -48,7 +54,7 @@ const initialize = (protocolVersion: string) => ({
 
 /** A campaign made in the social sandbox the way the platform makes one, with the user's token. */
 async function socialCampaign(token: string): Promise<string> {
-  const response = await fetch(`${stack().sandboxes.social}/v26.0/act_${USD_ACCOUNT}/campaigns`, {
+  const response = await fetch(`${stack().sandboxes.social}/v26.0/act_${ACCOUNT}/campaigns`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
@@ -80,6 +86,19 @@ async function auditOf(apiKey: string, action: string) {
   return response.body.results.events as Array<Record<string, any>>;
 }
 
+/** The action a token names, as if its ten minutes had passed. */
+async function expireAction(key: string, confirmationToken: string) {
+  const owner = await findApiKey(hashApiKey(key));
+  await documentStore().send(
+    new UpdateCommand({
+      TableName: mainTableName(),
+      Key: keys.agentAction(owner?.tenantId as string, confirmationToken.slice('mcpc_'.length)),
+      UpdateExpression: 'SET validUntil = :past',
+      ExpressionAttributeValues: { ':past': new Date((await stackNow()) - 1_000).toISOString() },
+    }),
+  );
+}
+
 let apiKey = '';
 beforeAll(async () => {
   apiKey = await newTenant();
@@ -90,7 +109,7 @@ describe('/mcp: tools from the document', () => {
     const client = await agent(apiKey);
     const { tools } = await client.listTools();
     const operations = documentedRoutes
-      .filter(({ route, api }) => api && !('responses' in api) && !route.public && !route.browser && !route.inbound)
+      .filter(({ route, api }) => api && !('responses' in api) && !route.public && !route.browser && !route.inbound && !route.protocol)
       .map(({ route }) => route.operation);
     expect(tools.map((tool) => tool.name).sort()).toEqual([...operations, 'confirm_action'].sort());
     for (const tool of tools) {
@@ -112,7 +131,7 @@ describe('/mcp: tools from the document', () => {
   });
 
   it('a read tool answers what its route answers', async () => {
-    const { userId } = await newSocialUser(apiKey, { adAccountId: USD_ACCOUNT });
+    const { userId } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
     const client = await agent(apiKey);
     const answer = await use(client, 'get_profile', { userId });
     const route = await call('/users/get_profile', { userId }, { apiKey });
@@ -134,7 +153,7 @@ describe('/mcp: tools from the document', () => {
 
 describe('/mcp: governed writes', () => {
   it('confirm: the preview is the dry run and writes nothing; confirm_action writes once; a repeat answers the first result', async () => {
-    const { userId, token } = await newSocialUser(apiKey, { adAccountId: USD_ACCOUNT });
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
     const campaignId = await socialCampaign(token);
     const client = await agent(apiKey);
     const previewed = await use(client, 'social_update_campaign_status', { userId, campaignId, status: 'PAUSED' });
@@ -164,7 +183,7 @@ describe('/mcp: governed writes', () => {
   });
 
   it('two confirmations at once: one write', async () => {
-    const { userId, token } = await newSocialUser(apiKey, { adAccountId: USD_ACCOUNT });
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
     const campaignId = await socialCampaign(token);
     const client = await agent(apiKey);
     const previewed = await use(client, 'social_update_campaign_status', { userId, campaignId, status: 'PAUSED' });
@@ -178,7 +197,7 @@ describe('/mcp: governed writes', () => {
 
   it('a write without a dry run: the preview is the request; nothing is made until it is confirmed', async () => {
     const tenantKey = await newTenant();
-    const { userId, token } = await newSocialUser(tenantKey, { adAccountId: USD_ACCOUNT });
+    const { userId, token } = await newSocialUser(tenantKey, { adAccountId: ACCOUNT });
     const client = await agent(tenantKey);
     const rule = {
       userId,
@@ -202,12 +221,16 @@ describe('/mcp: governed writes', () => {
   });
 
   it('an unconfirmed write never happens: its token expires after 10 minutes', async () => {
-    const { userId, token } = await newSocialUser(apiKey, { adAccountId: USD_ACCOUNT });
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
     const campaignId = await socialCampaign(token);
     const client = await agent(apiKey);
     const previewed = await use(client, 'social_update_campaign_status', { userId, campaignId, status: 'PAUSED' });
-    await advanceStackClock(10 * 60_000 + 1_000);
-    const late = await use(client, 'confirm_action', { confirmationToken: previewed.structuredContent?.confirmationToken });
+    const { confirmationToken, expiresAt } = previewed.structuredContent as { confirmationToken: string; expiresAt: string };
+    expect(Date.parse(expiresAt) - (await stackNow())).toBeGreaterThan(9 * 60_000);
+    expect(Date.parse(expiresAt) - (await stackNow())).toBeLessThanOrEqual(10 * 60_000);
+    // ten minutes pass for this one action (the shared stack's clock is not moved under the other files' feet)
+    await expireAction(apiKey, confirmationToken);
+    const late = await use(client, 'confirm_action', { confirmationToken });
     expect(late.isError).toBe(true);
     expect(late.content[0]?.text).toMatch(/^CONFIRMATION_EXPIRED:/);
     expect(await campaignWrites(token, campaignId)).toEqual([]);
@@ -215,7 +238,7 @@ describe('/mcp: governed writes', () => {
   });
 
   it('another tenant’s token, a made-up token and arguments that do not fit: refused, nothing written', async () => {
-    const { userId, token } = await newSocialUser(apiKey, { adAccountId: USD_ACCOUNT });
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
     const campaignId = await socialCampaign(token);
     const ours = await agent(apiKey);
     const previewed = await use(ours, 'social_update_campaign_status', { userId, campaignId, status: 'PAUSED' });
@@ -247,7 +270,7 @@ describe('/mcp: governed writes', () => {
 
   it('off: write tools are not listed and are refused; apply: a write goes at once, the agent in its audit event', async () => {
     const tenantKey = await newTenant();
-    const { userId, token } = await newSocialUser(tenantKey, { adAccountId: USD_ACCOUNT });
+    const { userId, token } = await newSocialUser(tenantKey, { adAccountId: ACCOUNT });
     const campaignId = await socialCampaign(token);
     await setAgents(tenantKey, { writes: 'off' });
     const client = await agent(tenantKey);
@@ -273,7 +296,7 @@ describe('/mcp: governed writes', () => {
   });
 
   it('an action id sent straight to a route does not make a write look like an agent’s', async () => {
-    const { userId, token } = await newSocialUser(apiKey, { adAccountId: USD_ACCOUNT });
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
     const campaignId = await socialCampaign(token);
     const response = await call(
       '/social/update_campaign_status',
@@ -305,6 +328,28 @@ describe('/mcp: refused before any JSON-RPC', () => {
     expect((await post(initialize('2025-11-25'), { 'x-api-key': tenantKey, origin: 'https://app.example.com.evil.example' })).status).toBe(403);
     const get = await fetch(`${stack().url}/mcp`, { headers: { 'x-api-key': apiKey, accept: 'text/event-stream' } });
     expect(get.status).toBe(405);
+  });
+
+  it('bodies that are no JSON-RPC message: a 4xx JSON-RPC error the document describes, never a 5xx', async () => {
+    for (const raw of [
+      '[1,2',
+      '42',
+      '"tools/list"',
+      'null',
+      '{}',
+      '{"jsonrpc":"1.0","method":"ping","id":1}',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":7}',
+    ]) {
+      const response = await fetch(`${stack().url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'x-api-key': apiKey },
+        body: raw,
+      });
+      const body = await response.json();
+      expect(response.status, raw).toBeLessThan(500);
+      assertDocumented('/mcp', 'POST', response.status, body, response.headers.get('content-type'));
+      expect(body, raw).toMatchObject({ jsonrpc: '2.0', error: { code: expect.any(Number) } });
+    }
   });
 
   it('settings refuse an origin that is not one', async () => {

@@ -40,18 +40,28 @@ const eventOf = (apiKey: string, id: string, done: (event: Record<string, any>) 
     throw new Error(`${error.message}: ${JSON.stringify(await events(apiKey))} deliveries ${deliveriesOf(id).length}`);
   });
 
+/** What an agent may do over /mcp until the tenant says otherwise (docs/agents.md). */
+const DEFAULT_AGENTS = { writes: 'confirm', allowedOrigins: [] };
+
 describe('tenant settings', () => {
   it('start empty, keep what an update leaves out, and show the webhook without its secret', async () => {
     const apiKey = await newTenant();
-    expect((await call('/tenant/get_settings', {}, { apiKey })).body.results).toEqual({ success: true, settings: { redirectUris: [], webhook: null } });
+    expect((await call('/tenant/get_settings', {}, { apiKey })).body.results).toEqual({
+      success: true,
+      settings: { redirectUris: [], webhook: null, agents: DEFAULT_AGENTS },
+    });
     const uris = ['https://app.example.com/connected', 'http://localhost:8080/cb', 'http://127.0.0.1:9000/done?x=1'];
     expect((await settings(apiKey, { redirectUris: uris })).body.results.settings.redirectUris).toEqual(uris);
     const withHook = await settings(apiKey, { webhook: { url: `${receiver.url}/keep`, events: ['connection.connected'] } });
-    expect(withHook.body.results.settings).toEqual({ redirectUris: uris, webhook: { url: `${receiver.url}/keep`, events: ['connection.connected'] } });
+    expect(withHook.body.results.settings).toEqual({
+      redirectUris: uris,
+      webhook: { url: `${receiver.url}/keep`, events: ['connection.connected'] },
+      agents: DEFAULT_AGENTS,
+    });
     const read = await call('/tenant/get_settings', {}, { apiKey });
     expect(read.body.results.settings).toEqual(withHook.body.results.settings);
     expect(read.text).not.toContain('whsec_');
-    expect((await settings(apiKey, { webhook: null })).body.results.settings).toEqual({ redirectUris: uris, webhook: null });
+    expect((await settings(apiKey, { webhook: null })).body.results.settings).toEqual({ redirectUris: uris, webhook: null, agents: DEFAULT_AGENTS });
   });
 
   it.each([
@@ -65,6 +75,8 @@ describe('tenant settings', () => {
     ['the cloud metadata address', { webhook: { url: 'http://169.254.169.254/latest' } }, 'webhook.url'],
     ['an unknown event type', { webhook: { url: 'https://hooks.example.com/', events: ['user.deleted'] } }, 'webhook.events.0'],
     ['an unknown field', { webhooks: {} }, ''],
+    ['an agents mode that is none', { agents: { writes: 'sometimes' } }, 'agents.writes'],
+    ['an allowed origin with a path', { agents: { allowedOrigins: ['https://app.example.com/agent'] } }, 'agents.allowedOrigins.0'],
   ])('refuse %s with a 400 that names it, and change nothing', async (_, body, path) => {
     const apiKey = await newTenant();
     await settings(apiKey, { redirectUris: ['https://kept.example.com/'] });
@@ -72,7 +84,11 @@ describe('tenant settings', () => {
     expect(response.status).toBe(400);
     expect(response.body.results.code).toBe('INVALID_REQUEST');
     expect(response.body.results.details.map((detail: { path: string }) => detail.path)).toContain(path);
-    expect((await call('/tenant/get_settings', {}, { apiKey })).body.results.settings).toEqual({ redirectUris: ['https://kept.example.com/'], webhook: null });
+    expect((await call('/tenant/get_settings', {}, { apiKey })).body.results.settings).toEqual({
+      redirectUris: ['https://kept.example.com/'],
+      webhook: null,
+      agents: DEFAULT_AGENTS,
+    });
   });
 
   it('show the secret once when the webhook is first set, keep it when the URL changes, and issue a new one on rotation', async () => {
