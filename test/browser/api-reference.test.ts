@@ -69,7 +69,10 @@ describe('the API reference page', () => {
     const keyField = client.getByLabel('Value', { exact: true }).first();
     await keyField.fill(apiKey);
     const answered = page.waitForResponse((response) => response.url() === `${baseUrl}/users/get_profile` && response.request().method() === 'POST');
-    await client.locator('button', { hasText: /^\s*Send\b/ }).first().dispatchEvent('click');
+    await client
+      .locator('button', { hasText: /^\s*Send\b/ })
+      .first()
+      .dispatchEvent('click');
     const response = await answered;
 
     expect(response.status()).toBe(200);

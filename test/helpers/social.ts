@@ -16,3 +16,22 @@ export function expectedProof(token: string): string {
     .update(token)
     .digest('hex');
 }
+
+/** An active campaign made in the social sandbox the way the platform makes one, with the user's token, in `account`. */
+export async function socialSandboxCampaign(token: string, account: string, fields: Record<string, string> = {}): Promise<string> {
+  const response = await fetch(`${stack().sandboxes.social}/v26.0/act_${account}/campaigns`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      access_token: token,
+      appsecret_proof: expectedProof(token),
+      name: `Campaign ${randomBytes(6).toString('hex')}`,
+      objective: 'OUTCOME_TRAFFIC',
+      special_ad_categories: '[]',
+      status: 'ACTIVE',
+      daily_budget: '5000',
+      ...fields,
+    }),
+  });
+  return ((await response.json()) as { id: string }).id;
+}

@@ -1,4 +1,4 @@
-import { randomInt, randomUUID } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { findApiKey, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { documentStore, mainTableName } from '../../shared/store/client.ts';
 import { keys } from '../../shared/store/keys.ts';
 import { stackNow, upstreamRequestsWith } from '../helpers/sandbox.ts';
-import { expectedProof, newSocialUser } from '../helpers/social.ts';
+import { newSocialUser, socialSandboxCampaign } from '../helpers/social.ts';
 
 /**
  * /mcp (docs/agents.md) with the official SDK's client, as an agent uses it, against the local stack:
@@ -53,22 +53,7 @@ const initialize = (protocolVersion: string) => ({
 });
 
 /** A campaign made in the social sandbox the way the platform makes one, with the user's token. */
-async function socialCampaign(token: string): Promise<string> {
-  const response = await fetch(`${stack().sandboxes.social}/v26.0/act_${ACCOUNT}/campaigns`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      access_token: token,
-      appsecret_proof: expectedProof(token),
-      name: `Agent ${randomUUID()}`,
-      objective: 'OUTCOME_TRAFFIC',
-      special_ad_categories: '[]',
-      status: 'ACTIVE',
-      daily_budget: '5000',
-    }),
-  });
-  return ((await response.json()) as { id: string }).id;
-}
+const socialCampaign = (token: string) => socialSandboxCampaign(token, ACCOUNT);
 
 /** The writes the service made to this campaign with the user's token (the status POSTs; a dry run's `validate_only` is none). */
 const campaignWrites = async (token: string, campaignId: string) =>

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { clock } from '../../shared/core/clock.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
 import { injectFault, stackNow, upstreamRequestsWith } from '../helpers/sandbox.ts';
-import { expectedProof, newSocialUser } from '../helpers/social.ts';
+import { socialSandboxCampaign, expectedProof, newSocialUser } from '../helpers/social.ts';
 
 /**
  * get_campaign_insights through the gateway against the social sandbox: one insights read per
@@ -17,22 +17,7 @@ beforeAll(async () => {
   apiKey = await newTenant();
 });
 
-async function campaignIn(token: string): Promise<string> {
-  const response = await fetch(`${stack().sandboxes.social}/v26.0/act_${ACCOUNT}/campaigns`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      access_token: token,
-      appsecret_proof: expectedProof(token),
-      name: `Insights ${randomUUID()}`,
-      objective: 'OUTCOME_TRAFFIC',
-      special_ad_categories: '[]',
-      status: 'ACTIVE',
-      daily_budget: '5000',
-    }),
-  });
-  return ((await response.json()) as { id: string }).id;
-}
+const campaignIn = (token: string) => socialSandboxCampaign(token, ACCOUNT, { name: `Insights ${randomUUID()}` });
 
 const dayOf = (now: number, offset: number) => new Date(now + offset * 86_400_000).toISOString().slice(0, 10);
 

@@ -9,7 +9,7 @@ import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lo
 import { storeLead } from '../../shared/store/lead-writes.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
 import { injectFault, stackNow, upstreamRequests, upstreamRequestsWith, withdrawLeftoverFaults } from '../helpers/sandbox.ts';
-import { expectedProof, newSocialUser } from '../helpers/social.ts';
+import { newSocialUser, socialSandboxCampaign } from '../helpers/social.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
 
 /**
@@ -24,22 +24,7 @@ beforeAll(async () => {
 });
 afterEach(withdrawLeftoverFaults);
 
-async function socialCampaign(token: string): Promise<string> {
-  const response = await fetch(`${stack().sandboxes.social}/v26.0/act_${ACCOUNT}/campaigns`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      access_token: token,
-      appsecret_proof: expectedProof(token),
-      name: `Report ${randomUUID()}`,
-      objective: 'OUTCOME_LEADS',
-      special_ad_categories: '[]',
-      status: 'ACTIVE',
-      daily_budget: '5000',
-    }),
-  });
-  return ((await response.json()) as { id: string }).id;
-}
+const socialCampaign = (token: string) => socialSandboxCampaign(token, ACCOUNT, { name: `Report ${randomUUID()}`, objective: 'OUTCOME_LEADS' });
 
 const dayOf = (now: number, offset: number) => new Date(now + offset * 86_400_000).toISOString().slice(0, 10);
 const report = (body: Record<string, unknown>) => call('/reports/get_report', body, { apiKey });
