@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { OperationTool } from '../../../shared/agents/tool-catalog.ts';
 import type { AuditOrigin } from '../../../shared/core/audit.ts';
 import type { AgentWriteMode } from '../../../shared/schemas/agents.ts';
@@ -15,5 +15,8 @@ export interface AgentCall {
 
 export const CONFIRMATION_TOKEN_PREFIX = 'mcpc_';
 export const newActionId = () => randomBytes(18).toString('base64url');
-/** An Idempotency-Key per action: a resend of the same action is a replay at the route, never a second write. */
-export const actionIdempotencyKey = (actionId: string) => `agent-${actionId}`;
+/**
+ * An Idempotency-Key per action: a resend of the same action is a replay at the route, never a second
+ * write. A digest of the id, not the id: the key shows in the audit log, the id is the confirmation token.
+ */
+export const actionIdempotencyKey = (actionId: string) => `agent-${createHash('sha256').update(actionId).digest('hex').slice(0, 32)}`;
