@@ -71,18 +71,27 @@ async function auditOf(apiKey: string, action: string) {
   return response.body.results.events as Array<Record<string, any>>;
 }
 
-/** The action a token names, as if its ten minutes had passed. */
-async function expireAction(key: string, confirmationToken: string) {
+/** Changes the stored action a token names, as time or a crash would have left it. */
+async function rewriteAction(key: string, confirmationToken: string, update: string, values?: Record<string, unknown>) {
   const owner = await findApiKey(hashApiKey(key));
   await documentStore().send(
     new UpdateCommand({
       TableName: mainTableName(),
       Key: keys.agentAction(owner?.tenantId as string, confirmationToken.slice('mcpc_'.length)),
-      UpdateExpression: 'SET validUntil = :past',
-      ExpressionAttributeValues: { ':past': new Date((await stackNow()) - 1_000).toISOString() },
+      UpdateExpression: update,
+      ...(update.includes('#state') ? { ExpressionAttributeNames: { '#state': 'state' } } : {}),
+      ...(values ? { ExpressionAttributeValues: values } : {}),
     }),
   );
 }
+
+/** The action a token names, as if its ten minutes had passed. */
+const expireAction = async (key: string, confirmationToken: string) =>
+  rewriteAction(key, confirmationToken, 'SET validUntil = :past', { ':past': new Date((await stackNow()) - 1_000).toISOString() });
+
+/** The action as a confirmation that sent its write and died before it kept the answer leaves it. */
+const loseAnswer = (key: string, confirmationToken: string) =>
+  rewriteAction(key, confirmationToken, 'SET #state = :applying REMOVE sealedAnswer', { ':applying': 'applying' });
 
 let apiKey = '';
 beforeAll(async () => {
@@ -202,6 +211,43 @@ describe('/mcp: governed writes', () => {
     expect(applied.isError, applied.content[0]?.text).toBeFalsy();
     await use(client, 'confirm_action', { confirmationToken: previewed.structuredContent?.confirmationToken });
     expect(await listed()).toHaveLength(1);
+    await client.close();
+  });
+
+  it('a confirmation whose answer was lost: sent again with the same Idempotency-Key, replayed by the route; without one, UNKNOWN_OUTCOME', async () => {
+    const { userId, token } = await newSocialUser(apiKey, { adAccountId: ACCOUNT });
+    const campaignId = await socialCampaign(token);
+    const client = await agent(apiKey);
+    const paused = await use(client, 'social_update_campaign_status', { userId, campaignId, status: 'PAUSED' });
+    const pauseToken = paused.structuredContent?.confirmationToken as string;
+    const applied = await use(client, 'confirm_action', { confirmationToken: pauseToken });
+    await loseAnswer(apiKey, pauseToken);
+    const again = await use(client, 'confirm_action', { confirmationToken: pauseToken });
+    expect(again.structuredContent).toEqual(applied.structuredContent);
+    expect(await campaignWrites(token, campaignId)).toHaveLength(1);
+
+    // delete_rule honours no Idempotency-Key: its lost answer is never sent again blind
+    const rule = await call(
+      '/optimize_me/create_rule',
+      {
+        userId,
+        platform: 'social',
+        name: 'Kept',
+        campaignIds: [campaignId],
+        conditions: [{ metric: 'spend', operator: '>', value: 50, window: 'LAST_3_DAYS' }],
+        action: { type: 'PAUSE' },
+        schedule: 'HOURLY',
+      },
+      { apiKey },
+    );
+    const { ruleId } = rule.body.results.rule as { ruleId: string };
+    const deletion = await use(client, 'delete_rule', { userId, ruleId });
+    const deletionToken = deletion.structuredContent?.confirmationToken as string;
+    await rewriteAction(apiKey, deletionToken, 'SET #state = :applying', { ':applying': 'applying' });
+    const unknown = await use(client, 'confirm_action', { confirmationToken: deletionToken });
+    expect(unknown.content[0]?.text).toMatch(/^UNKNOWN_OUTCOME:/);
+    const rules = (await call('/optimize_me/list_rules', { userId }, { apiKey })).body.results.rules as Array<{ ruleId: string }>;
+    expect(rules.map((kept) => kept.ruleId)).toContain(ruleId);
     await client.close();
   });
 
