@@ -20,8 +20,8 @@ const toolCatalog = () => (catalog ??= operationTools(readGeneratedDocument(impo
 const ownerOf = apiKeyOwners(storePorts);
 
 /** A refusal before any JSON-RPC is read: the JSON-RPC error shape, as the SDK's transport answers its own. */
-const refusal = (status: number, message: string, headers: Record<string, string> = {}) =>
-  jsonResponse(status, { jsonrpc: '2.0', error: { code: -32000, message }, id: null }, headers);
+const refusal = (status: number, message: string, headers: Record<string, string> = {}, code = -32000) =>
+  jsonResponse(status, { jsonrpc: '2.0', error: { code, message }, id: null }, headers);
 
 const apiKeyOf = (event: APIGatewayProxyEventV2) => header(event, 'x-api-key') ?? /^Bearer +(\S+)$/i.exec(header(event, 'authorization') ?? '')?.[1];
 
@@ -42,7 +42,10 @@ async function answer(event: APIGatewayProxyEventV2): Promise<HttpResponse> {
   const agents = (await loadTenantSettings(owner.tenantId)).agents ?? DEFAULT_AGENT_SETTINGS;
   if (!originAllowed(header(event, 'origin'), agents.allowedOrigins, config().MCP_ALLOW_LOOPBACK_ORIGINS))
     return refusal(403, 'This Origin may not call /mcp: add it to the tenant’s settings (agents.allowedOrigins).');
-  const { response, initializedBy } = await answerMcp(webRequestOf(event), parsedBody(event), {
+  const body = parsedBody(event);
+  // the protocol's versions since 2025-06-18 have no batches; one request would otherwise fan out into any number of tool calls
+  if (Array.isArray(body)) return refusal(400, 'JSON-RPC batches are not part of MCP 2025-06-18 and later: send one message a request.', {}, -32600);
+  const { response, initializedBy } = await answerMcp(webRequestOf(event), body, {
     tenantId: owner.tenantId,
     apiKey,
     mode: agents.writes,

@@ -255,7 +255,7 @@ function protocolOperation(route: FunctionDeclaration, doc: ProtocolRouteDoc): R
         content: { 'application/json': { schema: JSON_RPC_ANSWER, example: doc.responseExample } },
       },
       '202': { description: 'A notification, accepted: no body.' },
-      '400': answer('Not a JSON-RPC message, or an unsupported protocol version.'),
+      '400': answer('Not one JSON-RPC message (a batch is refused), or an unsupported protocol version.'),
       '401': answer('No valid API key (`WWW-Authenticate: Bearer`).'),
       '403': answer('A browser Origin the tenant has not allowed.'),
       '406': answer('The Accept header does not take both application/json and text/event-stream.'),

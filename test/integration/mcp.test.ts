@@ -370,6 +370,8 @@ describe('/mcp: refused before any JSON-RPC', () => {
       '{}',
       '{"jsonrpc":"1.0","method":"ping","id":1}',
       '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":7}',
+      // a batch: none since 2025-06-18, and one request must not fan out into any number of tool calls
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]',
     ]) {
       const response = await fetch(`${stack().url}/mcp`, {
         method: 'POST',
