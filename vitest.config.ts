@@ -38,6 +38,10 @@ export default defineConfig({
     // a worker keeps the modules it imported from one file to the next (each file still gets its own
     // setup files): importing the service afresh for every file cost more than a third of the run
     isolate: false,
+    // the test files and the service run on Node's own import and type stripping (as `npm start` does), not
+    // through Vite's module runner: no transform of every module in the main process, which all workers
+    // waited on (vi.mock and import.meta.vitest, which need it, are not used)
+    experimental: { viteModuleRunner: false },
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       {
