@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects, so a developer can run the fast ones alone (`npx vitest run --project unit`):
+ * Three projects (and `unit-fresh`, two unit files that each need a process of their own), so a developer
+ * can run the fast ones alone (`npx vitest run --project unit`):
  * `unit` runs pure code with no stack and no network; `stack` runs against one real local stack
  * (gateway, dynalite, s3rver, sandboxes) that global setup starts; `process` starts stacks of its own as
  * child processes (`npm start` killed, restarted, run by the admin CLI) beside that one, and holds the
@@ -21,6 +22,8 @@ const PROCESS = [
   // runs the deployed bundles beside their source, sixty imports of a megabyte or more: not beside the shared stack's timed answers
   'test/integration/bundles.test.ts',
 ];
+/** unit tests of the configuration as the cloud reads it, which no other file of their worker may have read first */
+const FRESH_CONFIGURATION = ['test/unit/app-credentials.test.ts', 'test/unit/webhook-addresses.test.ts'];
 /** every function bundled once (one esbuild run into dist/functions), for the synth test, its IAM check and the bundle test; built while the stack's tests run */
 const BUNDLES = 'test/setup/function-bundles.ts';
 const withStack = { globalSetup: ['test/setup/global-stack.ts'], setupFiles: ['test/setup/stack-env.ts'] };
@@ -43,7 +46,9 @@ export default defineConfig({
     // waited on (vi.mock and import.meta.vitest, which need it, are not used)
     experimental: { viteModuleRunner: false },
     projects: [
-      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
+      { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'], exclude: ['**/node_modules/**', ...FRESH_CONFIGURATION] } },
+      // each in a process of its own: Node's module cache cannot be emptied, and these read the configuration as deployed
+      { extends: true, test: { name: 'unit-fresh', include: FRESH_CONFIGURATION, isolate: true } },
       {
         extends: true,
         test: {

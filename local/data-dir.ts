@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /**
@@ -13,9 +13,14 @@ export const PID_FILE = 'server.pid';
 
 /** The pid of a running local stack that holds `dataDir`, if any. */
 export function runningStackPid(dataDir: string): number | undefined {
-  const file = join(dataDir, PID_FILE);
-  if (!existsSync(file)) return undefined;
-  const pid = Number(readFileSync(file, 'utf8'));
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(dataDir, PID_FILE), 'utf8'));
+  } catch (error) {
+    // none, or removed a moment ago by a stack that stopped (several starting at once race for the folder)
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
   try {
     process.kill(pid, 0);
     return pid;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 /**
  * The cloud's way to the app credentials and the connection key: Secrets Manager, read once per cold
@@ -57,7 +57,7 @@ afterAll(async () => {
 
 describe('app credentials from Secrets Manager', () => {
   it('a failed read is retried by the next call; the values then become configuration, read once', async () => {
-    vi.resetModules(); // the configuration read afresh: another file of this worker may have read it already
+    // the configuration read for the first time: this file runs in a process of its own (vitest.config.ts, unit-fresh)
     const { loadAppCredentials } = await import('../../shared/secrets/app-credentials.ts');
     const { config } = await import('../../shared/core/config.ts');
     failNext = true;

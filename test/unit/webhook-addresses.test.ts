@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
 /**
@@ -11,8 +11,7 @@ let checkWebhookUrl: typeof import('../../shared/webhooks/receiver-address.ts').
 let postWebhook: typeof import('../../shared/webhooks/post.ts').postWebhook;
 beforeAll(async () => {
   delete process.env.OUTBOUND_ALLOWED_NETWORKS;
-  // the configuration as deployed, read afresh: another file of this worker may have read it with a local setting
-  vi.resetModules();
+  // the configuration as deployed: this file runs in a process of its own (vitest.config.ts, unit-fresh), so nothing read it before
   ({ InvalidRequest } = await import('../../shared/core/errors.ts'));
   ({ checkWebhookUrl } = await import('../../shared/webhooks/receiver-address.ts'));
   ({ postWebhook } = await import('../../shared/webhooks/post.ts'));
