@@ -60,10 +60,10 @@ describe('the API reference page', () => {
     // Found by their text, not their role: a role query computes the accessibility tree of a page of 80
     // operations, which took over 30 s on a busy CI machine. Clicked by their own click event: the page keeps
     // drawing operations for seconds after it loads, and a pointer click waits for its button to stand still
-    await page.locator('button', { hasText: 'Read a user' }).first().dispatchEvent('click');
+    await page.locator('button', { hasText: 'Read a user' }).first().dispatchEvent('click', undefined, { timeout: 60_000 });
     // CSS and text locators throughout: each role query computes the accessibility tree of the whole page
     const section = page.locator('section', { has: page.locator('h1, h2, h3, h4', { hasText: /^\s*Read a user\s*$/ }) }).last();
-    await section.locator('button', { hasText: 'Test Request' }).dispatchEvent('click');
+    await section.locator('button', { hasText: 'Test Request' }).dispatchEvent('click', undefined, { timeout: 60_000 });
 
     const client = page.locator('[role="dialog"], dialog');
     const keyField = client.getByLabel('Value', { exact: true }).first();
@@ -72,7 +72,7 @@ describe('the API reference page', () => {
     await client
       .locator('button', { hasText: /^\s*Send\b/ })
       .first()
-      .dispatchEvent('click');
+      .dispatchEvent('click', undefined, { timeout: 60_000 });
     const response = await answered;
 
     expect(response.status()).toBe(200);
