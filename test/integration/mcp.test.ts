@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { documentedRoutes } from '../../functions/routes.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
 import { assertDocumented } from '../helpers/openapi-validator.ts';
+import { createRule, trippingRule } from '../helpers/rules.ts';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { findApiKey, hashApiKey } from '../../shared/store/api-key-lookup.ts';
 import { documentStore, mainTableName } from '../../shared/store/client.ts';
@@ -193,15 +194,7 @@ describe('/mcp: governed writes', () => {
     const tenantKey = await newTenant();
     const { userId, token } = await newSocialUser(tenantKey, { adAccountId: ACCOUNT });
     const client = await agent(tenantKey);
-    const rule = {
-      userId,
-      platform: 'social',
-      name: 'Pause spenders without leads',
-      campaignIds: [await socialCampaign(token)],
-      conditions: [{ metric: 'spend', operator: '>', value: 50, window: 'LAST_3_DAYS' }],
-      action: { type: 'PAUSE' },
-      schedule: 'HOURLY',
-    };
+    const rule = trippingRule(userId, 'social', [await socialCampaign(token)]);
     const previewed = await use(client, 'create_rule', rule);
     expect(previewed.isError, previewed.content[0]?.text).toBeFalsy();
     expect(previewed.structuredContent?.preview).toEqual({ tool: 'create_rule', title: 'Create a rule', arguments: rule, destructive: false });
@@ -227,20 +220,7 @@ describe('/mcp: governed writes', () => {
     expect(await campaignWrites(token, campaignId)).toHaveLength(1);
 
     // delete_rule honours no Idempotency-Key: its lost answer is never sent again blind
-    const rule = await call(
-      '/optimize_me/create_rule',
-      {
-        userId,
-        platform: 'social',
-        name: 'Kept',
-        campaignIds: [campaignId],
-        conditions: [{ metric: 'spend', operator: '>', value: 50, window: 'LAST_3_DAYS' }],
-        action: { type: 'PAUSE' },
-        schedule: 'HOURLY',
-      },
-      { apiKey },
-    );
-    const { ruleId } = rule.body.results.rule as { ruleId: string };
+    const { ruleId } = await createRule(apiKey, trippingRule(userId, 'social', [campaignId]));
     const deletion = await use(client, 'delete_rule', { userId, ruleId });
     const deletionToken = deletion.structuredContent?.confirmationToken as string;
     await rewriteAction(apiKey, deletionToken, 'SET #state = :applying', { ':applying': 'applying' });
