@@ -67,7 +67,7 @@ describe('the API reference page', () => {
 
     const client = page.locator('[role="dialog"], dialog');
     const keyField = client.getByLabel('Value', { exact: true }).first();
-    await keyField.fill(apiKey);
+    await keyField.fill(apiKey, { timeout: 60_000 });
     const answered = page.waitForResponse((response) => response.url() === `${baseUrl}/users/get_profile` && response.request().method() === 'POST');
     await client
       .locator('button', { hasText: /^\s*Send\b/ })
