@@ -10,7 +10,7 @@ import { findUser } from '../../shared/store/users.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { upstreamRequestsWith } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 import { jobToEnd, putFile } from '../helpers/uploads.ts';
 
 /**
@@ -54,11 +54,7 @@ async function mediaUpload(userId: string, bytes: Buffer, purpose: 'image' | 'vi
 
 const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
 const stored = async (urn: string) => (await fetch(`${stack().sandboxes.professional}/__sandbox/media/${encodeURIComponent(urn)}`)).json();
-/** The job's events as a receiver keeps them: one per webhook-id (an attempt past the 1-s test timeout is sent again, the same event) */
-const eventsOf = (jobId: string) =>
-  [...new Map(receiver.received.map((request) => [String(request.headers['webhook-id']), JSON.parse(request.body)])).values()].filter(
-    (event) => event.data?.jobId === jobId,
-  );
+const eventsOf = (jobId: string) => webhookEvents(receiver.received).filter((event) => event.data?.jobId === jobId);
 
 describe('upload_ad_media (professional)', () => {
   it('an uploaded PNG: the account’s organization, initializeUpload, the PUT with the token, its status read; the URN at once', async () => {

@@ -4,7 +4,7 @@ import { sampleMp4 } from '../../local/sandbox/sample-media.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
 import { LOST_ANSWER_DELAY_MS } from '../helpers/timing.ts';
 import { getJob, jobToEnd, putFile } from '../helpers/uploads.ts';
@@ -26,7 +26,7 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const eventsOf = (jobId: string) => receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data?.jobId === jobId);
+const eventsOf = (jobId: string) => webhookEvents(receiver.received).filter((event) => event.data?.jobId === jobId);
 
 /** A user on an ad account of its own, whose videos process as told (seconds, or fail with a message). */
 async function videoUser(processing: { seconds?: number; error?: string; sessionSeconds?: number } = { seconds: 0 }) {

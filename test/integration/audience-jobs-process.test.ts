@@ -6,7 +6,7 @@ import { countedDigest, loadAudiences, memberDigest } from '../../local/sandbox/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 import { createUpload, jobToEnd, putFile, uploaded } from '../helpers/uploads.ts';
 
 /**
@@ -118,7 +118,7 @@ describe('the dead-letter path', () => {
       progress: { rowsSent: 0 },
     });
     const events = await eventually(async () => {
-      const found = receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data?.jobId === job.jobId);
+      const found = webhookEvents(receiver.received).filter((event) => event.data?.jobId === job.jobId);
       return found.length > 0 ? found : undefined;
     });
     expect(events).toEqual([

@@ -18,7 +18,7 @@ import { call, newTenant, newUser, upload } from '../helpers/api.ts';
 import { contactsCsv } from '../helpers/contacts.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { injectFault, stackNow, upstreamRequestsWith } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 import { newSocialUser } from '../helpers/social.ts';
 import { createUpload, getJob, jobToEnd, uploaded } from '../helpers/uploads.ts';
 
@@ -43,7 +43,7 @@ const SOCIAL = '/social/create_social_csv_audience';
 const PROFESSIONAL = '/professional/create_csv_audience';
 const PROFESSIONAL_ACCOUNT = DEMO_CONNECTIONS.professional.adAccountId;
 const bodies = (requests: Array<{ body: string }>) => requests.map((request) => JSON.parse(request.body));
-const eventsOf = (jobId: string) => receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data?.jobId === jobId);
+const eventsOf = (jobId: string) => webhookEvents(receiver.received).filter((event) => event.data?.jobId === jobId);
 
 async function storedObjects(): Promise<string[]> {
   const listed = await new S3Client({ forcePathStyle: true }).send(

@@ -5,7 +5,7 @@ import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { BrowserSession, connectThroughLink, createLink, type Person, type Platform } from '../helpers/connect.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { upstreamRequestCount, upstreamRequests } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 
 /**
  * Connect links (docs/decisions.md "Connect links") over HTTP against the sandboxes' consent screens, as a
@@ -24,7 +24,7 @@ afterAll(() => receiver.close());
 
 const profileOf = async (userId: string, key = apiKey) => (await call('/users/get_profile', { userId }, { apiKey: key })).body.results.user;
 const outcomeOf = (url: URL) => Object.fromEntries(url.searchParams);
-const eventsFor = (userId: string) => receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data.userId === userId);
+const eventsFor = (userId: string) => webhookEvents(receiver.received).filter((event) => event.data.userId === userId);
 /** Requests a sandbox received since `since` (the recording is in arrival order). */
 const requestsSince = (platform: Platform, since: number) => upstreamRequests(platform, since);
 /** a distinct upstream identity for a test that revokes its grant (the seeded people are shared by every test) */

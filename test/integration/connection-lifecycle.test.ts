@@ -8,7 +8,7 @@ import { findTenantIdByKeyHash, hashApiKey } from '../../shared/store/api-key-lo
 import { call, newTenant, newUser } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { upstreamRequestsWith } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 
 /**
  * The connection lifecycle (docs/decisions.md "Connection health") run for one tenant against the sandboxes:
@@ -40,7 +40,7 @@ describe('the connection lifecycle', () => {
     expect(await connectionOf(userId, 'searchads')).toMatchObject({ status: 'reconnect_required' });
     expect(await upstreamRequestsWith('searchads', encodeURIComponent(refreshToken))).toHaveLength(1); // refused once, never retried
     const events = await eventually(async () => {
-      const found = receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data.userId === userId);
+      const found = webhookEvents(receiver.received).filter((event) => event.data.userId === userId);
       return found.length > 0 ? found : undefined;
     });
     expect(events).toEqual([

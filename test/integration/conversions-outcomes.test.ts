@@ -9,7 +9,7 @@ import { eraseLead, storeLead } from '../../shared/store/lead-writes.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { injectFault, upstreamRequests, withdrawLeftoverFaults } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 
 /**
  * A lead's outcome sent back to its platform, once (docs/conversions.md): report_outcome against the
@@ -109,8 +109,7 @@ const socialReceived = async (eventIds: string[]) =>
   );
 const professionalReceived = async (eventIds: string[]) =>
   ((await control('professional', 'conversions')) as Array<{ element: Record<string, any> }>).filter((entry) => eventIds.includes(entry.element.eventId));
-const webhooksFor = (eventIds: string[]) =>
-  receiver.received.map((request) => JSON.parse(request.body)).filter((event) => eventIds.includes(event.data?.eventId));
+const webhooksFor = (eventIds: string[]) => webhookEvents(receiver.received).filter((event) => eventIds.includes(event.data?.eventId));
 
 describe('report_outcome on the social platform', () => {
   it('sends the stages before it first, in order, each once, matched by the lead id and the hashed e-mail and phone', async () => {

@@ -5,7 +5,7 @@ import { SANDBOX_LIBRARY } from '../../local/sandbox/professional-media.ts';
 import { samplePng } from '../../local/sandbox/sample-media.ts';
 import { call, newTenant, newUser, stack } from '../helpers/api.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 import { LOST_ANSWER_DELAY_MS } from '../helpers/timing.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
 
@@ -25,7 +25,7 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const eventsOf = (jobId: string) => receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data?.jobId === jobId);
+const eventsOf = (jobId: string) => webhookEvents(receiver.received).filter((event) => event.data?.jobId === jobId);
 const sandbox = () => stack().sandboxes.professional;
 const restli = (token: string) => ({ authorization: `Bearer ${token}`, 'linkedin-version': '202608', 'x-restli-protocol-version': '2.0.0' });
 

@@ -5,7 +5,7 @@ import { eventually } from '../helpers/eventually.ts';
 import { winterCampaign } from '../helpers/examples.ts';
 import { createRule, runGroup, runMessage, trippingRule } from '../helpers/rules.ts';
 import { upstreamRequests } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 
 /**
  * The EU political-advertising block on search ads (docs/decisions.md, "The EU political-advertising
@@ -57,9 +57,7 @@ describe('the EU political-advertising declaration block', () => {
     // the tenant heard once, whatever the number of refusals
     const listed = (await call('/tenant/list_webhook_events', {}, { apiKey })).body.results.events as Array<{ type: string }>;
     expect(listed.filter((event) => event.type === 'searchads.declaration_required')).toHaveLength(1);
-    const notice = await eventually(async () =>
-      receiver.received.map((request) => JSON.parse(request.body)).find((event) => event.type === 'searchads.declaration_required'),
-    );
+    const notice = await eventually(async () => webhookEvents(receiver.received).find((event) => event.type === 'searchads.declaration_required'));
     expect(notice.data).toEqual({ userId, customerId, campaignIds: [ACTIVE, PAUSED] });
 
     const declared = await call('/searchads/declare_eu_political_advertising', { userId, containsEuPoliticalAdvertising: false }, { apiKey });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sampleMp4, samplePng } from '../../local/sandbox/sample-media.ts';
 import { call, newTenant, stack } from '../helpers/api.ts';
 import { injectFault, upstreamRequestsWith } from '../helpers/sandbox.ts';
-import { scriptedServer } from '../helpers/scripted-server.ts';
+import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 import { expectedProof, newSocialUser } from '../helpers/social.ts';
 import { LOST_ANSWER_DELAY_MS } from '../helpers/timing.ts';
 import { jobToEnd, putFile } from '../helpers/uploads.ts';
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const eventsOf = (jobId: string) => receiver.received.map((request) => JSON.parse(request.body)).filter((event) => event.data?.jobId === jobId);
+const eventsOf = (jobId: string) => webhookEvents(receiver.received).filter((event) => event.data?.jobId === jobId);
 
 /** A user on an ad account of its own, with `images` images in it (their hashes). */
 async function launchUser(images = 2, account = `7${String(Date.now()).slice(-8)}${String(Math.floor(Math.random() * 1e6)).padStart(6, '0')}`) {
