@@ -1,5 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { storeRequestCounts } from '../store-requests.ts';
+import { carries, RequestSearch } from './request-search.ts';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { clock } from '../../shared/core/clock.ts';
@@ -123,16 +124,12 @@ function send(response: ServerResponse, answer: SandboxResponse): void {
   response.end(raw);
 }
 
-/** What a fault's `requestIncludes` and the requests' `includes` look in: query, body and authorization header. */
-const searchableText = (request: RecordedRequest) => `${new URLSearchParams(request.query)}\n${request.body}\n${request.headers.authorization ?? ''}`;
-
 function takeFault(faults: Fault[], request: RecordedRequest): Fault | undefined {
-  const text = searchableText(request);
   const index = faults.findIndex(
     (fault) =>
       (!fault.method || fault.method === request.method) &&
       (!fault.pathIncludes || request.path.includes(fault.pathIncludes)) &&
-      [fault.requestIncludes ?? []].flat().every((part) => text.includes(part)),
+      [fault.requestIncludes ?? []].flat().every((part) => carries(request, part)),
   );
   if (index < 0) return undefined;
   const fault = faults[index] as Fault;
@@ -142,7 +139,13 @@ function takeFault(faults: Fault[], request: RecordedRequest): Fault | undefined
   return fault;
 }
 
-async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?: SeedCampaigns, controls: SandboxRoute[] = []): Promise<SandboxResponse> {
+async function control(
+  sandbox: Sandbox,
+  search: RequestSearch,
+  request: SandboxRequest,
+  seedCampaigns?: SeedCampaigns,
+  controls: SandboxRoute[] = [],
+): Promise<SandboxResponse> {
   if (request.path === '/__sandbox/campaigns' && request.method === 'POST' && seedCampaigns) {
     const count = Number(request.fields.count);
     const account = String(request.fields.account ?? '');
@@ -179,11 +182,12 @@ async function control(sandbox: Sandbox, request: SandboxRequest, seedCampaigns?
     // a test reads only its own requests: the others may hold megabytes of audience batches
     if (request.query.get('count') === '1') return { status: 200, body: { count: sandbox.requests.length } };
     const marker = request.query.get('includes');
-    const recorded = sandbox.requests.slice(Number(request.query.get('from') ?? 0) || 0);
-    return { status: 200, body: marker === null ? recorded : recorded.filter((entry) => searchableText(entry).includes(marker)) };
+    if (marker !== null) return { status: 200, body: search.carrying(sandbox.requests, marker) };
+    return { status: 200, body: sandbox.requests.slice(Number(request.query.get('from') ?? 0) || 0) };
   }
   if (request.path === '/__sandbox/requests' && request.method === 'DELETE') {
     sandbox.requests.length = 0;
+    search.forgetAll();
     return { status: 204 };
   }
   if (request.path === '/__sandbox/clock' && request.method === 'GET') return { status: 200, body: { now: clock.now() } };
@@ -214,6 +218,7 @@ export async function startSandbox(
   controls: SandboxRoute[] = [],
 ): Promise<Sandbox> {
   const sandbox = { name, url: '', requests: [] as RecordedRequest[], faults: [] as Fault[] } as Sandbox;
+  const search = new RequestSearch();
 
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -232,7 +237,7 @@ export async function startSandbox(
     };
     const form = isMultipart(headers) ? await readFormBody(headers, body) : undefined;
     if (form) Object.assign(request, { fields: form.fields, files: form.files });
-    if (request.path.startsWith('/__sandbox/')) return send(response, await control(sandbox, request, seedCampaigns, controls));
+    if (request.path.startsWith('/__sandbox/')) return send(response, await control(sandbox, search, request, seedCampaigns, controls));
 
     const recorded: RecordedRequest = {
       method: request.method,
@@ -246,6 +251,7 @@ export async function startSandbox(
     };
     if (sandbox.requests.length >= MAX_RECORDED) sandbox.requests.shift();
     sandbox.requests.push(recorded);
+    search.recorded(recorded);
 
     const fault = takeFault(sandbox.faults, recorded);
     if (fault?.delayMs) await new Promise((resolve) => setTimeout(resolve, fault.delayMs));
