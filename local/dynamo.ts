@@ -1,7 +1,6 @@
 import { mkdirSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import { Worker } from 'node:worker_threads';
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
-import dynalite from 'dynalite';
 import { type PutListener, startTransactionFront } from './dynamo-transactions.ts';
 import { tableDefinitions } from '../shared/store/tables.ts';
 
@@ -12,22 +11,30 @@ export const LOCAL_TABLE_NAMES = {
 } as const;
 
 /**
- * dynalite persisting under `directory` (LevelDB), with transactions in front of it: DynamoDB's API on
- * loopback. `onPut` hears of every item written by a put (the local stream, local/streams.ts).
+ * dynalite persisting under `directory` (LevelDB), on a thread of its own (local/dynalite-thread.ts), with
+ * transactions in front of it: DynamoDB's API on loopback. `onPut` hears of every item written by a put
+ * (the local stream, local/streams.ts).
  */
 export async function startDynalite(directory: string, onPut?: PutListener): Promise<{ endpoint: string; close(): Promise<void> }> {
   mkdirSync(directory, { recursive: true });
-  const server = dynalite({ path: directory, createTableMs: 0, deleteTableMs: 0, updateTableMs: 0 });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+  const thread = new Worker(new URL('./dynalite-thread.ts', import.meta.url), { workerData: { directory } });
+  // the process may end without closing it (a signal's exit): the thread does not hold it open
+  thread.unref();
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.once('error', reject);
+    thread.once('message', (message: { port?: number; error?: string }) =>
+      message.port ? resolve(message.port) : reject(new Error(`dynalite did not start: ${message.error}`)),
+    );
   });
-  const front = await startTransactionFront(`http://127.0.0.1:${(server.address() as AddressInfo).port}`, onPut);
+  const front = await startTransactionFront(`http://127.0.0.1:${port}`, onPut);
   return {
     endpoint: front.endpoint,
     close: async () => {
       await front.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise((resolve) => thread.once('message', resolve));
+      thread.postMessage('close');
+      await closed;
+      await thread.terminate();
     },
   };
 }
