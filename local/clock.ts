@@ -30,6 +30,20 @@ export class LocalClock implements Clock {
 
   advance(ms: number): void {
     this.offsetMs += Math.ceil(ms); // whole milliseconds, as the system clock gives
+    for (const listener of this.listeners) listener(this.offsetMs);
+  }
+
+  /** how far this clock is from the system's, in milliseconds */
+  offset(): number {
+    return this.offsetMs;
+  }
+
+  private readonly listeners = new Set<(offsetMs: number) => void>();
+
+  /** `listener` hears the new offset whenever the clock moves forward; the function returned stops it */
+  onMoved(listener: (offsetMs: number) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 }
 

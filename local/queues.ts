@@ -1,6 +1,6 @@
-import { Server } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import {
   CreateQueueCommand,
   DeleteMessageCommand,
@@ -12,13 +12,14 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { clock } from '../shared/core/clock.ts';
-import { startFauxqs } from 'fauxqs';
+import { installedLocalClock, type LocalClock } from './clock.ts';
 import type { WorkerDeclaration } from '../shared/core/function-declaration.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
 
 /**
  * The local stack's queues: fauxqs, an SQS emulator the AWS SDK talks to (visibility timeouts,
- * redelivery, dead letters after maxReceiveCount, state kept in the data folder), with the queues of
+ * redelivery, dead letters after maxReceiveCount, state kept in the data folder), on a thread of its own
+ * that keeps the stack's clock (local/queue-thread.ts), with the queues of
  * shared/queues.ts; a consumer per queue that does what Lambda's event source does (receive, invoke
  * the worker with an SQS event, delete what it did not report failed); and timers for the schedules.
  */
@@ -34,29 +35,19 @@ export interface LocalQueues {
   close(): Promise<void>;
 }
 
-/**
- * fauxqs listens on every interface whatever it is told (its start hard-codes host 0.0.0.0), which would
- * let anyone on the network read and send our queues' messages: while it starts, a listen on the
- * wildcard address is turned into one on loopback.
- */
-async function onLoopback<T>(start: () => Promise<T>): Promise<T> {
-  const listen = Server.prototype.listen;
-  Server.prototype.listen = function (this: Server, ...args: unknown[]) {
-    const [first] = args;
-    if (first && typeof first === 'object' && ['0.0.0.0', '::', undefined].includes((first as { host?: string }).host))
-      args[0] = { ...first, host: '127.0.0.1' };
-    return (listen as (...a: unknown[]) => Server).apply(this, args);
-  } as typeof listen;
-  try {
-    return await start();
-  } finally {
-    Server.prototype.listen = listen;
-  }
-}
-
-export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
-  const server = await onLoopback(() => startFauxqs({ port: 0, logger: false, dataDir: join(dataDir, 'sqs'), defaultRegion: REGION }));
-  const endpoint = `http://127.0.0.1:${server.port}`;
+/** The queues, kept in `dataDir`, on `localClock`'s time (the stack's, installed by local/stack.ts). */
+export async function startLocalQueues(dataDir: string, localClock: LocalClock | undefined = installedLocalClock()): Promise<LocalQueues> {
+  const thread = new Worker(new URL('./queue-thread.ts', import.meta.url), {
+    workerData: { dataDir, region: REGION, offsetMs: localClock?.offset() ?? 0 },
+  });
+  // the process may end without closing it (a signal's exit): the thread does not hold it open
+  thread.unref();
+  const port = await new Promise<number>((resolve, reject) => {
+    thread.once('error', reject);
+    thread.once('message', (message: { port: number }) => resolve(message.port));
+  });
+  const stopFollowing = localClock?.onMoved((offsetMs) => thread.postMessage({ offsetMs })) ?? (() => undefined);
+  const endpoint = `http://127.0.0.1:${port}`;
   const client = new SQSClient({ endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
   const urls = {} as Record<QueueId, string>;
   const deadLetterUrls = {} as Record<QueueId, string>;
@@ -68,7 +59,8 @@ export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
     await client.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: attributes }));
     return url;
   };
-  // a test that kills the stack mid-delivery waits seconds, not the cloud's visibility, for the redelivery
+  // a test of the dead-letter path shortens every queue's visibility, so a message's last delivery comes in
+  // seconds (a restart after a kill needs no such thing: it starts its clock past the visibility)
   const visibilityOverride = process.env.LOCAL_QUEUE_VISIBILITY_SECONDS;
   for (const queue of queueDefinitions) {
     const dlqUrl = await ensureQueue(`${queue.id}-dlq`, { MessageRetentionPeriod: String(14 * 86_400) });
@@ -79,7 +71,14 @@ export async function startLocalQueues(dataDir: string): Promise<LocalQueues> {
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
     });
   }
-  return { endpoint, urls, deadLetterUrls, close: () => server.stop() };
+  const close = async () => {
+    stopFollowing();
+    const closed = new Promise((resolve) => thread.once('message', resolve));
+    thread.postMessage('close');
+    await closed;
+    await thread.terminate();
+  };
+  return { endpoint, urls, deadLetterUrls, close };
 }
 
 const loadWorker = async <T>(entry: string) => ((await import(pathToFileURL(join(projectRoot, entry)).href)) as { handler: T }).handler;
