@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PID_FILE } from '../../local/data-dir.ts';
+import { queueDefinitions, type QueueId } from '../../shared/core/queues.ts';
 import { inject } from 'vitest';
 
 /** `npm start` and the admin CLI as separate processes, so a test sees all they print. */
@@ -97,4 +98,30 @@ export async function postTo(stack: ChildStack, apiKey: string, path: string, bo
     body: JSON.stringify(body),
   });
   return response.json();
+}
+
+/**
+ * The clock of one data folder's stacks across their restarts, which only moves forward: each restart's
+ * environment (LOCAL_CLOCK_OFFSET_DAYS) starts the stack as far ahead as the last, or further.
+ * `pastVisibilityOf(queue)` adds the queue's visibility timeout and 30 s: the local queues keep the stack's
+ * clock, so a message a killed run held comes back at once, after the queue's real timeout on the stack's
+ * time, as it would in the cloud that much later (and the dead run's leases, shorter, have run out too).
+ */
+export function folderClock() {
+  let aheadSeconds = 0;
+  const env = () => ({ LOCAL_CLOCK_OFFSET_DAYS: String(aheadSeconds / 86_400) });
+  return {
+    /** a restart as far ahead as the last */
+    env,
+    /** a restart `seconds` further ahead */
+    ahead(seconds: number) {
+      aheadSeconds += seconds;
+      return env();
+    },
+    pastVisibilityOf(queue: QueueId) {
+      const { visibilityTimeoutSeconds } = queueDefinitions.find((definition) => definition.id === queue) as { visibilityTimeoutSeconds: number };
+      aheadSeconds += visibilityTimeoutSeconds + 30;
+      return env();
+    },
+  };
 }

@@ -6,7 +6,7 @@ import { DEMO_CONNECTIONS, demoLeadForm } from '../../local/sandbox/demo-data.ts
 import { DEMO_CONVERSION_RULE_ID } from '../../local/sandbox/professional-conversions.ts';
 import { DEMO_DATASET_ID } from '../../local/sandbox/social-conversions.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
-import { postTo, sandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, postTo, sandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 /**
@@ -18,9 +18,9 @@ import { eventually } from '../helpers/eventually.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-conversions-crash-'));
 const apiKey = 'conversions-crash-test-key-0123456789';
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '2', LOG_LEVEL: 'SILENT' };
-/** the restart comes after the lease of the run that died (3 minutes), on the stack's clock */
-const AFTER_THE_LEASE_DAYS = String(10 / (24 * 60));
+const env = { LOG_LEVEL: 'SILENT' };
+/** the restart comes 10 minutes later on the stack's clock: after the lease of the run that died (3 minutes) and its message's visibility (2) */
+const clock = folderClock();
 let stack: ChildStack | undefined;
 beforeAll(async () => {
   stack = await startChildStack(dataDir, apiKey, env);
@@ -88,7 +88,7 @@ describe('a conversion survives a kill -9 of the stack with its request on the w
     );
     await (stack as ChildStack).kill();
 
-    stack = await startChildStack(dataDir, apiKey, { ...env, LOCAL_CLOCK_OFFSET_DAYS: AFTER_THE_LEASE_DAYS });
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.ahead(10 * 60) });
     const professional = await eventually(async () => {
       const event = await eventOf(professionalEvent);
       return event.platforms[0].status === 'queued' ? undefined : event;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTIONS, demoLeadForm } from '../../local/sandbox/demo-data.ts';
-import { runAdmin, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, runAdmin, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
@@ -37,9 +37,8 @@ describe('a lead whose delivery a crash interrupted', () => {
     receiver.answers.push({ status: 0, hang: true }); // the first delivery never gets its answer
     const created = await runAdmin(dataDir, ['create-api-key', '--tenant', 'leads-crash']);
     const apiKey = (JSON.parse(created.stdout.trim()) as { apiKey: string }).apiKey;
-    const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '3' };
 
-    const first = await startChildStack(dataDir, demoKey, env);
+    const first = await startChildStack(dataDir, demoKey);
     stacks.push(first);
     await post(first.url, '/tenant/update_settings', { webhook: { url: `${receiver.url}/leads`, events: ['lead.received'] } }, apiKey);
     const userId = (await post(first.url, '/users/create_user', { connections: { social: { ...DEMO_CONNECTIONS.social } } }, apiKey)).results.userId as string;
@@ -49,7 +48,8 @@ describe('a lead whose delivery a crash interrupted', () => {
     await eventually(async () => (receiver.received.length === 1 ? true : undefined), 15_000, 'the first delivery of lead.received');
     await first.kill();
 
-    const second = await startChildStack(dataDir, demoKey, env);
+    // back after the delivery queue's visibility (on the stack's clock): the message the killed run held is delivered again
+    const second = await startChildStack(dataDir, demoKey, folderClock().pastVisibilityOf('WebhookDeliveries'));
     stacks.push(second);
     await eventually(async () => (receiver.received.length >= 2 ? true : undefined), 30_000, 'the redelivery after the restart');
     const deliveries = receiver.received.map((request) => ({ id: request.headers['webhook-id'], lead: JSON.parse(request.body).data.lead.leadId }));

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { SANDBOX_LIBRARY } from '../../local/sandbox/professional-media.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
-import { postTo, sandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, postTo, sandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
 
 /**
@@ -17,8 +17,11 @@ import { jobToEnd } from '../helpers/uploads.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-professional-launch-'));
 const apiKey = 'professional-crash-test-key-0123456789';
-// a visibility above a run's length (the professional client's own retries take 2–3 s), so no run's message comes back while it runs
+// the dead-letter test needs five deliveries of one message in seconds: a visibility shortened to above a
+// run's length (the professional client's own retries take 2–3 s), and a lease to match
 const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+/** the restart after the kill comes after the job queue's visibility, on the stack's clock: the dead run's message comes back at once */
+const clock = folderClock();
 const ACCOUNT = DEMO_CONNECTIONS.professional.adAccountId;
 let stack: ChildStack | undefined;
 beforeAll(async () => {
@@ -69,7 +72,7 @@ describe('a professional launch survives a kill -9 of the stack', () => {
     await (stack as ChildStack).kill();
     expect(before).toEqual([`POST /adAccounts/${ACCOUNT}/adCampaignGroups`, `POST /adAccounts/${ACCOUNT}/adCampaigns`]);
 
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.pastVisibilityOf('Jobs') });
     const { job } = await jobToEnd(apiKey, jobId, { baseUrl: (stack as ChildStack).url, timeoutMs: 60_000 });
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     const after = await launchCalls();

@@ -7,7 +7,7 @@ import { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } from '../../local/sandbox/d
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
 import { DEMO_AD_ACCOUNT } from '../../local/sandbox/social-data.ts';
 import { samplePng } from '../../local/sandbox/sample-media.ts';
-import { postTo, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, postTo, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
 
 /**
@@ -18,7 +18,9 @@ import { jobToEnd } from '../helpers/uploads.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-launch-'));
 const apiKey = 'launch-crash-test-key-0123456789ab';
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+const env = { LOG_LEVEL: 'SILENT' };
+/** each restart after a kill comes after the job queue's visibility, on the stack's clock: the dead run's message comes back at once */
+const clock = folderClock();
 let stack: ChildStack | undefined;
 beforeAll(async () => {
   stack = await startChildStack(dataDir, apiKey, env);
@@ -76,7 +78,7 @@ describe('a launch survives a kill -9 of the stack', () => {
     await (stack as ChildStack).kill();
     expect(before).toEqual([`POST act_${DEMO_AD_ACCOUNT}/campaigns`, `POST act_${DEMO_AD_ACCOUNT}/adsets`]);
 
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.pastVisibilityOf('Jobs') });
     const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     const after = await sandboxRequests();
@@ -114,7 +116,7 @@ describe('a launch survives a kill -9 of the stack', () => {
     while ((await statusWrites()).length === before) await new Promise((resolve) => setTimeout(resolve, 20));
     await (stack as ChildStack).kill();
 
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.pastVisibilityOf('Jobs') });
     const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
     expect(job.status, JSON.stringify(job)).toBe('succeeded');
     const result = job.result as { campaignId: string; status: string };
@@ -148,7 +150,7 @@ describe('a launch survives a kill -9 of the stack', () => {
     });
     const hash = (Object.values(((await uploaded.json()) as { images: Record<string, { hash: string }> }).images)[0] as { hash: string }).hash;
     await (stack as ChildStack).stop();
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.env() });
     const listed = (await (
       await fetch(
         `${sandbox()}/v26.0/act_${DEMO_AD_ACCOUNT}/adimages?hashes=${encodeURIComponent(JSON.stringify([hash]))}&fields=hash&access_token=${token}&appsecret_proof=${proof}`,

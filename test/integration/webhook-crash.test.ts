@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runAdmin, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, runAdmin, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { scriptedServer } from '../helpers/scripted-server.ts';
 
@@ -37,9 +37,8 @@ describe('a webhook delivery interrupted by a crash', () => {
     receiver.answers.push({ status: 0, hang: true }); // the first attempt never gets its answer
     const created = await runAdmin(dataDir, ['create-api-key', '--tenant', 'crash']);
     const apiKey = (JSON.parse(created.stdout.trim()) as { apiKey: string }).apiKey;
-    const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '3' };
 
-    const first = await startChildStack(dataDir, demoKey, env);
+    const first = await startChildStack(dataDir, demoKey);
     stacks.push(first);
     const set = await post(first.url, '/tenant/update_settings', apiKey, { webhook: { url: `${receiver.url}/hook` } });
     expect(set.status, set.text).toBe(200);
@@ -49,7 +48,8 @@ describe('a webhook delivery interrupted by a crash', () => {
     await eventually(async () => (receiver.received.length === 1 ? true : undefined), 15_000, 'the first attempt');
     await first.kill();
 
-    const second = await startChildStack(dataDir, demoKey, env);
+    // back after the delivery queue's visibility (on the stack's clock): the message the killed run held is delivered again
+    const second = await startChildStack(dataDir, demoKey, folderClock().pastVisibilityOf('WebhookDeliveries'));
     stacks.push(second);
     const delivered = await eventually(
       async () => {
