@@ -114,8 +114,14 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
 
   try {
     const stream = localStream();
-    const dynamo = await startDynalite(join(dataDir, 'dynamodb'), stream.onPut);
-    closers.push(() => dynamo.close());
+    // the store's and the queues' emulators start on their threads at the same time; each is closed at the end once up
+    const starting = [startDynalite(join(dataDir, 'dynamodb'), stream.onPut), startLocalQueues(dataDir)] as const;
+    for (const emulator of starting)
+      void emulator.then(
+        (started) => closers.push(() => started.close()),
+        () => undefined,
+      );
+    const [dynamo, queues] = await Promise.all(starting);
 
     const env: Record<string, string> = {};
     preferEnv(env, 'AWS_REGION', 'us-east-1');
@@ -134,8 +140,6 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     preferEnv(env, 'MCP_ALLOW_LOOPBACK_ORIGINS', 'true');
     env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
 
-    const queues = await startLocalQueues(dataDir);
-    closers.push(() => queues.close());
     env.AWS_ENDPOINT_URL_SQS = queues.endpoint;
     for (const queue of queueDefinitions) env[queue.configKey] = queues.urls[queue.id];
 
