@@ -1,3 +1,4 @@
+import { flushCompileCache } from 'node:module';
 import { clock } from '../shared/core/clock.ts';
 import { DataDirTaken } from './data-dir.ts';
 import { startLocalStack } from './stack.ts';
@@ -34,6 +35,9 @@ try {
   process.exit(1);
 }
 started = stack;
+// with NODE_COMPILE_CACHE set (the tests' child stacks), what the start compiled is written now: a process
+// killed later (kill -9) would never write it, and the next start would compile everything again
+flushCompileCache();
 const sandboxes = Object.entries(stack.sandboxes).map(([name, sandbox]) => `  ${name.padEnd(13)} ${sandbox?.url}`);
 console.log(`
 Ad campaign API (local) listening on ${stack.url}
