@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { Worker } from 'node:worker_threads';
+import { startEmulatorThread } from './emulator-thread.ts';
 import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, UpdateTableCommand, UpdateTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { type PutListener, startTransactionFront } from './dynamo-transactions.ts';
 import { tableDefinitions } from '../shared/store/tables.ts';
@@ -17,24 +17,13 @@ export const LOCAL_TABLE_NAMES = {
  */
 export async function startDynalite(directory: string, onPut?: PutListener): Promise<{ endpoint: string; close(): Promise<void> }> {
   mkdirSync(directory, { recursive: true });
-  const thread = new Worker(new URL('./dynalite-thread.ts', import.meta.url), { workerData: { directory } });
-  // the process may end without closing it (a signal's exit): the thread does not hold it open
-  thread.unref();
-  const port = await new Promise<number>((resolve, reject) => {
-    thread.once('error', reject);
-    thread.once('message', (message: { port?: number; error?: string }) =>
-      message.port ? resolve(message.port) : reject(new Error(`dynalite did not start: ${message.error}`)),
-    );
-  });
-  const front = await startTransactionFront(`http://127.0.0.1:${port}`, onPut);
+  const dynalite = await startEmulatorThread(new URL('./dynalite-thread.ts', import.meta.url), { directory });
+  const front = await startTransactionFront(`http://127.0.0.1:${dynalite.port}`, onPut);
   return {
     endpoint: front.endpoint,
     close: async () => {
       await front.close();
-      const closed = new Promise((resolve) => thread.once('message', resolve));
-      thread.postMessage('close');
-      await closed;
-      await thread.terminate();
+      await dynalite.close();
     },
   };
 }

@@ -1,6 +1,5 @@
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import {
   CreateQueueCommand,
   DeleteMessageCommand,
@@ -13,6 +12,7 @@ import {
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { clock } from '../shared/core/clock.ts';
 import { installedLocalClock, type LocalClock } from './clock.ts';
+import { startEmulatorThread } from './emulator-thread.ts';
 import type { WorkerDeclaration } from '../shared/core/function-declaration.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
 
@@ -37,17 +37,9 @@ export interface LocalQueues {
 
 /** The queues, kept in `dataDir`, on `localClock`'s time (the stack's, installed by local/stack.ts). */
 export async function startLocalQueues(dataDir: string, localClock: LocalClock | undefined = installedLocalClock()): Promise<LocalQueues> {
-  const thread = new Worker(new URL('./queue-thread.ts', import.meta.url), {
-    workerData: { dataDir, region: REGION, offsetMs: localClock?.offset() ?? 0 },
-  });
-  // the process may end without closing it (a signal's exit): the thread does not hold it open
-  thread.unref();
-  const port = await new Promise<number>((resolve, reject) => {
-    thread.once('error', reject);
-    thread.once('message', (message: { port: number }) => resolve(message.port));
-  });
-  const stopFollowing = localClock?.onMoved((offsetMs) => thread.postMessage({ offsetMs })) ?? (() => undefined);
-  const endpoint = `http://127.0.0.1:${port}`;
+  const fauxqs = await startEmulatorThread(new URL('./queue-thread.ts', import.meta.url), { dataDir, region: REGION, offsetMs: localClock?.offset() ?? 0 });
+  const stopFollowing = localClock?.onMoved((offsetMs) => fauxqs.thread.postMessage({ offsetMs })) ?? (() => undefined);
+  const endpoint = `http://127.0.0.1:${fauxqs.port}`;
   const client = new SQSClient({ endpoint, region: REGION, credentials: LOCAL_CREDENTIALS });
   const urls = {} as Record<QueueId, string>;
   const deadLetterUrls = {} as Record<QueueId, string>;
@@ -73,10 +65,7 @@ export async function startLocalQueues(dataDir: string, localClock: LocalClock |
   }
   const close = async () => {
     stopFollowing();
-    const closed = new Promise((resolve) => thread.once('message', resolve));
-    thread.postMessage('close');
-    await closed;
-    await thread.terminate();
+    await fauxqs.close();
   };
   return { endpoint, urls, deadLetterUrls, close };
 }
