@@ -1,17 +1,19 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Three projects (and `unit-fresh`, two unit files that each need a process of their own), so a developer
+ * Four projects (and `unit-fresh`, two unit files that each need a process of their own), so a developer
  * can run the fast ones alone (`npx vitest run --project unit`):
  * `unit` runs pure code with no stack and no network; `stack` runs against one real local stack
- * (gateway, dynalite, s3rver, sandboxes) that global setup starts; `process` starts stacks of its own as
- * child processes (`npm start` killed, restarted, run by the admin CLI) beside that one, and holds the
- * CPU-bound checks that need no stack: the CDK synth with its IAM check of every bundle, and the typed
- * client's type checks. Vitest runs one project's files after another's, so each project is one pool
- * whose workers never wait on a project's last file.
+ * (gateway, dynalite, s3rver, sandboxes) that global setup starts; `static` holds the CPU-bound checks
+ * that need no stack: the CDK synth with its IAM check of every bundle, and the typed client's type
+ * checks; `process` starts stacks of its own as child processes (`npm start` killed, restarted, run by
+ * the admin CLI) beside that one, after the others. Within a group, vitest queues the projects' files one
+ * project after another, so a project's files start as the one before leaves workers free.
  */
 // CPU-bound and stack-free: the CDK synth, and the typed client's type checks (tsc over generated types)
 const STATIC = ['test/cdk/**/*.test.ts', 'test/typed-client/*.test.ts'];
+/** test workers yield the CPU to the shared stack that serves them (test/setup/low-priority.ts) */
+const LOW_PRIORITY = 'test/setup/low-priority.ts';
 const PROCESS = [
   'test/integration/*-process.test.ts',
   'test/integration/*-crash.test.ts',
@@ -26,7 +28,7 @@ const PROCESS = [
 const FRESH_CONFIGURATION = ['test/unit/app-credentials.test.ts', 'test/unit/webhook-addresses.test.ts'];
 /** every function bundled once (one esbuild run into dist/functions), for the synth test, its IAM check and the bundle test; built while the stack's tests run */
 const BUNDLES = 'test/setup/function-bundles.ts';
-const withStack = { globalSetup: ['test/setup/global-stack.ts'], setupFiles: ['test/setup/stack-env.ts'] };
+const withStack = { globalSetup: ['test/setup/global-stack.ts'], setupFiles: ['test/setup/stack-env.ts', LOW_PRIORITY] };
 
 export default defineConfig({
   test: {
@@ -58,12 +60,15 @@ export default defineConfig({
           ...withStack,
         },
       },
+      // after the stack's files in the same group (projects' files queue by name): they take the CPU the
+      // stack's last files leave idle, instead of lengthening the process phase
+      { extends: true, test: { name: 'static', include: STATIC, globalSetup: [BUNDLES], setupFiles: [LOW_PRIORITY] } },
       {
         extends: true,
         // after the shared stack's tests, so neither slows the other's timed answers
         test: {
           name: 'process',
-          include: [...PROCESS, ...STATIC],
+          include: PROCESS,
           ...withStack,
           globalSetup: [...withStack.globalSetup, BUNDLES],
           // a child stack's start is CPU-bound: three files at a time

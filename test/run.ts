@@ -6,7 +6,7 @@ import { join } from 'node:path';
 /**
  * `npm test`: the static checks (type check, lint, layer rules: `npm run checks`) beside the tests
  * (`vitest run`, with any arguments given), not before them. The checks take about 14 s, at a lower
- * CPU priority so the tests keep the cores; their output is printed after the tests', and either
+ * CPU priority (the lowest) so the tests keep the cores; their output is printed after the tests', and either
  * failing fails the run.
  */
 const logDir = mkdtempSync(join(tmpdir(), 'ad-api-checks-'));
@@ -14,7 +14,8 @@ const checksLog = join(logDir, 'checks.log');
 const exitOf = (child: ReturnType<typeof spawn>) => new Promise<number>((resolve) => child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0))));
 
 const output = openSync(checksLog, 'w');
-const checks = exitOf(spawn('nice', ['-n', '10', 'npm', 'run', '-s', 'checks'], { stdio: ['ignore', output, output] }));
+// below the test workers (nice 10, test/setup/low-priority.ts), which are below the shared stack
+const checks = exitOf(spawn('nice', ['-n', '19', 'npm', 'run', '-s', 'checks'], { stdio: ['ignore', output, output] }));
 const tests = exitOf(spawn('npx', ['vitest', 'run', ...process.argv.slice(2)], { stdio: 'inherit' }));
 
 const [testsExit, checksExit] = [await tests, await checks];
