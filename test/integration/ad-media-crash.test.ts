@@ -7,7 +7,7 @@ import { SANDBOX_LIBRARY, VIDEO_PART_BYTES } from '../../local/sandbox/professio
 import { DEMO_AD_ACCOUNT } from '../../local/sandbox/social-data.ts';
 import { sampleMp4 } from '../../local/sandbox/sample-media.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
-import { postTo, sandboxOf, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, postTo, sandboxOf, socialSandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { jobToEnd, putFile } from '../helpers/uploads.ts';
 
 /**
@@ -18,10 +18,9 @@ import { jobToEnd, putFile } from '../helpers/uploads.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-video-'));
 const apiKey = 'video-crash-test-key-0123456789ab';
-// a lease well above the heartbeat's third of it even on a loaded machine: a run waiting on the platform's
-// slow answer must keep its job (a lapsed lease lets the redelivered message take it over and send the
-// unacknowledged part again while the first run lives, which is no crash and not what these tests show)
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '1', JOB_LEASE_MS: '4000', LOG_LEVEL: 'SILENT' };
+const env = { LOG_LEVEL: 'SILENT' };
+/** each restart after a kill comes after the job queue's visibility, on the stack's clock: the dead run's message comes back at once */
+const clock = folderClock();
 const MiB = 1024 * 1024;
 let stack: ChildStack | undefined;
 beforeAll(async () => {
@@ -70,7 +69,7 @@ describe('a video job survives a kill -9 of the stack', () => {
     await (stack as ChildStack).kill();
     expect(before).toEqual([0, MiB, 2 * MiB]);
 
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.pastVisibilityOf('Jobs') });
     const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
     expect(job).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, totalBytes: bytes.length } });
     const after = await transfers();
@@ -113,7 +112,7 @@ describe('a professional video job survives a kill -9 of the stack', () => {
     await (stack as ChildStack).kill();
     expect(before).toEqual([0, 1]);
 
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.pastVisibilityOf('Jobs') });
     const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
     expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, totalBytes: bytes.length } });
     const after = await parts();
@@ -147,7 +146,7 @@ describe('a video job resumed a day after its upload session opened', () => {
     await (stack as ChildStack).kill();
 
     // the stack comes back a day and some hours later
-    stack = await startChildStack(dataDir, apiKey, { ...env, LOCAL_CLOCK_OFFSET_DAYS: '1.2' });
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.ahead(1.2 * 86_400) });
     const { job } = await jobToEnd(apiKey, jobId, { baseUrl: url(), timeoutMs: 60_000 });
     expect(job, JSON.stringify(job)).toMatchObject({ status: 'succeeded', progress: { bytesSent: bytes.length, chunksSent: 4 } });
     const starts = (await (await fetch(`${sandbox()}/__sandbox/requests?includes=upload_phase%3Dstart`)).json()) as RecordedRequest[];

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { countedDigest, loadAudiences, memberDigest } from '../../local/sandbox/social-audiences.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 import { createUpload, jobToEnd, putFile, uploaded } from '../helpers/uploads.ts';
@@ -16,9 +16,11 @@ import { createUpload, jobToEnd, putFile, uploaded } from '../helpers/uploads.ts
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-jobs-'));
 const apiKey = 'audience-jobs-test-key-0123456789';
-// a visibility above a run's length on a busy machine (a run that retries the platform's 5xx takes seconds): a message
-// delivered again while its run lives is dropped by the runner, which the cloud's visibility (above the worker's timeout) never allows
+// the dead-letter test needs a message's deliveries in seconds: a visibility shortened to above a run's length on a
+// busy machine (a run that retries the platform's 5xx takes seconds), and a lease to match
 const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+/** the restart after the kill comes after the job queue's visibility, on the stack's clock */
+const clock = folderClock();
 const audiencesFile = join(dataDir, 'sandbox-social-audiences.json');
 let stack: ChildStack | undefined;
 let receiver: Awaited<ReturnType<typeof scriptedServer>>;
@@ -71,7 +73,7 @@ describe('an audience job survives a kill -9 of the worker', () => {
     while ((storedAudience('Kill test')?.batches.length ?? 0) < 2) await new Promise((resolve) => setTimeout(resolve, 5));
     await (stack as ChildStack).kill();
 
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.pastVisibilityOf('Jobs') });
     const { job } = await jobToEnd(apiKey, started.results.jobId, { baseUrl: url(), timeoutMs: 60_000 });
     expect(job).toMatchObject({
       status: 'succeeded',
