@@ -2,13 +2,17 @@ import { setTimeout as wait } from 'node:timers/promises';
 import { useClock, type Clock } from '../shared/core/clock.ts';
 
 /**
- * The local stack's clock: the system's, moved by `offsetMs` (to try the service on another day), and,
- * for the tests, with waits that pass at once by moving the clock forward instead of sleeping, so a
- * retry after 5 s takes no real time but everything that reads the clock sees the 5 s gone.
+ * The local stack's clock: the system's, moved by `offsetMs` (to try the service on another day, or by a
+ * test), and, for the tests, with waits that pass at once by moving the clock forward instead of
+ * sleeping, so a retry after 5 s takes no real time but everything that reads the clock sees the 5 s gone.
+ * The emulators that keep the stack's time (the queues) follow its moves, not the waits it skipped: a
+ * wait skipped in one request is not time passing for every message in flight.
  */
 export class LocalClock implements Clock {
   private offsetMs: number;
+  private skippedMs = 0;
   private readonly instantSleeps: boolean;
+  private readonly listeners = new Set<(offsetMs: number) => void>();
 
   constructor(options: { offsetMs?: number; instantSleeps?: boolean } = {}) {
     this.offsetMs = options.offsetMs ?? 0;
@@ -16,11 +20,12 @@ export class LocalClock implements Clock {
   }
 
   now(): number {
-    return Date.now() + this.offsetMs;
+    return Date.now() + this.offsetMs + this.skippedMs;
   }
 
   async sleep(ms: number): Promise<void> {
-    if (this.instantSleeps) this.advance(ms);
+    if (this.instantSleeps)
+      this.skippedMs += Math.ceil(ms); // whole milliseconds, as the system clock gives
     else await wait(ms);
   }
 
@@ -28,19 +33,18 @@ export class LocalClock implements Clock {
     return Math.random();
   }
 
+  /** moves the clock forward: the stack's time, and its queues' */
   advance(ms: number): void {
-    this.offsetMs += Math.ceil(ms); // whole milliseconds, as the system clock gives
+    this.offsetMs += Math.ceil(ms);
     for (const listener of this.listeners) listener(this.offsetMs);
   }
 
-  /** how far this clock is from the system's, in milliseconds */
+  /** how far the clock was moved from the system's (waits skipped aside), in milliseconds */
   offset(): number {
     return this.offsetMs;
   }
 
-  private readonly listeners = new Set<(offsetMs: number) => void>();
-
-  /** `listener` hears the new offset whenever the clock moves forward; the function returned stops it */
+  /** `listener` hears the new offset whenever the clock is moved; the function returned stops it */
   onMoved(listener: (offsetMs: number) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -9,8 +9,8 @@ import { queueDefinitions } from '../../shared/core/queues.ts';
 
 /**
  * The local queues (local/queues.ts) keep the stack's clock, not the system's: a received message comes
- * back when the stack's time passes its visibility timeout (the queue's real one), and a restart on a
- * later day finds the messages a killed run held visible again.
+ * back when the stack's clock is moved past its visibility timeout (the queue's real one), and a restart
+ * on a later day finds the messages a killed run held visible again. Waits the clock skipped are no move.
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-local-queues-'));
 const opened: LocalQueues[] = [];
@@ -33,6 +33,12 @@ describe('the local queues on the stack’s clock', () => {
     await clientOf(queues).send(new SendMessageCommand({ QueueUrl: queues.urls.Jobs, MessageBody: 'job-1' }));
     expect((await receive(queues)).map((message) => message.Body)).toEqual(['job-1']);
     expect(await receive(queues)).toEqual([]);
+    // a wait the stack's clock skipped (a test stack's instant sleeps) is not time passing for the queues
+    const skipping = new LocalClock({ instantSleeps: true });
+    const before = skipping.now();
+    await skipping.sleep(JOBS_VISIBILITY_MS * 2);
+    expect(skipping.now() - before).toBeGreaterThanOrEqual(JOBS_VISIBILITY_MS * 2);
+    expect(skipping.offset()).toBe(0);
     // a second short of the visibility: still hidden
     clock.advance(JOBS_VISIBILITY_MS - 1_000);
     await new Promise((resolve) => setTimeout(resolve, 100));
