@@ -115,15 +115,42 @@ function sendEnvelope(response: ServerResponse, status: number, code: string, er
   response.end(JSON.stringify({ success: false, results: { success: false, error, code } }));
 }
 
-async function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    size += (chunk as Buffer).length;
-    if (size > GATEWAY_BODY_LIMIT_BYTES) return undefined;
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+/** The body, or undefined as soon as it passes the gateway's limit; what comes after is read and dropped. */
+function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      if (size > GATEWAY_BODY_LIMIT_BYTES) return;
+      size += chunk.length;
+      if (size <= GATEWAY_BODY_LIMIT_BYTES) chunks.push(chunk);
+      else {
+        chunks.length = 0;
+        resolve(undefined);
+      }
+    });
+    request.once('end', () => resolve(Buffer.concat(chunks)));
+    request.once('error', reject);
+  });
+}
+
+/** how long a refused upload's connection stays open for the client to finish sending */
+const LINGER_MS = 5_000;
+
+/**
+ * The connection of a refused body closes once the client has sent the rest, or after LINGER_MS.
+ * Closing it while the client's bytes still arrive makes the kernel reset it, and a client still writing
+ * then fails with EPIPE before it reads our 413 (nginx's lingering close and Go's net/http wait likewise).
+ */
+function lingerBeforeClosing(response: ServerResponse): void {
+  const socket = response.socket;
+  if (!socket) return;
+  // Node's server calls this once a `connection: close` answer is written: half-close, then wait for the client's end
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
 
 async function invoke(route: Pick<Route, 'operation' | 'entry' | 'timeoutSeconds'>, event: APIGatewayProxyEventV2) {
@@ -143,7 +170,7 @@ async function invoke(route: Pick<Route, 'operation' | 'entry' | 'timeoutSeconds
 async function serve(request: IncomingMessage, response: ServerResponse): Promise<void> {
   const body = await readBody(request);
   if (!body) {
-    request.resume();
+    lingerBeforeClosing(response);
     return sendEnvelope(
       response,
       413,
