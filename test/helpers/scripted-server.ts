@@ -58,7 +58,6 @@ export async function scriptedServer(fallback: () => ScriptedAnswer): Promise<{
  * Delivery is at least once: an attempt that outlives the tests' 1-s webhook timeout on a busy machine
  * is sent again, the same event.
  */
-// biome-ignore lint/suspicious/noExplicitAny: an event's data differs by type; each test reads the fields of its own
 export function webhookEvents(received: readonly ReceivedRequest[]): any[] {
   return [...new Map(received.map((request) => [String(request.headers['webhook-id']), JSON.parse(request.body)])).values()];
 }

@@ -38,7 +38,7 @@ const sandbox = async (platform: 'social' | 'professional' | 'searchads', path: 
 async function funnelUser() {
   const marker = randomBytes(6).toString('hex');
   const socialAccount = String(randomInt(300_000_000_000_000, 399_999_999_999_999));
-  const datasetId = String(randomInt(772_000_000, 772_999_999)) + '000001';
+  const datasetId = `${randomInt(772_000_000, 772_999_999)}000001`;
   const customerId = String(randomInt(1_000_000_000, 6_999_999_999));
   const professionalAccount = String(randomInt(540_000_000, 549_999_999));
   const ruleId = String(randomInt(740_000_000, 749_999_999));
