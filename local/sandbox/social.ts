@@ -1,6 +1,6 @@
 import { signerTokensRoute } from './consent.ts';
 import { createHmac } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { clock } from '../../shared/core/clock.ts';
 import { SANDBOX_APP_CREDENTIALS } from './demo-data.ts';
 import { appSubscription, formLeads, leadNode, makeLeads, pageForms, setLeadsAccess, subscribedApps } from './social-leads.ts';
@@ -321,5 +321,13 @@ export async function startSocialSandbox(
     ],
   );
   publicBase = sandbox.url;
+  if (!options.videosDir) {
+    // a folder of its own (a sandbox started without a data folder) goes with it
+    const close = sandbox.close;
+    sandbox.close = async () => {
+      await close();
+      rmSync(state.videoUploads.dir, { recursive: true, force: true });
+    };
+  }
   return Object.assign(sandbox, { state });
 }

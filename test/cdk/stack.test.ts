@@ -1,9 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdCampaignApiStack, type AdCampaignApiStackProps } from '../../infra/stack.ts';
 import { MAX_RESOURCES_PER_TEMPLATE, STACK_AREAS } from '../../infra/stack-areas.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
@@ -19,8 +20,10 @@ import { CREDENTIAL_KEYS } from '../../shared/secrets/app-credentials.ts';
  * functions are the bundles the run built once (test/setup/function-bundles.ts), as `cdk synth` builds them.
  */
 const bundles = await builtBundles();
+const assemblies = mkdtempSync(join(tmpdir(), 'ad-api-cdk-'));
 function synth(stage: string, { props = {} }: { props?: Partial<AdCampaignApiStackProps> } = {}) {
-  const app = new App({ context: { stage } });
+  // the cloud assembly (about 150 MB with the bundles) in a folder of the run's, removed after it
+  const app = new App({ context: { stage }, outdir: mkdtempSync(join(assemblies, `${stage}-`)) });
   const stack = new AdCampaignApiStack(app, `AdCampaignApi-${stage}`, { stage, bundles, ...props });
   Aspects.of(app).add(new AwsSolutionsChecks());
   const assembly = app.synth();
@@ -40,6 +43,7 @@ beforeAll(() => {
   prod = synth('prod');
   dev = synth('dev');
 }, 180_000);
+afterAll(() => rmSync(assemblies, { recursive: true, force: true }));
 
 type Resource = { Type: string; Properties: Record<string, any> };
 /** CloudFormation logical ids drop the underscores of the construct ids */

@@ -1,8 +1,8 @@
 import { createHash, createHmac } from 'node:crypto';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { describe, expect, it } from 'vitest';
-import { mkdtempSync, statSync, writeFileSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { presignedRequestProblem } from '../../local/s3-presigned-guard.ts';
@@ -158,9 +158,14 @@ describe('a professional list streamed for upload', () => {
   });
 });
 
+/** an audience journal in a folder of its own, removed after the file's tests */
+const journals = mkdtempSync(join(tmpdir(), 'ad-api-journals-'));
+afterAll(() => rmSync(journals, { recursive: true, force: true }));
+const journalFile = () => join(mkdtempSync(join(journals, 'journal-')), 'audiences.json');
+
 describe('the social sandbox’s audience journal', () => {
   it('reads the lines written whole and leaves a line still being written (or torn by a kill) for later', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'audiences.json');
+    const file = journalFile();
     const line = (changes: unknown[], batches: unknown[] = []) =>
       JSON.stringify({ id: '1', accountId: '9', name: 'Ünïcode list', subtype: 'CUSTOM', sessions: [], batches, changes });
     writeFileSync(
@@ -185,7 +190,7 @@ describe('the social sandbox’s audience state is bounded', () => {
     const { startSocialSandbox } = await import('../../local/sandbox/social.ts');
     const { countedDigest, memberDigest, loadAudiences } = await import('../../local/sandbox/social-audiences.ts');
     const { DEMO_CONNECTIONS, SANDBOX_APP_CREDENTIALS } = await import('../../local/sandbox/demo-data.ts');
-    const file = join(mkdtempSync(join(tmpdir(), 'journal-')), 'audiences.json');
+    const file = journalFile();
     const sandbox = await startSocialSandbox({ audiencesFile: file });
     const token = DEMO_CONNECTIONS.social.accessToken;
     const auth = { access_token: token, appsecret_proof: createHmac('sha256', SANDBOX_APP_CREDENTIALS.SOCIAL_APP_SECRET).update(token).digest('hex') };
