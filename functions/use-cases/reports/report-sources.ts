@@ -1,5 +1,5 @@
 import type { Context } from 'aws-lambda';
-import { InvalidRequest, type Platform } from '../../../shared/core/errors.ts';
+import type { Platform } from '../../../shared/core/errors.ts';
 import type { ReportPage, ReportRequest } from '../../../shared/platforms/report-rows.ts';
 import { accountCurrency as professionalCurrency } from '../../../shared/platforms/professional/account.ts';
 import { checkReportingScope } from '../../../shared/platforms/professional/analytics.ts';
@@ -16,17 +16,9 @@ import type { User } from '../../../shared/store/users.ts';
 /**
  * Where each platform's report pages come from (docs/reports.md): one platform call a page (plus, on
  * the professional network, the names of its demographic values, kept a day). `cursor` is the
- * platform's own cursor or our offset, as the adapter issued it.
+ * platform's own cursor or ours, as the adapter issued it.
  */
 export type ReportSource = (user: User, context: Context, request: ReportRequest, cursor?: string, pageRows?: number) => Promise<ReportPage>;
-
-/** Where a page of a platform without pages begins: our offset, as the adapter issued it. */
-function offsetOf(cursor: string | undefined): number {
-  const offset = cursor === undefined ? 0 : Number(cursor);
-  if (!Number.isSafeInteger(offset) || offset < 0)
-    throw new InvalidRequest('The pagination value is not one this report gave.', [{ path: 'pagination', message: 'is not a cursor of this report' }]);
-  return offset;
-}
 
 export const REPORT_SOURCES: Record<Platform, ReportSource> = {
   social: async (user, context, request, cursor) => {
@@ -37,13 +29,13 @@ export const REPORT_SOURCES: Record<Platform, ReportSource> = {
   },
   searchads: async (user, context, request, cursor, pageRows) => {
     const session = searchadsSession(user, context);
-    const page = await searchadsReportPage(session, request, offsetOf(cursor), pageRows);
+    const page = await searchadsReportPage(session, request, cursor, pageRows);
     return { ...page, currency: (await searchadsCampaignMetrics.account(session)).currency };
   },
   professional: async (user, context, request, cursor, pageRows) => {
     const session = professionalSession(user, context);
     checkReportingScope(user.connections.professional?.grantedScopes);
-    const page = await professionalReportPage(session, request, offsetOf(cursor), pageRows);
+    const page = await professionalReportPage(session, request, cursor, pageRows);
     return { ...page, currency: await professionalCurrency(session, session.adAccountId) };
   },
 };

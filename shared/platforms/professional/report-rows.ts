@@ -1,7 +1,7 @@
 import Big from 'big.js';
 import { clock } from '../../core/clock.ts';
 import { sum } from '../performance.ts';
-import { BREAKDOWN_NOTE, type RawReportRow, type ReportPage, type ReportRequest } from '../report-rows.ts';
+import { BREAKDOWN_NOTE, pageAfter, type RawReportRow, type ReportPage, type ReportRequest } from '../report-rows.ts';
 import { analyticsElements, type AnalyticsElement } from './analytics.ts';
 import { professionalCampaignControl } from './campaign-control.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
@@ -131,7 +131,7 @@ async function campaignNames(session: ProfessionalSession & { adAccountId: strin
 export async function professionalReportPage(
   session: ProfessionalSession & { adAccountId: string },
   request: ReportRequest,
-  offset = 0,
+  cursor: string | undefined,
   pageRows = PAGE,
 ): Promise<Omit<ReportPage, 'currency'>> {
   const account = `accounts=${urnList([`urn:li:sponsoredAccount:${session.adAccountId}`])}`;
@@ -191,8 +191,5 @@ export async function professionalReportPage(
     if (!row.adId) delete row.adId;
     row.name = row.adId ? `Creative ${row.adId}` : (names.get(row.campaignId) ?? `Campaign ${row.campaignId}`);
   }
-  const order = (row: RawReportRow) => [row.date ?? '', row.campaignId, row.adId ?? '', row.dimension?.id ?? ''].join('\u0000');
-  rows.sort((a, b) => order(a).localeCompare(order(b)));
-  const next = offset + pageRows < rows.length ? String(offset + pageRows) : undefined;
-  return { rows: rows.slice(offset, offset + pageRows), notes, ...(next ? { next } : {}) };
+  return { ...pageAfter(rows, cursor, pageRows), notes };
 }

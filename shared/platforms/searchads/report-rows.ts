@@ -1,6 +1,6 @@
 import Big from 'big.js';
 import { clock } from '../../core/clock.ts';
-import { BREAKDOWN_NOTE, type RawReportRow, type ReportPage, type ReportRequest } from '../report-rows.ts';
+import { BREAKDOWN_NOTE, pageAfter, type RawReportRow, type ReportPage, type ReportRequest } from '../report-rows.ts';
 import { adsRequest, type SearchadsSession } from './client.ts';
 
 /**
@@ -9,8 +9,8 @@ import { adsRequest, type SearchadsSession } from './client.ts';
  * them in (`age_range_view`, `gender_view`, `user_location_view`: per ad group, summed to the campaign
  * here). Device and network are segments on any level. Location values are geo target constants: their
  * names (and a country's ISO code) come from a second query, kept a day in the function's memory.
- * Google's stream has no pages: every page of ours runs the query again and takes its share, in a
- * stable order.
+ * Google's stream has no pages: every page of ours runs the query again and takes the rows after the
+ * last of the page before (`pageAfter`).
  */
 const FROM = { campaign: 'campaign', ad_set: 'ad_group', ad: 'ad_group_ad' } as const;
 const VIEW = { age: 'age_range_view', gender: 'gender_view', country: 'user_location_view', region: 'user_location_view' } as const;
@@ -123,7 +123,7 @@ function dimensionOf(request: ReportRequest, row: StreamRow, names: Map<string, 
 export async function searchadsReportPage(
   session: SearchadsSession,
   request: ReportRequest,
-  offset = 0,
+  cursor: string | undefined,
   pageRows = PAGE,
 ): Promise<Omit<ReportPage, 'currency'>> {
   const batches = await adsRequest<Array<{ results?: StreamRow[] }>>(session, 'googleAds:searchStream', { query: reportQuery(request) }, { retrySafe: true });
@@ -171,8 +171,6 @@ export async function searchadsReportPage(
         : raw,
     );
   }
-  const order = (row: RawReportRow) => [row.date ?? '', row.campaignId, row.adSetId ?? '', row.adId ?? '', row.dimension?.id ?? ''].join('\u0000');
-  const rows = [...merged.values()].sort((a, b) => order(a).localeCompare(order(b)));
   const notes = [
     'Conversions are the conversion actions the account counts in “Conversions”, in their own windows; there is no reach on search ads.',
     ...(request.breakdown ? [BREAKDOWN_NOTE] : []),
@@ -181,6 +179,5 @@ export async function searchadsReportPage(
       : []),
     ...(request.breakdown === 'country' || request.breakdown === 'region' ? ['Location is where people were, not where they were targeted.'] : []),
   ];
-  const next = offset + pageRows < rows.length ? String(offset + pageRows) : undefined;
-  return { rows: rows.slice(offset, offset + pageRows), notes, ...(next ? { next } : {}) };
+  return { ...pageAfter([...merged.values()], cursor, pageRows), notes };
 }
