@@ -4,14 +4,14 @@ import { defineConfig } from 'vitest/config';
  * Four projects (and `unit-fresh`, two unit files that each need a process of their own), so a developer
  * can run the fast ones alone (`npx vitest run --project unit`):
  * `unit` runs pure code with no stack and no network; `stack` runs against one real local stack
- * (gateway, dynalite, s3rver, sandboxes) that global setup starts; `static` holds the CPU-bound checks
- * that need no stack: the CDK synth with its IAM check of every bundle, and the typed client's type
- * checks; `process` starts stacks of its own as child processes (`npm start` killed, restarted, run by
- * the admin CLI) beside that one, after the others. Within a group, vitest queues the projects' files one
+ * (gateway, dynalite, s3rver, sandboxes) that global setup starts; `static` holds the typed client's
+ * type checks, CPU-bound and stack-free; `process` starts stacks of its own as child processes (`npm
+ * start` killed, restarted, run by the admin CLI) beside that one, after the others, and runs the
+ * checks of the deployed bundles (the CDK synth with its IAM check, the bundle test). Within a group, vitest queues the projects' files one
  * project after another, so a project's files start as the one before leaves workers free.
  */
-// CPU-bound and stack-free: the CDK synth, and the typed client's type checks (tsc over generated types)
-const STATIC = ['test/cdk/**/*.test.ts', 'test/typed-client/*.test.ts'];
+// CPU-bound and stack-free: the typed client's type checks (tsc over generated types)
+const STATIC = ['test/typed-client/*.test.ts'];
 /** test workers yield the CPU to the shared stack that serves them (test/setup/low-priority.ts) */
 const LOW_PRIORITY = 'test/setup/low-priority.ts';
 const PROCESS = [
@@ -23,6 +23,9 @@ const PROCESS = [
   'test/integration/audience-jobs.test.ts',
   // runs the deployed bundles beside their source, sixty imports of a megabyte or more: not beside the shared stack's timed answers
   'test/integration/bundles.test.ts',
+  // the CDK synth of those bundles (with its IAM check): in the stack's group it held the process phase back
+  // until the bundles were built, one file on one core for half a minute
+  'test/cdk/**/*.test.ts',
 ];
 /** unit tests of the configuration as the cloud reads it, which no other file of their worker may have read first */
 const FRESH_CONFIGURATION = ['test/unit/app-credentials.test.ts', 'test/unit/webhook-addresses.test.ts'];
@@ -62,7 +65,7 @@ export default defineConfig({
       },
       // after the stack's files in the same group (projects' files queue by name): they take the CPU the
       // stack's last files leave idle, instead of lengthening the process phase
-      { extends: true, test: { name: 'static', include: STATIC, globalSetup: [BUNDLES], setupFiles: [LOW_PRIORITY] } },
+      { extends: true, test: { name: 'static', include: STATIC, setupFiles: [LOW_PRIORITY] } },
       {
         extends: true,
         // after the shared stack's tests, so neither slows the other's timed answers

@@ -7,9 +7,10 @@ import { BUNDLES_FAILED_FILE, BUNDLES_META_FILE } from '../helpers/function-bund
  * Every function bundled once for the whole run, by the same esbuild run `cdk synth` makes
  * (`npm run bundle`, infra/bundle.ts), into dist/functions: the synth test deploys those folders, its
  * IAM check reads their modules and the bundle test runs them. The build starts here, in a process of
- * its own at the lowest CPU priority, and is not waited for: vitest runs every project's global setup
- * before any test, and the two files that read the bundles wait for them themselves
- * (test/helpers/function-bundles.ts), so esbuild works in what the shared stack's tests leave of the CPU.
+ * its own at the test workers' CPU priority (nice 10, below the shared stack), and is not waited for:
+ * vitest runs every project's global setup before any test, and the two files that read the bundles
+ * (in the process group, after the stack's files) wait for them themselves (test/helpers/function-bundles.ts).
+ * At the lowest priority it was starved until the stack's files ended, and those two files waited on it.
  * It is killed at the end of the run if a run stopped early left it building.
  */
 const shared = globalThis as typeof globalThis & { adApiFunctionBundles?: ChildProcess };
@@ -20,7 +21,7 @@ export default function setup(): () => void {
     // a build of an earlier run is never taken for this one's
     rmSync(BUNDLES_META_FILE, { force: true });
     rmSync(BUNDLES_FAILED_FILE, { force: true });
-    const build = spawn('nice', ['-n', '19', process.execPath, 'infra/bundle.ts'], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'pipe'] });
+    const build = spawn('nice', ['-n', '10', process.execPath, 'infra/bundle.ts'], { cwd: projectRoot, stdio: ['ignore', 'ignore', 'pipe'] });
     let errors = '';
     build.stderr?.on('data', (chunk: Buffer) => (errors += chunk.toString()));
     build.once('exit', (code, signal) => {
