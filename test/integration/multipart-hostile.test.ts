@@ -168,7 +168,10 @@ describe('property: no generated multipart body answers 5xx or hangs', () => {
             const response = await Promise.race([
               sendInProcess(path, raw, type),
               new Promise<never>((_, reject) => {
-                watchdog = setTimeout(() => reject(new Error(`seed ${seed}: no answer in ${UNANSWERED_MS} ms to ${type} ${JSON.stringify(raw.slice(0, 600))}`)), UNANSWERED_MS);
+                watchdog = setTimeout(
+                  () => reject(new Error(`seed ${seed}: no answer in ${UNANSWERED_MS} ms to ${type} ${JSON.stringify(raw.slice(0, 600))}`)),
+                  UNANSWERED_MS,
+                );
               }),
             ]).finally(() => clearTimeout(watchdog));
             expect(response.status, `seed ${seed}: ${type} ${JSON.stringify(raw.slice(0, 300))}`).toBeLessThan(500);
