@@ -29,12 +29,16 @@ const BUILTIN_SHIMS: Readonly<Record<string, string>> = {
   https: 'infra/node-builtins/https.cjs',
 };
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
-const aliases = Object.fromEntries(
-  Object.entries(BUILTIN_SHIMS).flatMap(([name, shim]) => [
-    [name, `${projectRoot}${shim}`],
-    [`node:${name}`, `${projectRoot}${shim}`],
-  ]),
-);
+const aliases = {
+  ...Object.fromEntries(
+    Object.entries(BUILTIN_SHIMS).flatMap(([name, shim]) => [
+      [name, `${projectRoot}${shim}`],
+      [`node:${name}`, `${projectRoot}${shim}`],
+    ]),
+  ),
+  // the credentials Lambda gives (the environment), without the chain's other sources (infra/lambda-credentials.ts)
+  '@aws-sdk/credential-provider-node': `${projectRoot}infra/lambda-credentials.ts`,
+};
 
 const esbuildOptions = {
   bundle: true,

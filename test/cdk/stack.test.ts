@@ -397,6 +397,16 @@ describe('bundles', () => {
     expect(storeClient).toContain('getBuiltinModule("node:http")');
     expect(storeClient).toContain('getBuiltinModule("node:https")');
   });
+
+  // that the environment's credentials work is the bundle test's: every bundle's valid read answers 200 against the local store
+  it('takes AWS credentials from the environment Lambda sets, without the default chain’s other sources', () => {
+    for (const entry of [...routes, ...workers]) {
+      const code = readFileSync(join(assetOf(entry.operation), 'index.mjs'), 'utf8');
+      // web identity, SSO and shared-file profiles, each with the STS or SSO client it carries
+      for (const source of ['AWS_WEB_IDENTITY_TOKEN_FILE', 'sso_start_url', 'credential_process'])
+        expect(code.includes(source), `${entry.operation}: ${source}`).toBe(false);
+    }
+  });
 });
 
 describe('what the snapshot used to pin, asserted by name', () => {
