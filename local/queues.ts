@@ -51,15 +51,12 @@ export async function startLocalQueues(dataDir: string, localClock: LocalClock |
     await client.send(new SetQueueAttributesCommand({ QueueUrl: url, Attributes: attributes }));
     return url;
   };
-  // a test of the dead-letter path shortens every queue's visibility, so a message's last delivery comes in
-  // seconds (a restart after a kill needs no such thing: it starts its clock past the visibility)
-  const visibilityOverride = process.env.LOCAL_QUEUE_VISIBILITY_SECONDS;
   for (const queue of queueDefinitions) {
     const dlqUrl = await ensureQueue(`${queue.id}-dlq`, { MessageRetentionPeriod: String(14 * 86_400) });
     deadLetterUrls[queue.id] = dlqUrl;
     const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl: dlqUrl, AttributeNames: ['QueueArn'] }));
     urls[queue.id] = await ensureQueue(queue.id, {
-      VisibilityTimeout: visibilityOverride ?? String(queue.visibilityTimeoutSeconds),
+      VisibilityTimeout: String(queue.visibilityTimeoutSeconds),
       RedrivePolicy: JSON.stringify({ deadLetterTargetArn: Attributes?.QueueArn, maxReceiveCount: String(queue.maxReceiveCount) }),
     });
   }
@@ -103,6 +100,15 @@ function invocationContext(worker: WorkerDeclaration, requestId: string): Contex
   return { awsRequestId: requestId, functionName: worker.operation, getRemainingTimeInMillis: () => Math.max(0, deadline - clock.now()) } as Context;
 }
 
+/**
+ * The line a delivery its worker reported failed prints once the run has returned: the message stays
+ * hidden until the queue's visibility passes on the stack's clock, then comes back (or goes to the
+ * dead-letter queue after its last receive). A developer sees a job retrying; a test moves the clock
+ * only after it, so a redelivery never overlaps the run it retries.
+ */
+export const failedDelivery = (queueName: string, message: Message): string =>
+  `${queueName}: delivery ${message.Attributes?.ApproximateReceiveCount ?? '?'} of message ${message.MessageId} failed; it comes back after the queue's visibility`;
+
 /** Messages running at once, per queue: Lambda's concurrency, locally. No group (tenant) has a cap of its own, as in the cloud. */
 const TOTAL_IN_FLIGHT = 40;
 
@@ -119,13 +125,15 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
     .map(async (worker) => {
       const queueUrl = worker.consumes ? queues.urls[worker.consumes] : queues.deadLetterUrls[worker.consumesDeadLettersOf as QueueId];
       const handler = await loadWorker<(event: SQSEvent, context: Context) => Promise<SQSBatchResponse>>(worker.entry);
+      const queueName = worker.consumes ?? `${worker.consumesDeadLettersOf}-dlq`;
       let inFlight = 0;
       const run = async (message: Message): Promise<void> => {
         try {
           const result = await handler(toSqsEvent([message], queueUrl), invocationContext(worker, message.MessageId ?? 'local'));
           if (result.batchItemFailures.length === 0) await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
+          else console.error(failedDelivery(queueName, message));
         } catch (error) {
-          if (running) console.error(`local consumer of ${worker.consumes ?? worker.consumesDeadLettersOf}: ${(error as Error).message}`);
+          if (running) console.error(`local consumer of ${queueName}: ${(error as Error).message}`);
         }
         inFlight--;
       };

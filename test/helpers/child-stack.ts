@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { PID_FILE } from '../../local/data-dir.ts';
 import { queueDefinitions, type QueueId } from '../../shared/core/queues.ts';
 import { inject } from 'vitest';
+import { eventually } from './eventually.ts';
 
 /** `npm start` and the admin CLI as separate processes, so a test sees all they print. */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -124,4 +125,32 @@ export function folderClock() {
       return env();
     },
   };
+}
+
+/**
+ * Takes a message that keeps failing through every receive its queue allows, on the stack's clock: after
+ * each failed delivery (the line the local consumer prints once the run has returned, local/queues.ts), the
+ * stack's clock moves past the queue's visibility, so the next delivery comes at once, never beside the run
+ * it retries; after the last, the queue hands the message to its dead-letter queue. `since` is where in the
+ * stack's output to start counting (its length before the test made the message).
+ */
+export async function throughEveryDelivery(stack: ChildStack, queue: QueueId, since: number): Promise<void> {
+  const { visibilityTimeoutSeconds, maxReceiveCount } = queueDefinitions.find((definition) => definition.id === queue) as {
+    visibilityTimeoutSeconds: number;
+    maxReceiveCount: number;
+  };
+  const failedLine = new RegExp(`^${queue}: delivery \\d+ of message \\S+ failed`, 'gm');
+  for (let delivery = 1; delivery <= maxReceiveCount; delivery++) {
+    await eventually(
+      async () => ((stack.output().slice(since).match(failedLine)?.length ?? 0) >= delivery ? true : undefined),
+      60_000,
+      `delivery ${delivery} of a ${queue} message to fail`,
+    );
+    const moved = await fetch(`${sandboxOf(stack, 'social')}/__sandbox/clock`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ advanceMs: (visibilityTimeoutSeconds + 1) * 1000 }),
+    });
+    if (!moved.ok) throw new Error(`the stack's clock did not move: ${moved.status}`);
+  }
 }

@@ -4,21 +4,19 @@ import { join } from 'node:path';
 import { createHash } from 'node:crypto';
 import { countedDigest, loadAudiences, memberDigest } from '../../local/sandbox/social-audiences.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { folderClock, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, startChildStack, throughEveryDelivery, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { scriptedServer, webhookEvents } from '../helpers/scripted-server.ts';
 import { createUpload, jobToEnd, putFile, uploaded } from '../helpers/uploads.ts';
 
 /**
- * Audience jobs on a stack of their own, where the queue hands a failed message back after a second
- * and a lease lapses in 1.5 s: the worker killed mid-job (SIGKILL to the process) and the stack
- * started again on its data folder; the dead-letter path; a presigned URL past its 15 minutes.
+ * Audience jobs on a stack of their own: the worker killed mid-job (SIGKILL to the process) and the
+ * stack started again on its data folder; the dead-letter path, with the queue's real visibility on the
+ * stack's clock; a presigned URL past its 15 minutes.
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-jobs-'));
 const apiKey = 'audience-jobs-test-key-0123456789';
-// the dead-letter test needs a message's deliveries in seconds: a visibility shortened to above a run's length on a
-// busy machine (a run that retries the platform's 5xx takes seconds), and a lease to match
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+const env = { LOG_LEVEL: 'SILENT' };
 /** the restart after the kill comes after the job queue's visibility, on the stack's clock */
 const clock = folderClock();
 const audiencesFile = join(dataDir, 'sandbox-social-audiences.json');
@@ -111,8 +109,11 @@ describe('the dead-letter path', () => {
     });
 
     const uploadId = await uploaded(apiKey, 'demo-user', 'email\ndoomed.1@example.com\ndoomed.2@example.com\n', url());
+    const since = (stack as ChildStack).output().length;
     const started = await post('/social/create_social_csv_audience', { userId: 'demo-user', audienceName: 'Doomed', mode: 'append', audienceId, uploadId });
-    const { job, seen } = await jobToEnd(apiKey, started.results.jobId, { baseUrl: url(), timeoutMs: 90_000 });
+    // each run fails; the stack's clock moves past the queue's visibility after each, then the queue gives up
+    await throughEveryDelivery(stack as ChildStack, 'Jobs', since);
+    const { job, seen } = await jobToEnd(apiKey, started.results.jobId, { baseUrl: url() });
     expect(seen.filter((view) => view.status === 'failed')).toHaveLength(1);
     expect(job).toMatchObject({
       status: 'failed',
@@ -130,7 +131,7 @@ describe('the dead-letter path', () => {
         data: { jobId: job.jobId, userId: 'demo-user', type: 'social_audience', status: 'failed', error: job.error },
       },
     ]);
-  }, 120_000); // five attempts a second apart, each retrying the platform's 5xx: longer than a test's default on a loaded machine
+  }, 120_000); // five attempts, each retrying the platform's 5xx: longer than a test's default on a loaded machine
 });
 
 describe('a presigned URL', () => {

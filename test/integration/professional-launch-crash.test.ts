@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CONNECTIONS } from '../../local/sandbox/demo-data.ts';
 import { SANDBOX_LIBRARY } from '../../local/sandbox/professional-media.ts';
 import type { RecordedRequest } from '../../local/sandbox/server.ts';
-import { folderClock, postTo, sandboxOf, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, postTo, sandboxOf, startChildStack, throughEveryDelivery, type ChildStack } from '../helpers/child-stack.ts';
 import { jobToEnd } from '../helpers/uploads.ts';
 
 /**
@@ -17,9 +17,7 @@ import { jobToEnd } from '../helpers/uploads.ts';
  */
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-professional-launch-'));
 const apiKey = 'professional-crash-test-key-0123456789';
-// the dead-letter test needs five deliveries of one message in seconds: a visibility shortened to above a
-// run's length (the professional client's own retries take 2–3 s), and a lease to match
-const env = { LOCAL_QUEUE_VISIBILITY_SECONDS: '4', JOB_LEASE_MS: '1500', LOG_LEVEL: 'SILENT' };
+const env = { LOG_LEVEL: 'SILENT' };
 /** the restart after the kill comes after the job queue's visibility, on the stack's clock: the dead run's message comes back at once */
 const clock = folderClock();
 const ACCOUNT = DEMO_CONNECTIONS.professional.adAccountId;
@@ -105,6 +103,7 @@ describe('a launch the queue gives up on', () => {
         times: 1_000,
       }),
     });
+    const since = (stack as ChildStack).output().length;
     const started = await postTo(stack as ChildStack, apiKey, '/professional/create_campaign', {
       userId: 'demo-user',
       name,
@@ -123,7 +122,9 @@ describe('a launch the queue gives up on', () => {
       ],
       activate: true,
     });
-    const { job, seen } = await jobToEnd(apiKey, started.results.jobId, { baseUrl: (stack as ChildStack).url, timeoutMs: 150_000 });
+    // each run fails; the stack's clock moves past the queue's visibility after each, then the queue gives up
+    await throughEveryDelivery(stack as ChildStack, 'Jobs', since);
+    const { job, seen } = await jobToEnd(apiKey, started.results.jobId, { baseUrl: (stack as ChildStack).url });
     expect(seen.filter((view) => view.status === 'failed')).toHaveLength(1);
     expect(job).toMatchObject({ status: 'failed', error: { code: 'PLATFORM_UNAVAILABLE', message: expect.stringContaining('given up after 5 attempts') } });
     expect((job as { rolledBack?: boolean }).rolledBack).toBe(true);

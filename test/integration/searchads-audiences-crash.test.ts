@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startChildStack, type ChildStack } from '../helpers/child-stack.ts';
+import { folderClock, startChildStack, type ChildStack } from '../helpers/child-stack.ts';
 import { eventually } from '../helpers/eventually.ts';
 
 /**
@@ -15,7 +15,9 @@ import { eventually } from '../helpers/eventually.ts';
 const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-dm-crash-'));
 const apiKey = 'datamanager-crash-test-key-0123456789';
 const ROWS = 25_000;
-const env = { JOB_LEASE_MS: '1000', LOG_LEVEL: 'SILENT' };
+const env = { LOG_LEVEL: 'SILENT' };
+/** the restart comes after the job queue's visibility (and the dead run's lease), on the stack's clock */
+const clock = folderClock();
 let stack: ChildStack | undefined;
 afterAll(async () => {
   await stack?.stop();
@@ -65,7 +67,7 @@ describe('a Customer Match job survives a kill -9 between two accepted requests'
     await eventually(async () => ((await ingests(sandbox)).length === 2 ? true : undefined), 30_000, 'the second request to reach the platform');
     await stack.kill();
 
-    stack = await startChildStack(dataDir, apiKey, env);
+    stack = await startChildStack(dataDir, apiKey, { ...env, ...clock.pastVisibilityOf('Jobs') });
     const restarted = sandboxOf(stack);
     const job = await eventually(
       async () => {
