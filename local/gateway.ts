@@ -6,6 +6,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { clock } from '../shared/core/clock.ts';
 import { tooLargeForARequest } from '../shared/http/middleware/multipart-body.ts';
 import { fallbackRoute, findRoute, type Route } from '../functions/routes.ts';
+import { prepareBundledFiles } from './generated-files.ts';
 import { keepIdleConnections } from './keep-alive.ts';
 
 /**
@@ -23,11 +24,14 @@ type LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => Promis
 const projectRoot = fileURLToPath(new URL('../', import.meta.url));
 const handlers = new Map<string, Promise<LambdaHandler>>();
 
-function loadHandler(entry: string): Promise<LambdaHandler> {
-  let loaded = handlers.get(entry);
+function loadHandler(route: Pick<Route, 'entry' | 'bundledFiles'>): Promise<LambdaHandler> {
+  let loaded = handlers.get(route.entry);
   if (!loaded) {
-    loaded = import(pathToFileURL(`${projectRoot}${entry}`).href).then((module: { handler: LambdaHandler }) => module.handler);
-    handlers.set(entry, loaded);
+    loaded = prepareBundledFiles(route)
+      .then(() => import(pathToFileURL(`${projectRoot}${route.entry}`).href))
+      .then((module: { handler: LambdaHandler }) => module.handler);
+    loaded.catch(() => handlers.delete(route.entry));
+    handlers.set(route.entry, loaded);
   }
   return loaded;
 }
@@ -153,8 +157,8 @@ function lingerBeforeClosing(response: ServerResponse): void {
   };
 }
 
-async function invoke(route: Pick<Route, 'operation' | 'entry' | 'timeoutSeconds'>, event: APIGatewayProxyEventV2) {
-  const handler = await loadHandler(route.entry);
+async function invoke(route: Pick<Route, 'operation' | 'entry' | 'timeoutSeconds' | 'bundledFiles'>, event: APIGatewayProxyEventV2) {
+  const handler = await loadHandler(route);
   const timeoutSeconds = route.timeoutSeconds ?? DEFAULT_TIMEOUT_SECONDS;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<undefined>((resolve) => {

@@ -24,7 +24,6 @@ import { startSearchadsSandbox, type SearchadsSandbox } from './sandbox/searchad
 import { startSocialSandbox, type SocialSandbox } from './sandbox/social.ts';
 import { callbackUrl } from '../shared/platforms/connect-flow.ts';
 import { encodeRouteTable } from '../shared/http/route-table.ts';
-import { buildOpenApiDocument } from '../shared/docs/openapi.ts';
 import { OPENAPI_FILE_NAME } from '../shared/docs/reference-files.ts';
 
 /**
@@ -221,10 +220,10 @@ export async function startLocalStack(options: LocalStackOptions = {}): Promise<
     }
 
     // what the deployed stack hands the catch-all and the document functions, made here from the same folders
-    const { documentedRoutes, routes } = await import('../functions/routes.ts');
+    const { routes } = await import('../functions/routes.ts');
     env.ROUTE_TABLE = encodeRouteTable(routes);
+    // written when a function that reads it is first loaded (local/generated-files.ts)
     env.OPENAPI_DOCUMENT_FILE = join(dataDir, OPENAPI_FILE_NAME);
-    writeFileSync(env.OPENAPI_DOCUMENT_FILE, JSON.stringify(buildOpenApiDocument(documentedRoutes)));
 
     // The functions read their configuration from the environment, once, on first use.
     Object.assign(process.env, env);
