@@ -31,6 +31,8 @@ const PROCESS = [
 const FRESH_CONFIGURATION = ['test/unit/app-credentials.test.ts', 'test/unit/webhook-addresses.test.ts'];
 /** every function bundled once (one esbuild run into dist/functions), for the synth test, its IAM check and the bundle test; built while the stack's tests run */
 const BUNDLES = 'test/setup/function-bundles.ts';
+/** `npm start` and the admin CLI prebuilt, for the process group's child stacks and admin runs */
+const LOCAL_BUNDLES = 'test/setup/local-bundles.ts';
 const withStack = { globalSetup: ['test/setup/global-stack.ts'], setupFiles: ['test/setup/stack-env.ts', LOW_PRIORITY] };
 
 export default defineConfig({
@@ -73,7 +75,7 @@ export default defineConfig({
           name: 'process',
           include: PROCESS,
           ...withStack,
-          globalSetup: [...withStack.globalSetup, BUNDLES],
+          globalSetup: [...withStack.globalSetup, BUNDLES, LOCAL_BUNDLES],
           // a child stack's start is CPU-bound: three files at a time
           maxWorkers: 3,
           sequence: { groupOrder: 1 },

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FunctionDeclaration } from '../shared/core/function-declaration.ts';
+import { importModule } from '../shared/core/import-module.ts';
 import { matchRoute } from '../shared/http/route-table.ts';
 import type { DocumentedRoute } from '../shared/docs/openapi.ts';
 
@@ -27,7 +28,7 @@ export function declarationFolders(dir = ''): string[] {
 const FALLBACK_FOLDER = 'route-not-found';
 
 /** A module of an operation's folder, by its file URL (a plain specifier, so no bundler rewrites it). */
-export const importFromFolder = <T>(folder: string, file: string): Promise<T> => import(pathToFileURL(`${functionsDir}${folder}/${file}`).href) as Promise<T>;
+export const importFromFolder = <T>(folder: string, file: string): Promise<T> => importModule<T>(pathToFileURL(`${functionsDir}${folder}/${file}`).href);
 
 async function load(folder: string): Promise<DocumentedRoute> {
   const { declaration } = await importFromFolder<{ declaration: Route }>(folder, 'declaration.ts');

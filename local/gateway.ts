@@ -7,6 +7,7 @@ import { clock } from '../shared/core/clock.ts';
 import { tooLargeForARequest } from '../shared/http/middleware/multipart-body.ts';
 import { fallbackRoute, findRoute, type Route } from '../functions/routes.ts';
 import { prepareBundledFiles } from './generated-files.ts';
+import { importModule } from '../shared/core/import-module.ts';
 import { keepIdleConnections } from './keep-alive.ts';
 
 /**
@@ -28,7 +29,7 @@ function loadHandler(route: Pick<Route, 'entry' | 'bundledFiles'>): Promise<Lamb
   let loaded = handlers.get(route.entry);
   if (!loaded) {
     loaded = prepareBundledFiles(route)
-      .then(() => import(pathToFileURL(`${projectRoot}${route.entry}`).href))
+      .then(() => importModule<{ handler: LambdaHandler }>(pathToFileURL(`${projectRoot}${route.entry}`).href))
       .then((module: { handler: LambdaHandler }) => module.handler);
     loaded.catch(() => handlers.delete(route.entry));
     handlers.set(route.entry, loaded);

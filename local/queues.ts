@@ -11,6 +11,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { clock } from '../shared/core/clock.ts';
+import { importModule } from '../shared/core/import-module.ts';
 import { installedLocalClock, type LocalClock } from './clock.ts';
 import { startEmulatorThread } from './emulator-thread.ts';
 import type { WorkerDeclaration } from '../shared/core/function-declaration.ts';
@@ -67,7 +68,7 @@ export async function startLocalQueues(dataDir: string, localClock: LocalClock |
   return { endpoint, urls, deadLetterUrls, close };
 }
 
-const loadWorker = async <T>(entry: string) => ((await import(pathToFileURL(join(projectRoot, entry)).href)) as { handler: T }).handler;
+const loadWorker = async <T>(entry: string) => (await importModule<{ handler: T }>(pathToFileURL(join(projectRoot, entry)).href)).handler;
 
 function toSqsEvent(messages: Message[], queueArn: string): SQSEvent {
   return {

@@ -5,6 +5,7 @@ import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { marshall, unmarshall } from '@aws-sdk/util-dynamodb';
 import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { WorkerDeclaration } from '../shared/core/function-declaration.ts';
+import { importModule } from '../shared/core/import-module.ts';
 import type { PutListener } from './dynamo-transactions.ts';
 
 /**
@@ -50,7 +51,7 @@ export function localStream(): LocalStream {
       const { documentStore, mainTableName } = await import('../shared/store/client.ts');
       for (const worker of workers.filter((entry) => entry.consumesStream)) {
         const { flag } = worker.consumesStream as NonNullable<WorkerDeclaration['consumesStream']>;
-        const { handler } = (await import(pathToFileURL(join(projectRoot, worker.entry)).href)) as { handler: StreamHandler };
+        const { handler } = await importModule<{ handler: StreamHandler }>(pathToFileURL(join(projectRoot, worker.entry)).href);
         let wake: () => void = () => undefined;
         const lane = { flag, waiting: [] as Key[], wake: () => wake() };
         lanes.push(lane);

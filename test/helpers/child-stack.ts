@@ -6,6 +6,7 @@ import { PID_FILE } from '../../local/data-dir.ts';
 import { queueDefinitions, type QueueId } from '../../shared/core/queues.ts';
 import { inject } from 'vitest';
 import { eventually } from './eventually.ts';
+import { localBundle } from './local-bundles.ts';
 
 /** `npm start` and the admin CLI as separate processes, so a test sees all they print. */
 const projectRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,8 +34,8 @@ export interface ChildStack {
 }
 
 export async function startChildStack(dataDir: string, apiKey: string, extraEnv: Record<string, string> = {}): Promise<ChildStack> {
-  // as `npm start` runs it: one process, Node's own TypeScript (the project's syntax is erasable: tsconfig's erasableSyntaxOnly)
-  const child: ChildProcess = spawn(process.execPath, ['local/main.ts'], {
+  // `npm start`, prebuilt into one file for the run (test/helpers/local-bundles.ts): one process, as `npm start` runs it
+  const child: ChildProcess = spawn(process.execPath, [await localBundle('local/main.ts')], {
     cwd: projectRoot,
     env: cleanEnv({ PORT: '0', DATA_DIR: dataDir, LOCAL_API_KEY: apiKey, LOG_LEVEL: 'DEBUG', ...extraEnv }),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -70,10 +71,11 @@ export async function startChildStack(dataDir: string, apiKey: string, extraEnv:
   };
 }
 
-export function runAdmin(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export async function runAdmin(dataDir: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const admin = await localBundle('infra/admin.ts');
   return new Promise((resolve) => {
-    // as `npm run admin` runs it: Node's own TypeScript
-    const child = spawn(process.execPath, ['infra/admin.ts', ...args], {
+    // `npm run admin`, prebuilt into one file for the run (test/helpers/local-bundles.ts)
+    const child = spawn(process.execPath, [admin, ...args], {
       cwd: projectRoot,
       env: cleanEnv({ DATA_DIR: dataDir }),
       stdio: ['ignore', 'pipe', 'pipe'],
