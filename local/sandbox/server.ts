@@ -19,7 +19,7 @@ import { isMultipart, readFormBody } from './multipart.ts';
  *   DELETE /__sandbox/faults    clear queued faults
  *   DELETE /__sandbox/faults/{id}  withdraw one queued fault (a test's leftover, so it cannot refuse another test's request)
  *   GET    /__sandbox/requests  the recorded requests, oldest first (?includes=x: only those carrying x, as faults
- *                                match; ?from=n: from the n-th on; ?count=1: only {count})
+ *                                match; ?from=n: from the n-th received on; ?count=1: only {count}, how many were received)
  *   DELETE /__sandbox/requests  forget them
  *   GET    /__sandbox/clock     the local stack's clock: {now} (epoch ms)
  *   POST   /__sandbox/campaigns add campaigns to an ad account for scale tests: {account, count} → {ids}
@@ -97,7 +97,10 @@ export interface Sandbox {
   name: string;
   url: string;
   server: Server;
+  /** the last requests it received (at most MAX_RECORDED), oldest first */
   requests: RecordedRequest[];
+  /** how many older ones were let go: request n (from 0, ever received) is requests[n - dropped] */
+  dropped: number;
   faults: Fault[];
   close(): Promise<void>;
 }
@@ -180,12 +183,14 @@ async function control(
   }
   if (request.path === '/__sandbox/requests' && request.method === 'GET') {
     // a test reads only its own requests: the others may hold megabytes of audience batches
-    if (request.query.get('count') === '1') return { status: 200, body: { count: sandbox.requests.length } };
+    if (request.query.get('count') === '1') return { status: 200, body: { count: sandbox.dropped + sandbox.requests.length } };
     const marker = request.query.get('includes');
     if (marker !== null) return { status: 200, body: search.carrying(sandbox.requests, marker) };
-    return { status: 200, body: sandbox.requests.slice(Number(request.query.get('from') ?? 0) || 0) };
+    // numbered as received, so `from` keeps its meaning once the oldest are let go
+    return { status: 200, body: sandbox.requests.slice(Math.max(0, (Number(request.query.get('from') ?? 0) || 0) - sandbox.dropped)) };
   }
   if (request.path === '/__sandbox/requests' && request.method === 'DELETE') {
+    sandbox.dropped += sandbox.requests.length;
     sandbox.requests.length = 0;
     search.forgetAll();
     return { status: 204 };
@@ -217,7 +222,7 @@ export async function startSandbox(
   /** the platform's own control endpoints (under /__sandbox/): knobs for what it does next */
   controls: SandboxRoute[] = [],
 ): Promise<Sandbox> {
-  const sandbox = { name, url: '', requests: [] as RecordedRequest[], faults: [] as Fault[] } as Sandbox;
+  const sandbox = { name, url: '', requests: [] as RecordedRequest[], dropped: 0, faults: [] as Fault[] } as Sandbox;
   const search = new RequestSearch();
 
   const handle = async (incoming: IncomingMessage, response: ServerResponse) => {
@@ -249,7 +254,10 @@ export async function startSandbox(
       body: form ? new URLSearchParams(form.fields).toString() : body.toString('utf8'),
       ...(form && Object.keys(form.files).length > 0 ? { files: filesOf(form.files) } : {}),
     };
-    if (sandbox.requests.length >= MAX_RECORDED) sandbox.requests.shift();
+    if (sandbox.requests.length >= MAX_RECORDED) {
+      sandbox.requests.shift();
+      sandbox.dropped++;
+    }
     sandbox.requests.push(recorded);
     search.recorded(recorded);
 

@@ -11,8 +11,19 @@ export type PlatformName = 'social' | 'searchads' | 'professional';
  */
 export type ScopedFault = Fault & ({ requestIncludes: string | string[] } | { pathIncludes: string });
 
-/** Every request a sandbox recorded (from the `from`-th on); filter it by the test's own marker. */
-export async function upstreamRequests(platform: PlatformName, from = 0): Promise<RecordedRequest[]> {
+/**
+ * How many requests each sandbox had received when this test file began (test/setup/stack-env.ts): the
+ * ones before are other files', and late in a run they are thousands, some of megabytes, which a test
+ * polling for its own request would have the shared stack serialize ten times a second.
+ */
+const beforeThisFile: Partial<Record<PlatformName, number>> = {};
+
+export async function markRequestsBeforeThisFile(): Promise<void> {
+  for (const platform of ['social', 'searchads', 'professional'] as const) beforeThisFile[platform] = await upstreamRequestCount(platform);
+}
+
+/** Every request a sandbox recorded since this test file began (or from the `from`-th on); filter it by the test's own marker. */
+export async function upstreamRequests(platform: PlatformName, from = beforeThisFile[platform] ?? 0): Promise<RecordedRequest[]> {
   const response = await fetch(`${stack().sandboxes[platform]}/__sandbox/requests?from=${from}`);
   return (await response.json()) as RecordedRequest[];
 }
