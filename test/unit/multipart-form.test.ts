@@ -62,4 +62,24 @@ describe('readMultipartForm', () => {
     await expect(read(form(part('csvFile', 'x'.repeat(2_000), 'a.csv')))).rejects.toMatchObject({ status: 413 });
     await expect(read(form(part('userId', 'u')), 'multipart/form-data')).rejects.toMatchObject({ status: 415 });
   });
+
+  it('an empty boundary, or one over RFC 2046’s 70 characters → 415 at once (busboy stalled on an empty one)', async () => {
+    // the body a fast-check run drew (seed 1795965467062), cut to what stalls: a file part of over 64 KB, then a
+    // part whose headers end in the close delimiter an empty boundary makes (CRLF, four dashes)
+    const stalled = Buffer.from(
+      `\r\n--b\r\nContent-Disposition: form-data; name="audienceName"; filename="x"y.csv"\r\nContent-Type: text/csv\r\n\r\n${'0&6@0d'.repeat(11_000)}\r\n--b\r\nContent-Disposition: form-data; name="csvFile"; filename=""\r\nContent-Type: text/csv\r\n----`,
+    );
+    for (const contentType of ['multipart/form-data; boundary=', 'multipart/form-data; boundary=""', `multipart/form-data; boundary=${'b'.repeat(71)}`]) {
+      const outcome = read(stalled, contentType).then(
+        () => 'read',
+        (error: { status: number; message: string }) => ({ status: error.status, message: error.message }),
+      );
+      const settled = await Promise.race([outcome, new Promise((resolve) => setTimeout(() => resolve('stalled'), 1_000))]);
+      expect(settled, contentType).toEqual({ status: 415, message: expect.stringContaining('a boundary of 1 to 70 characters') });
+    }
+    // the longest a boundary may be is read
+    const longest = 'b'.repeat(70);
+    const body = Buffer.from(`--${longest}\r\nContent-Disposition: form-data; name="userId"\r\n\r\nu\r\n--${longest}--\r\n`);
+    expect((await read(body, `multipart/form-data; boundary=${longest}`)).fields).toEqual({ userId: 'u' });
+  });
 });
