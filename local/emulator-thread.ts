@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { threadModule } from '../shared/core/import-module.ts';
 
 /**
  * An emulator (dynalite, fauxqs) on a thread of its own, off the functions' event loop. The thread's
@@ -6,7 +7,7 @@ import { Worker } from 'node:worker_threads';
  * closed its server and its files. The thread ends with the process however that ends.
  */
 export async function startEmulatorThread(module: URL, workerData: unknown): Promise<{ port: number; thread: Worker; close(): Promise<void> }> {
-  const thread = new Worker(module, { workerData });
+  const thread = new Worker(threadModule(module), { workerData });
   // the process may end without closing it (a signal's exit): the thread does not hold it open
   thread.unref();
   const port = await new Promise<number>((resolve, reject) => {

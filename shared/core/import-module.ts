@@ -10,3 +10,11 @@ export function importModule<T>(url: string): Promise<T> {
   const bundled = (globalThis as { [BUNDLED_MODULES]?: Record<string, () => Promise<unknown>> })[BUNDLED_MODULES]?.[url];
   return (bundled ? bundled() : import(url)) as Promise<T>;
 }
+
+const BUNDLED_THREADS = Symbol.for('ad-campaign-api.bundled-threads');
+
+/** A worker thread's module (an emulator's): the prebuilt bundle's file of it, when the process runs from one that built it, else `url`. */
+export function threadModule(url: URL): URL {
+  const bundled = (globalThis as { [BUNDLED_THREADS]?: Record<string, string> })[BUNDLED_THREADS]?.[url.href];
+  return bundled ? new URL(bundled) : url;
+}

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { build, type Plugin } from 'esbuild';
+import { build, type BuildOptions, type Plugin } from 'esbuild';
 import { ESM_REQUIRE_BANNER, NODE_TARGET } from '../../infra/bundling.ts';
 
 /**
@@ -45,33 +45,50 @@ const sourceUrls: Plugin = {
   },
 };
 
-/** Builds both bundles into `directory`; resolves when they are written. */
+/**
+ * The queue emulator's thread, bundled too: fauxqs and fastify are some 670 modules, most of the thread's
+ * start. dynalite's thread is not: dynalite requires its actions by computed name, which a bundle cannot follow.
+ */
+const THREADS = ['local/queue-thread.ts'];
+const threadBundle = (source: string) => join(LOCAL_BUNDLE_DIRECTORY, `${basename(source, '.ts')}.mjs`);
+
+const sharedOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: NODE_TARGET,
+  mainFields: ['module', 'main'],
+  banner: { js: ESM_REQUIRE_BANNER },
+  logLevel: 'warning',
+  plugins: [sourceUrls],
+} satisfies BuildOptions;
+
+/** Builds the bundles into `directory` (which is then renamed to LOCAL_BUNDLE_DIRECTORY); resolves when they are written. */
 export async function buildLocalBundles(directory = LOCAL_BUNDLE_DIRECTORY): Promise<void> {
   const registry = modulesFoundByPath()
     .map((path) => `  ${JSON.stringify(pathToFileURL(path).href)}: () => import(${JSON.stringify(`./${relative(projectRoot, path)}`)}),`)
     .join('\n');
-  await Promise.all(
-    Object.entries(LOCAL_BUNDLES).map(([source, bundle]) =>
+  const threads = Object.fromEntries(THREADS.map((source) => [pathToFileURL(join(projectRoot, source)).href, pathToFileURL(threadBundle(source)).href]));
+  await Promise.all([
+    ...THREADS.map((source) => build({ ...sharedOptions, entryPoints: [join(projectRoot, source)], outfile: join(directory, basename(threadBundle(source))) })),
+    ...Object.entries(LOCAL_BUNDLES).map(([source, bundle]) =>
       build({
+        ...sharedOptions,
         stdin: {
-          contents: `globalThis[Symbol.for('ad-campaign-api.bundled-modules')] = {\n${registry}\n};\nawait import(${JSON.stringify(`./${source}`)});\n`,
+          contents: [
+            `globalThis[Symbol.for('ad-campaign-api.bundled-modules')] = {\n${registry}\n};`,
+            `globalThis[Symbol.for('ad-campaign-api.bundled-threads')] = ${JSON.stringify(threads)};`,
+            `await import(${JSON.stringify(`./${source}`)});\n`,
+          ].join('\n'),
           resolveDir: projectRoot,
           sourcefile: `${source}.bundle-entry.ts`,
           loader: 'ts',
         },
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: NODE_TARGET,
-        mainFields: ['module', 'main'],
-        banner: { js: ESM_REQUIRE_BANNER },
         external: EXTERNAL,
         outfile: join(directory, basename(bundle)),
-        logLevel: 'warning',
-        plugins: [sourceUrls],
       }),
     ),
-  );
+  ]);
 }
 
 /** Where a failed build says why (test/setup/local-bundles.ts). */
