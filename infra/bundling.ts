@@ -1,6 +1,6 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
 import { GENERATED_OPENAPI_DOCUMENT } from '../shared/core/function-declaration.ts';
@@ -81,6 +81,7 @@ export async function bundleFunctions(
   functions: readonly BundledFunction[],
   { openApiDocument, sourcemap = true }: { openApiDocument?: () => unknown; sourcemap?: boolean } = {},
 ): Promise<FunctionBundles> {
+  removeAbandonedBuilds(directory);
   const building = `${directory}.building-${process.pid}`;
   rmSync(building, { recursive: true, force: true });
   const result = await build({
@@ -128,4 +129,29 @@ export function readBundles(directory: string): FunctionBundles {
 /** One bundle built alone, exactly as bundleFunctions builds each (a benchmark's baseline, a worker run in a child process). */
 export async function bundleFunction(entry: string, outfile: string, { sourcemap = true }: { sourcemap?: boolean } = {}): Promise<void> {
   await build({ ...esbuildOptions, entryPoints: [entry], outfile, sourcemap });
+}
+
+/**
+ * Removes the half-built folders (`<directory>.building-<pid>`) of builds whose process is gone: a build
+ * killed part-way (a test run stopped early kills its build) leaves one of some 280 MB.
+ */
+export function removeAbandonedBuilds(directory: string): void {
+  const parent = dirname(directory);
+  const prefix = `${basename(directory)}.building-`;
+  if (!existsSync(parent)) return;
+  for (const name of readdirSync(parent)) {
+    if (!name.startsWith(prefix)) continue;
+    const pid = Number(name.slice(prefix.length));
+    if (pid === process.pid || (Number.isInteger(pid) && isRunning(pid))) continue;
+    rmSync(join(parent, name), { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }

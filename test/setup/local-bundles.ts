@@ -1,4 +1,5 @@
 import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { removeAbandonedBuilds } from '../../infra/bundling.ts';
 import { buildLocalBundles, LOCAL_BUNDLE_DIRECTORY, LOCAL_BUNDLES_FAILED_FILE } from '../helpers/local-bundles.ts';
 
 /**
@@ -10,6 +11,7 @@ import { buildLocalBundles, LOCAL_BUNDLE_DIRECTORY, LOCAL_BUNDLES_FAILED_FILE } 
 export default function setup(): void {
   rmSync(LOCAL_BUNDLE_DIRECTORY, { recursive: true, force: true });
   rmSync(LOCAL_BUNDLES_FAILED_FILE, { force: true });
+  removeAbandonedBuilds(LOCAL_BUNDLE_DIRECTORY);
   const building = `${LOCAL_BUNDLE_DIRECTORY}.building-${process.pid}`;
   rmSync(building, { recursive: true, force: true });
   mkdirSync(building, { recursive: true });
