@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import { createHash, randomUUID } from 'node:crypto';
 import { storeRequestCounts } from '../store-requests.ts';
 import { carries, RequestSearch } from './request-search.ts';
@@ -82,13 +83,16 @@ export interface RecordedRequest {
   /** the query string as it came, encoding and all */
   rawQuery: string;
   headers: Record<string, string>;
+  /** the body as text ('' when it is not text: see `binary`) */
   body: string;
   /** a multipart form's files: their size and SHA-256 */
   files?: Record<string, { bytes: number; sha256: string }>;
+  /** a body that is not UTF-8 text (a video part, an image): its size and SHA-256 */
+  binary?: { bytes: number; sha256: string };
 }
 
-const filesOf = (files: Record<string, Buffer>) =>
-  Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, { bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') }]));
+const digestOf = (bytes: Buffer) => ({ bytes: bytes.length, sha256: createHash('sha256').update(bytes).digest('hex') });
+const filesOf = (files: Record<string, Buffer>) => Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name, digestOf(bytes)]));
 
 /** Adds `count` campaigns (ACTIVE, a daily budget of their own) to an ad account; answers their ids. */
 export type SeedCampaigns = (account: string, count: number) => string[];
@@ -250,9 +254,11 @@ export async function startSandbox(
       query: Object.fromEntries(url.searchParams),
       rawQuery: request.rawQuery,
       headers,
-      // a form's text fields as a query string, its files by size and digest (a video chunk is megabytes)
-      body: form ? new URLSearchParams(form.fields).toString() : body.toString('utf8'),
+      // a form's text fields as a query string, its files and any other bytes that are not text by size and
+      // digest (a video part is megabytes, and a test polling the requests would read them every time)
+      body: form ? new URLSearchParams(form.fields).toString() : isUtf8(body) ? body.toString('utf8') : '',
       ...(form && Object.keys(form.files).length > 0 ? { files: filesOf(form.files) } : {}),
+      ...(!form && !isUtf8(body) ? { binary: digestOf(body) } : {}),
     };
     if (sandbox.requests.length >= MAX_RECORDED) {
       sandbox.requests.shift();
