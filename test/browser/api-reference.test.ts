@@ -1,13 +1,12 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.ts';
 
 /**
- * GET /docs in a real browser (Debian's chromium, installed by `npm test`'s pretest step): the page
+ * GET /docs in a real browser (Chromium's headless shell, installed by `npm test`'s pretest step): the page
  * lists every operation of the document and its "Test Request" panel sends a request that the local
  * stack answers with 200. Nothing is loaded from anywhere but the service itself.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const { url: baseUrl, apiKey } = inject('stack');
 
 let browser: Browser;
@@ -16,11 +15,7 @@ const foreignRequests: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No chromium at ${CHROMIUM}: run \`npm run test:browser-setup\` (or set CHROMIUM_PATH).`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
   page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
   page.on('pageerror', (error) => pageErrors.push(error.message));
   await page.route('**/*', (route) => {

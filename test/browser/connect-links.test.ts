@@ -1,15 +1,14 @@
-import { existsSync } from 'node:fs';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { launchChromium } from '../helpers/browser.ts';
 import { call, newTenant, newUser } from '../helpers/api.ts';
 
 /**
- * A whole connection clicked through in a real browser (Debian's chromium, as the reference-page
- * test) for each platform: the link, the sandbox's consent screen (who signs in, Allow), the account
- * picker when the person reaches several accounts, and the page the tenant's redirect URI shows
- * (the local stack's /connected). Then get_profile shows the connection.
+ * A whole connection clicked through in a real browser (Chromium's headless shell, as the
+ * reference-page test) for each platform: the link, the sandbox's consent screen (who signs in, Allow),
+ * the account picker when the person reaches several accounts, and the page the tenant's redirect URI
+ * shows (the local stack's /connected). Then get_profile shows the connection.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const { webhookReceiverUrl } = inject('stack');
 const REDIRECT = `${webhookReceiverUrl}/connected`;
 
@@ -17,11 +16,7 @@ let browser: Browser;
 let apiKey = '';
 const pageErrors: string[] = [];
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`No chromium at ${CHROMIUM}: run \`npm run test:browser-setup\` (or set CHROMIUM_PATH).`);
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage', '--disable-background-networking'],
-  });
+  browser = await launchChromium();
   apiKey = await newTenant();
   await call('/tenant/update_settings', { redirectUris: [REDIRECT] }, { apiKey });
 }, 60_000);
