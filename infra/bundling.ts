@@ -49,8 +49,17 @@ const esbuildOptions = {
   mainFields: ['module', 'main'],
   banner: { js: ESM_REQUIRE_BANNER },
   alias: aliases,
+  // the maps give stack traces their files and lines (NODE_OPTIONS below), for which Node needs no sources:
+  // without them get_profile's map is 0.6 MB instead of 1.9, and Node reads it at every cold start
+  // (about 22 ms less of the import, docs/deploying.md)
+  sourcesContent: false,
   logLevel: 'error',
 } satisfies BuildOptions;
+
+/** How Lambda starts every function's Node (its `NODE_OPTIONS`): stack traces through the bundle's source map, and the function's own options. */
+export function nodeOptionsOf(fn: { nodeOptions?: string }): string {
+  return ['--enable-source-maps', fn.nodeOptions].filter(Boolean).join(' ');
+}
 
 /** What a function needs of the bundler: its operation (its folder's name), its entry, the files it reads beside it. */
 export interface BundledFunction {

@@ -37,7 +37,7 @@ import { grantsOf, type FunctionNeeds, type StreamSelection } from '../shared/co
 import { encodeRouteTable } from '../shared/http/route-table.ts';
 import { OPERATOR_METRICS, OPERATOR_METRICS_NAMESPACE } from '../shared/core/operator-alarms.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
-import type { FunctionBundles } from './bundling.ts';
+import { type FunctionBundles, nodeOptionsOf } from './bundling.ts';
 import { areaOfRoute, type StackArea } from './stack-areas.ts';
 import { idempotencyTable, mainTable, type TableDefinition } from '../shared/store/tables.ts';
 
@@ -293,7 +293,7 @@ export class AdCampaignApiStack extends Stack {
         tracing: Tracing.ACTIVE,
         logGroup,
         environment: {
-          NODE_OPTIONS: ['--enable-source-maps', route.nodeOptions].filter(Boolean).join(' '),
+          NODE_OPTIONS: nodeOptionsOf(route),
           ...(route.public ? {} : { TABLE_NAME: main.tableName, PUBLIC_BASE_URL: publicBaseUrl }),
           ...(route.idempotent ? { IDEMPOTENCY_TABLE_NAME: idempotency.tableName } : {}),
           ...(route.usesUploadBucket ? { UPLOAD_BUCKET: uploads.bucketName, UPLOAD_KMS_KEY_ID: dataKey.keyArn } : {}),

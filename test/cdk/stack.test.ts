@@ -382,6 +382,15 @@ describe('bundles', () => {
     }
   });
 
+  // Lambda starts each function with --enable-source-maps, which reads the map at every cold start
+  it('deploys a source map beside each bundle, naming the project’s files without carrying their text', () => {
+    for (const entry of [...routes, ...workers]) {
+      const map = JSON.parse(readFileSync(join(assetOf(entry.operation), 'index.mjs.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
+      expect(map.sourcesContent, entry.operation).toBeUndefined();
+      expect(map.sources, entry.operation).toContain(`../../../${entry.entry}`);
+    }
+  });
+
   it('puts the files a function reads at run time beside its code', () => {
     for (const route of routes.filter((entry) => entry.bundledFiles)) {
       expect(readdirSync(assetOf(route.operation))).toEqual(expect.arrayContaining(['index.mjs', ...Object.keys(route.bundledFiles ?? {})]));
