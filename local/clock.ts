@@ -1,5 +1,12 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as wait } from 'node:timers/promises';
 import { useClock, type Clock } from '../shared/core/clock.ts';
+
+/** One function run's view of the skipped waits: those skipped before it began, and its own since. */
+interface RunView {
+  skippedBefore: number;
+  ownSkipped: number;
+}
 
 /**
  * The local stack's clock: the system's, moved by `offsetMs` (to try the service on another day, or by a
@@ -7,12 +14,19 @@ import { useClock, type Clock } from '../shared/core/clock.ts';
  * sleeping, so a retry after 5 s takes no real time but everything that reads the clock sees the 5 s gone.
  * The emulators that keep the stack's time (the queues) follow its moves, not the waits it skipped: a
  * wait skipped in one request is not time passing for every message in flight.
+ *
+ * A function run (`asRun`: a request, a queue delivery, a stream batch, a schedule) sees its own skipped
+ * waits and those before it began, not those of the runs beside it: in the cloud their waits overlap in
+ * time, and a run's deadline (on this clock) would otherwise lose every other run's retry waits. The
+ * sandboxes, outside any run, see every wait skipped, so a platform's rate-limit window has passed when a
+ * run retries after it (docs/testing.md).
  */
 export class LocalClock implements Clock {
   private offsetMs: number;
   private skippedMs = 0;
   private readonly instantSleeps: boolean;
   private readonly listeners = new Set<(offsetMs: number) => void>();
+  private readonly runs = new AsyncLocalStorage<RunView>();
 
   constructor(options: { offsetMs?: number; instantSleeps?: boolean } = {}) {
     this.offsetMs = options.offsetMs ?? 0;
@@ -20,13 +34,21 @@ export class LocalClock implements Clock {
   }
 
   now(): number {
-    return Date.now() + this.offsetMs + this.skippedMs;
+    const run = this.runs.getStore();
+    return Date.now() + this.offsetMs + (run ? run.skippedBefore + run.ownSkipped : this.skippedMs);
   }
 
   async sleep(ms: number): Promise<void> {
-    if (this.instantSleeps)
-      this.skippedMs += Math.ceil(ms); // whole milliseconds, as the system clock gives
-    else await wait(ms);
+    if (!this.instantSleeps) return wait(ms);
+    const skipped = Math.ceil(ms); // whole milliseconds, as the system clock gives
+    this.skippedMs += skipped;
+    const run = this.runs.getStore();
+    if (run) run.ownSkipped += skipped;
+  }
+
+  /** `invocation` (one function run) on its own view of the skipped waits, from now */
+  asRun<T>(invocation: () => T): T {
+    return this.runs.run({ skippedBefore: this.skippedMs, ownSkipped: 0 }, invocation);
   }
 
   random(): number {
@@ -65,6 +87,11 @@ let installed: LocalClock | undefined;
 export function installLocalClock(localClock: LocalClock): void {
   installed = localClock;
   useClock(localClock);
+}
+
+/** One function run of the local stack, on the installed clock's view of it (LocalClock.asRun); as it is when none is installed. */
+export function asFunctionRun<T>(invocation: () => T): T {
+  return installed ? installed.asRun(invocation) : invocation();
 }
 
 /** The clock the local stack installed, for the sandboxes' clock control endpoint. */

@@ -9,6 +9,7 @@ import { fallbackRoute, findRoute, type Route } from '../functions/routes.ts';
 import { prepareBundledFiles } from './generated-files.ts';
 import { importModule } from '../shared/core/import-module.ts';
 import { keepIdleConnections } from './keep-alive.ts';
+import { asFunctionRun } from './clock.ts';
 
 /**
  * A local stand-in for API Gateway (HTTP API, payload format 2.0) in front of the same handler
@@ -166,7 +167,7 @@ async function invoke(route: Pick<Route, 'operation' | 'entry' | 'timeoutSeconds
     timer = setTimeout(() => resolve(undefined), timeoutSeconds * 1000);
   });
   try {
-    return await Promise.race([handler(event, lambdaContext(route.operation, timeoutSeconds)), timedOut]);
+    return await Promise.race([asFunctionRun(() => handler(event, lambdaContext(route.operation, timeoutSeconds))), timedOut]);
   } finally {
     clearTimeout(timer);
   }

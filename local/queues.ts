@@ -12,7 +12,7 @@ import {
 import type { Context, SQSBatchResponse, SQSEvent } from 'aws-lambda';
 import { clock } from '../shared/core/clock.ts';
 import { importModule } from '../shared/core/import-module.ts';
-import { installedLocalClock, type LocalClock } from './clock.ts';
+import { asFunctionRun, installedLocalClock, type LocalClock } from './clock.ts';
 import { startEmulatorThread } from './emulator-thread.ts';
 import type { WorkerDeclaration } from '../shared/core/function-declaration.ts';
 import { queueDefinitions, schedules, type QueueId } from '../shared/core/queues.ts';
@@ -132,7 +132,7 @@ export function startConsumers(queues: LocalQueues, workers: readonly WorkerDecl
       let inFlight = 0;
       const run = async (message: Message): Promise<void> => {
         try {
-          const result = await handler(toSqsEvent([message], queueUrl), invocationContext(worker, message.MessageId ?? 'local'));
+          const result = await asFunctionRun(() => handler(toSqsEvent([message], queueUrl), invocationContext(worker, message.MessageId ?? 'local')));
           if (result.batchItemFailures.length === 0) await client.send(new DeleteMessageCommand({ QueueUrl: queueUrl, ReceiptHandle: message.ReceiptHandle }));
           else console.error(failedDelivery(queueName, message));
         } catch (error) {
@@ -187,7 +187,7 @@ export function startSchedules(workers: readonly WorkerDeclaration[]): () => voi
       const schedule = schedules[worker.schedule as keyof typeof schedules];
       const run = () =>
         loadWorker<() => Promise<unknown>>(worker.entry)
-          .then((handler) => handler())
+          .then((handler) => asFunctionRun(handler))
           .catch((error: Error) => console.error(`${worker.operation}: ${error.message}`));
       if (schedule.runAtStart) void run();
       const localSeconds = Number(process.env[LOCAL_INTERVALS[worker.schedule as keyof typeof schedules] ?? ''] ?? '');

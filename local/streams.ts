@@ -7,6 +7,7 @@ import type { DynamoDBBatchResponse, DynamoDBStreamEvent } from 'aws-lambda';
 import type { WorkerDeclaration } from '../shared/core/function-declaration.ts';
 import { importModule } from '../shared/core/import-module.ts';
 import type { PutListener } from './dynamo-transactions.ts';
+import { asFunctionRun } from './clock.ts';
 
 /**
  * The table's stream, locally: dynalite has none, so the store's front (local/dynamo-transactions.ts)
@@ -72,17 +73,19 @@ export function localStream(): LocalStream {
                   if (Item?.[flag] === true) images.push(Item);
                 }
                 if (images.length === 0) continue;
-                const { batchItemFailures = [] } = await handler({
-                  Records: images.map((item, index) => ({
-                    eventName: 'INSERT',
-                    eventSource: 'aws:dynamodb',
-                    dynamodb: {
-                      Keys: marshall({ pk: item.pk, sk: item.sk }) as Record<string, AttributeValue>,
-                      NewImage: marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue>,
-                      SequenceNumber: String(index),
-                    },
-                  })) as DynamoDBStreamEvent['Records'],
-                });
+                const { batchItemFailures = [] } = await asFunctionRun(() =>
+                  handler({
+                    Records: images.map((item, index) => ({
+                      eventName: 'INSERT',
+                      eventSource: 'aws:dynamodb',
+                      dynamodb: {
+                        Keys: marshall({ pk: item.pk, sk: item.sk }) as Record<string, AttributeValue>,
+                        NewImage: marshall(item, { removeUndefinedValues: true }) as Record<string, AttributeValue>,
+                        SequenceNumber: String(index),
+                      },
+                    })) as DynamoDBStreamEvent['Records'],
+                  }),
+                );
                 const failed = batchItemFailures.map((failure) => images[Number(failure.itemIdentifier)]).filter(Boolean);
                 if (failed.length > 0) retryLater(failed.map((item) => ({ pk: String(item?.pk), sk: String(item?.sk) })));
               } catch (error) {
