@@ -31,7 +31,7 @@ const IMPORT_RUNS = 9;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 /** Strings only one platform's adapter contains: a bundle holding another's is a leak of code. */
-const PLATFORM_MARKERS: Record<Platform, string> = {
+export const PLATFORM_MARKERS: Record<Platform, string> = {
   social: 'x-business-use-case-usage',
   searchads: 'googleAds:mutate',
   professional: 'generateUploadUrl',

@@ -1,6 +1,6 @@
-import { uploadProfessionalAudience } from '../use-cases/audiences/upload-in-request.ts';
+import { uploadProfessionalAudience } from '../use-cases/audiences/professional-upload-in-request.ts';
 import { config } from '../../shared/core/config.ts';
-import { startProfessionalAudienceJob } from '../use-cases/audiences/start-audience-job.ts';
+import { startProfessionalAudienceJob } from '../use-cases/audiences/professional-start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';

@@ -1,5 +1,5 @@
-import { uploadSocialAudience } from '../use-cases/audiences/upload-in-request.ts';
-import { startSocialAudienceJob } from '../use-cases/audiences/start-audience-job.ts';
+import { uploadSocialAudience } from '../use-cases/audiences/social-upload-in-request.ts';
+import { startSocialAudienceJob } from '../use-cases/audiences/social-start-audience-job.ts';
 import { multipartOrJsonBody } from '../../shared/http/middleware/multipart-body.ts';
 import { idempotent } from '../../shared/http/idempotency.ts';
 import { defineOperation } from '../../shared/http/operation.ts';

@@ -3,6 +3,7 @@ import { stringify } from 'csv-stringify/sync';
 import { CsvProblem, readCsv } from './csv-reader.ts';
 import { isSha256Hex, sha256Hex } from './sha256.ts';
 import type { ListType } from '../schemas/audiences.ts';
+import { clock } from '../core/clock.ts';
 
 /**
  * A professional-network list CSV checked against the template of its type (docs/csv.md) and rewritten for upload: template header names in template order, e-mails
@@ -189,3 +190,8 @@ export async function prepareProfessionalList(type: ListType, bytes: AsyncIterab
   const rows = lines.length - 1;
   return { csv: stringify(lines), rows, warnings: listWarnings(rows, skipped.length, skipped) };
 }
+
+const TYPE_LABELS: Record<ListType, string> = { USER_LIST_UPLOAD: 'Contact list', COMPANY_LIST_UPLOAD: 'Company list' };
+
+/** Without a name: "Contact list upload YYYY-MM-DDTHH:MMZ", the upload time in UTC. */
+export const defaultAudienceName = (type: ListType, now = clock.date()) => `${TYPE_LABELS[type]} upload ${now.toISOString().slice(0, 16)}Z`;

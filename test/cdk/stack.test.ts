@@ -5,6 +5,7 @@ import { App, Aspects } from 'aws-cdk-lib';
 import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { AwsSolutionsChecks } from 'cdk-nag';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLATFORM_MARKERS } from '../../bench/cold-start.ts';
 import { AdCampaignApiStack, type AdCampaignApiStackProps } from '../../infra/stack.ts';
 import { MAX_RESOURCES_PER_TEMPLATE, STACK_AREAS } from '../../infra/stack-areas.ts';
 import { fallbackRoute, routes } from '../../functions/routes.ts';
@@ -388,6 +389,17 @@ describe('bundles', () => {
       const map = JSON.parse(readFileSync(join(assetOf(entry.operation), 'index.mjs.map'), 'utf8')) as { sources: string[]; sourcesContent?: unknown };
       expect(map.sourcesContent, entry.operation).toBeUndefined();
       expect(map.sources, entry.operation).toContain(`../../../${entry.entry}`);
+    }
+  });
+
+  it('gives a function of one platform none of another platform’s code', () => {
+    for (const entry of [...routes, ...workers].filter((fn) => 'platform' in fn && fn.platform)) {
+      const code = readFileSync(join(assetOf(entry.operation), 'index.mjs'), 'utf8');
+      const others = Object.entries(PLATFORM_MARKERS).filter(([platform, marker]) => platform !== entry.platform && code.includes(marker));
+      expect(
+        others.map(([platform]) => platform),
+        entry.operation,
+      ).toEqual([]);
     }
   });
 

@@ -4,10 +4,6 @@ import { clock } from '../../../shared/core/clock.ts';
 import { IdempotencyConflict, PlatformError } from '../../../shared/core/errors.ts';
 import { log } from '../../../shared/core/logger.ts';
 import { failedCondition } from '../../../shared/store/client.ts';
-import type { ListType } from '../../../shared/audiences/professional-list.ts';
-import { professionalSession } from '../../../shared/platforms/professional/session.ts';
-import { newSessionId, type AudienceMode } from '../../../shared/platforms/social/custom-audiences.ts';
-import { socialSession } from '../../../shared/platforms/social/session.ts';
 import type { UploadedFile } from '../../../shared/schemas/uploaded-file.ts';
 import { createJob, deleteJob, releaseJobLease, takeJobLease } from '../../../shared/store/job-writes.ts';
 import type { Job } from '../../../shared/store/jobs.ts';
@@ -15,61 +11,24 @@ import type { User } from '../../../shared/store/users.ts';
 import { deleteStagedUpload, stageUpload, stagedUploadKey } from '../../../shared/storage/staging.ts';
 import { JobRun } from '../jobs/job-run.ts';
 import type { TypedJobKind } from '../jobs/job-kind.ts';
-import { professionalAudienceJob, runProfessionalAudienceJob } from './professional-audience-job.ts';
-import { runSocialAudienceJob, socialAudienceJob } from './social-audience-job.ts';
-import { newUploadProgress, type SocialAudienceResult } from './social-audience-batches.ts';
 import { isFinal, jobErrorOf } from '../jobs/job-errors.ts';
 
 /**
- * Operations 7 and 8 with the CSV in the request's body: the same audience job the worker runs for a
+ * Operations 7 and 8 with the CSV in the request's body (social-upload-in-request.ts and
+ * professional-upload-in-request.ts, a module each, so that neither function's bundle holds the other
+ * platform's job): the same audience job the worker runs for a
  * direct upload, run by the request itself on the bytes it already holds (docs/architecture.md, "One
  * audience engine"). One record and one lease: the job's. The file is staged in S3 as every uploaded
  * CSV is, before it is processed (docs/decisions.md), but never read back: the run reads the bytes in
  * memory. A retry with the same Idempotency-Key finds the same job (its id comes from the key) and
  * goes on from its checkpoint; a run that ends, whichever way, leaves neither the job nor the contacts.
  */
-interface InRequest {
+export interface InRequest {
   tenantId: string;
   user: User;
   context: Context;
   idempotencyKey: string | undefined;
 }
-
-export async function uploadSocialAudience(
-  request: InRequest & { audienceName: string; mode: AudienceMode; audienceId?: string; csvFile: UploadedFile },
-): Promise<SocialAudienceResult> {
-  socialSession(request.user, request.context); // a user without a social connection is a 409 before the file is read
-  const kind = { of: socialAudienceJob, run: runSocialAudienceJob };
-  return runInRequest(request, 'create_social_csv_audience', request.csvFile, kind, (jobId, objectKey) =>
-    newJob(jobId, request, request.csvFile, 'social_audience', {
-      request: {
-        objectKey,
-        mode: request.mode,
-        ...(request.audienceId ? { audienceId: request.audienceId } : {}),
-        audienceName: request.audienceName,
-      },
-      checkpoint: { ...newUploadProgress(newSessionId()), localInvalid: 0, localSamples: {} },
-    }),
-  );
-}
-
-export async function uploadProfessionalAudience(
-  request: InRequest & { type: ListType; audienceName?: string; csv: UploadedFile },
-): Promise<{ audience: { csvFileId: string }; warnings?: string[] }> {
-  professionalSession(request.user, request.context); // a user without a professional connection is a 409
-  const kind = { of: professionalAudienceJob, run: runProfessionalAudienceJob };
-  return runInRequest(request, 'create_professional_csv_audience', request.csv, kind, (jobId, objectKey) =>
-    newJob(jobId, request, request.csv, 'professional_audience', {
-      request: { objectKey, type: request.type, audienceName: request.audienceName ?? defaultAudienceName(request.type) },
-      checkpoint: {},
-    }),
-  );
-}
-
-const TYPE_LABELS: Record<ListType, string> = { USER_LIST_UPLOAD: 'Contact list', COMPANY_LIST_UPLOAD: 'Company list' };
-
-/** Without a name: "Contact list upload YYYY-MM-DDTHH:MMZ", the upload time in UTC. */
-export const defaultAudienceName = (type: ListType, now = clock.date()) => `${TYPE_LABELS[type]} upload ${now.toISOString().slice(0, 16)}Z`;
 
 /** The same key resumes the same job; without a key every request is its own. */
 function jobIdFor(operation: string, tenantId: string, idempotencyKey: string | undefined): string {
@@ -78,7 +37,7 @@ function jobIdFor(operation: string, tenantId: string, idempotencyKey: string | 
 }
 
 /** `kind`: the job's kind and its run, passed in so that each function's bundle holds only its platform's */
-async function runInRequest<Request, Checkpoint, Result>(
+export async function runInRequest<Request, Checkpoint, Result>(
   request: InRequest,
   operation: string,
   file: UploadedFile,
@@ -120,7 +79,7 @@ async function runInRequest<Request, Checkpoint, Result>(
   }
 }
 
-function newJob<Request, Checkpoint>(
+export function newJob<Request, Checkpoint>(
   jobId: string,
   request: InRequest,
   file: UploadedFile,

@@ -140,3 +140,6 @@ async function queueRun(job: Job): Promise<void> {
     log().warn('job stored but not queued; the sweep will queue it', { jobId: job.jobId, reason: (error as Error).name });
   });
 }
+
+/** The upload's ETag, when it has one: a job reads exactly the object that was checked. */
+export const etagOf = (upload: DirectUpload) => (upload.etag ? { etag: upload.etag } : {});
