@@ -36,7 +36,8 @@ const shared = globalThis as typeof globalThis & { adApiTestStack?: Shared };
 
 async function start(): Promise<{ provided: Provided; stop: () => Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ad-api-test-'));
-  process.env.LOG_LEVEL = 'SILENT';
+  // errors only (about 17 lines a run): a worker's failure, a message handed back, says why in the run's output
+  process.env.LOG_LEVEL = 'ERROR';
   process.env.UPSTREAM_TIMEOUT_MS = String(TEST_UPSTREAM_TIMEOUT_MS);
   // webhook retries come back at once, and a receiver that hangs is given up on after a second
   Object.assign(process.env, TEST_WEBHOOK_ENV);
