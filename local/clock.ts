@@ -2,10 +2,10 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { setTimeout as wait } from 'node:timers/promises';
 import { useClock, type Clock } from '../shared/core/clock.ts';
 
-/** One function run's view of the skipped waits: those skipped before it began, and its own since. */
+/** One function run's view of the clock: its moves and skipped waits before the run began, and its own since. */
 interface RunView {
-  skippedBefore: number;
-  ownSkipped: number;
+  aheadBefore: number;
+  own: number;
 }
 
 /**
@@ -17,8 +17,10 @@ interface RunView {
  *
  * A function run (`asRun`: a request, a queue delivery, a stream batch, a schedule) sees its own skipped
  * waits and those before it began, not those of the runs beside it: in the cloud their waits overlap in
- * time, and a run's deadline (on this clock) would otherwise lose every other run's retry waits. The
- * sandboxes, outside any run, see every wait skipped, so a platform's rate-limit window has passed when a
+ * time, and a run's deadline (on this clock) would otherwise lose every other run's retry waits. A test's
+ * move of the clock is alike: seen by the runs that begin after it, not by one in flight, whose deadline
+ * would jump (a worker's 60 s gone at once, its lead read refused for want of time). The sandboxes,
+ * outside any run, see every move and wait skipped, so a platform's rate-limit window has passed when a
  * run retries after it (docs/testing.md).
  */
 export class LocalClock implements Clock {
@@ -35,7 +37,7 @@ export class LocalClock implements Clock {
 
   now(): number {
     const run = this.runs.getStore();
-    return Date.now() + this.offsetMs + (run ? run.skippedBefore + run.ownSkipped : this.skippedMs);
+    return Date.now() + (run ? run.aheadBefore + run.own : this.offsetMs + this.skippedMs);
   }
 
   async sleep(ms: number): Promise<void> {
@@ -43,21 +45,23 @@ export class LocalClock implements Clock {
     const skipped = Math.ceil(ms); // whole milliseconds, as the system clock gives
     this.skippedMs += skipped;
     const run = this.runs.getStore();
-    if (run) run.ownSkipped += skipped;
+    if (run) run.own += skipped;
   }
 
-  /** `invocation` (one function run) on its own view of the skipped waits, from now */
+  /** `invocation` (one function run) on its own view of the clock's moves and skipped waits, from now */
   asRun<T>(invocation: () => T): T {
-    return this.runs.run({ skippedBefore: this.skippedMs, ownSkipped: 0 }, invocation);
+    return this.runs.run({ aheadBefore: this.offsetMs + this.skippedMs, own: 0 }, invocation);
   }
 
   random(): number {
     return Math.random();
   }
 
-  /** moves the clock forward: the stack's time, and its queues' */
+  /** moves the clock forward: the stack's time (for the runs that begin after, and the run that moves it), and its queues' */
   advance(ms: number): void {
     this.offsetMs += Math.ceil(ms);
+    const run = this.runs.getStore();
+    if (run) run.own += Math.ceil(ms);
     for (const listener of this.listeners) listener(this.offsetMs);
   }
 
