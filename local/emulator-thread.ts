@@ -17,6 +17,8 @@ export async function startEmulatorThread(module: URL, workerData: unknown): Pro
     );
   });
   const close = async () => {
+    // its answer keeps the process alive: a stop awaited with nothing else left to run would end the process mid-await
+    thread.ref();
     const closed = new Promise((resolve) => thread.once('message', resolve));
     thread.postMessage('close');
     await closed;

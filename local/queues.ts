@@ -179,19 +179,30 @@ const LOCAL_INTERVALS: Partial<Record<keyof typeof schedules, string>> = {
   leadsSweep: 'LEADS_SWEEP_SECONDS',
 };
 
-/** The schedules as timers; a schedule that says so also runs once at start (a sweep finds what a stop left behind). */
-export function startSchedules(workers: readonly WorkerDeclaration[]): () => void {
+/**
+ * The schedules as timers; a schedule that says so also runs once at start (a sweep finds what a stop left
+ * behind). A stop waits a moment for the runs in flight, as the consumers' does: a sweep begun at start is
+ * not cut off by the emulators closing under it.
+ */
+export function startSchedules(workers: readonly WorkerDeclaration[]): () => Promise<void> {
+  const inFlight = new Set<Promise<unknown>>();
   const timers = workers
     .filter((worker) => worker.schedule)
     .map((worker) => {
       const schedule = schedules[worker.schedule as keyof typeof schedules];
-      const run = () =>
-        loadWorker<() => Promise<unknown>>(worker.entry)
+      const run = () => {
+        const running = loadWorker<() => Promise<unknown>>(worker.entry)
           .then((handler) => asFunctionRun(handler))
-          .catch((error: Error) => console.error(`${worker.operation}: ${error.message}`));
-      if (schedule.runAtStart) void run();
+          .catch((error: Error) => console.error(`${worker.operation}: ${error.message}`))
+          .finally(() => inFlight.delete(running));
+        inFlight.add(running);
+      };
+      if (schedule.runAtStart) run();
       const localSeconds = Number(process.env[LOCAL_INTERVALS[worker.schedule as keyof typeof schedules] ?? ''] ?? '');
       return setInterval(run, localSeconds > 0 ? localSeconds * 1000 : schedule.everyMinutes * 60_000);
     });
-  return () => timers.forEach(clearInterval);
+  return async () => {
+    timers.forEach(clearInterval);
+    await Promise.race([Promise.allSettled(inFlight), new Promise((resolve) => setTimeout(resolve, 1_500).unref())]);
+  };
 }
