@@ -7,7 +7,7 @@ export const listEventsRequest = z.strictObject({
   userId: userIdSchema,
   stage: z.string().regex(STAGE_NAME, 'must be a stage name').optional(),
   status: z.enum(CONVERSION_STATUSES).optional().describe('Events with this status on any platform.'),
-  since: instantSchema.optional().describe('Events created at or after this instant.'),
+  since: z.optional(instantSchema).check(z.describe('Events created at or after this instant.')),
   limit: z.number().int().min(1).max(100).default(50),
   pagination: paginationSchema,
 });

@@ -7,7 +7,7 @@ const MAX_CLIENT_STATE_LENGTH = 512;
 
 export const createLinkRequest = z.strictObject({
   userId: userIdSchema,
-  platform: platformSchema.describe('The platform to connect.'),
+  platform: platformSchema.check(z.describe('The platform to connect.')),
   redirectUri: z.string().min(1).max(2048).describe('Where the person is sent back: exactly one of the tenant’s redirectUris (tenant settings).'),
   state: z.string().max(MAX_CLIENT_STATE_LENGTH).optional().describe('Your own value, handed back unchanged on the redirect.'),
 });

@@ -6,5 +6,5 @@ import { campaignIdSchema } from '../../shared/schemas/optimization.ts';
 export const getOptimizationHistoryRequest = z.strictObject({
   userId: userIdSchema,
   campaignId: campaignIdSchema,
-  pagination: paginationSchema.describe('Empty for the newest entries; results.paging.next for older ones.'),
+  pagination: paginationSchema.check(z.describe('Empty for the newest entries; results.paging.next for older ones.')),
 });

@@ -6,8 +6,8 @@ export const getSearchAdsResultRequest = z
   .strictObject({
     userId: userIdSchema,
     campaignId: numericIdSchema('campaignId'),
-    startDate: dateSchema.optional().describe('First day, YYYY-MM-DD; default endDate − 29 days.'),
-    endDate: dateSchema.optional().describe('Last day, YYYY-MM-DD; default today (UTC).'),
+    startDate: z.optional(dateSchema).check(z.describe('First day, YYYY-MM-DD; default endDate − 29 days.')),
+    endDate: z.optional(dateSchema).check(z.describe('Last day, YYYY-MM-DD; default today (UTC).')),
   })
   .superRefine((input, ctx) => {
     if (input.startDate && input.endDate && input.startDate > input.endDate) {

@@ -6,7 +6,7 @@ import { jobStatusSchema } from '../../shared/schemas/uploads.ts';
 export const backfillLeadsRequest = z.strictObject({
   userId: userIdSchema,
   platform: z.enum(['social', 'professional']),
-  since: instantSchema.describe('How far back to read: at most 90 days (what the platforms keep).'),
+  since: instantSchema.check(z.describe('How far back to read: at most 90 days (what the platforms keep).')),
 });
 
 export const backfillStartedSchema = z.object({ jobId: z.string(), status: jobStatusSchema });

@@ -9,8 +9,8 @@ export const listLeadsRequest = z
     platform: z.enum(['social', 'professional']).optional(),
     formId: z.string().min(1).max(64).optional(),
     campaignId: z.string().min(1).max(64).optional(),
-    since: instantSchema.optional().describe('Submitted at or after (ISO 8601).'),
-    until: instantSchema.optional().describe('Submitted at or before (ISO 8601); not before `since`.'),
+    since: z.optional(instantSchema).check(z.describe('Submitted at or after (ISO 8601).')),
+    until: z.optional(instantSchema).check(z.describe('Submitted at or before (ISO 8601); not before `since`.')),
     limit: z.number().int().min(1).max(100).default(25),
     pagination: paginationSchema,
   })

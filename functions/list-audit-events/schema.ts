@@ -9,10 +9,10 @@ const instant = z.iso.datetime({ offset: true }).describe('An ISO 8601 date-time
 export const listAuditEventsRequest = z
   .strictObject({
     pagination: paginationSchema,
-    userId: userIdSchema.optional().describe('Only the events of this user.'),
+    userId: z.optional(userIdSchema).check(z.describe('Only the events of this user.')),
     action: z.enum(AUDIT_ACTIONS).optional().describe('Only the events of this action.'),
-    since: instant.optional().describe('Only events at or after this time (inclusive).'),
-    until: instant.optional().describe('Only events before this time (exclusive).'),
+    since: z.optional(instant).check(z.describe('Only events at or after this time (inclusive).')),
+    until: z.optional(instant).check(z.describe('Only events before this time (exclusive).')),
   })
   .refine((input) => !input.since || !input.until || Date.parse(input.since) < Date.parse(input.until), {
     path: ['until'],
@@ -29,7 +29,7 @@ export const auditEventSchema = z.object({
       'Who made the write: an API key’s id (never the key), a rule, a person’s browser on a connect link (a digest of the link), or the service itself.',
     ),
   userId: z.string().optional(),
-  platform: platformSchema.optional(),
+  platform: z.optional(platformSchema),
   target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string() }),
   changes: z
     .record(z.string(), z.object({ from: z.unknown().optional(), to: z.unknown().optional() }))

@@ -18,7 +18,7 @@ const PLATFORM_STATUSES = new Set(['429', '502', '504']);
 const PLATFORM_REFUSALS: ErrorCode[] = ['PLATFORM_REJECTED', 'PLATFORM_AUTH_EXPIRED', 'PLATFORM_ACCESS_NOT_APPROVED'];
 
 /** JSON Schema of a zod schema; a file (z.custom) becomes a binary string. */
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output'): JsonSchema {
   const converted = z.toJSONSchema(schema, {
     io,
     unrepresentable: 'any',

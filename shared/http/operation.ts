@@ -31,7 +31,7 @@ export interface OperationCall<Input, WithUser extends boolean> {
   audit: AuditUnit;
 }
 
-interface OperationDefinition<Schema extends z.ZodType, Result extends object, WithUser extends boolean, JsonSchema extends z.ZodType> {
+interface OperationDefinition<Schema extends z.core.$ZodType, Result extends object, WithUser extends boolean, JsonSchema extends z.core.$ZodType> {
   /** the function's declaration beside its handler: the operation's name, whether it is idempotent */
   declaration: Pick<FunctionDeclaration, 'operation' | 'idempotent' | 'platform' | 'sealsConnections' | 'callsPlatforms' | 'audit' | 'accepted'>;
   /** `loadAppCredentials`, exactly when the declaration names a platform, callsPlatforms or sealsConnections */
@@ -61,9 +61,12 @@ interface OperationDefinition<Schema extends z.ZodType, Result extends object, W
  * The one way a handler is built: tracing, envelope, API-key auth, body parsing, validation and
  * user resolution, in that order; then the operation itself, behind idempotency when it creates.
  */
-export function defineOperation<Schema extends z.ZodType, Result extends object, WithUser extends boolean = true, JsonSchema extends z.ZodType = z.ZodNever>(
-  definition: OperationDefinition<Schema, Result, WithUser, JsonSchema>,
-) {
+export function defineOperation<
+  Schema extends z.core.$ZodType,
+  Result extends object,
+  WithUser extends boolean = true,
+  JsonSchema extends z.core.$ZodType = z.ZodNever,
+>(definition: OperationDefinition<Schema, Result, WithUser, JsonSchema>) {
   const { operation, idempotent, platform, sealsConnections, callsPlatforms } = definition.declaration;
   const needsSecrets = Boolean(platform || sealsConnections || callsPlatforms);
   // the declaration grants, the handler's code uses: they must agree (the IAM test checks the bundles too)

@@ -20,7 +20,7 @@ export const csvFileSchema = (field: string) =>
  * `common` are the fields of every mode; `createOnly` and `changeOnly` those of one side.
  */
 export function audienceRequestByMode<Common extends z.core.$ZodLooseShape, CreateOnly extends z.core.$ZodLooseShape, ChangeOnly extends z.core.$ZodLooseShape>(
-  fields: { common: Common; createOnly: CreateOnly; changeOnly: ChangeOnly; audienceId: (requiredMessage: string) => z.ZodType<string, string> },
+  fields: { common: Common; createOnly: CreateOnly; changeOnly: ChangeOnly; audienceId: (requiredMessage: string) => z.core.$ZodType<string, string> },
   strict: boolean,
 ) {
   const object = strict ? z.strictObject : z.object;

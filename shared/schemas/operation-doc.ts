@@ -46,12 +46,12 @@ export interface OperationDoc {
   summary: string;
   description: string;
   tag: ApiTag;
-  request: z.ZodType;
-  result: z.ZodType;
+  request: z.core.$ZodType;
+  result: z.core.$ZodType;
   /** the file part of a multipart/form-data request */
   fileField?: string;
   /** an upload operation's JSON body instead: the fields and the uploadId of a file sent with create_upload */
-  fromUpload?: { request: z.ZodType; requestExample: Record<string, unknown> };
+  fromUpload?: { request: z.core.$ZodType; requestExample: Record<string, unknown> };
   requestExample: Record<string, unknown>;
   resultExample: Record<string, unknown>;
   /**
@@ -61,7 +61,7 @@ export interface OperationDoc {
    */
   refusals?: readonly InBandRefusal[];
   /** an `accepted` (202) operation that can also answer at once (a dry run): that 200 answer */
-  answeredNow?: { description: string; result: z.ZodType; resultExample: Record<string, unknown> };
+  answeredNow?: { description: string; result: z.core.$ZodType; resultExample: Record<string, unknown> };
 }
 
 export { BUDGET_REFUSALS, DECLARATION_REFUSAL, STATUS_REFUSALS, type InBandRefusal } from './refusals.ts';
@@ -100,7 +100,7 @@ export interface BrowserRouteDoc {
   responses: Record<string, string>;
 }
 
-export const webhookEventDocs: Record<string, { summary: string; data: z.ZodType; example: Record<string, unknown> }> = {
+export const webhookEventDocs: Record<string, { summary: string; data: z.core.$ZodType; example: Record<string, unknown> }> = {
   'connection.connected': {
     summary: 'A user connected a platform through a connect link.',
     data: connectionData,

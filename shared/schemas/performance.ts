@@ -13,8 +13,8 @@ const DAY_MS = 86_400_000;
 export const rangeFields = {
   userId: userIdSchema,
   campaignId: controlCampaignIdSchema,
-  startDate: dateSchema.describe('First day, YYYY-MM-DD, in the ad account’s time zone.'),
-  endDate: dateSchema.describe('Last day (included), YYYY-MM-DD.'),
+  startDate: dateSchema.check(z.describe('First day, YYYY-MM-DD, in the ad account’s time zone.')),
+  endDate: dateSchema.check(z.describe('Last day (included), YYYY-MM-DD.')),
   clientCostAdjustment: z
     .strictObject({
       percentage: z.number().min(-100).max(1000).describe('Every cost figure is multiplied by 1 + percentage/100; the conversion value is not.'),

@@ -79,7 +79,7 @@ const professionalAdFields = {
   name: z.string().trim().min(1).max(NAME_MAX),
   commentary: z.string().trim().min(1).max(COMMENTARY_MAX).describe('The post’s introductory text (the platform’s ad specs: at most 600 characters).'),
   headline: z.string().trim().min(1).max(HEADLINE_MAX),
-  link: httpsLink.optional().describe('The landing page; required except for LEAD_GENERATION (the lead form is the destination).'),
+  link: z.optional(httpsLink).check(z.describe('The landing page; required except for LEAD_GENERATION (the lead form is the destination).')),
   callToAction: z.enum(PROFESSIONAL_CALLS_TO_ACTION),
 };
 
@@ -118,12 +118,14 @@ export const professionalLaunchRequest = z
       .default('CPM')
       .describe('How the automatic bidding is charged: CPM for every objective; VIDEO_VIEWS also takes CPV. No manual bid is taken.'),
     dailyBudget: amountSchema.describe('The campaign’s daily budget in major units of the ad account’s currency, as edit_campaign takes it.'),
-    startTime: instant.optional().describe('When it may run; default: when it is made. Not in the past.'),
-    endTime: instant.optional(),
-    organizationId: numericIdSchema('organizationId')
-      .optional()
-      .describe('The organization the posts are by (it must own the media); default: the one the ad account advertises for.'),
-    leadFormId: numericIdSchema('leadFormId').optional().describe('LEAD_GENERATION: the platform’s lead form its ads open (required then, refused otherwise).'),
+    startTime: z.optional(instant).check(z.describe('When it may run; default: when it is made. Not in the past.')),
+    endTime: z.optional(instant),
+    organizationId: z
+      .optional(numericIdSchema('organizationId'))
+      .check(z.describe('The organization the posts are by (it must own the media); default: the one the ad account advertises for.')),
+    leadFormId: z
+      .optional(numericIdSchema('leadFormId'))
+      .check(z.describe('LEAD_GENERATION: the platform’s lead form its ads open (required then, refused otherwise).')),
     locale: z.enum(PROFESSIONAL_LOCALES).default('en_US').describe('The language and country the ads are written in.'),
     targeting: z.strictObject({
       locations: urnList(/^urn:li:geo:\d+$/, 'urn:li:geo:103644278').describe('Where the members are: geo URNs (search_targeting_locations).'),

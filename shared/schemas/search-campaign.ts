@@ -74,8 +74,8 @@ export const createSearchCampaignRequest = z
       .trim()
       .regex(/^\d{1,12}(\.\d{1,6})?$/, 'must be a positive amount such as "50" or "19.99"')
       .refine((amount) => Number(amount) > 0, 'must be more than 0'),
-    startDate: dateSchema.refine((date) => date >= clock.today(-1), 'must not be in the past'),
-    endDate: dateSchema.optional(),
+    startDate: dateSchema.check(z.refine((date: string) => date >= clock.today(-1), 'must not be in the past')),
+    endDate: z.optional(dateSchema),
     keywords: z.array(keywordSchema).min(1, 'must have at least one keyword').max(5000),
     negativeKeywords: z.array(keywordSchema).max(5000).optional(),
     locations: z.array(geoId).max(1000).optional(),
@@ -91,7 +91,7 @@ export const createSearchCampaignRequest = z
     callouts: z.array(lineText(25)).max(20),
     phoneNumber: z.string().trim().min(1).max(40).optional(),
     phoneNumberCountryCode: z.string().optional(),
-    leadFormAssetId: numericIdSchema('leadFormAssetId').optional(),
+    leadFormAssetId: z.optional(numericIdSchema('leadFormAssetId')),
     images: z.array(httpUrl).max(8, 'must have at most 8 images').optional(),
     utmParams: z
       .string()
@@ -105,7 +105,7 @@ export const createSearchCampaignRequest = z
           .regex(/^[^\s?#]+=[^\s#]*$/, 'must be a query string such as utm_source=google&utm_medium=cpc'),
       )
       .optional(),
-    locationGroupId: numericIdSchema('locationGroupId').optional(),
+    locationGroupId: z.optional(numericIdSchema('locationGroupId')),
     validateOnly: z.boolean().default(false).describe('Run the same request as a dry run: validated by the platform, nothing created.'),
   })
   .superRefine((input, ctx) => {

@@ -64,7 +64,7 @@ const socialAd = z
       z.strictObject({
         ...socialAdFields,
         imageId: notBoth,
-        videoId: numericIdSchema('videoId').describe('A video of the ad account that the platform has processed (upload_ad_media).'),
+        videoId: numericIdSchema('videoId').check(z.describe('A video of the ad account that the platform has processed (upload_ad_media).')),
       }),
     ],
     { error: shapeError('send exactly one of imageId and videoId') },
@@ -88,12 +88,12 @@ export const socialLaunchRequest = z
       .optional()
       .describe('Required with any special ad category: where those ads run.'),
     dailyBudget: amountSchema.describe('The campaign’s daily budget in major units of the ad account’s currency, as edit_campaign takes it.'),
-    startTime: instant.optional(),
-    endTime: instant.optional(),
-    pageId: numericIdSchema('pageId').optional().describe('The Page the ads run as; default: the Page the user’s connection chose.'),
-    instagramUserId: numericIdSchema('instagramUserId').optional().describe('Also run on Instagram as this account (the Page’s linked one).'),
+    startTime: z.optional(instant),
+    endTime: z.optional(instant),
+    pageId: z.optional(numericIdSchema('pageId')).check(z.describe('The Page the ads run as; default: the Page the user’s connection chose.')),
+    instagramUserId: z.optional(numericIdSchema('instagramUserId')).check(z.describe('Also run on Instagram as this account (the Page’s linked one).')),
     conversion: z.strictObject({ pixelId: numericIdSchema('pixelId'), event: z.enum(CONVERSION_EVENTS) }).optional(),
-    leadFormId: numericIdSchema('leadFormId').optional().describe('LEADS with an instant form: the Page’s lead form (create_lead_form).'),
+    leadFormId: z.optional(numericIdSchema('leadFormId')).check(z.describe('LEADS with an instant form: the Page’s lead form (create_lead_form).')),
     targeting: z.strictObject({
       locations: z
         .array(z.strictObject({ key: z.string().trim().min(1).max(64), type: z.enum(LOCATION_TYPES) }))

@@ -403,6 +403,11 @@ describe('bundles', () => {
     }
   });
 
+  it('gives get_profile, the simplest read, no module of zod’s classic API: its schemas are written with the mini API', () => {
+    const classic = [...bundles.modulesOf('get_profile')].filter(([path, bytes]) => bytes > 0 && path.includes('node_modules/zod/v4/classic/'));
+    expect(classic.map(([path]) => path)).toEqual([]);
+  });
+
   it('puts the files a function reads at run time beside its code', () => {
     for (const route of routes.filter((entry) => entry.bundledFiles)) {
       expect(readdirSync(assetOf(route.operation))).toEqual(expect.arrayContaining(['index.mjs', ...Object.keys(route.bundledFiles ?? {})]));

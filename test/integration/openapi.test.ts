@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import * as z from 'zod';
 import {
   ERROR_CODES,
   IdempotencyConflict,
@@ -228,9 +229,9 @@ describe('the OpenAPI document', () => {
             [doc.fileField]: { filename: 'contacts.csv', mimetype: 'text/csv', content: Buffer.from(String(doc.requestExample[doc.fileField])) },
           }
         : doc.requestExample;
-      const request = doc.request.safeParse(example);
+      const request = z.safeParse(doc.request, example);
       expect(request.success ? [] : request.error.issues, `${operation} request`).toEqual([]);
-      const result = doc.result.safeParse(doc.resultExample);
+      const result = z.safeParse(doc.result, doc.resultExample);
       expect(result.success ? [] : result.error.issues, `${operation} result`).toEqual([]);
     }
   });
