@@ -30,6 +30,17 @@ export interface BundleFigures {
 const IMPORT_RUNS = 9;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
+/** The simple reads: issue #61 asks each to import in no more than the floor's time (their schemas are on zod's mini API, docs/deploying.md). */
+export const SIMPLE_READS = [
+  'get_profile',
+  'get_settings',
+  'list_webhook_events',
+  'list_rule_runs',
+  'get_campaign_optimization_history',
+  'get_conversion_event',
+  'list_conversion_events',
+] as const;
+
 /** Strings only one platform's adapter contains: a bundle holding another's is a leak of code. */
 export const PLATFORM_MARKERS: Record<Platform, string> = {
   social: 'x-business-use-case-usage',

@@ -1,6 +1,7 @@
 import { day } from '../../shared/schemas/example-dates.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { conversionEventSchema, getEventRequest } from './schema.ts';
+import { conversionEventSchema } from '../../shared/schemas/conversions.ts';
+import { getEventRequest } from './schema.ts';
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

@@ -1,7 +1,5 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { userIdSchema } from '../../shared/schemas/common.ts';
 
-/** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
-export const getEventRequest = z.strictObject({ userId: userIdSchema, eventId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be an event id') });
-
-export { conversionEventSchema } from '../../shared/schemas/conversions.ts';
+/** The operation's request schema (the handler validates with it); its answer's is conversionEventSchema, which api.ts documents. */
+export const getEventRequest = z.strictObject({ userId: userIdSchema, eventId: z.string().check(z.regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'must be an event id')) });

@@ -1,6 +1,13 @@
 import { day } from '../../shared/schemas/example-dates.ts';
 import type { OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { listEventsRequest, listEventsResultSchema } from './schema.ts';
+import * as z from 'zod';
+import { conversionEventSchema } from '../../shared/schemas/conversions.ts';
+import { listEventsRequest } from './schema.ts';
+
+const listEventsResultSchema = z.object({
+  events: z.array(conversionEventSchema),
+  paging: z.object({ next: z.string().optional() }),
+});
 
 /** What the OpenAPI document says of this operation. */
 export const api: OperationDoc = {

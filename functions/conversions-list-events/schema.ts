@@ -1,18 +1,13 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { instantSchema, paginationSchema, userIdSchema } from '../../shared/schemas/common.ts';
-import { CONVERSION_STATUSES, conversionEventSchema, STAGE_NAME } from '../../shared/schemas/conversions.ts';
+import { CONVERSION_STATUSES, STAGE_NAME } from '../../shared/schemas/conversion-values.ts';
 
-/** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
+/** The operation's request schema (the handler validates with it); its answer's is in api.ts, so the handler bundles no conversion schema. */
 export const listEventsRequest = z.strictObject({
   userId: userIdSchema,
-  stage: z.string().regex(STAGE_NAME, 'must be a stage name').optional(),
-  status: z.enum(CONVERSION_STATUSES).optional().describe('Events with this status on any platform.'),
+  stage: z.optional(z.string().check(z.regex(STAGE_NAME, 'must be a stage name'))),
+  status: z.optional(z.enum(CONVERSION_STATUSES)).check(z.describe('Events with this status on any platform.')),
   since: z.optional(instantSchema).check(z.describe('Events created at or after this instant.')),
-  limit: z.number().int().min(1).max(100).default(50),
+  limit: z._default(z.int().check(z.minimum(1), z.maximum(100)), 50),
   pagination: paginationSchema,
-});
-
-export const listEventsResultSchema = z.object({
-  events: z.array(conversionEventSchema),
-  paging: z.object({ next: z.string().optional() }),
 });

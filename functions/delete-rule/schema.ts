@@ -1,6 +1,6 @@
 import * as z from 'zod';
 import { userIdSchema } from '../../shared/schemas/common.ts';
-import { ruleIdSchema } from '../../shared/schemas/rules.ts';
+import { ruleIdSchema } from '../../shared/schemas/ids.ts';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 export const ruleRefRequest = z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema });

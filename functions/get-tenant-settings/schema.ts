@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 export const getSettingsRequest = z.strictObject({});

@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { userIdSchema } from '../../shared/schemas/common.ts';
-import { conversionValueSchema, STAGE_NAME } from '../../shared/schemas/conversions.ts';
+import { STAGE_NAME } from '../../shared/schemas/conversion-values.ts';
+import { conversionValueSchema } from '../../shared/schemas/conversions.ts';
 
 /** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
 export const reportOutcomeRequest = z.strictObject({

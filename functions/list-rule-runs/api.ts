@@ -1,5 +1,10 @@
+import * as z from 'zod';
 import { day, type OperationDoc } from '../../shared/schemas/operation-doc.ts';
-import { listRuleRunsRequest, ruleRunsResultSchema } from './schema.ts';
+import { pagingSchema } from '../../shared/schemas/social.ts';
+import { ruleRunSchema } from '../../shared/schemas/rules.ts';
+import { listRuleRunsRequest } from './schema.ts';
+
+const ruleRunsResultSchema = z.object({ runs: z.array(ruleRunSchema), paging: pagingSchema });
 import { EVALUATION_EXAMPLE as EVALUATION } from '../../shared/schemas/rule-examples.ts';
 
 /** What the OpenAPI document says of this operation. */

@@ -1,9 +1,6 @@
-import * as z from 'zod';
+import * as z from 'zod/mini';
 import { userIdSchema, paginationSchema } from '../../shared/schemas/common.ts';
-import { pagingSchema } from '../../shared/schemas/social.ts';
-import { ruleIdSchema, ruleRunSchema } from '../../shared/schemas/rules.ts';
+import { ruleIdSchema } from '../../shared/schemas/ids.ts';
 
-/** The operation's own request and answer schemas: the handler validates with them, api.ts documents them. */
+/** The operation's request schema (the handler validates with it); its answer's is in api.ts, so the handler bundles no rule schema. */
 export const listRuleRunsRequest = z.strictObject({ userId: userIdSchema, ruleId: ruleIdSchema, pagination: paginationSchema });
-
-export const ruleRunsResultSchema = z.object({ runs: z.array(ruleRunSchema), paging: pagingSchema });

@@ -1,4 +1,4 @@
-import type { AgentWriteMode } from '../schemas/agents.ts';
+import type { AgentWriteMode } from '../schemas/tenant-values.ts';
 
 /**
  * The MCP tools, read from the OpenAPI document (docs/agents.md): one per operation that takes a JSON

@@ -4,10 +4,7 @@ import * as z from 'zod';
  * What a tenant decides for AI agents that use the API over MCP (docs/agents.md): whether their
  * writes wait for a confirmation, go through, or are not offered; and which browser origins may call.
  */
-export const AGENT_WRITE_MODES = ['confirm', 'apply', 'off'] as const;
-export type AgentWriteMode = (typeof AGENT_WRITE_MODES)[number];
-export const DEFAULT_AGENT_WRITE_MODE: AgentWriteMode = 'confirm';
-export const MAX_ALLOWED_ORIGINS = 20;
+import { AGENT_WRITE_MODES, MAX_ALLOWED_ORIGINS } from './tenant-values.ts';
 
 /** A web origin as a browser sends it: scheme, host and port, nothing more (`https://app.example.com`). */
 export const webOriginSchema = z

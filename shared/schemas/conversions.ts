@@ -1,11 +1,11 @@
 import * as z from 'zod';
 import { PLATFORMS } from '../core/errors.ts';
+import { CONVERSION_STATUSES, STAGE_NAME } from './conversion-values.ts';
 
 /**
  * The user's CRM funnel as the conversions relay keeps it (docs/conversions.md): 1–10 stages, earliest
  * first, each mapped to a destination on any of the platforms.
  */
-export const STAGE_NAME = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 const digits = (what: string) => z.string().regex(/^\d{1,20}$/, `must be the ${what}'s id (digits)`);
 
 export const stageMappingSchema = z.strictObject({
@@ -61,10 +61,6 @@ export const destinationSchema = z.object({
   name: z.string(),
   kind: z.enum(['dataset', 'conversion_action', 'conversion_rule']),
 });
-
-/** Where an event stands on one platform (docs/conversions.md, "Delivery"). */
-export const CONVERSION_STATUSES = ['queued', 'delivered', 'rejected', 'unknown', 'skipped_expired', 'skipped_consent', 'skipped_no_identifier'] as const;
-export type ConversionStatus = (typeof CONVERSION_STATUSES)[number];
 
 export const conversionEventSchema = z.object({
   eventId: z.string(),

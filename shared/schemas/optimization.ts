@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { userIdSchema, type Output } from './common.ts';
+import { campaignIdSchema } from './ids.ts';
 
 export const text = z.string().max(5000);
 const epochMillis = z.number().int().nonnegative().describe('Milliseconds since the epoch.');
@@ -21,8 +22,6 @@ export const historyEntryInputSchema = z.strictObject({
   images: z.array(optimizationImageSchema).max(100).default([]),
   timestamp: epochMillis.describe('Time of the change, milliseconds since the epoch.'),
 });
-
-export const campaignIdSchema = z.string().min(1).max(256);
 
 /** One stored entry must fit a DynamoDB item (400 KB) with the campaign's fields beside it. */
 export const MAX_ENTRY_BYTES = 300 * 1024;

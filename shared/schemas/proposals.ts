@@ -2,7 +2,7 @@ import * as z from 'zod';
 import type { AuditSpec } from '../core/audit.ts';
 import { PLATFORMS } from '../core/errors.ts';
 import { paginationSchema, userIdSchema } from './common.ts';
-import { ruleIdSchema } from './rules.ts';
+import { ruleIdSchema } from './ids.ts';
 
 /**
  * Proposals (docs/rules.md, "Rules that ask first"): what a rule in mode `approve` would change on a
@@ -43,7 +43,7 @@ export type Proposal = z.output<typeof proposalSchema>;
 export const listProposalsFields = {
   userId: userIdSchema,
   status: z.enum(PROPOSAL_STATUSES).optional(),
-  ruleId: ruleIdSchema.optional(),
+  ruleId: z.optional(ruleIdSchema),
   pagination: paginationSchema,
 };
 

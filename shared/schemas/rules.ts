@@ -4,6 +4,7 @@ import * as z from 'zod';
 import type { AuditSpec } from '../core/audit.ts';
 import { amountSchema, controlCampaignIdSchema } from './campaign-control.ts';
 import { shapeError, userIdSchema, type Output } from './common.ts';
+import { ruleIdSchema } from './ids.ts';
 import { PERFORMANCE_METRICS } from './performance.ts';
 
 /**
@@ -20,11 +21,6 @@ export const MAX_RULES_PER_USER = 100;
 
 export type RuleMetric = (typeof RULE_METRICS)[number];
 export type RuleWindow = (typeof RULE_WINDOWS)[number];
-
-export const ruleIdSchema = z
-  .string()
-  .regex(/^rul_[0-9a-f]{24}$/, 'must be a rule id as create_rule answered it')
-  .describe('The rule’s id, as create_rule answered it.');
 
 /** The digits after the point of a finite number, as it is written (1e-7 has 7). */
 const decimalsOf = (value: number) => {
@@ -237,7 +233,7 @@ export function storedOrNewRule<Fields extends z.core.$ZodLooseShape>(fields: Fi
   return z
     .xor(
       [
-        z.strictObject({ ...fields, ruleId: ruleIdSchema.describe('A stored rule; or send `rule` instead.'), rule: z.never().optional() }),
+        z.strictObject({ ...fields, ruleId: ruleIdSchema.check(z.describe('A stored rule; or send `rule` instead.')), rule: z.never().optional() }),
         z.strictObject({
           ...fields,
           ruleId: z.never().optional(),

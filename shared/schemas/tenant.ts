@@ -1,39 +1,9 @@
 import * as z from 'zod';
 import { agentSettingsFields, agentSettingsSchema } from './agents.ts';
 import type { Output } from './common.ts';
+import { WEBHOOK_EVENT_TYPES } from './tenant-values.ts';
 
 /** docs/decisions.md "Tenant settings" and "Webhooks": what a tenant sets, and what its webhooks carry. */
-export const WEBHOOK_EVENT_TYPES = [
-  'connection.connected',
-  'connection.reconnect_required',
-  'connection.disconnected',
-  'audience_job.succeeded',
-  'audience_job.failed',
-  'ad_media.ready',
-  'ad_media.failed',
-  'campaign_launch.succeeded',
-  'campaign_launch.failed',
-  'optimization.applied',
-  'optimization.rule_disabled',
-  'optimization.proposed',
-  'optimization.matched',
-  'searchads.declaration_required',
-  'lead.received',
-  'leads.access_missing',
-  'leads_backfill.succeeded',
-  'leads_backfill.failed',
-  'rule_undo.succeeded',
-  'rule_undo.failed',
-  'conversion.delivered',
-  'conversion.rejected',
-  'conversion.unknown',
-  'conversions_job.succeeded',
-  'conversions_job.failed',
-  'report.ready',
-  'report_export.failed',
-] as const;
-export type SubscribableEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
-export type WebhookEventType = SubscribableEventType | 'webhook.test';
 
 export const MAX_REDIRECT_URIS = 20;
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1']);

@@ -1,6 +1,6 @@
 import { BatchGetCommand, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
 import { PLATFORMS, type Platform } from '../core/errors.ts';
-import type { ConversionStatus } from '../schemas/conversions.ts';
+import type { ConversionStatus } from '../schemas/conversion-values.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { decodeCursor, newestFirstPage } from './cursor.ts';
 import { keys } from './keys.ts';
@@ -17,7 +17,7 @@ import { keys } from './keys.ts';
  * A delivery holds the event as the platform receives it, with hashes only. Reads are here; writes in
  * conversion-writes.ts.
  */
-export type { ConversionStatus } from '../schemas/conversions.ts';
+export type { ConversionStatus } from '../schemas/conversion-values.ts';
 
 export interface ConversionEvent {
   eventId: string;

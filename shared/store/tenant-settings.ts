@@ -1,6 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
-import { type AgentSettings, DEFAULT_AGENT_WRITE_MODE } from '../schemas/agents.ts';
-import { WEBHOOK_EVENT_TYPES, type Settings, type SubscribableEventType } from '../schemas/tenant.ts';
+import type { AgentSettings } from '../schemas/agents.ts';
+import type { Settings } from '../schemas/tenant.ts';
+import { DEFAULT_AGENT_WRITE_MODE, type SubscribableEventType, WEBHOOK_EVENT_TYPES } from '../schemas/tenant-values.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { open } from './sealing.ts';
 import { keys } from './keys.ts';

@@ -1,5 +1,6 @@
 import { BatchGetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
-import type { WebhookEventType, WebhookEventView } from '../schemas/tenant.ts';
+import type { WebhookEventView } from '../schemas/tenant.ts';
+import type { WebhookEventType } from '../schemas/tenant-values.ts';
 import { documentStore, mainTableName } from './client.ts';
 import { settingsOfItem, type VersionedSettings } from './tenant-settings.ts';
 import { decodeCursor, encodeCursor } from './cursor.ts';

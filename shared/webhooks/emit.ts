@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '../schemas/tenant.ts';
+import type { WebhookEventType } from '../schemas/tenant-values.ts';
 import type { WebhookEvent } from '../store/webhook-events.ts';
 import { recordWebhookEvent } from './events.ts';
 import { announceWebhookEvent } from './queue.ts';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { clock } from '../core/clock.ts';
-import type { WebhookEventType } from '../schemas/tenant.ts';
+import type { WebhookEventType } from '../schemas/tenant-values.ts';
 import { loadTenantSettings, type TenantSettings } from '../store/tenant-settings.ts';
 import { webhookEventPut } from '../store/webhook-event-writes.ts';
 import { type WebhookEvent, webhookDataOwner, webhookEventKey } from '../store/webhook-events.ts';

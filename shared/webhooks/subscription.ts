@@ -1,4 +1,4 @@
-import type { WebhookEventType } from '../schemas/tenant.ts';
+import type { WebhookEventType } from '../schemas/tenant-values.ts';
 import type { StoredWebhook } from '../store/tenant-settings.ts';
 
 /** Whether the tenant's webhook takes events of this type (webhook.test always). */

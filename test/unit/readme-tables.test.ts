@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { routes } from '../../functions/routes.ts';
 import { ERROR_CODES } from '../../shared/core/errors.ts';
-import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/tenant.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../shared/schemas/tenant-values.ts';
 
 /**
  * The README's route and error tables are kept by hand for people to read; these tests hold them equal

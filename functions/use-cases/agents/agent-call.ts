@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { OperationTool } from '../../../shared/agents/tool-catalog.ts';
 import type { AuditOrigin } from '../../../shared/core/audit.ts';
-import type { AgentWriteMode } from '../../../shared/schemas/agents.ts';
+import type { AgentWriteMode } from '../../../shared/schemas/tenant-values.ts';
 
 /** Who calls a tool over /mcp, and under which of the tenant's settings (docs/agents.md). */
 export interface AgentCall {

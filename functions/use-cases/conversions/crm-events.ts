@@ -8,7 +8,8 @@ import {
 import type { ProfessionalConversionEvent } from '../../../shared/platforms/professional/conversion-events.ts';
 import type { SearchadsConversionEvent } from '../../../shared/platforms/searchads/conversion-events.ts';
 import type { SocialServerEvent } from '../../../shared/platforms/social/conversion-events.ts';
-import type { ConversionStatus, CrmEvent } from '../../../shared/schemas/conversions.ts';
+import type { ConversionStatus } from '../../../shared/schemas/conversion-values.ts';
+import type { CrmEvent } from '../../../shared/schemas/conversions.ts';
 import type { StoredStage, StoredStages } from '../../../shared/store/conversion-stages.ts';
 import { expired, hasIdentifier, outcomeTooFarAhead } from './windows.ts';
 

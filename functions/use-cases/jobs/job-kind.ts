@@ -1,7 +1,7 @@
 import type * as z from 'zod';
 import type { AuditDraft } from '../../../shared/core/audit.ts';
 import type { Platform } from '../../../shared/core/errors.ts';
-import type { WebhookEventType } from '../../../shared/schemas/tenant.ts';
+import type { WebhookEventType } from '../../../shared/schemas/tenant-values.ts';
 import type { Job, JobError, JobType, LaunchOrphan } from '../../../shared/store/jobs.ts';
 import type { User } from '../../../shared/store/users.ts';
 import type { JobRun } from './job-run.ts';
