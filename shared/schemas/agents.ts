@@ -1,10 +1,11 @@
 import * as z from 'zod';
+import { AGENT_WRITE_MODES, MAX_ALLOWED_ORIGINS } from './tenant-values.ts';
 
 /**
  * What a tenant decides for AI agents that use the API over MCP (docs/agents.md): whether their
- * writes wait for a confirmation, go through, or are not offered; and which browser origins may call.
+ * writes wait for a confirmation, go through, or are not offered (the modes: tenant-values.ts); and
+ * which browser origins may call.
  */
-import { AGENT_WRITE_MODES, MAX_ALLOWED_ORIGINS } from './tenant-values.ts';
 
 /** A web origin as a browser sends it: scheme, host and port, nothing more (`https://app.example.com`). */
 export const webOriginSchema = z
