@@ -408,6 +408,11 @@ describe('bundles', () => {
     expect(classic.map(([path]) => path)).toEqual([]);
   });
 
+  it('gives create_link, which calls no platform, none of any platform’s code', () => {
+    const code = readFileSync(join(assetOf('create_link'), 'index.mjs'), 'utf8');
+    expect(Object.entries(PLATFORM_MARKERS).filter(([, marker]) => code.includes(marker))).toEqual([]);
+  });
+
   it('puts the files a function reads at run time beside its code', () => {
     for (const route of routes.filter((entry) => entry.bundledFiles)) {
       expect(readdirSync(assetOf(route.operation))).toEqual(expect.arrayContaining(['index.mjs', ...Object.keys(route.bundledFiles ?? {})]));

@@ -4,7 +4,7 @@ import { callbackUrl, ConnectRefused, type ConnectError, type DiscoveredGrant } 
 import { connectFlows } from '../../../shared/connect/flows.ts';
 import { codeChallengeOf, hashOf, linkDigest, newCodeVerifier, randomValue } from '../../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../../shared/connect/pages.ts';
-import { InvalidRequest, PlatformAuthExpired, type Platform } from '../../../shared/core/errors.ts';
+import { PlatformAuthExpired, type Platform } from '../../../shared/core/errors.ts';
 import type { BrowserAnswer, BrowserRequest } from '../../../shared/http/browser-route.ts';
 import { log } from '../../../shared/core/logger.ts';
 import {
@@ -12,7 +12,6 @@ import {
   completeLink,
   removeGrantHolder,
   saveAttempt,
-  saveLink,
   saveSelection,
   spendAttempt,
   spendSelection,
@@ -34,51 +33,24 @@ import {
   type Destination,
 } from './connect-outcome.ts';
 import { open, seal } from '../../../shared/store/sealing.ts';
-import { loadTenantSettings } from '../../../shared/store/tenant-settings.ts';
 import { saveLinkedConnection } from '../../../shared/store/user-writes.ts';
-import { findUser, type User } from '../../../shared/store/users.ts';
+import { findUser } from '../../../shared/store/users.ts';
 import { emitWebhookEvent } from '../../../shared/webhooks/emit.ts';
 
 /**
- * docs/decisions.md "Connect links", our side of the OAuth round trip (docs/platforms.md "What every connect round trip shares"):
+ * docs/decisions.md "Connect links", our side of the OAuth round trip after the link is made (create-link.ts) (docs/platforms.md "What every connect round trip shares"):
  * a link (24 h, completes once) → a one-time state bound to the link and to the browser by a cookie
  * (10 min, spent on first use) → the platform's consent → the callback exchanges the code once,
  * discovers the accounts, and connects at once or after the picker. The person is sent back to the
  * tenant's registered redirect URI with the outcome, and never with a token, code or upstream message;
  * a request that cannot be tied to a link gets a plain page instead of a redirect.
  */
-const LINK_VALID_MS = 24 * 3_600_000;
 const STATE_VALID_MS = 10 * 60_000;
 const SELECTION_VALID_MS = 15 * 60_000;
 const MAX_STATE_LENGTH = 256;
 
 function bindingCookie(value: string): string {
   return `${bindingCookieName()}=${value}; Path=/; Max-Age=${Math.round((STATE_VALID_MS + SELECTION_VALID_MS) / 1000)}; HttpOnly; SameSite=Lax${secureCookies() ? '; Secure' : ''}`;
-}
-
-export async function createConnectLink(
-  user: User,
-  input: { platform: Platform; redirectUri: string; state?: string },
-): Promise<{ link: string; expiresAt: number }> {
-  const { redirectUris } = await loadTenantSettings(user.tenantId);
-  if (!redirectUris.includes(input.redirectUri)) {
-    throw new InvalidRequest('redirectUri is not one of this tenant’s redirectUris; register it with /tenant/update_settings first.', [
-      { path: 'redirectUri', message: 'must be exactly one of the tenant’s redirectUris' },
-    ]);
-  }
-  const linkId = randomValue(18);
-  const validUntil = clock.now() + LINK_VALID_MS;
-  await saveLink({
-    linkId,
-    tenantId: user.tenantId,
-    userId: user.userId,
-    platform: input.platform,
-    redirectUri: input.redirectUri,
-    ...(input.state !== undefined ? { clientState: input.state } : {}),
-    createdAt: clock.date().toISOString(),
-    validUntil,
-  });
-  return { link: `${publicBase()}/auth/connect/${linkId}`, expiresAt: validUntil };
 }
 
 /** GET /auth/connect/{linkId}: a fresh one-time state, the browser's binding cookie, and off to the consent screen. */
