@@ -66,6 +66,9 @@ export interface ConnectFlow {
   revoke(secrets: Record<string, string>, budget: CallBudget): Promise<void>;
 }
 
+/** A platform's consent side alone (the URL a person is sent to): what starting a connect link needs, without the platform's client. */
+export type ConsentSide = Pick<ConnectFlow, 'platform' | 'usesPkce' | 'denials' | 'consentUrl'>;
+
 /** Where a platform sends the person back: one fixed URL per platform, registered in its app. */
 export const callbackUrl = (publicBaseUrl: string, platform: Platform): string => `${publicBaseUrl.replace(/\/+$/, '')}/auth/callback/${platform}`;
 

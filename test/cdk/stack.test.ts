@@ -408,8 +408,8 @@ describe('bundles', () => {
     expect(classic.map(([path]) => path)).toEqual([]);
   });
 
-  it('gives create_link, which calls no platform, none of any platform’s code', () => {
-    const code = readFileSync(join(assetOf('create_link'), 'index.mjs'), 'utf8');
+  it.each(['create_link', 'connect_start'])('gives %s, which calls no platform, none of any platform’s code', (operation) => {
+    const code = readFileSync(join(assetOf(operation), 'index.mjs'), 'utf8');
     expect(Object.entries(PLATFORM_MARKERS).filter(([, marker]) => code.includes(marker))).toEqual([]);
   });
 

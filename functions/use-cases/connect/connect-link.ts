@@ -2,33 +2,22 @@ import { type AuditActor, withAuditScope } from '../../../shared/core/audit.ts';
 import { clock } from '../../../shared/core/clock.ts';
 import { callbackUrl, ConnectRefused, type ConnectError, type DiscoveredGrant } from '../../../shared/platforms/connect-flow.ts';
 import { connectFlows } from '../../../shared/connect/flows.ts';
-import { codeChallengeOf, hashOf, linkDigest, newCodeVerifier, randomValue } from '../../../shared/connect/one-time-values.ts';
+import { hashOf, linkDigest, randomValue } from '../../../shared/connect/one-time-values.ts';
 import { pickerPage } from '../../../shared/connect/pages.ts';
 import { PlatformAuthExpired, type Platform } from '../../../shared/core/errors.ts';
 import type { BrowserAnswer, BrowserRequest } from '../../../shared/http/browser-route.ts';
 import { log } from '../../../shared/core/logger.ts';
-import {
-  addGrantHolder,
-  completeLink,
-  removeGrantHolder,
-  saveAttempt,
-  saveSelection,
-  spendAttempt,
-  spendSelection,
-} from '../../../shared/store/connect-link-writes.ts';
+import { addGrantHolder, completeLink, removeGrantHolder, saveSelection, spendAttempt, spendSelection } from '../../../shared/store/connect-link-writes.ts';
 import { findAttempt, findLink, type ConnectAttempt } from '../../../shared/store/connect-links.ts';
 import {
   backWithError,
-  BINDING_PATTERN,
-  bindingCookieName,
   pendingSelection,
   publicBase,
   returnNotAllowed,
   returnStillAllowed,
   returnUrl,
   sameBrowser,
-  secureCookies,
-  unknownLink,
+  SELECTION_VALID_MS,
   untied,
   type Destination,
 } from './connect-outcome.ts';
@@ -38,52 +27,15 @@ import { findUser } from '../../../shared/store/users.ts';
 import { emitWebhookEvent } from '../../../shared/webhooks/emit.ts';
 
 /**
- * docs/decisions.md "Connect links", our side of the OAuth round trip after the link is made (create-link.ts) (docs/platforms.md "What every connect round trip shares"):
+ * docs/decisions.md "Connect links", our side of the OAuth round trip (docs/platforms.md "What every connect round trip shares"),
+ * from the callback on (the link: create-link.ts; the consent: start-consent.ts):
  * a link (24 h, completes once) → a one-time state bound to the link and to the browser by a cookie
  * (10 min, spent on first use) → the platform's consent → the callback exchanges the code once,
  * discovers the accounts, and connects at once or after the picker. The person is sent back to the
  * tenant's registered redirect URI with the outcome, and never with a token, code or upstream message;
  * a request that cannot be tied to a link gets a plain page instead of a redirect.
  */
-const STATE_VALID_MS = 10 * 60_000;
-const SELECTION_VALID_MS = 15 * 60_000;
 const MAX_STATE_LENGTH = 256;
-
-function bindingCookie(value: string): string {
-  return `${bindingCookieName()}=${value}; Path=/; Max-Age=${Math.round((STATE_VALID_MS + SELECTION_VALID_MS) / 1000)}; HttpOnly; SameSite=Lax${secureCookies() ? '; Secure' : ''}`;
-}
-
-/** GET /auth/connect/{linkId}: a fresh one-time state, the browser's binding cookie, and off to the consent screen. */
-export async function startConsent({ pathParameters, cookies }: BrowserRequest): Promise<BrowserAnswer> {
-  const linkId = pathParameters.linkId ?? '';
-  const link = /^[A-Za-z0-9_-]{24}$/.test(linkId) ? await findLink(linkId) : undefined;
-  if (!link) return unknownLink();
-  if (!(await returnStillAllowed(link))) return returnNotAllowed();
-  if (link.completedAt || clock.now() > link.validUntil) return backWithError(link, 'expired');
-  const flow = connectFlows[link.platform];
-  const existing = cookies.get(bindingCookieName());
-  const binding = existing && BINDING_PATTERN.test(existing) ? existing : randomValue(32);
-  const state = randomValue(32);
-  const codeVerifier = flow.usesPkce ? newCodeVerifier() : undefined;
-  const stateHash = hashOf(state);
-  await saveAttempt(stateHash, {
-    linkId,
-    tenantId: link.tenantId,
-    userId: link.userId,
-    platform: link.platform,
-    redirectUri: link.redirectUri,
-    ...(link.clientState !== undefined ? { clientState: link.clientState } : {}),
-    bindingHash: hashOf(binding),
-    ...(codeVerifier ? { sealedCodeVerifier: seal(codeVerifier, `connect/${stateHash}`) } : {}),
-    validUntil: clock.now() + STATE_VALID_MS,
-  });
-  const consent = flow.consentUrl({
-    redirectUri: callbackUrl(publicBase(), link.platform),
-    state,
-    ...(codeVerifier ? { codeChallenge: codeChallengeOf(codeVerifier) } : {}),
-  });
-  return { redirect: consent, setCookie: bindingCookie(binding) };
-}
 
 /** GET /auth/callback/{platform}: spends the state, exchanges the code, and connects or asks which account. */
 export async function finishCallback({ pathParameters, query, cookies, budget }: BrowserRequest): Promise<BrowserAnswer> {

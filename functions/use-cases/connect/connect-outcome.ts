@@ -18,6 +18,9 @@ export const secureCookies = () => publicBase().startsWith('https:');
 /** `__Host-` (Secure, Path=/, no Domain) where the API is served over https; plain on a laptop's http. */
 export const bindingCookieName = () => (secureCookies() ? '__Host-connect_binding' : 'connect_binding');
 export const BINDING_PATTERN = /^[A-Za-z0-9_-]{43}$/;
+/** How long a one-time state lives (the consent screen), and then the account picker's selection. */
+export const STATE_VALID_MS = 10 * 60_000;
+export const SELECTION_VALID_MS = 15 * 60_000;
 
 export type Destination = Pick<ConnectAttempt, 'redirectUri' | 'platform' | 'userId' | 'clientState'>;
 

@@ -1,9 +1,10 @@
 import { clock } from '../../core/clock.ts';
 import { config } from '../../core/config.ts';
-import { consentQuery, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../connect-flow.ts';
+import type { AccountChoice, ConnectFlow, DiscoveredGrant } from '../connect-flow.ts';
 import { exchangeAuthorizationCode, revokeToken, tokenEndpoint } from '../oauth-token-client.ts';
 import type { CallBudget } from '../upstream.ts';
 import { restliRequest, type ProfessionalSession } from './client.ts';
+import { professionalConsent } from './consent.ts';
 
 /**
  * The professional network's side of a connect link (docs/platforms.md "Professional"): the authorization
@@ -11,16 +12,6 @@ import { restliRequest, type ProfessionalSession } from './client.ts';
  * tokens), the code exchange, the ad accounts the member holds a role in (`adAccountUsers`) joined to
  * the usable ones (`adAccounts` search: active or draft, not test), and revocation.
  */
-/** w_organization_social: the organization's images and videos for ads (upload_ad_media) and the posts its ads run as. */
-export const PROFESSIONAL_SCOPES = [
-  'r_ads',
-  'rw_ads',
-  'rw_dmp_segments',
-  'r_ads_reporting',
-  'w_organization_social',
-  'r_marketing_leadgen_automation',
-  'rw_conversions',
-];
 const ACCOUNT_SEARCH = '(status:(values:List(ACTIVE,DRAFT)),type:(values:List(BUSINESS,ENTERPRISE)),test:false)';
 const MAX_PAGES_READ = 20;
 
@@ -78,20 +69,7 @@ export async function discoverProfessionalAccounts(accessToken: string, budget: 
 }
 
 export const professionalConnectFlow: ConnectFlow = {
-  platform: 'professional',
-  usesPkce: false,
-  denials: ['user_cancelled_authorize', 'user_cancelled_login'],
-  consentUrl({ redirectUri, state }) {
-    const { PROFESSIONAL_AUTHORIZE_URL, PROFESSIONAL_CLIENT_ID } = config();
-    const query = consentQuery({
-      response_type: 'code',
-      client_id: PROFESSIONAL_CLIENT_ID ?? '',
-      redirect_uri: redirectUri,
-      state,
-      scope: PROFESSIONAL_SCOPES.join(' '),
-    });
-    return `${PROFESSIONAL_AUTHORIZE_URL}?${query}`;
-  },
+  ...professionalConsent,
   async exchange({ code, redirectUri }, budget): Promise<DiscoveredGrant> {
     const issued = await exchangeAuthorizationCode(tokenEndpoint('professional'), { code, redirectUri }, budget);
     const discovered = await discoverProfessionalAccounts(issued.accessToken, budget);

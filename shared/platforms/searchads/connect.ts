@@ -1,9 +1,10 @@
 import { config } from '../../core/config.ts';
 import { PlatformRejected, PlatformUnavailable } from '../../core/errors.ts';
-import { consentQuery, ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../connect-flow.ts';
+import { ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant } from '../connect-flow.ts';
 import { exchangeAuthorizationCode, rememberAccessToken, revokeToken, tokenEndpoint } from '../oauth-token-client.ts';
 import type { CallBudget } from '../upstream.ts';
 import { adsCall } from './client.ts';
+import { searchadsConsent } from './consent.ts';
 
 /**
  * The search-ads side of a connect link (docs/platforms.md "Search ads"): Google's consent screen with PKCE
@@ -12,9 +13,6 @@ import { adsCall } from './client.ts';
  * accounts under each accessible manager (walked breadth-first with the root manager as
  * `login-customer-id`); revocation posts the refresh token in the body.
  */
-/** Google's Data Manager API (Customer Match lists): asked with the Ads scope; a grant without it still connects search ads */
-export const DATA_MANAGER_SCOPE = 'https://www.googleapis.com/auth/datamanager';
-export const SEARCHADS_SCOPES = ['openid', 'email', 'https://www.googleapis.com/auth/adwords', DATA_MANAGER_SCOPE];
 const ADWORDS_SCOPE = 'https://www.googleapis.com/auth/adwords';
 const GOOGLE_ISSUER = 'https://accounts.google.com';
 const MAX_MANAGERS_WALKED = 50;
@@ -110,25 +108,7 @@ export async function discoverSearchadsAccounts(refreshToken: string, budget: Ca
 }
 
 export const searchadsConnectFlow: ConnectFlow = {
-  platform: 'searchads',
-  usesPkce: true,
-  denials: ['access_denied'],
-  consentUrl({ redirectUri, state, codeChallenge }) {
-    const { SEARCHADS_AUTHORIZE_URL, SEARCHADS_CLIENT_ID } = config();
-    const query = consentQuery({
-      client_id: SEARCHADS_CLIENT_ID ?? '',
-      redirect_uri: redirectUri,
-      response_type: 'code',
-      scope: SEARCHADS_SCOPES.join(' '),
-      access_type: 'offline',
-      prompt: 'consent',
-      include_granted_scopes: 'true',
-      state,
-      code_challenge: codeChallenge ?? '',
-      code_challenge_method: 'S256',
-    });
-    return `${SEARCHADS_AUTHORIZE_URL}?${query}`;
-  },
+  ...searchadsConsent,
   acceptsCallback(query) {
     // RFC 9207: when the issuer is named it must be the authorization server we sent the person to
     const issuer = query.get('iss');

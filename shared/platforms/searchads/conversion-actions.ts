@@ -2,7 +2,7 @@ import { ScopeMissing } from '../../core/errors.ts';
 import { grantedScopes } from '../../store/users.ts';
 import type { ConversionDestination, ConversionDestinations } from '../conversions.ts';
 import { adsRequest, type SearchadsSession } from './client.ts';
-import { DATA_MANAGER_SCOPE } from './connect.ts';
+import { DATA_MANAGER_SCOPE } from './consent.ts';
 
 /**
  * The conversion actions a user's CRM events can go to (docs/conversions.md): the account's enabled

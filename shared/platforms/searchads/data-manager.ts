@@ -7,7 +7,7 @@ import { DATA_MANAGER_VERSION } from '../../core/versions.ts';
 import { accessTokenFor, forgetAccessToken, tokenEndpoint } from '../oauth-token-client.ts';
 import { callPlatform, fail, ok, parseJson, refreshAuth, retry, type Verdict } from '../upstream.ts';
 import { type SearchadsSession, undeclaredCampaignIds } from './client.ts';
-import { DATA_MANAGER_SCOPE } from './connect.ts';
+import { DATA_MANAGER_SCOPE } from './consent.ts';
 
 export { DATA_MANAGER_SCOPE };
 

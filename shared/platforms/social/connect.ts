@@ -1,9 +1,10 @@
 import { config } from '../../core/config.ts';
 import { PlatformAuthExpired, PlatformUnavailable } from '../../core/errors.ts';
 import { log } from '../../core/logger.ts';
-import { consentQuery, ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant, type PageChoice } from '../connect-flow.ts';
+import { ConnectRefused, type AccountChoice, type ConnectFlow, type DiscoveredGrant, type PageChoice } from '../connect-flow.ts';
 import { callPlatform, fail, ok, parseJson, retry, type CallBudget, type UpstreamResponse, type Verdict } from '../upstream.ts';
 import { graphRequest, type SocialSession } from './client.ts';
+import { socialConsent } from './consent.ts';
 import { socialTokenHealth } from './token-health.ts';
 
 /**
@@ -12,18 +13,6 @@ import { socialTokenHealth } from './token-health.ts';
  * GET requests whose query carries our app secret, so only the path is ever logged), `debug_token`
  * for expiry and scopes, and the ad accounts and Pages the person can reach.
  */
-export const SOCIAL_SCOPES = [
-  'ads_management',
-  'ads_read',
-  'business_management',
-  'pages_show_list',
-  'pages_read_engagement',
-  'pages_manage_ads',
-  'instagram_basic',
-  // leads (docs/leads.md): read a lead's answers, install the app on a Page for lead webhooks
-  'leads_retrieval',
-  'pages_manage_metadata',
-];
 const ACTIVE_ACCOUNT = 1;
 const ADVERTISING_TASKS = ['ADVERTISE', 'MANAGE'];
 const MAX_PAGES_READ = 20;
@@ -124,14 +113,7 @@ export async function discoverSocialAccounts(
 }
 
 export const socialConnectFlow: ConnectFlow = {
-  platform: 'social',
-  usesPkce: false,
-  denials: ['access_denied'],
-  consentUrl({ redirectUri, state }) {
-    const { SOCIAL_AUTHORIZE_URL, SOCIAL_APP_ID, SOCIAL_LOGIN_CONFIG_ID } = config();
-    const permissions: Record<string, string> = SOCIAL_LOGIN_CONFIG_ID ? { config_id: SOCIAL_LOGIN_CONFIG_ID } : { scope: SOCIAL_SCOPES.join(',') };
-    return `${SOCIAL_AUTHORIZE_URL}?${consentQuery({ client_id: SOCIAL_APP_ID ?? '', redirect_uri: redirectUri, state, response_type: 'code', ...permissions })}`;
-  },
+  ...socialConsent,
   async exchange({ code, redirectUri }, budget): Promise<DiscoveredGrant> {
     const shortLived = await tokenRequest({ redirect_uri: redirectUri, code }, budget, false);
     const accessToken = await tokenRequest({ grant_type: 'fb_exchange_token', fb_exchange_token: shortLived }, budget, true);
